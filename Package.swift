@@ -1,0 +1,96 @@
+// swift-tools-version:6.1
+// apnsbench — load-test and batch-replay harness for the APNs delivery hot path.
+// Layout and roles: ../shared/DESIGN.md. Each C dependency has its own shim target (CCurl);
+// only APNsEngine imports it.
+import PackageDescription
+
+// The hot path (APNsEngine) and the NIO handlers (APNsSimulator) hand raw pointers and
+// callbacks across C and event-loop boundaries; they build in the Swift 5 language mode so
+// that Swift 6's sendability checking does not force copies there. The pure modules keep
+// Swift 6 mode.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "apnsbench",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "apnsbench", targets: ["apnsbench"]),
+        .library(name: "APNsCore", targets: ["APNsCore"]),
+        .library(name: "APNsEngine", targets: ["APNsEngine"]),
+        .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
+        .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "Reporting", targets: ["Reporting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // libcurl: module map plus non-variadic wrappers (Swift cannot call curl_easy_setopt).
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        // The APNs vocabulary shared by engine, simulator and reports.
+        .target(
+            name: "APNsCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The client hot path: libcurl multi, HTTP/2 multiplexing.
+        .target(
+            name: "APNsEngine",
+            dependencies: ["CCurl", "APNsCore"],
+            swiftSettings: swift5
+        ),
+        // An APNs-like HTTP/2 server over TLS.
+        .target(
+            name: "APNsSimulator",
+            dependencies: [
+                "APNsCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: swift5
+        ),
+        // Recorded streams, profiles, workloads: events in, pushes out.
+        .target(
+            name: "Replay",
+            dependencies: ["APNsCore", .product(name: "Yams", package: "Yams")]
+        ),
+        // Accounting, histograms, report writers.
+        .target(
+            name: "Reporting",
+            dependencies: ["APNsCore", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
+        // The CLI: parses and wires, nothing else.
+        .executableTarget(
+            name: "apnsbench",
+            dependencies: [
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5
+        ),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "APNsEngineTests", dependencies: ["APNsEngine", "APNsSimulator", "Reporting"], swiftSettings: swift5),
+        .testTarget(name: "APNsSimulatorTests", dependencies: ["APNsSimulator"], swiftSettings: swift5),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting"],
+            swiftSettings: swift5
+        ),
+    ]
+)

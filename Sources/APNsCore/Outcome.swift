@@ -1,0 +1,43 @@
+/// How one planned push ended. Every planned push ends in exactly one of these, so that
+/// `planned == delivered + rejected + failed + timedOut + notSent` holds for every run.
+public enum Outcome: Sendable, Equatable {
+    /// APNs (or the simulator) answered 200.
+    case delivered
+    /// APNs answered with a non-200 status and this reason.
+    case rejected(Reason)
+    /// The transport failed (connection refused, TLS, reset, …) before an answer came.
+    case failed(TransportError)
+    /// No answer within the push timeout.
+    case timedOut
+    /// Never sent, for this cause (no token yet, bad input, …).
+    case notSent(NotSentCause)
+}
+
+/// A transport failure, keyed by a short bounded name fit for report keys (`curl_7_couldnt_connect`).
+public struct TransportError: Hashable, Sendable, CustomStringConvertible {
+    /// The libcurl result code (CURLcode), or a negative code for the engine's own errors.
+    public let code: Int
+    /// A short stable key, e.g. `curl_56_recv_error`.
+    public let key: String
+
+    public init(code: Int, key: String) {
+        self.code = code
+        self.key = key
+    }
+
+    public var description: String { key }
+}
+
+/// Why a planned push was not sent. A struct with static constants, so workloads can add causes.
+public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The push's target has no device / activity token yet (e.g. a leave status change before its token arrived).
+    public static let noToken = NotSentCause("no_token")
+    /// The event refers to something the stream never created (e.g. a status change for an unknown request).
+    public static let unknownTarget = NotSentCause("unknown_target")
+    /// The run stopped (duration reached, interrupted) before this push could be sent.
+    public static let runStopped = NotSentCause("run_stopped")
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// A JSON payload serialized once, with named slots that are filled per push by writing only the slot
+/// values, JSON-escaped, into a reused byte buffer. No JSONEncoder or JSONSerialization per push.
+///
+/// Template text is JSON in which strings may hold slots:
+/// - `"{{name}}"` as a whole string value: a string slot, written quoted and escaped (`null` when nil);
+/// - `"{{#name}}"` as a whole string value: an integer slot, written as a bare number (`null` when nil);
+/// - `{{name}}` inside a longer string: the escaped text is spliced into that string.
+/// White space outside strings is dropped, so a pretty-printed file costs nothing on the wire.
+public struct PayloadTemplate: Sendable {
+    /// How one slot is written.
+    public enum SlotKind: Sendable, Equatable { case string, integer, splice }
+
+    /// A value for a slot. Strings are written escaped; nil writes `null` (or nothing, when spliced).
+    public enum Value: Sendable, Equatable {
+        case string(String)
+        case integer(Int)
+        case null
+    }
+
+    enum Part: Sendable {
+        case literal(Range<Int>)
+        case slot(index: Int, kind: SlotKind)
+    }
+
+    /// The slot names, in order of first appearance; a slot's index is its position here.
+    public let slotNames: [String]
+    /// The kind each slot is written as (a name used twice must be used the same way).
+    public let slotKinds: [SlotKind]
+    private let literalBytes: [UInt8]
+    private let parts: [Part]
+
+    public enum CompileError: Error, CustomStringConvertible, Equatable {
+        case notJSON(source: String, detail: String)
+        case unterminatedSlot(source: String, offset: Int)
+        case badSlotName(source: String, name: String)
+        case slotKindConflict(source: String, name: String)
+        case notAnObject(source: String)
+
+        public var description: String {
+            switch self {
+            case let .notJSON(s, d): return "template \(s): not valid JSON (\(d))"
+            case let .unterminatedSlot(s, o): return "template \(s): '{{' at byte \(o) has no closing '}}'"
+            case let .badSlotName(s, n): return "template \(s): slot name '\(n)' must be letters, digits and '_'"
+            case let .slotKindConflict(s, n): return "template \(s): slot '\(n)' is used both as a string and as an integer"
+            case let .notAnObject(s): return "template \(s): the payload must be a JSON object"
+            }
+        }
+    }
+
+    /// Compiles template text. `source` names it in errors (a file path, usually).
+    public init(json text: String, source: String = "template") throws {
+        let bytes = Array(text.utf8)
+        // The template itself must be JSON (slots live inside strings, so it is).
+        do {
+            let object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            guard object is [String: Any] else { throw CompileError.notAnObject(source: source) }
+        } catch let e as CompileError { throw e } catch {
+            throw CompileError.notJSON(source: source, detail: "\(error.localizedDescription)")
+        }
+
+        var literal: [UInt8] = []
+        var parts: [Part] = []
+        var names: [String] = []
+        var kinds: [SlotKind] = []
+        var literalStart = 0
+        func flush() {
+            if literal.count > literalStart { parts.append(.literal(literalStart..<literal.count)) }
+            literalStart = literal.count
+        }
+        func slotIndex(_ name: String, _ kind: SlotKind) throws -> Int {
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
+                throw CompileError.badSlotName(source: source, name: name)
+            }
+            if let i = names.firstIndex(of: name) {
+                let wasInteger = kinds[i] == .integer, isInteger = kind == .integer
+                guard wasInteger == isInteger else { throw CompileError.slotKindConflict(source: source, name: name) }
+                return i
+            }
+            names.append(name)
+            kinds.append(kind)
+            return names.count - 1
+        }
+
+        var i = 0
+        var inString = false
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), brace = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        while i < bytes.count {
+            let c = bytes[i]
+            if !inString {
+                if c == quote {
+                    // A whole-value slot: "{{name}}" or "{{#name}}".
+                    if i + 2 < bytes.count, bytes[i + 1] == brace, bytes[i + 2] == brace,
+                       let end = Self.find(close, close, in: bytes, from: i + 3), end + 2 < bytes.count, bytes[end + 2] == quote {
+                        var name = String(decoding: bytes[(i + 3)..<end], as: UTF8.self)
+                        let kind: SlotKind = name.hasPrefix("#") ? .integer : .string
+                        if kind == .integer { name.removeFirst() }
+                        flush()
+                        parts.append(.slot(index: try slotIndex(name, kind), kind: kind))
+                        i = end + 3
+                        continue
+                    }
+                    inString = true
+                    literal.append(c)
+                } else if c != 0x20, c != 0x0A, c != 0x0D, c != 0x09 {
+                    literal.append(c)
+                }
+                i += 1
+                continue
+            }
+            // Inside a string.
+            if c == backslash, i + 1 < bytes.count {
+                literal.append(c); literal.append(bytes[i + 1]); i += 2; continue
+            }
+            if c == quote { inString = false; literal.append(c); i += 1; continue }
+            if c == brace, i + 1 < bytes.count, bytes[i + 1] == brace {
+                guard let end = Self.find(close, close, in: bytes, from: i + 2) else {
+                    throw CompileError.unterminatedSlot(source: source, offset: i)
+                }
+                let name = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
+                flush()
+                parts.append(.slot(index: try slotIndex(name, .splice), kind: .splice))
+                i = end + 2
+                continue
+            }
+            literal.append(c)
+            i += 1
+        }
+        flush()
+        self.literalBytes = literal
+        self.parts = parts
+        self.slotNames = names
+        self.slotKinds = kinds
+    }
+
+    private static func find(_ a: UInt8, _ b: UInt8, in bytes: [UInt8], from: Int) -> Int? {
+        var j = from
+        while j + 1 < bytes.count {
+            if bytes[j] == a, bytes[j + 1] == b { return j }
+            if bytes[j] == UInt8(ascii: "\"") { return nil }  // slots do not span strings
+            j += 1
+        }
+        return nil
+    }
+
+    /// The index of a slot, or nil if the template has none of that name.
+    public func slotIndex(named name: String) -> Int? { slotNames.firstIndex(of: name) }
+
+    /// Writes the payload for `values` (indexed like `slotNames`) into `buffer`, replacing its contents
+    /// and keeping its capacity.
+    @inlinable
+    public func render(into buffer: inout [UInt8], values: [Value]) {
+        buffer.removeAll(keepingCapacity: true)
+        renderAppending(into: &buffer, values: values)
+    }
+
+    /// Appends the payload for `values` to `buffer`.
+    public func renderAppending(into buffer: inout [UInt8], values: [Value]) {
+        literalBytes.withUnsafeBufferPointer { lit in
+            for part in parts {
+                switch part {
+                case let .literal(r):
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: lit[r]))
+                case let .slot(index, kind):
+                    Self.write(values[index], kind: kind, into: &buffer)
+                }
+            }
+        }
+    }
+
+    /// Renders into a new array (tests and setup; the hot path reuses a buffer).
+    public func render(_ values: [Value]) -> [UInt8] {
+        var out: [UInt8] = []
+        render(into: &out, values: values)
+        return out
+    }
+
+    /// Renders with every slot set from `sample`: checks at start that a filled template is a JSON object.
+    public func validate(sample: [Value], source: String) throws {
+        let bytes = render(sample)
+        guard (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any] else {
+            throw CompileError.notJSON(source: source, detail: "filled with sample values it does not parse")
+        }
+    }
+
+    @inline(__always)
+    static func write(_ value: Value, kind: SlotKind, into buffer: inout [UInt8]) {
+        switch (value, kind) {
+        case let (.string(s), .string):
+            buffer.append(UInt8(ascii: "\""))
+            JSONEscaping.append(s, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        case let (.string(s), .splice):
+            JSONEscaping.append(s, to: &buffer)
+        case let (.string(s), .integer):
+            // An integer slot given text: write it as a string so the payload stays JSON.
+            buffer.append(UInt8(ascii: "\""))
+            JSONEscaping.append(s, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        case let (.integer(n), .splice):
+            JSONEscaping.appendDecimal(n, to: &buffer)
+        case let (.integer(n), _):
+            JSONEscaping.appendDecimal(n, to: &buffer)
+        case (.null, .splice):
+            break
+        case (.null, _):
+            buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+        }
+    }
+}
+
+/// JSON string escaping and integer formatting into byte buffers, without allocating.
+public enum JSONEscaping {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `s` escaped for the inside of a JSON string: `"` `\` and control characters are escaped,
+    /// everything else (all of UTF-8, emoji included) is copied as is.
+    @inline(__always)
+    public static func append(_ s: String, to buffer: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { utf8 in
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let c = utf8[i]
+                guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
+                if i > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                runStart = i + 1
+                buffer.append(0x5C)
+                switch c {
+                case 0x22: buffer.append(0x22)
+                case 0x5C: buffer.append(0x5C)
+                case 0x0A: buffer.append(0x6E)  // n
+                case 0x0D: buffer.append(0x72)  // r
+                case 0x09: buffer.append(0x74)  // t
+                case 0x08: buffer.append(0x62)  // b
+                case 0x0C: buffer.append(0x66)  // f
+                default:
+                    buffer.append(0x75); buffer.append(0x30); buffer.append(0x30)  // u00
+                    buffer.append(hex[Int(c >> 4)]); buffer.append(hex[Int(c & 0xF)])
+                }
+            }
+            if utf8.count > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        }
+    }
+
+    /// Appends the decimal digits of `n`.
+    @inline(__always)
+    public static func appendDecimal(_ n: Int, to buffer: inout [UInt8]) {
+        if n == 0 { buffer.append(0x30); return }
+        var v = n.magnitude
+        if n < 0 { buffer.append(0x2D) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of stack for up to 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            while v > 0 {
+                raw[count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+                count += 1
+            }
+            while count > 0 {
+                count -= 1
+                buffer.append(raw[count])
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// One push as the engine sends it. The engine owns a fixed set of these and lends one to the push
+/// source to fill, so buffers are reused from push to push instead of allocated.
+public struct OutgoingPush: Sendable {
+    /// The device (or Live Activity) token, hex.
+    public var deviceToken: String = ""
+    /// The JSON payload bytes; its capacity is kept between pushes.
+    public var body: [UInt8] = []
+    /// `apns-priority` for this push.
+    public var priority: Priority = .immediate
+    /// When the push was meant to be sent, in monotonic nanoseconds (`MonotonicTime`); 0 = as soon as possible.
+    public var intendedNanos: UInt64 = 0
+
+    public init(bodyCapacity: Int = 4096) {
+        body.reserveCapacity(bodyCapacity)
+    }
+}
+
+/// Where the engine gets its pushes. Called on the engine's thread only.
+public protocol PushSource: AnyObject {
+    /// Fills `push` with the next push to send and returns true, or returns false when there are no more.
+    /// Pushes the source plans but decides not to send are recorded by the source itself as `notSent`.
+    func next(into push: inout OutgoingPush) -> Bool
+}
+
+/// Receives one outcome per planned push. Called on the engine's thread only.
+public protocol OutcomeSink: AnyObject {
+    /// `intended`, `sent` and `completed` are monotonic nanoseconds; `sent` and `completed` are 0 for a
+    /// push that was never sent.
+    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64)
+}

@@ -1,0 +1,44 @@
+import APNsCore
+import CCurl
+
+/// Prebuilt request header lists, one per priority, shared by every transfer that uses them. A new set is
+/// built when the provider token is re-signed; transfers still in flight keep the old set alive through
+/// their reference, and the lists are freed when the last one completes.
+final class HeaderSet {
+    /// Indexed by `Priority.rawValue` (1, 5, 10); other entries are nil.
+    private var lists: [OpaquePointer?] = Array(repeating: nil, count: 11)
+
+    init(configuration: EngineConfiguration, bearer: String) throws {
+        for priority in Priority.allCases {
+            var list: UnsafeMutablePointer<curl_slist>? = nil
+            var lines = [
+                "apns-push-type: \(configuration.pushType.rawValue)",
+                "apns-topic: \(configuration.topic)",
+                "apns-priority: \(priority.rawValue)",
+                "authorization: \(bearer)",
+                "content-type: application/json",
+                // libcurl adds these by default; APNs needs neither.
+                "Accept:",
+                "Expect:",
+            ]
+            if let expiration = configuration.expiration { lines.append("apns-expiration: \(expiration)") }
+            for line in lines {
+                guard let appended = curl_slist_append(list, line) else {
+                    curl_slist_free_all(list)
+                    throw EngineError.curlSetup("curl_slist_append failed")
+                }
+                list = appended
+            }
+            lists[priority.rawValue] = OpaquePointer(list)
+        }
+    }
+
+    @inline(__always)
+    func list(for priority: Priority) -> UnsafeMutablePointer<curl_slist>? {
+        UnsafeMutablePointer<curl_slist>(lists[priority.rawValue])
+    }
+
+    deinit {
+        for l in lists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
+    }
+}
