@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "APNsSimulator", targets: ["APNsSimulator"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Reporting", targets: ["Reporting"]),
+        .library(name: "Harness", targets: ["Harness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
@@ -73,11 +74,17 @@ let package = Package(
             name: "Reporting",
             dependencies: ["APNsCore", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
-        // The CLI: parses and wires, nothing else.
+        // One run, wired: profile -> simulator -> engine -> report. The CLI and the end-to-end tests call it.
+        .target(
+            name: "Harness",
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting"],
+            swiftSettings: swift5
+        ),
+        // The CLI: parses and calls Harness, nothing else.
         .executableTarget(
             name: "apnsbench",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting",
+                "APNsCore", "Harness", "APNsSimulator", "Replay", "Reporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift5
@@ -89,7 +96,7 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting"],
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness"],
             swiftSettings: swift5
         ),
     ]

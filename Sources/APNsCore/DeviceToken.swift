@@ -14,7 +14,7 @@ public enum DeviceToken {
     public static func isValid(_ token: String) -> Bool { isValid(hex: token.utf8) }
 
     @inline(__always)
-    static func isHexDigit(_ c: UInt8) -> Bool {
+    public static func isHexDigit(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46)
     }
 

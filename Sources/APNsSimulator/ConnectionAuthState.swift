@@ -1,0 +1,19 @@
+/// What one connection has learned about provider tokens: the team and key its first accepted push bound
+/// it to, and the token it uses now. APNs applies its token rules per connection (apns-reference.md §6).
+public struct ConnectionAuthState: Sendable {
+    /// Set by the first push with a valid token.
+    public internal(set) var boundTeamID: String?
+    public internal(set) var boundKeyID: String?
+    /// The token text (after `bearer `) last accepted on this connection, and its `iat`.
+    public internal(set) var currentToken: String?
+    public internal(set) var currentTokenIssuedAt = 0
+    /// Clock time at which this connection started using `currentToken`.
+    public internal(set) var currentTokenSince: Double = 0
+    /// Tokens verified (signature checked) on this connection; a token seen again is not re-verified.
+    public internal(set) var verifications = 0
+
+    public init() {}
+
+    /// Whether a request with a valid provider token has been accepted here (the stream limit rises then).
+    public var isAuthenticated: Bool { boundTeamID != nil }
+}

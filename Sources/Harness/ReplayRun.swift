@@ -1,0 +1,135 @@
+import APNsCore
+import APNsEngine
+import APNsSimulator
+import Foundation
+import Replay
+import Reporting
+
+/// What `apnsbench run` was asked to do.
+public struct RunOptions: Sendable {
+    public var profilePath: String
+    /// Report folder. Default `reports/latest`.
+    public var outDirectory = "reports/latest"
+    public var target: Target = .simulator
+    public var credentials = Credentials()
+    /// Overrides of the profile's values.
+    public var connections: Int?
+    public var streams: Int?
+    public var priority: Priority?
+    /// Stop sending after this many seconds.
+    public var durationLimit: Double?
+
+    public init(profilePath: String) { self.profilePath = profilePath }
+}
+
+/// How a run ended.
+public struct RunResult {
+    public let report: RunReport
+    public let reportPaths: [String]
+    /// Set when the profile's bad-line policy is `stop` and the run stopped at a bad line.
+    public let stoppedAt: StreamLineError?
+}
+
+/// A run that could not start or finish, with a message naming the cause.
+public struct RunError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One replay: profile → (simulator) → engine → report. Everything the CLI's `run` does besides parsing.
+public enum ReplayRun {
+    public static func execute(_ options: RunOptions, log: (String) -> Void = { print($0) }) throws -> RunResult {
+        // Inputs first, so bad input fails before anything starts.
+        var profile = try ProfileLoader.load(path: options.profilePath)
+        if let c = options.connections { profile.connections = c }
+        if let s = options.streams { profile.streams = s }
+        if let p = options.priority { profile.priority = p }
+        let libcurl = LibcurlInfo.loaded()
+        try libcurl.requireUsable()
+        guard let templateData = FileManager.default.contents(atPath: profile.templatePath) else {
+            throw RunError("template \(profile.templatePath) (from \(options.profilePath)) cannot be read")
+        }
+        let template = try PayloadTemplate(json: String(decoding: templateData, as: UTF8.self), source: profile.templatePath)
+        guard FileManager.default.isReadableFile(atPath: profile.streamPath) else {
+            throw RunError("stream \(profile.streamPath) (from \(options.profilePath)) cannot be read")
+        }
+        let key = try signingKey(options)
+        let tokens = try ProviderTokenCache(key: key, refreshInterval: profile.tokenRefreshMinutes * 60)
+
+        // The target.
+        var simulator: APNsSimulator?
+        let baseURL: String
+        var trusted: String?
+        if let url = options.target.baseURL {
+            baseURL = url
+        } else {
+            var config = SimulatorConfiguration()
+            config.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
+            config.topicsByTeam[key.teamID] = [profile.bundleID]
+            let sim = try APNsSimulator(configuration: config)
+            try sim.start()
+            simulator = sim
+            baseURL = sim.url
+            trusted = sim.certificates?.caPEM
+        }
+        defer { simulator?.stop() }
+
+        let startedAt = Date()
+        var engineConfig = EngineConfiguration(
+            baseURL: baseURL, topic: profile.topic, pushType: profile.pushType,
+            expiration: profile.expirationSeconds.map { $0 == 0 ? 0 : Int(startedAt.timeIntervalSince1970) + $0 },
+            connections: profile.connections, streamsPerConnection: profile.streams, trustedCertificatePEM: trusted)
+        engineConfig.pushTimeoutMillis = profile.pushTimeoutMillis
+        engineConfig.durationLimit = options.durationLimit
+        let engine = try CurlEngine(configuration: engineConfig, tokens: tokens)
+
+        let recorder = RunRecorder()
+        let workload = try Workloads.make(profile: profile, template: template, accounting: recorder, outcomes: recorder)
+        log("apnsbench: replaying \(profile.streamPath) (\(profile.workload)) to \(simulator.map { "the embedded simulator at \($0.url)" } ?? baseURL), \(profile.connections) connection(s) x \(profile.streams) streams")
+        recorder.start(atNanos: MonotonicTime.now())
+        let stats = try engine.runOnOwnThread(source: workload, sink: recorder)
+        let duration = Date().timeIntervalSince(startedAt)
+
+        let settings = RunSettings(
+            profile: options.profilePath, workload: profile.workload, stream: profile.streamPath, target: options.target.description,
+            pushType: profile.pushType.rawValue, topic: profile.topic, priority: String(profile.priority.rawValue),
+            expirationSeconds: profile.expirationSeconds, connections: profile.connections, streams: profile.streams,
+            tokenRefreshSeconds: Int(profile.tokenRefreshMinutes * 60), pushTimeoutMillis: profile.pushTimeoutMillis,
+            badLinePolicy: profile.badLines.rawValue, durationLimitSeconds: options.durationLimit)
+        let report = recorder.makeReport(
+            settings: settings,
+            environment: .current(libcurl: libcurl.version, ssl: libcurl.ssl, nghttp2: libcurl.nghttp2),
+            engine: EngineSummary(connections: profile.connections, streams: profile.streams, connectionsOpened: stats.connectionsOpened,
+                                  providerTokenSignings: stats.providerTokenSignings, peakInFlight: stats.peakInFlight),
+            simulator: simulator?.counterSnapshot.flattened,
+            startedAt: startedAt, durationSeconds: duration)
+        let paths = try ReportWriter.write(report, to: options.outDirectory)
+        return RunResult(report: report, reportPaths: paths, stoppedAt: workload.stopError)
+    }
+
+    /// The key from --key-path/--key-id/--team-id (or APNS_* variables); against the simulator a fresh
+    /// key is made when none is given.
+    static func signingKey(_ options: RunOptions) throws -> SigningKey {
+        let c = options.credentials
+        if let path = c.keyPath {
+            guard let keyID = c.keyID, let teamID = c.teamID else {
+                throw RunError("--key-path needs --key-id and --team-id (or APNS_KEY_ID and APNS_TEAM_ID)")
+            }
+            return try SigningKey(p8Path: path, keyID: keyID, teamID: teamID)
+        }
+        guard options.target == .simulator else {
+            throw RunError("target \(options.target) needs a provider key: --key-path AuthKey_XXXXXXXXXX.p8 --key-id XXXXXXXXXX --team-id XXXXXXXXXX (or APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID)")
+        }
+        return SigningKey.generate()
+    }
+}
+
+extension RunRecorder: EventAccounting {
+    public func eventApplied(kind: String, pushes: Int) {
+        recordEvent(kind: kind, result: pushes > 0 ? .producedPushes(pushes) : .stateOnly)
+    }
+
+    public func badLine(_ error: StreamLineError, kind: String?) {
+        recordBadLine(lineNumber: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? RunRecorder.unknownKind)
+    }
+}

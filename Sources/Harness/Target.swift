@@ -1,0 +1,54 @@
+/// Where pushes go.
+public enum Target: Equatable, Sendable, CustomStringConvertible {
+    /// The embedded APNs simulator on a free loopback port (the default).
+    case simulator
+    /// api.sandbox.push.apple.com (needs a .p8 key).
+    case sandbox
+    /// api.push.apple.com (needs a .p8 key).
+    case production
+    /// Any APNs-like server: `https://host:port` or `http://host:port` (h2c).
+    case url(String)
+
+    /// Parses `simulator`, `sandbox`, `production` or a URL.
+    public init?(argument: String) {
+        switch argument {
+        case "simulator": self = .simulator
+        case "sandbox": self = .sandbox
+        case "production": self = .production
+        default:
+            guard argument.hasPrefix("https://") || argument.hasPrefix("http://") else { return nil }
+            self = .url(argument.hasSuffix("/") ? String(argument.dropLast()) : argument)
+        }
+    }
+
+    public var baseURL: String? {
+        switch self {
+        case .simulator: return nil
+        case .sandbox: return "https://api.sandbox.push.apple.com:443"
+        case .production: return "https://api.push.apple.com:443"
+        case let .url(u): return u
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .simulator: return "simulator"
+        case .sandbox: return "sandbox"
+        case .production: return "production"
+        case let .url(u): return u
+        }
+    }
+}
+
+/// A provider key given on the command line or in the environment (APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID).
+public struct Credentials: Sendable, Equatable {
+    public var keyPath: String?
+    public var keyID: String?
+    public var teamID: String?
+
+    public init(keyPath: String? = nil, keyID: String? = nil, teamID: String? = nil) {
+        self.keyPath = keyPath
+        self.keyID = keyID
+        self.teamID = teamID
+    }
+}

@@ -1,0 +1,44 @@
+import APNsCore
+
+/// Builds one NDJSON line field by field, escaping strings, in key order as added.
+public struct NDJSONLine {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var first = true
+
+    public init() {}
+
+    private mutating func key(_ k: String) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        JSONEscaping.append(k, to: &bytes)
+        bytes.append(contentsOf: Array("\":".utf8))
+    }
+
+    public mutating func string(_ k: String, _ v: String?) {
+        key(k)
+        guard let v else { bytes.append(contentsOf: Array("null".utf8)); return }
+        bytes.append(UInt8(ascii: "\""))
+        JSONEscaping.append(v, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func int(_ k: String, _ v: Int?) {
+        key(k)
+        guard let v else { bytes.append(contentsOf: Array("null".utf8)); return }
+        JSONEscaping.appendDecimal(v, to: &bytes)
+    }
+
+    public mutating func ints(_ k: String, _ v: [Int]) {
+        key(k)
+        bytes.append(UInt8(ascii: "["))
+        for (i, n) in v.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONEscaping.appendDecimal(n, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// The finished line, with its newline.
+    public var line: [UInt8] { bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")] }
+}

@@ -1,0 +1,102 @@
+import APNsCore
+import Foundation
+import Yams
+
+/// Reads run profiles strictly: an unknown key, a wrong type or a value out of range is an error that
+/// names the file, the line and the key, so a typo never silently falls back to a default.
+public enum ProfileLoader {
+    /// Every key a profile may have.
+    public static let knownKeys = [
+        "name", "description", "workload", "stream", "template", "push_type", "bundle_id", "priority",
+        "expiration_seconds", "connections", "streams", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
+    ]
+
+    /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
+    public static func load(path: String) throws -> RunProfile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProfileError(file: path, line: nil, message: "cannot read the profile (no such file, or not readable)")
+        }
+        return try parse(yaml: String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    public static func parse(yaml: String, file: String) throws -> RunProfile {
+        let root: Node?
+        do { root = try Yams.compose(yaml: yaml) } catch {
+            throw ProfileError(file: file, line: nil, message: "not valid YAML: \(error)")
+        }
+        guard let root, case let .mapping(mapping) = root else {
+            throw ProfileError(file: file, line: root?.mark?.line, message: "a profile is a mapping of keys to values")
+        }
+        var values: [String: Node] = [:]
+        for (keyNode, valueNode) in mapping {
+            guard let key = keyNode.string else {
+                throw ProfileError(file: file, line: keyNode.mark?.line, message: "keys must be strings")
+            }
+            guard knownKeys.contains(key) else {
+                throw ProfileError(file: file, line: keyNode.mark?.line,
+                                   message: "unknown key '\(key)' (known keys: \(knownKeys.joined(separator: ", ")))")
+            }
+            values[key] = valueNode
+        }
+        let base = (file as NSString).deletingLastPathComponent
+        func resolve(_ p: String) -> String {
+            p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
+        }
+        func fail(_ key: String, _ message: String) -> ProfileError {
+            ProfileError(file: file, line: values[key]?.mark?.line, message: "'\(key)' \(message)")
+        }
+        func string(_ key: String, required: Bool = true) throws -> String? {
+            guard let node = values[key] else {
+                if required { throw ProfileError(file: file, line: nil, message: "missing required key '\(key)'") }
+                return nil
+            }
+            guard case let .scalar(s) = node, !s.string.isEmpty else { throw fail(key, "must be a non-empty string") }
+            return s.string
+        }
+        func int(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let node = values[key] else { return nil }
+            guard case .scalar = node, let n = node.int else { throw fail(key, "must be an integer, found '\(node.string ?? "a collection")'") }
+            guard range.contains(n) else { throw fail(key, "must be between \(range.lowerBound) and \(range.upperBound), found \(n)") }
+            return n
+        }
+        func number(_ key: String) throws -> Double? {
+            guard let node = values[key] else { return nil }
+            guard case .scalar = node, let n = node.float else { throw fail(key, "must be a number, found '\(node.string ?? "a collection")'") }
+            return n
+        }
+
+        var profile = RunProfile(
+            name: try string("name")!,
+            workload: try string("workload")!,
+            streamPath: resolve(try string("stream")!),
+            templatePath: resolve(try string("template")!),
+            bundleID: try string("bundle_id")!)
+        profile.description = try string("description", required: false)
+        if let t = try string("push_type", required: false) {
+            guard let type = PushType(rawValue: t) else {
+                throw fail("push_type", "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(t)'")
+            }
+            profile.pushType = type
+        }
+        if let p = try int("priority", in: 1...10) {
+            guard let priority = Priority(rawValue: p) else { throw fail("priority", "must be 1, 5 or 10, found \(p)") }
+            profile.priority = priority
+        }
+        profile.expirationSeconds = try int("expiration_seconds", in: 0...(86_400 * 30))
+        profile.connections = try int("connections", in: 1...64) ?? profile.connections
+        profile.streams = try int("streams", in: 1...1000) ?? profile.streams
+        if let minutes = try number("token_refresh_minutes") {
+            guard minutes >= 20, minutes < 60 else { throw fail("token_refresh_minutes", "must be at least 20 and below 60, found \(minutes)") }
+            profile.tokenRefreshMinutes = minutes
+        }
+        profile.pushTimeoutMillis = try int("push_timeout_ms", in: 1...600_000) ?? profile.pushTimeoutMillis
+        if let policy = try string("bad_lines", required: false) {
+            guard let p = RunProfile.BadLinePolicy(rawValue: policy) else { throw fail("bad_lines", "must be 'skip' or 'stop', found '\(policy)'") }
+            profile.badLines = p
+        }
+        guard Workloads.names.contains(profile.workload) else {
+            throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")), found '\(profile.workload)'")
+        }
+        return profile
+    }
+}

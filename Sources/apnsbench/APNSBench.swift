@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct APNSBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apnsbench",
+        abstract: "Load-test and batch-replay harness for the APNs delivery hot path.",
+        discussion: """
+            Replays recorded event streams of real apps as APNs pushes through a libcurl HTTP/2 engine, against \
+            an embedded APNs simulator (the default) or real APNs, and writes latency and error reports.
+
+            Quick start:  apnsbench run            (profiles/leave-requests.yaml against the simulator)
+            """,
+        subcommands: [RunCommand.self, GenerateCommand.self],
+        defaultSubcommand: nil
+    )
+}

@@ -1,0 +1,82 @@
+import APNsCore
+import ArgumentParser
+import Foundation
+import Harness
+import Reporting
+
+/// `apnsbench run [PROFILE]`: parses, then hands everything to `Harness.ReplayRun`.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Replay a profile's recorded stream as APNs pushes and write a report.",
+        discussion: """
+            Starts the embedded APNs simulator on a free loopback port (HTTP/2 over TLS, with a certificate made \
+            for this run and trusted by the engine alone) unless --target says otherwise, signs an ES256 provider \
+            token (a fresh key against the simulator), replays the stream and writes DIR/report.json and \
+            DIR/summary.md. Exits 0 when the run completed, whatever APNs answered; non-zero on bad input or a \
+            setup failure, with the cause named.
+            """)
+
+    @Argument(help: "The run profile (YAML).")
+    var profile: String = "profiles/leave-requests.yaml"
+
+    @Option(name: .long, help: ArgumentHelp("Report folder.", valueName: "DIR"))
+    var out: String = "reports/latest"
+
+    @Option(name: .long, help: ArgumentHelp("simulator, sandbox, production, or https://host:port (http:// for h2c).", valueName: "TARGET"))
+    var target: String = "simulator"
+
+    @Option(name: .long, help: "HTTP/2 connections (overrides the profile; 1-64).")
+    var connections: Int?
+
+    @Option(name: .long, help: "Concurrent streams per connection (overrides the profile; 1-1000).")
+    var streams: Int?
+
+    @Option(name: .long, help: "apns-priority for every push: 1, 5 or 10 (overrides the profile).")
+    var priority: Int?
+
+    @Option(name: .long, help: "Stop sending after this many seconds; what was not sent is counted as not sent.")
+    var duration: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Provider key file AuthKey_<KEYID>.p8 (or APNS_KEY_PATH).", valueName: "PATH"))
+    var keyPath: String?
+
+    @Option(name: .long, help: ArgumentHelp("Key id, 10 characters (or APNS_KEY_ID).", valueName: "ID"))
+    var keyId: String?
+
+    @Option(name: .long, help: ArgumentHelp("Team id, 10 characters (or APNS_TEAM_ID).", valueName: "ID"))
+    var teamId: String?
+
+    func validate() throws {
+        guard Target(argument: target) != nil else {
+            throw ValidationError("--target '\(target)' must be simulator, sandbox, production or an https:// URL")
+        }
+        if let priority, Priority(rawValue: priority) == nil {
+            throw ValidationError("--priority \(priority) must be 1, 5 or 10")
+        }
+        if let connections, !(1...64).contains(connections) { throw ValidationError("--connections \(connections) must be 1-64") }
+        if let streams, !(1...1000).contains(streams) { throw ValidationError("--streams \(streams) must be 1-1000") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let env = ProcessInfo.processInfo.environment
+        var options = RunOptions(profilePath: profile)
+        options.outDirectory = out
+        options.target = Target(argument: target)!
+        options.connections = connections
+        options.streams = streams
+        options.priority = priority.flatMap(Priority.init(rawValue:))
+        options.durationLimit = duration
+        options.credentials = Credentials(
+            keyPath: keyPath ?? env["APNS_KEY_PATH"], keyID: keyId ?? env["APNS_KEY_ID"], teamID: teamId ?? env["APNS_TEAM_ID"])
+
+        let result = try ReplayRun.execute(options)
+        print(SummaryText.console(result.report))
+        print("report: \(result.reportPaths.joined(separator: ", "))")
+        if let stop = result.stoppedAt {
+            FileHandle.standardError.write(Data("apnsbench: stopped at a bad stream line (bad_lines: stop): \(stop)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+}

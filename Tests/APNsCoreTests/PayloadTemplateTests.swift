@@ -1,0 +1,109 @@
+@testable import APNsCore
+import Foundation
+import XCTest
+
+final class PayloadTemplateTests: XCTestCase {
+    /// The shipped leave-request template, from the repository.
+    static var leaveTemplateText: String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("profiles/templates/leave-requests.json")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+
+    func values(for t: PayloadTemplate, _ pairs: [String: PayloadTemplate.Value]) -> [PayloadTemplate.Value] {
+        t.slotNames.map { pairs[$0] ?? .null }
+    }
+
+    /// The payload equals, key for key, the structure seed 000 gives (with awkward names).
+    func testLeaveTemplateMatchesSeedStructureKeyForKey() throws {
+        let template = try PayloadTemplate(json: Self.leaveTemplateText, source: "leave-requests.json")
+        let names = ["John \"JD\" Doe", "Back\\Slash Kid", "Sam 🎒 Lee", "Nguyễn Văn An", "李小龍", "Ахмед", "محمد", "Tab\tName\nNL\u{1}"]
+        for name in names {
+            let body = template.render(values(for: template, [
+                "timestamp": .integer(1_714_042_800),
+                "activity_id": .string("E0D62919-9EF2-49C6-A108-85A227AF3904"),
+                "student_name": .string(name),
+                "student_id": .integer(1427),
+                "request_time": .string("2025-04-16T12:00:00Z"),
+                "reason": .string("Doctor's \"appointment\" \\ 🦷"),
+                "status": .string("approved"),
+                "response_time": .string("2025-04-16T10:04:52Z"),
+                "responded_by": .string("Jane Smith"),
+                "event": .string("update"),
+            ]))
+            let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body)) as? NSDictionary, "not JSON: \(String(decoding: body, as: UTF8.self))")
+            let expected: NSDictionary = [
+                "aps": [
+                    "timestamp": 1_714_042_800,
+                    "attributes-type": "LeaveRequestAttributes",
+                    "attributes": [
+                        "id": "E0D62919-9EF2-49C6-A108-85A227AF3904",
+                        "studentName": name,
+                        "studentId": 1427,
+                        "requestTime": "2025-04-16T12:00:00Z",
+                        "reason": "Doctor's \"appointment\" \\ 🦷",
+                    ],
+                    "content-state": [
+                        "status": "approved",
+                        "responseTime": "2025-04-16T10:04:52Z",
+                        "respondedBy": "Jane Smith",
+                    ],
+                    "event": "update",
+                    "alert": ["title": "Leave Request Update", "body": "Your leave request status has been updated."],
+                ],
+                "activity-id": "E0D62919-9EF2-49C6-A108-85A227AF3904",
+            ]
+            XCTAssertEqual(parsed, expected, "name \(name)")
+            // activity-id at the top level, not inside aps (seed 000, note 1).
+            XCTAssertNil((parsed["aps"] as? NSDictionary)?["activity-id"])
+            // White space of the pretty-printed file is not sent.
+            XCTAssertFalse(body.contains(UInt8(ascii: "\n")))
+        }
+    }
+
+    func testNilValuesWriteNullAndSplicesWriteText() throws {
+        let t = try PayloadTemplate(json: #"{"a":"{{x}}","b":"{{#n}}","c":"status: {{x}}!"}"#)
+        XCTAssertEqual(t.slotNames, ["x", "n"])
+        let nulls = String(decoding: t.render([.null, .null]), as: UTF8.self)
+        XCTAssertEqual(nulls, #"{"a":null,"b":null,"c":"status: !"}"#)
+        let filled = String(decoding: t.render([.string("ok\""), .integer(-42)]), as: UTF8.self)
+        XCTAssertEqual(filled, #"{"a":"ok\"","b":-42,"c":"status: ok\"!"}"#)
+    }
+
+    func testRenderReusesTheBufferWithoutGrowing() throws {
+        let t = try PayloadTemplate(json: Self.leaveTemplateText)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(4096)
+        let capacity = buffer.capacity
+        for i in 0..<100 {
+            t.render(into: &buffer, values: t.slotNames.map { $0 == "timestamp" ? .integer(i) : .string("v\(i)") })
+        }
+        XCTAssertEqual(buffer.capacity, capacity)
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(buffer)) as? [String: Any])
+    }
+
+    func testBadTemplatesAreRefusedWithTheCauseNamed() {
+        XCTAssertThrowsError(try PayloadTemplate(json: "{\"a\": ", source: "t.json")) { error in
+            XCTAssertTrue("\(error)".contains("t.json"), "\(error)")
+        }
+        XCTAssertThrowsError(try PayloadTemplate(json: "[1,2]", source: "t.json")) { error in
+            XCTAssertEqual(error as? PayloadTemplate.CompileError, .notAnObject(source: "t.json"))
+        }
+        XCTAssertThrowsError(try PayloadTemplate(json: #"{"a":"{{bad name}}"}"#, source: "t.json"))
+        XCTAssertThrowsError(try PayloadTemplate(json: #"{"a":"{{x}}","b":"{{#x}}"}"#, source: "t.json")) { error in
+            XCTAssertEqual(error as? PayloadTemplate.CompileError, .slotKindConflict(source: "t.json", name: "x"))
+        }
+    }
+
+    func testEscapingCoversControlCharactersAndKeepsUTF8() {
+        var out: [UInt8] = []
+        JSONEscaping.append("a\"b\\c\n\r\t\u{8}\u{c}\u{1}é🎒", to: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"a\"b\\c\n\r\t\b\f\u0001é🎒"#)
+        var n: [UInt8] = []
+        for v in [0, 7, -7, Int.max, Int.min + 1] {
+            n.removeAll()
+            JSONEscaping.appendDecimal(v, to: &n)
+            XCTAssertEqual(String(decoding: n, as: UTF8.self), String(v))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs what apnsbench needs to build and run, when it is missing:
+#   libcurl >= 8 with HTTP/2 (Debian 12: libcurl4-openssl-dev from bookworm-backports, 8.14.1 — the
+#   bookworm 7.88.1 resets every HTTP/2 stream after a 200 and cannot reuse h2c connections),
+#   libssl-dev, libjemalloc-dev, pkg-config; with --test also the interop peers (nghttp2-client).
+# Idempotent: does nothing (and touches no package list) when everything is there.
+set -euo pipefail
+
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+say() { printf 'install-deps: %s\n' "$*" >&2; }
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        say "not root and no sudo: install libcurl4-openssl-dev (>= 8), libssl-dev, libjemalloc-dev, pkg-config by hand"
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+
+curl_ok() {
+    command -v curl-config >/dev/null 2>&1 || return 1
+    local v; v=$(curl-config --vernum 2>/dev/null || echo 0)
+    [ $((16#$v)) -ge $((16#080000)) ] || return 1
+    curl-config --features 2>/dev/null | grep -qx HTTP2
+}
+
+missing=()
+for pkg in libssl-dev libjemalloc-dev pkg-config; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ $want_test = 1 ]; then
+    command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
+fi
+
+updated=0
+apt_update() { [ $updated = 1 ] || { say "apt-get update"; $SUDO apt-get update -q >&2; updated=1; }; }
+
+if ! curl_ok; then
+    . /etc/os-release 2>/dev/null || true
+    if [ "${VERSION_CODENAME:-}" = "bookworm" ]; then
+        if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+            say "adding Debian bookworm-backports for libcurl 8"
+            echo 'deb http://deb.debian.org/debian bookworm-backports main' | $SUDO tee /etc/apt/sources.list.d/bookworm-backports.list >/dev/null
+        fi
+        apt_update
+        say "installing libcurl4-openssl-dev from bookworm-backports"
+        $SUDO apt-get install -y -q -t bookworm-backports libcurl4-openssl-dev >&2
+    else
+        apt_update
+        $SUDO apt-get install -y -q libcurl4-openssl-dev >&2
+    fi
+    if ! curl_ok; then
+        say "libcurl >= 8 with HTTP/2 is required; found: $(curl-config --version 2>/dev/null || echo none)"
+        exit 1
+    fi
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+    apt_update
+    say "installing ${missing[*]}"
+    $SUDO apt-get install -y -q "${missing[@]}" >&2
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    say "no Swift toolchain on PATH: apnsbench needs Swift 6.1 or later (swift.org)"
+    exit 1
+fi
