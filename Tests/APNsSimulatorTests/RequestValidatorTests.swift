@@ -1,0 +1,117 @@
+import APNsCore
+@testable import APNsSimulator
+import NIOCore
+import NIOHPACK
+import XCTest
+
+/// The validator alone, without sockets: each reason from its real cause.
+final class RequestValidatorTests: XCTestCase {
+    final class Clock: @unchecked Sendable { var now: Double = 1_700_000_000 }
+    let clock = Clock()
+    let key = SigningKey.generate()
+    let token = String(repeating: "0a", count: 32)
+    lazy var validator: RequestValidator = {
+        var c = SimulatorConfiguration()
+        c.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
+        c.topicsByTeam[key.teamID] = ["com.example.app"]
+        let clock = self.clock
+        c.clock = WallClock { clock.now }
+        return RequestValidator(configuration: c)
+    }()
+
+    func bearer(iat: Int? = nil, with signer: SigningKey? = nil) -> String {
+        "bearer " + ProviderTokenCache.makeJWT(key: signer ?? key, issuedAt: iat ?? Int(clock.now))
+    }
+
+    func request(method: String = "POST", path: String? = nil, topic: String? = "com.example.app", pushType: String? = "alert",
+                 extra: [(String, String)] = [], authorization: String? = "", body: String = #"{"aps":{"alert":"hi"}}"#) -> ReceivedRequest {
+        var h: HPACKHeaders = [":method": method, ":scheme": "https", ":path": path ?? "/3/device/\(token)"]
+        if let topic { h.add(name: "apns-topic", value: topic) }
+        if let pushType { h.add(name: "apns-push-type", value: pushType) }
+        if let authorization { h.add(name: "authorization", value: authorization.isEmpty ? bearer() : authorization) }
+        for (n, v) in extra { h.add(name: n, value: v) }
+        var buffer = ByteBufferAllocator().buffer(capacity: body.utf8.count)
+        buffer.writeString(body)
+        return ReceivedRequest(headers: h, body: buffer)
+    }
+
+    func verdict(_ r: ReceivedRequest, _ auth: inout ConnectionAuthState) -> Verdict { validator.validate(r, auth: &auth) }
+    func verdict(_ r: ReceivedRequest) -> Verdict {
+        var auth = ConnectionAuthState()
+        return validator.validate(r, auth: &auth)
+    }
+
+    func testAGoodPushIsAcceptedAndBindsTheConnection() {
+        var auth = ConnectionAuthState()
+        let token = bearer()
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+        XCTAssertTrue(auth.isAuthenticated)
+        XCTAssertEqual(auth.boundTeamID, key.teamID)
+        // The same token again is accepted without verifying it again.
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+        XCTAssertEqual(auth.verifications, 1)
+        // ES256 signatures are randomized: signing again gives a different token, which on the same
+        // connection within 20 minutes is a token update APNs refuses.
+        XCTAssertEqual(verdict(request(authorization: bearer()), &auth), .reject(.tooManyProviderTokenUpdates))
+    }
+
+    func testRequestShapeReasons() {
+        XCTAssertEqual(verdict(request(method: "GET")), .reject(.methodNotAllowed))
+        XCTAssertEqual(verdict(request(path: "/3/devices/\(token)")), .reject(.badPath))
+        XCTAssertEqual(verdict(request(path: "/3/device/")), .reject(.missingDeviceToken))
+        XCTAssertEqual(verdict(request(path: "/3/device/xyz")), .reject(.badDeviceToken))
+        XCTAssertEqual(verdict(request(path: "/3/device/" + String(repeating: "a", count: 202))), .reject(.badDeviceToken))
+        XCTAssertEqual(verdict(request(path: "/3/device/" + String(repeating: "a", count: 200))), .accept)
+        XCTAssertEqual(verdict(request(extra: [("apns-topic", "com.example.app")])), .reject(.duplicateHeaders))
+        XCTAssertEqual(verdict(request(extra: [("apns-id", "not-a-uuid")])), .reject(.badMessageId))
+        XCTAssertEqual(verdict(request(extra: [("apns-id", "123e4567-e89b-12d3-a456-4266554400a0")])), .accept)
+        XCTAssertEqual(verdict(request(extra: [("apns-priority", "7")])), .reject(.badPriority))
+        XCTAssertEqual(verdict(request(pushType: "background", extra: [("apns-priority", "10")])), .reject(.badPriority))
+        XCTAssertEqual(verdict(request(pushType: "telepathy")), .reject(.invalidPushType))
+        XCTAssertEqual(verdict(request(extra: [("apns-expiration", "soon")])), .reject(.badExpirationDate))
+        XCTAssertEqual(verdict(request(extra: [("apns-collapse-id", String(repeating: "c", count: 65))])), .reject(.badCollapseId))
+        XCTAssertEqual(verdict(request(extra: [("apns-collapse-id", String(repeating: "c", count: 64))])), .accept)
+        XCTAssertEqual(verdict(request(topic: nil)), .reject(.missingTopic))
+        XCTAssertEqual(verdict(request(topic: "com.example.app", pushType: "liveactivity")), .reject(.badTopic))
+        XCTAssertEqual(verdict(request(topic: "com.other.app")), .reject(.topicDisallowed))
+    }
+
+    func testProviderTokenReasons() {
+        XCTAssertEqual(verdict(request(authorization: nil)), .reject(.missingProviderToken))
+        XCTAssertEqual(verdict(request(authorization: "bearer not.a.jwt")), .reject(.invalidProviderToken))
+        XCTAssertEqual(verdict(request(authorization: bearer(with: SigningKey.generate(keyID: "OTHERKEY01")))), .reject(.invalidProviderToken),
+                       "unknown kid")
+        // Right kid, wrong private key: the signature fails.
+        let impostor = SigningKey.generate(keyID: key.keyID, teamID: key.teamID)
+        XCTAssertEqual(verdict(request(authorization: bearer(with: impostor))), .reject(.invalidProviderToken))
+        // Older than an hour.
+        XCTAssertEqual(verdict(request(authorization: bearer(iat: Int(clock.now) - 3601))), .reject(.expiredProviderToken))
+    }
+
+    func testTokenExpiresOnTheConnectionAfterAnHourByTheMovedClock() {
+        var auth = ConnectionAuthState()
+        XCTAssertEqual(verdict(request(), &auth), .accept)
+        let sameToken = request(authorization: auth.currentToken.map { "bearer " + $0 })
+        clock.now += 3599
+        XCTAssertEqual(verdict(sameToken, &auth), .accept)
+        clock.now += 2
+        XCTAssertEqual(verdict(sameToken, &auth), .reject(.expiredProviderToken))
+    }
+
+    func testANewTokenWithinTwentyMinutesOnOneConnectionIsRefused() {
+        var auth = ConnectionAuthState()
+        XCTAssertEqual(verdict(request(), &auth), .accept)
+        clock.now += 19 * 60
+        XCTAssertEqual(verdict(request(authorization: bearer()), &auth), .reject(.tooManyProviderTokenUpdates))
+        clock.now += 61
+        XCTAssertEqual(verdict(request(authorization: bearer()), &auth), .accept)
+    }
+
+    func testPayloadReasons() {
+        XCTAssertEqual(verdict(request(body: "")), .reject(.payloadEmpty))
+        let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
+        XCTAssertEqual(verdict(request(body: big)), .reject(.payloadTooLarge))
+        XCTAssertEqual(verdict(request(topic: "com.example.app.voip", pushType: "voip", body: big)), .accept, "voip allows 5120 bytes")
+        XCTAssertEqual(verdict(request(body: "[1,2,3]")), .reject(Reason(rawValue: "BadPayload", status: 400, handling: .fixRequest)))
+    }
+}
