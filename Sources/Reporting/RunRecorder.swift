@@ -1,0 +1,283 @@
+import APNsCore
+import Histogram
+
+/// The accounting of one run: every planned push and every event read ends in exactly one class,
+/// and the classes add up (``pushesBalance``, ``eventsBalance``).
+///
+/// Single-threaded: the engine calls ``record(_:priority:intended:sent:completed:)`` on its own
+/// thread, and the push source calls the event methods on that same thread. There are no locks; a
+/// multi-worker run keeps one recorder per worker and ``merge(_:)``s them after the workers join.
+///
+/// Recording a delivered push does not allocate: the histograms' buckets and the timeline's storage
+/// are allocated in `init`. The dictionaries keyed by reason, transport error and cause are touched
+/// only for rejected, failed and not-sent pushes. Read the histograms (and build the report) after
+/// the run: reading them while recording continues makes the next record copy their storage.
+///
+/// Latency: only **delivered** pushes go into the histograms, in microseconds.
+/// - service time = completed − sent (from the hand-off to the transport);
+/// - response time = completed − intended (from the intended send time, so a schedule that fell
+///   behind shows up as latency: coordinated-omission corrected). An intended time of 0 ("as soon as
+///   possible") or one later than the send counts from the send, so response time ≥ service time.
+/// Pushes that were sent but rejected, failed or timed out are counted in ``undeliveredSent`` instead.
+public final class RunRecorder: OutcomeSink {
+    /// Bad lines kept as samples for the report; later bad lines are only counted.
+    public static let badLineSampleLimit = 100
+    /// A bad line's detail is cut to this many characters in the samples.
+    public static let badLineDetailLimit = 200
+    /// The kind counted for a bad line whose kind could not be read.
+    public static let unknownKind = "?"
+
+    // MARK: Pushes
+
+    /// The number of pushes the workload said it would plan, if known. ``pushesBalance`` requires
+    /// ``planned`` to equal it. Default nil (not checked).
+    public var expectedPlanned: Int?
+    /// Pushes recorded: one per ``record(_:priority:intended:sent:completed:)`` call.
+    public private(set) var planned = 0
+    public private(set) var delivered = 0
+    /// Rejected pushes by reason (`Reason.rawValue`), with the reason's HTTP status.
+    public private(set) var rejected: [String: RunReport.Rejection] = [:]
+    public private(set) var rejectedTotal = 0
+    /// Failed pushes by `TransportError.key`.
+    public private(set) var failed: [String: Int] = [:]
+    public private(set) var failedTotal = 0
+    public private(set) var timedOut = 0
+    /// Pushes never sent, by `NotSentCause.rawValue`.
+    public private(set) var notSent: [String: Int] = [:]
+    public private(set) var notSentTotal = 0
+    /// Pushes with a send time (sent ≠ 0).
+    public private(set) var sent = 0
+    /// Sent pushes with a completion time (completed ≠ 0), whatever their outcome.
+    public private(set) var completed = 0
+    /// Sent pushes that were not delivered, so are not in the latency histograms.
+    public private(set) var undeliveredSent = 0
+    /// Monotonic nanoseconds of the earliest send and the latest completion; 0 = none yet.
+    public private(set) var firstSentNanos: UInt64 = 0
+    public private(set) var lastCompletedNanos: UInt64 = 0
+
+    /// Latency of all delivered pushes, in microseconds.
+    public private(set) var latency = LatencyHistograms()
+    /// Latency of delivered pushes at `apns-priority` 1, 5 and 10.
+    public private(set) var latencyPriority1 = LatencyHistograms()
+    public private(set) var latencyPriority5 = LatencyHistograms()
+    public private(set) var latencyPriority10 = LatencyHistograms()
+
+    var timeline: Timeline
+
+    // MARK: Events
+
+    /// Events read, bad lines included.
+    public private(set) var eventsRead = 0
+    /// Events by kind; bad lines without a readable kind count under ``unknownKind``.
+    public private(set) var eventsByKind: [String: Int] = [:]
+    /// Events that planned at least one push (even if the count was 0 — see ``recordEvent(kind:result:)``).
+    public private(set) var producedPushesEvents = 0
+    /// Pushes those events planned, summed.
+    public private(set) var pushesFromEvents = 0
+    public private(set) var stateOnlyEvents = 0
+    /// Invalid events by cause.
+    public private(set) var invalidEvents: [String: Int] = [:]
+    public private(set) var invalidEventsTotal = 0
+    /// The first ``badLineSampleLimit`` bad lines, device tokens redacted.
+    public private(set) var badLineSamples: [RunReport.BadLine] = []
+
+    /// A recorder with all storage allocated.
+    /// - Parameter expectedSeconds: timeline seconds to reserve up front (default 3 600, at most 86 400);
+    ///   a longer run grows the timeline once in a while, never per push.
+    public init(expectedSeconds: Int = 3_600) {
+        timeline = Timeline(reservedSeconds: expectedSeconds)
+        badLineSamples.reserveCapacity(Self.badLineSampleLimit)
+    }
+
+    /// Sets second 0 of the timeline, in monotonic nanoseconds (`MonotonicTime.now()`). Without it,
+    /// the first send starts the timeline.
+    public func start(atNanos nanos: UInt64) {
+        timeline.start(atNanos: nanos)
+    }
+
+    /// Monotonic nanoseconds of timeline second 0, or nil if the timeline has not started.
+    public var startNanos: UInt64? { timeline.started ? timeline.startNanos : nil }
+
+    // MARK: Recording pushes
+
+    /// Counts one planned push in exactly one terminal class; see the type's documentation for latency.
+    /// - Parameters:
+    ///   - intended, sent, completed: monotonic nanoseconds; `sent` and `completed` are 0 for a push never sent.
+    public func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
+        planned += 1
+        let wasSent = sent != 0
+        let hasCompletion = wasSent && completed != 0
+        if wasSent {
+            self.sent += 1
+            if firstSentNanos == 0 || sent < firstSentNanos { firstSentNanos = sent }
+        }
+        if hasCompletion {
+            self.completed += 1
+            if completed > lastCompletedNanos { lastCompletedNanos = completed }
+        }
+
+        switch outcome {
+        case .delivered:
+            delivered += 1
+            if hasCompletion {
+                recordLatency(priority: priority, intended: intended, sent: sent, completed: completed)
+            }
+            if wasSent { timeline.record(sent: sent, completed: completed, delivered: true, error: false) }
+            return
+        case .rejected(let reason):
+            // Looked up by index, not `rejected[key, default: …]`: the default's closure captures the
+            // reason and costs two allocations per rejection; this path costs none once a reason is known.
+            if let index = rejected.index(forKey: reason.rawValue) {
+                rejected.values[index].count += 1
+            } else {
+                rejected[reason.rawValue] = RunReport.Rejection(status: reason.status, count: 1)
+            }
+            rejectedTotal += 1
+        case .failed(let error):
+            failed[error.key, default: 0] += 1
+            failedTotal += 1
+        case .timedOut:
+            timedOut += 1
+        case .notSent(let cause):
+            notSent[cause.rawValue, default: 0] += 1
+            notSentTotal += 1
+            if wasSent { timeline.record(sent: sent, completed: completed, delivered: false, error: false) }
+            return
+        }
+        // Rejected, failed or timed out.
+        if wasSent {
+            undeliveredSent += 1
+            timeline.record(sent: sent, completed: completed, delivered: false, error: true)
+        }
+    }
+
+    @inline(__always)
+    private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
+        let from = intended != 0 && intended <= sent ? intended : sent
+        let service = Self.micros(from: sent, to: completed)
+        let response = Self.micros(from: from, to: completed)
+        latency.record(serviceMicros: service, responseMicros: response)
+        switch priority {
+        case .immediate: latencyPriority10.record(serviceMicros: service, responseMicros: response)
+        case .powerAware: latencyPriority5.record(serviceMicros: service, responseMicros: response)
+        case .powerFirst: latencyPriority1.record(serviceMicros: service, responseMicros: response)
+        }
+    }
+
+    /// Whole microseconds from `start` to `end` (nanoseconds); 0 if `end` is not after `start`.
+    @inline(__always)
+    static func micros(from start: UInt64, to end: UInt64) -> UInt64 {
+        end > start ? (end - start) / 1_000 : 0
+    }
+
+    /// The latency histograms of one priority.
+    public func latency(priority: Priority) -> LatencyHistograms {
+        switch priority {
+        case .immediate: return latencyPriority10
+        case .powerAware: return latencyPriority5
+        case .powerFirst: return latencyPriority1
+        }
+    }
+
+    // MARK: Recording events
+
+    /// Counts one event read from the stream, by kind and by how it ended.
+    /// `.producedPushes(n)` counts as a producing event even for n = 0; a caller that planned nothing
+    /// should say `.stateOnly`.
+    public func recordEvent(kind: String, result: EventResult) {
+        eventsRead += 1
+        eventsByKind[kind, default: 0] += 1
+        switch result {
+        case .producedPushes(let count):
+            producedPushesEvents += 1
+            pushesFromEvents += Swift.max(0, count)
+        case .stateOnly:
+            stateOnlyEvents += 1
+        case .invalid(let cause):
+            invalidEvents[cause, default: 0] += 1
+            invalidEventsTotal += 1
+        }
+    }
+
+    /// Counts a line that could not be read as an event: an invalid event by `cause`, under `kind`
+    /// (default ``unknownKind``). The first ``badLineSampleLimit`` are kept with their line number and
+    /// `detail`, cut to ``badLineDetailLimit`` characters and with anything that looks like a device
+    /// token (32 or more hex digits in a row) replaced by `<token>`.
+    /// - Parameters:
+    ///   - lineNumber: 1-based line number in the stream.
+    ///   - cause: a bounded key such as `bad_json`.
+    ///   - detail: a short explanation for people.
+    public func recordBadLine(lineNumber: Int, cause: String, detail: String, kind: String = RunRecorder.unknownKind) {
+        recordEvent(kind: kind, result: .invalid(cause: cause))
+        if badLineSamples.count < Self.badLineSampleLimit {
+            badLineSamples.append(RunReport.BadLine(line: lineNumber, cause: cause, detail: Redaction.sanitize(detail, limit: Self.badLineDetailLimit)))
+        }
+    }
+
+    // MARK: Balances
+
+    /// Whether `planned == delivered + rejected + failed + timedOut + notSent`, and, when
+    /// ``expectedPlanned`` is set, whether `planned` equals it.
+    public var pushesBalance: Bool {
+        let classes = delivered + rejectedTotal + failedTotal + timedOut + notSentTotal
+        guard classes == planned else { return false }
+        if let expectedPlanned, expectedPlanned != planned { return false }
+        return true
+    }
+
+    /// Whether `eventsRead == producedPushes + stateOnly + invalid`.
+    public var eventsBalance: Bool {
+        eventsRead == producedPushesEvents + stateOnlyEvents + invalidEventsTotal
+    }
+
+    /// The timeline so far, one entry per second from 0 to the last second with activity.
+    public var timelineEntries: [RunReport.TimelineEntry] { timeline.entries }
+
+    // MARK: Merging
+
+    /// Adds another recorder's counts, histograms, timeline and samples (for a run with one recorder
+    /// per worker). Timelines are aligned by their start times. Bad-line samples are appended up to
+    /// ``badLineSampleLimit``. ``expectedPlanned`` becomes the sum when both sides know it; if either
+    /// does not, the merged value is nil (unknown), since that side's share is unknown.
+    public func merge(_ other: RunRecorder) {
+        precondition(other !== self, "a recorder cannot be merged into itself")
+        if let mine = expectedPlanned, let theirs = other.expectedPlanned {
+            expectedPlanned = mine + theirs
+        } else {
+            expectedPlanned = nil
+        }
+        planned += other.planned
+        delivered += other.delivered
+        for (reason, r) in other.rejected {
+            rejected[reason, default: RunReport.Rejection(status: r.status, count: 0)].count += r.count
+        }
+        rejectedTotal += other.rejectedTotal
+        for (key, n) in other.failed { failed[key, default: 0] += n }
+        failedTotal += other.failedTotal
+        timedOut += other.timedOut
+        for (cause, n) in other.notSent { notSent[cause, default: 0] += n }
+        notSentTotal += other.notSentTotal
+        sent += other.sent
+        completed += other.completed
+        undeliveredSent += other.undeliveredSent
+        if other.firstSentNanos != 0, firstSentNanos == 0 || other.firstSentNanos < firstSentNanos {
+            firstSentNanos = other.firstSentNanos
+        }
+        lastCompletedNanos = Swift.max(lastCompletedNanos, other.lastCompletedNanos)
+
+        latency.add(other.latency)
+        latencyPriority1.add(other.latencyPriority1)
+        latencyPriority5.add(other.latencyPriority5)
+        latencyPriority10.add(other.latencyPriority10)
+        timeline.add(other.timeline)
+
+        eventsRead += other.eventsRead
+        for (kind, n) in other.eventsByKind { eventsByKind[kind, default: 0] += n }
+        producedPushesEvents += other.producedPushesEvents
+        pushesFromEvents += other.pushesFromEvents
+        stateOnlyEvents += other.stateOnlyEvents
+        for (cause, n) in other.invalidEvents { invalidEvents[cause, default: 0] += n }
+        invalidEventsTotal += other.invalidEventsTotal
+        badLineSamples.append(contentsOf: other.badLineSamples.prefix(Swift.max(0, Self.badLineSampleLimit - badLineSamples.count)))
+    }
+}

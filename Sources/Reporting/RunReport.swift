@@ -1,0 +1,275 @@
+/// The stable, versioned `report.json` of one run: the input of `compare` and `merge`.
+///
+/// JSON keys are the property names below (camelCase); the writer sorts keys and pretty-prints,
+/// so two reports of the same run diff cleanly. Every latency value is in microseconds (`unit: "us"`),
+/// every duration field says its unit in its name (`durationSeconds`, `pushTimeoutMillis`).
+///
+/// ```json
+/// { "schemaVersion": 1,
+///   "generator": { "name": "apnsbench", "version": "0.1.0" },
+///   "startedAt": "2025-04-16T10:00:00Z", "durationSeconds": 12.5,
+///   "configuration": { … RunSettings … }, "environment": { … EnvironmentInfo … },
+///   "events":  { "read": 10, "byKind": {"leave.status": 10}, "producedPushes": 8, "stateOnly": 1,
+///                "invalid": {"bad_json": 1}, "badLineSamples": [{"line": 7, "cause": "bad_json", "detail": "…"}] },
+///   "pushes":  { "planned": 8, "delivered": 6, "rejected": {"BadDeviceToken": {"status": 400, "count": 1}},
+///                "failed": {}, "timedOut": 0, "notSent": {"no_token": 1}, "balanced": true },
+///   "latency": { "serviceTime": {…}, "responseTime": {…}, "byPriority": {"10": {…}}, "undeliveredSent": 1 },
+///   "throughput": { "pushesPerSecond": 480.0, "sent": 7, "completed": 7 },
+///   "timeline": [{ "second": 0, "sent": 7, "completed": 7, "delivered": 6, "errors": 1 }],
+///   "engine": { "connections": 1, "streams": 100, "connectionsOpened": 1, "providerTokenSignings": 1, "peakInFlight": 7 },
+///   "simulator": { "accepted": 6 } }
+/// ```
+///
+/// Change the meaning or name of a field only together with ``currentSchemaVersion``; adding an
+/// optional field keeps the version.
+public struct RunReport: Codable, Sendable, Equatable {
+    /// The schema version this build writes and reads.
+    public static let currentSchemaVersion = 1
+
+    /// The schema version of this report; ``load(from:)`` refuses any other than ``currentSchemaVersion``.
+    public var schemaVersion: Int
+    /// The tool that wrote the report.
+    public var generator: Generator
+    /// Wall-clock start of the run, ISO-8601 in UTC (`2025-04-16T10:00:00Z`).
+    public var startedAt: String
+    /// Wall-clock length of the run, in seconds.
+    public var durationSeconds: Double
+    /// The run's settings, copied verbatim.
+    public var configuration: RunSettings
+    /// Where the run ran: library versions and machine.
+    public var environment: EnvironmentInfo
+    /// What happened to every event read from the recorded stream.
+    public var events: Events
+    /// What happened to every planned push.
+    public var pushes: Pushes
+    /// Latency of delivered pushes, in microseconds.
+    public var latency: Latency
+    /// Completed pushes per second and the totals behind it.
+    public var throughput: Throughput
+    /// Per whole second since the run's start: sends, completions, deliveries and errors.
+    public var timeline: [TimelineEntry]
+    /// The engine's connection and token counters.
+    public var engine: EngineSummary
+    /// The simulator's own counters, when the run's target was the embedded simulator; absent otherwise.
+    public var simulator: [String: Int]?
+
+    public init(
+        schemaVersion: Int = RunReport.currentSchemaVersion,
+        generator: Generator = Generator(),
+        startedAt: String,
+        durationSeconds: Double,
+        configuration: RunSettings,
+        environment: EnvironmentInfo,
+        events: Events,
+        pushes: Pushes,
+        latency: Latency,
+        throughput: Throughput,
+        timeline: [TimelineEntry],
+        engine: EngineSummary,
+        simulator: [String: Int]? = nil
+    ) {
+        self.schemaVersion = schemaVersion
+        self.generator = generator
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.configuration = configuration
+        self.environment = environment
+        self.events = events
+        self.pushes = pushes
+        self.latency = latency
+        self.throughput = throughput
+        self.timeline = timeline
+        self.engine = engine
+        self.simulator = simulator
+    }
+}
+
+extension RunReport {
+    /// The tool and version that wrote a report.
+    public struct Generator: Codable, Sendable, Equatable {
+        /// The version written when the caller gives none.
+        public static let defaultVersion = "0.1.0"
+
+        /// Always `apnsbench` for reports this package writes.
+        public var name: String
+        /// The generator's version, e.g. `0.1.0`.
+        public var version: String
+
+        public init(name: String = "apnsbench", version: String = Generator.defaultVersion) {
+            self.name = name
+            self.version = version
+        }
+    }
+
+    /// Every event read ends in exactly one class: `read == producedPushes + stateOnly + sum(invalid)`.
+    public struct Events: Codable, Sendable, Equatable {
+        /// Events (lines) read from the stream, including bad lines.
+        public var read: Int
+        /// Events by their `kind`; lines whose kind could not be read count under `"?"`.
+        public var byKind: [String: Int]
+        /// Events that produced at least one planned push.
+        public var producedPushes: Int
+        /// Events that only changed state (a registration, a token update) and produced no push.
+        public var stateOnly: Int
+        /// Invalid events by cause (e.g. `bad_json`, `missing_field`).
+        public var invalid: [String: Int]
+        /// The first bad lines (at most ``RunRecorder/badLineSampleLimit``), in the order they were read.
+        public var badLineSamples: [BadLine]
+
+        public init(read: Int, byKind: [String: Int], producedPushes: Int, stateOnly: Int, invalid: [String: Int], badLineSamples: [BadLine]) {
+            self.read = read
+            self.byKind = byKind
+            self.producedPushes = producedPushes
+            self.stateOnly = stateOnly
+            self.invalid = invalid
+            self.badLineSamples = badLineSamples
+        }
+
+        /// Sum of ``invalid`` over all causes.
+        public var invalidTotal: Int { invalid.values.reduce(0, +) }
+
+        /// Whether every event read is in exactly one class.
+        public var balanced: Bool { read == producedPushes + stateOnly + invalidTotal }
+    }
+
+    /// One bad line of the stream, as kept for the report. `detail` has device tokens redacted.
+    public struct BadLine: Codable, Sendable, Equatable {
+        /// 1-based line number in the stream.
+        public var line: Int
+        /// The bounded cause key, e.g. `bad_json`.
+        public var cause: String
+        /// A short human-readable explanation, at most ``RunRecorder/badLineDetailLimit`` characters.
+        public var detail: String
+
+        public init(line: Int, cause: String, detail: String) {
+            self.line = line
+            self.cause = cause
+            self.detail = detail
+        }
+    }
+
+    /// Every planned push ends in exactly one class:
+    /// `planned == delivered + sum(rejected) + sum(failed) + timedOut + sum(notSent)`.
+    public struct Pushes: Codable, Sendable, Equatable {
+        /// Pushes the run planned (one per outcome recorded).
+        public var planned: Int
+        /// The number of pushes the workload said it would plan, if it knew; `balanced` also requires it to equal `planned`.
+        public var expectedPlanned: Int?
+        /// Answered 200.
+        public var delivered: Int
+        /// Rejected by APNs, by reason (`BadDeviceToken`), with the HTTP status of that reason.
+        public var rejected: [String: Rejection]
+        /// Transport failures by `TransportError.key` (`curl_7_couldnt_connect`).
+        public var failed: [String: Int]
+        /// No answer within the push timeout.
+        public var timedOut: Int
+        /// Never sent, by `NotSentCause.rawValue` (`no_token`).
+        public var notSent: [String: Int]
+        /// Whether the classes add up to `planned` (and `planned` equals `expectedPlanned`, if known).
+        public var balanced: Bool
+
+        public init(
+            planned: Int, expectedPlanned: Int? = nil, delivered: Int, rejected: [String: Rejection],
+            failed: [String: Int], timedOut: Int, notSent: [String: Int], balanced: Bool
+        ) {
+            self.planned = planned
+            self.expectedPlanned = expectedPlanned
+            self.delivered = delivered
+            self.rejected = rejected
+            self.failed = failed
+            self.timedOut = timedOut
+            self.notSent = notSent
+            self.balanced = balanced
+        }
+
+        /// Sum of ``rejected`` counts over all reasons.
+        public var rejectedTotal: Int { rejected.values.reduce(0) { $0 + $1.count } }
+        /// Sum of ``failed`` over all keys.
+        public var failedTotal: Int { failed.values.reduce(0, +) }
+        /// Sum of ``notSent`` over all causes.
+        public var notSentTotal: Int { notSent.values.reduce(0, +) }
+    }
+
+    /// How often one APNs reason was answered, and its HTTP status.
+    public struct Rejection: Codable, Sendable, Equatable {
+        /// The HTTP status APNs answered with (0 for a reason not in the table and no status seen).
+        public var status: Int
+        /// Pushes rejected with this reason.
+        public var count: Int
+
+        public init(status: Int, count: Int) {
+            self.status = status
+            self.count = count
+        }
+    }
+
+    /// Latency of delivered pushes only, in microseconds. Pushes that were sent but rejected, failed
+    /// or timed out are not in the histograms (their latency says nothing about delivery); they are
+    /// counted in ``undeliveredSent``.
+    public struct Latency: Codable, Sendable, Equatable {
+        /// From the actual send (hand-off to libcurl) to the response.
+        public var serviceTime: LatencySummary
+        /// From the intended send time to the response: corrected for coordinated omission.
+        public var responseTime: LatencySummary
+        /// The same two views per `apns-priority` (`"1"`, `"5"`, `"10"`), for priorities with at least one delivered push.
+        public var byPriority: [String: PriorityLatency]
+        /// Pushes that were sent but not delivered, and so are not in the histograms.
+        public var undeliveredSent: Int
+
+        public init(serviceTime: LatencySummary, responseTime: LatencySummary, byPriority: [String: PriorityLatency], undeliveredSent: Int) {
+            self.serviceTime = serviceTime
+            self.responseTime = responseTime
+            self.byPriority = byPriority
+            self.undeliveredSent = undeliveredSent
+        }
+    }
+
+    /// Service and response time of one priority's delivered pushes.
+    public struct PriorityLatency: Codable, Sendable, Equatable {
+        public var serviceTime: LatencySummary
+        public var responseTime: LatencySummary
+
+        public init(serviceTime: LatencySummary, responseTime: LatencySummary) {
+            self.serviceTime = serviceTime
+            self.responseTime = responseTime
+        }
+    }
+
+    /// Throughput over the sending window.
+    public struct Throughput: Codable, Sendable, Equatable {
+        /// Completed pushes divided by the seconds from the first send to the last completion; 0 if that window is empty.
+        public var pushesPerSecond: Double
+        /// Pushes handed to the transport.
+        public var sent: Int
+        /// Sent pushes that ended with an answer, a transport failure or a timeout.
+        public var completed: Int
+
+        public init(pushesPerSecond: Double, sent: Int, completed: Int) {
+            self.pushesPerSecond = pushesPerSecond
+            self.sent = sent
+            self.completed = completed
+        }
+    }
+
+    /// One second of the run. Sends count in the second they were sent, the rest in the second they completed.
+    public struct TimelineEntry: Codable, Sendable, Equatable {
+        /// Whole seconds since the run's start (0-based).
+        public var second: Int
+        /// Pushes sent in this second.
+        public var sent: Int
+        /// Sent pushes that completed in this second (any outcome).
+        public var completed: Int
+        /// Pushes delivered in this second.
+        public var delivered: Int
+        /// Pushes rejected, failed or timed out in this second.
+        public var errors: Int
+
+        public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int) {
+            self.second = second
+            self.sent = sent
+            self.completed = completed
+            self.delivered = delivered
+            self.errors = errors
+        }
+    }
+}

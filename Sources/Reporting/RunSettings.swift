@@ -1,0 +1,65 @@
+/// The settings a run was made with, copied verbatim into the report so that two reports can be
+/// compared knowing what differed. Plain strings and numbers on purpose: the report must decode even
+/// when a later build renames an option's cases.
+public struct RunSettings: Codable, Sendable, Equatable {
+    /// The profile's name or path, e.g. `profiles/leave-requests.yaml`.
+    public var profile: String
+    /// The workload that turns events into pushes, e.g. `leave-requests`.
+    public var workload: String
+    /// Path of the recorded stream (NDJSON).
+    public var stream: String
+    /// `simulator`, `sandbox`, `production` or a URL.
+    public var target: String
+    /// `apns-push-type`, e.g. `liveactivity`.
+    public var pushType: String
+    /// `apns-topic`.
+    public var topic: String
+    /// `apns-priority`: `"10"`, `"5"`, `"1"`, or `"per-event"` when each event chooses.
+    public var priority: String
+    /// `apns-expiration` relative to the send, in seconds; nil = header not sent.
+    public var expirationSeconds: Int?
+    /// HTTP/2 connections to APNs.
+    public var connections: Int
+    /// Concurrent streams per connection.
+    public var streams: Int
+    /// How often the provider token (JWT) is re-signed, in seconds.
+    public var tokenRefreshSeconds: Int
+    /// Per-push timeout, in milliseconds.
+    public var pushTimeoutMillis: Int
+    /// What a bad stream line does: e.g. `skip` or `stop`.
+    public var badLinePolicy: String
+    /// The run's wall-clock limit, in seconds; nil = until the stream ends.
+    public var durationLimitSeconds: Double?
+
+    public init(
+        profile: String,
+        workload: String,
+        stream: String,
+        target: String,
+        pushType: String,
+        topic: String,
+        priority: String,
+        expirationSeconds: Int? = nil,
+        connections: Int,
+        streams: Int,
+        tokenRefreshSeconds: Int,
+        pushTimeoutMillis: Int,
+        badLinePolicy: String,
+        durationLimitSeconds: Double? = nil
+    ) {
+        self.profile = profile
+        self.workload = workload
+        self.stream = stream
+        self.target = target
+        self.pushType = pushType
+        self.topic = topic
+        self.priority = priority
+        self.expirationSeconds = expirationSeconds
+        self.connections = connections
+        self.streams = streams
+        self.tokenRefreshSeconds = tokenRefreshSeconds
+        self.pushTimeoutMillis = pushTimeoutMillis
+        self.badLinePolicy = badLinePolicy
+        self.durationLimitSeconds = durationLimitSeconds
+    }
+}

@@ -1,0 +1,160 @@
+extension SummaryText {
+    /// The column label of the coordinated-omission-corrected latency.
+    public static let responseTimeLabel = "response time (from intended send, corrected for coordinated omission)"
+    /// The column label of the latency from the actual send.
+    public static let serviceTimeLabel = "service time (from actual send)"
+
+    /// The Markdown `summary.md`, fit for a pull-request comment: configuration, push counts and
+    /// whether they balance, events, the latency ladder of both views, throughput, engine and
+    /// environment, and bad-line samples if any. Contains no device tokens (reports never hold them).
+    public static func markdown(_ report: RunReport) -> String {
+        var md = ""
+        func line(_ text: String = "") { md += text + "\n" }
+
+        line("# apnsbench run: \(Format.cell(report.configuration.profile))")
+        line()
+        line("**Configuration:** " + configurationLine(report.configuration))
+        line()
+        line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
+            + "Written by \(report.generator.name) \(report.generator.version), report schema \(report.schemaVersion).")
+        line()
+
+        pushes(report.pushes, into: &md)
+        events(report.events, into: &md)
+        latency(report.latency, into: &md)
+
+        let t = report.throughput
+        line("## Throughput")
+        line()
+        line("**\(Format.fixed(t.pushesPerSecond, places: 1)) pushes/s** (completed pushes over the time from the first send "
+            + "to the last completion); \(t.sent) sent, \(t.completed) completed.")
+        if !report.timeline.isEmpty {
+            let peakSent = report.timeline.map(\.sent).max() ?? 0
+            let peakErrors = report.timeline.map(\.errors).max() ?? 0
+            line("Timeline: \(report.timeline.count) s; peak \(peakSent) sent/s, peak \(peakErrors) errors/s.")
+        }
+        line()
+
+        let e = report.engine
+        let env = report.environment
+        line("## Engine and environment")
+        line()
+        line("- connections: \(e.connections) × \(e.streams) streams configured, \(e.connectionsOpened) opened")
+        line("- provider token signings: \(e.providerTokenSignings)")
+        line("- peak in flight: \(e.peakInFlight)")
+        line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
+        line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")
+        line()
+
+        if let simulator = report.simulator, !simulator.isEmpty {
+            line("## Simulator")
+            line()
+            for (key, n) in simulator.sorted(by: { $0.key < $1.key }) { line("- \(Format.cell(key)): \(n)") }
+            line()
+        }
+
+        let samples = report.events.badLineSamples
+        if !samples.isEmpty {
+            let total = report.events.invalidTotal
+            line("## Bad lines (first \(samples.count) of \(Swift.max(total, samples.count)) invalid events)")
+            line()
+            line("| line | cause | detail |")
+            line("|--:|:--|:--|")
+            for s in samples { line("| \(s.line) | \(Format.cell(s.cause)) | \(Format.cell(s.detail)) |") }
+            line()
+        }
+        return md
+    }
+
+    /// `profile … · workload … · stream … · target … · …` on one line.
+    static func configurationLine(_ c: RunSettings) -> String {
+        var parts = [
+            "profile \(Format.code(c.profile))",
+            "workload \(Format.code(c.workload))",
+            "stream \(Format.code(c.stream))",
+            "target \(Format.code(c.target))",
+            "push type \(Format.code(c.pushType))",
+            "topic \(Format.code(c.topic))",
+            "priority \(Format.cell(c.priority))",
+        ]
+        parts.append(c.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
+        parts.append("\(c.connections) connections × \(c.streams) streams")
+        parts.append("token refresh \(c.tokenRefreshSeconds) s")
+        parts.append("push timeout \(c.pushTimeoutMillis) ms")
+        parts.append("bad lines: \(Format.cell(c.badLinePolicy))")
+        parts.append(c.durationLimitSeconds.map { "duration limit \(Format.fixed($0, places: 1)) s" } ?? "no duration limit")
+        return parts.joined(separator: " · ")
+    }
+
+    static func pushes(_ p: RunReport.Pushes, into md: inout String) {
+        func line(_ text: String = "") { md += text + "\n" }
+        line("## Pushes")
+        line()
+        line("| outcome | pushes |")
+        line("|:--|--:|")
+        line("| planned | \(p.planned) |")
+        line("| delivered | \(p.delivered) |")
+        line("| rejected | \(p.rejectedTotal) |")
+        let reasons = p.rejected.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }
+        for (reason, r) in reasons { line("| rejected: \(Format.cell(reason)) (\(r.status)) | \(r.count) |") }
+        line("| failed | \(p.failedTotal) |")
+        for (key, n) in Format.byCount(p.failed) { line("| failed: \(Format.cell(key)) | \(n) |") }
+        line("| timed out | \(p.timedOut) |")
+        line("| not sent | \(p.notSentTotal) |")
+        for (cause, n) in Format.byCount(p.notSent) { line("| not sent: \(Format.cell(cause)) | \(n) |") }
+        line()
+        let sum = p.delivered + p.rejectedTotal + p.failedTotal + p.timedOut + p.notSentTotal
+        var balance = "Balanced: **\(p.balanced ? "yes" : "NO")** — delivered \(p.delivered) + rejected \(p.rejectedTotal) "
+            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentTotal) = \(sum), planned \(p.planned)"
+        if let expected = p.expectedPlanned { balance += ", workload expected \(expected)" }
+        line(balance + ".")
+        line()
+    }
+
+    static func events(_ e: RunReport.Events, into md: inout String) {
+        func line(_ text: String = "") { md += text + "\n" }
+        guard e.read > 0 else { return }
+        line("## Events")
+        line()
+        line("\(e.read) read: \(e.producedPushes) produced pushes, \(e.stateOnly) state only, \(e.invalidTotal) invalid"
+            + (e.invalid.isEmpty ? "" : " (" + Format.byCount(e.invalid).map { "\(Format.cell($0.key)) \($0.count)" }.joined(separator: ", ") + ")")
+            + ". Balanced: **\(e.balanced ? "yes" : "NO")**.")
+        line("By kind: " + Format.byCount(e.byKind).map { "\(Format.code($0.key)) \($0.count)" }.joined(separator: ", ") + ".")
+        line()
+    }
+
+    static func latency(_ l: RunReport.Latency, into md: inout String) {
+        func line(_ text: String = "") { md += text + "\n" }
+        line("## Latency (delivered pushes only, µs)")
+        line()
+        line("| | \(responseTimeLabel) | \(serviceTimeLabel) |")
+        line("|:--|--:|--:|")
+        let r = l.responseTime
+        let s = l.serviceTime
+        line("| count | \(r.count) | \(s.count) |")
+        line("| min | \(r.min) | \(s.min) |")
+        line("| p50 | \(r.p50) | \(s.p50) |")
+        line("| p90 | \(r.p90) | \(s.p90) |")
+        line("| p99 | \(r.p99) | \(s.p99) |")
+        line("| p99.9 | \(r.p999) | \(s.p999) |")
+        line("| max | \(r.max) | \(s.max) |")
+        line("| mean | \(Format.fixed(r.mean, places: 1)) | \(Format.fixed(s.mean, places: 1)) |")
+        line()
+        if l.undeliveredSent > 0 {
+            line("\(l.undeliveredSent) sent pushes were rejected, failed or timed out; they are not in these histograms.")
+            line()
+        }
+        guard !l.byPriority.isEmpty else { return }
+        line("By priority (µs):")
+        line()
+        line("| priority | count | response p50 | response p99 | response max | service p50 | service p99 | service max |")
+        line("|--:|--:|--:|--:|--:|--:|--:|--:|")
+        let priorities = l.byPriority.sorted { (Int($0.key) ?? 0, $0.key) > (Int($1.key) ?? 0, $1.key) }
+        for (priority, pl) in priorities {
+            let r = pl.responseTime
+            let s = pl.serviceTime
+            line("| \(Format.cell(priority)) | \(r.count) | \(r.p50) | \(r.p99) | \(r.max) | \(s.p50) | \(s.p99) | \(s.max) |")
+        }
+        line()
+    }
+}

@@ -1,0 +1,44 @@
+/// Human-readable renderings of a ``RunReport``: a short console summary and the Markdown `summary.md`.
+/// Both are rendered from the report alone, so an old `report.json` renders the same way.
+public enum SummaryText {
+    /// A summary of about eight lines for the terminal: push classes, latency p50/p99/max, throughput.
+    /// The caller adds the report's path.
+    public static func console(_ report: RunReport) -> String {
+        let p = report.pushes
+        let c = report.configuration
+        let width = String(p.planned).count
+        func row(_ label: String, _ n: Int, _ detail: [String: Int] = [:]) -> String {
+            let padded = label.padding(toLength: 11, withPad: " ", startingAt: 0)
+            let number = String(repeating: " ", count: Swift.max(0, width - String(n).count)) + String(n)
+            return "  " + padded + number + breakdown(detail)
+        }
+        let rejected = p.rejected.mapValues(\.count)
+        let response = report.latency.responseTime
+        let service = report.latency.serviceTime
+        var lines: [String] = []
+        lines.append("apnsbench: \(c.profile) → \(c.target), \(Format.fixed(report.durationSeconds, places: 1)) s, "
+            + "\(p.planned) pushes planned" + (p.balanced ? " (balanced)" : " (NOT BALANCED)"))
+        lines.append(row("delivered", p.delivered))
+        lines.append(row("rejected", p.rejectedTotal, rejected))
+        lines.append(row("failed", p.failedTotal, p.failed))
+        lines.append(row("timed out", p.timedOut))
+        lines.append(row("not sent", p.notSentTotal, p.notSent))
+        if response.count > 0 {
+            lines.append("  latency    response p50 \(Format.micros(response.p50)), p99 \(Format.micros(response.p99)), max \(Format.micros(response.max))"
+                + " · service p50 \(Format.micros(service.p50)), p99 \(Format.micros(service.p99)), max \(Format.micros(service.max))")
+        } else {
+            lines.append("  latency    no delivered pushes")
+        }
+        lines.append("  throughput \(Format.fixed(report.throughput.pushesPerSecond, places: 1)) pushes/s")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `  (A 3, B 1, +2 more)`: the three largest entries of a count table, or "" when empty.
+    static func breakdown(_ counts: [String: Int]) -> String {
+        let sorted = Format.byCount(counts)
+        guard !sorted.isEmpty else { return "" }
+        var parts = sorted.prefix(3).map { "\($0.key) \($0.count)" }
+        if sorted.count > 3 { parts.append("+\(sorted.count - 3) more") }
+        return "  (" + parts.joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+@testable import Reporting
+
+final class RunReportTests: XCTestCase {
+    func testMakeReportCarriesEveryCount() {
+        let recorder = Fixtures.mixedRecorder()
+        recorder.expectedPlanned = 18
+        let report = Fixtures.report(from: recorder)
+
+        XCTAssertEqual(report.schemaVersion, RunReport.currentSchemaVersion)
+        XCTAssertEqual(report.schemaVersion, 1)
+        XCTAssertEqual(report.generator, RunReport.Generator(name: "apnsbench", version: RunReport.Generator.defaultVersion))
+        XCTAssertEqual(report.startedAt, "2025-04-16T10:00:00Z")
+        XCTAssertEqual(report.durationSeconds, 31.25)
+        XCTAssertEqual(report.configuration, Fixtures.settings)
+        XCTAssertEqual(report.environment, Fixtures.environment)
+        XCTAssertEqual(report.engine, Fixtures.engine)
+        XCTAssertEqual(report.simulator, ["accepted": 5, "rejected": 4])
+
+        let p = report.pushes
+        XCTAssertEqual(p.planned, 18)
+        XCTAssertEqual(p.expectedPlanned, 18)
+        XCTAssertEqual(p.delivered, 5)
+        XCTAssertEqual(p.rejected, [
+            "BadDeviceToken": .init(status: 400, count: 2),
+            "TooManyRequests": .init(status: 429, count: 1),
+            "HTTP502": .init(status: 502, count: 1),
+        ])
+        XCTAssertEqual(p.failed, ["curl_7_couldnt_connect": 2, "curl_56_recv_error": 1])
+        XCTAssertEqual(p.timedOut, 2)
+        XCTAssertEqual(p.notSent, ["no_token": 3, "run_stopped": 1])
+        XCTAssertTrue(p.balanced)
+
+        let e = report.events
+        XCTAssertEqual(e.read, 5)
+        XCTAssertEqual(e.producedPushes, 2)
+        XCTAssertEqual(e.stateOnly, 1)
+        XCTAssertEqual(e.invalid, ["unknown_request": 1, "bad_json": 1])
+        XCTAssertEqual(e.badLineSamples.map(\.line), [7])
+        XCTAssertTrue(e.balanced)
+
+        XCTAssertEqual(report.latency.serviceTime.count, 5)
+        XCTAssertEqual(report.latency.serviceTime.min, 2_000)
+        XCTAssertEqual(Double(report.latency.serviceTime.p50), 6_000, accuracy: 6, "the middle of 2, 4, 6, 8, 10 ms, within 0.1 %")
+        XCTAssertEqual(report.latency.serviceTime.max, 10_000)
+        XCTAssertEqual(report.latency.responseTime.max, 15_000, "the 10 ms push was intended 5 ms before it was sent")
+        XCTAssertEqual(Set(report.latency.byPriority.keys), ["5", "10"], "no delivered push at priority 1")
+        XCTAssertEqual(report.latency.byPriority["5"]?.serviceTime.count, 2)
+        XCTAssertEqual(report.latency.byPriority["10"]?.responseTime.count, 3)
+        XCTAssertEqual(report.latency.undeliveredSent, 9)
+
+        XCTAssertEqual(report.throughput.sent, 14)
+        XCTAssertEqual(report.throughput.completed, 14)
+        XCTAssertGreaterThan(report.throughput.pushesPerSecond, 0)
+        XCTAssertEqual(report.timeline.map(\.sent).reduce(0, +), 14)
+        XCTAssertEqual(report.timeline.map(\.delivered).reduce(0, +), 5)
+        XCTAssertEqual(report.timeline.map(\.errors).reduce(0, +), 9)
+    }
+
+    func testAnUnbalancedRunIsReportedAsSuch() {
+        let recorder = Fixtures.mixedRecorder()
+        recorder.expectedPlanned = 20
+        XCTAssertFalse(Fixtures.report(from: recorder).pushes.balanced)
+    }
+
+    func testJSONRoundTripIsLossless() throws {
+        let report = Fixtures.report(from: Fixtures.mixedRecorder())
+        let data = try report.encoded()
+        let decoded = try JSONDecoder().decode(RunReport.self, from: data)
+        XCTAssertEqual(decoded, report)
+
+        let noSimulator = Fixtures.report(from: Fixtures.mixedRecorder(), simulator: nil)
+        let noSimulatorData = try noSimulator.encoded()
+        XCTAssertEqual(try JSONDecoder().decode(RunReport.self, from: noSimulatorData), noSimulator)
+        XCTAssertFalse(String(decoding: noSimulatorData, as: UTF8.self).contains("\"simulator\" :"), "an absent simulator block is omitted, not null")
+    }
+
+    func testJSONUsesTheDocumentedKeysAndHoldsNoToken() throws {
+        let json = String(decoding: try Fixtures.report(from: Fixtures.mixedRecorder()).encoded(), as: UTF8.self)
+        for key in ["\"schemaVersion\" : 1", "\"generator\"", "\"startedAt\"", "\"durationSeconds\"", "\"configuration\"",
+                    "\"environment\"", "\"events\"", "\"pushes\"", "\"latency\"", "\"throughput\"", "\"timeline\"",
+                    "\"engine\"", "\"simulator\"", "\"serviceTime\"", "\"responseTime\"", "\"byPriority\"",
+                    "\"p999\"", "\"unit\" : \"us\"", "\"badLineSamples\"", "\"pushesPerSecond\""] {
+            XCTAssertTrue(json.contains(key), "report.json lacks \(key)")
+        }
+        XCTAssertFalse(json.contains(Fixtures.deviceToken))
+    }
+
+    func testLoadReadsAWrittenReport() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let report = Fixtures.report(from: Fixtures.mixedRecorder())
+        let paths = try ReportWriter.write(report, to: dir)
+        XCTAssertEqual(try RunReport.load(from: paths[0]), report)
+    }
+
+    func testLoadRefusesAnotherSchemaVersionNamingTheFile() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let path = dir + "/future.json"
+        var report = Fixtures.report(from: Fixtures.mixedRecorder())
+        report.schemaVersion = 2
+        try report.encoded().write(to: URL(fileURLWithPath: path))
+
+        XCTAssertThrowsError(try RunReport.load(from: path)) { error in
+            XCTAssertEqual(error as? ReportLoadError, .unknownSchemaVersion(path: path, found: 2, supported: 1))
+            XCTAssertTrue(String(describing: error).contains(path), String(describing: error))
+            XCTAssertTrue(String(describing: error).contains("schemaVersion 2"), String(describing: error))
+        }
+    }
+
+    func testLoadRefusesAReportWithoutSchemaVersion() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let path = dir + "/old.json"
+        try Data(#"{"pushes": {}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try RunReport.load(from: path)) { error in
+            XCTAssertEqual(error as? ReportLoadError, .unknownSchemaVersion(path: path, found: nil, supported: 1))
+        }
+    }
+
+    func testLoadNamesAMissingFile() {
+        let path = "/nonexistent/apnsbench/report.json"
+        XCTAssertThrowsError(try RunReport.load(from: path)) { error in
+            XCTAssertEqual(error as? ReportLoadError, .missing(path: path))
+            XCTAssertTrue(String(describing: error).contains(path))
+        }
+    }
+
+    func testLoadNamesAFileThatIsNotJSON() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let path = dir + "/report.json"
+        try Data("# summary, not json\n".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try RunReport.load(from: path)) { error in
+            guard case .notJSON(let named, _)? = error as? ReportLoadError else {
+                return XCTFail("expected notJSON, got \(error)")
+            }
+            XCTAssertEqual(named, path)
+            XCTAssertTrue(String(describing: error).contains(path))
+        }
+    }
+
+    func testLoadNamesTheMissingFieldOfAMalformedReport() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let path = dir + "/report.json"
+        let data = try Fixtures.report(from: Fixtures.mixedRecorder()).encoded()
+        guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return XCTFail("report.json is not an object")
+        }
+        object["pushes"] = nil
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try RunReport.load(from: path)) { error in
+            guard case .malformed(let named, let reason)? = error as? ReportLoadError else {
+                return XCTFail("expected malformed, got \(error)")
+            }
+            XCTAssertEqual(named, path)
+            XCTAssertTrue(reason.contains("pushes"), reason)
+        }
+    }
+}
