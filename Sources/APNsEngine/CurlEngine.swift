@@ -21,6 +21,11 @@ public final class CurlEngine {
     private var inFlight = 0
     private var stats = EngineStats()
     private var transportErrors: [Int: TransportError] = [:]
+    private var completedCount = 0
+
+    /// Called on the engine's thread about every `progressInterval` seconds of a run, with the stats so
+    /// far, the pushes completed and the pushes in flight. Keep it short: the hot loop waits for it.
+    public var onProgress: ((EngineStats, _ completed: Int, _ inFlight: Int) -> Void)?
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -77,10 +82,16 @@ public final class CurlEngine {
         var staged: TransferSlot? = nil
         var exhausted = false
         var running: Int32 = 0
+        let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
+        var nextProgress = started + progressEvery
 
         while true {
             let now = MonotonicTime.now()
             if tokens.needsRefresh { try refreshHeaders() }
+            if now >= nextProgress, let onProgress {
+                onProgress(stats, completedCount, inFlight)
+                nextProgress = now + progressEvery
+            }
 
             // Stop feeding once the duration is over; what was staged is recorded as not sent.
             if let stopAt, now >= stopAt, !exhausted {
@@ -174,6 +185,7 @@ public final class CurlEngine {
             stats.connectionsOpened += connects
             curl_multi_remove_handle(multi, easy)
             inFlight -= 1
+            completedCount += 1
             stats.lastCompletionNanos = completed
 
             let outcome: Outcome

@@ -22,6 +22,8 @@ public struct EngineConfiguration: Sendable {
     public var connectTimeoutMillis: Int = 10_000
     /// Stop sending after this many seconds (pushes not yet sent end as `notSent(.runStopped)`); nil = no limit.
     public var durationLimit: Double?
+    /// Seconds between calls of the engine's progress hook. Default 2.
+    public var progressInterval: Double = 2
 
     public init(baseURL: String, topic: String, pushType: PushType, expiration: Int? = nil,
                 connections: Int = 1, streamsPerConnection: Int = 100, trustedCertificatePEM: String? = nil) {

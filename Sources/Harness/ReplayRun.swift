@@ -38,7 +38,9 @@ public struct RunError: Error, CustomStringConvertible {
 
 /// One replay: profile → (simulator) → engine → report. Everything the CLI's `run` does besides parsing.
 public enum ReplayRun {
-    public static func execute(_ options: RunOptions, log: (String) -> Void = { print($0) }) throws -> RunResult {
+    /// - Parameter log: receives the start line and, on long runs, a progress line about every 2 s
+    ///   (from the engine's thread).
+    public static func execute(_ options: RunOptions, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
         // Inputs first, so bad input fails before anything starts.
         var profile = try ProfileLoader.load(path: options.profilePath)
         if let c = options.connections { profile.connections = c }
@@ -82,6 +84,12 @@ public enum ReplayRun {
         engineConfig.pushTimeoutMillis = profile.pushTimeoutMillis
         engineConfig.durationLimit = options.durationLimit
         let engine = try CurlEngine(configuration: engineConfig, tokens: tokens)
+        let runStart = MonotonicTime.now()
+        engine.onProgress = { stats, completed, inFlight in
+            let seconds = Double(MonotonicTime.now() - runStart) / 1e9
+            log(String(format: "  %6.1f s  sent %d  completed %d  in flight %d  (%.0f pushes/s)",
+                       seconds, stats.sent, completed, inFlight, seconds > 0 ? Double(completed) / seconds : 0))
+        }
 
         let recorder = RunRecorder()
         let workload = try Workloads.make(profile: profile, template: template, accounting: recorder, outcomes: recorder)
