@@ -50,7 +50,7 @@ final class ProviderTokenTests: XCTestCase {
     }
 
     func testRefreshIntervalOutsideTwentyToSixtyMinutesIsRefused() {
-        for bad in [0.0, 19 * 60, 60 * 60, 90 * 60] {
+        for bad: Double in [0, 19 * 60, 60 * 60, 90 * 60] {
             XCTAssertThrowsError(try ProviderTokenCache(key: .generate(), refreshInterval: bad)) { error in
                 XCTAssertEqual(error as? ProviderTokenError, .refreshIntervalOutOfRange(seconds: bad))
             }
