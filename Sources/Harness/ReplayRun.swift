@@ -112,6 +112,9 @@ public enum ReplayRun {
             simulator: simulator?.counterSnapshot.flattened,
             startedAt: startedAt, durationSeconds: duration)
         let paths = try ReportWriter.write(report, to: options.outDirectory)
+        if let failure = workload.readFailure {
+            throw RunError("reading \(profile.streamPath) failed: \(failure) (partial report written to \(options.outDirectory))")
+        }
         return RunResult(report: report, reportPaths: paths, stoppedAt: workload.stopError)
     }
 

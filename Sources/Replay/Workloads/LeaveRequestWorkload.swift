@@ -42,6 +42,7 @@ public final class LeaveRequestWorkload: ReplayWorkload {
     /// Reused per push.
     private var values: [PayloadTemplate.Value]
     public private(set) var stopError: StreamLineError?
+    public private(set) var readFailure: Error?
 
     public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
                 badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
@@ -66,12 +67,11 @@ public final class LeaveRequestWorkload: ReplayWorkload {
     }
 
     public func next(into push: inout OutgoingPush) -> Bool {
-        while stopError == nil {
+        while stopError == nil, readFailure == nil {
             let event: EventStreamReader.Event?
-            do { event = try reader.next() } catch let error as StreamLineError {
-                if handleBad(error, kind: nil) { continue } else { return false }
-            } catch {
-                stopError = StreamLineError(line: reader.linesRead, cause: .notJSON("\(error)"))
+            do { event = try reader.next() } catch {
+                // The file itself failed (I/O), not a line: the run cannot go on.
+                readFailure = error
                 return false
             }
             guard let event else { return false }

@@ -13,6 +13,8 @@ public protocol EventAccounting: AnyObject {
 public protocol ReplayWorkload: PushSource {
     /// Set when the profile's bad-line policy is `stop` and a bad line was met; the run stops there.
     var stopError: StreamLineError? { get }
+    /// Set when reading the stream failed (I/O); the run stops and fails with it.
+    var readFailure: Error? { get }
 }
 
 /// The workloads a profile can name.
