@@ -38,6 +38,9 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     public static let noToken = NotSentCause("no_token")
     /// The event refers to something the stream never created (e.g. a status change for an unknown request).
     public static let unknownTarget = NotSentCause("unknown_target")
+    /// An event meant for a group (a store's followers, a family's parents) that had no devices: one planned
+    /// push that nobody could receive.
+    public static let noRecipients = NotSentCause("no_recipients")
     /// A stream line that could not be read: it may have planned a push, so it counts as one push not sent,
     /// and skipped input shows in the push totals (the event totals count it by its cause).
     public static let badLine = NotSentCause("bad_line")

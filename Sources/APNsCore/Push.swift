@@ -9,6 +9,8 @@ public struct OutgoingPush: Sendable {
     public var priority: Priority = .immediate
     /// When the push was meant to be sent, in monotonic nanoseconds (`MonotonicTime`); 0 = as soon as possible.
     public var intendedNanos: UInt64 = 0
+    /// When the event behind this push was recorded, epoch milliseconds (for recorded-time pacing).
+    public var recordedMillis: Int64 = 0
 
     public init(bodyCapacity: Int = 4096) {
         body.reserveCapacity(bodyCapacity)

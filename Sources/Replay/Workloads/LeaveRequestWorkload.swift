@@ -161,6 +161,7 @@ public final class LeaveRequestWorkload: ReplayWorkload {
             push.deviceToken = token
             push.priority = priority
             push.intendedNanos = 0
+            push.recordedMillis = at
             return true
 
         default:

@@ -1,0 +1,201 @@
+import APNsCore
+
+/// The order-changes workload (seed 001, Order Manager): devices register `{device_id, push_token,
+/// store_ids}` — an upsert by `device_id`, so a new token replaces the old one for good — and an order
+/// change at store X pushes a Live Activity update with the store's counts to every device following X.
+///
+/// Events: `device.register` {device_id, push_token, store_ids}, `order.change` {store_id, totalOrders,
+/// lateOrders, totalItems, event? ("update" | "end"), priority? (5 | 10)}, `activity.end` {device_id}
+/// (ends that device's activity with its last counts). After an `end` the device's token is not used
+/// again, until the device registers a new one.
+/// `aps.timestamp` strictly increases per token even when recorded times collide. An order change at a
+/// store nobody follows is one planned push not sent (`no_recipients`).
+public final class OrderChangesWorkload: ReplayWorkload {
+    /// The slots an order-changes template may use.
+    public enum Field: String, CaseIterable {
+        case timestamp, event, store_id, device_id
+        case totalOrders, lateOrders, totalItems, lastUpdated
+    }
+
+    struct Counts { var totalOrders = 0, lateOrders = 0, totalItems = 0, lastUpdated = 0, store = 0 }
+
+    private let reader: EventStreamReader
+    private let template: PayloadTemplate
+    private let priority: Priority
+    private let badLines: RunProfile.BadLinePolicy
+    private let accounting: EventAccounting
+    private let outcomes: OutcomeSink
+    private var directory = DeviceDirectory<Int>()
+    private var timestamps = MonotonicTimestamps()
+    /// What each device was last sent, for `activity.end`.
+    private var lastCounts: [String: Counts] = [:]
+    private let slotOf: [Field: Int]
+    private var values: [PayloadTemplate.Value]
+
+    /// The fan-out of the current event, sent one push per `next(into:)`.
+    private var pending: [String] = []
+    private var pendingIndex = 0
+    private var pendingCounts = Counts()
+    private var pendingEvent = "update"
+    private var pendingPriority = Priority.immediate
+    private var pendingAt: Int64 = 0
+
+    public private(set) var stopError: StreamLineError?
+    public private(set) var readFailure: Error?
+
+    public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
+                badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
+        var slotOf: [Field: Int] = [:]
+        for (i, name) in template.slotNames.enumerated() {
+            guard let field = Field(rawValue: name) else {
+                throw WorkloadError.unknownSlot(template: templateSource, slot: name, workload: "order-changes",
+                                                fields: Field.allCases.map(\.rawValue))
+            }
+            slotOf[field] = i
+        }
+        self.reader = reader
+        self.template = template
+        self.priority = priority
+        self.badLines = badLines
+        self.accounting = accounting
+        self.outcomes = outcomes
+        self.slotOf = slotOf
+        self.values = Array(repeating: .null, count: template.slotNames.count)
+        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templateSource)
+    }
+
+    /// Tokens replaced by a newer registration (never pushed to again).
+    public var retiredTokens: Int { directory.retiredTokens }
+
+    public func next(into push: inout OutgoingPush) -> Bool {
+        while stopError == nil, readFailure == nil {
+            if pendingIndex < pending.count {
+                let deviceID = pending[pendingIndex]
+                pendingIndex += 1
+                guard let device = directory.device(deviceID) else { continue }
+                fill(&push, deviceID: deviceID, token: device.token)
+                return true
+            }
+            let event: EventStreamReader.Event?
+            do { event = try reader.next() } catch {
+                readFailure = error
+                return false
+            }
+            guard let event else { return false }
+            switch event {
+            case let .bad(error):
+                if !handleBad(error, kind: nil) { return false }
+            case let .record(line, at, kind, fields):
+                do { try apply(kind: kind, at: at, fields: fields, line: line) } catch let error as StreamLineError {
+                    if !handleBad(error, kind: kind) { return false }
+                } catch {
+                    if !handleBad(StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)")), kind: kind) { return false }
+                }
+            }
+        }
+        return false
+    }
+
+    private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
+        accounting.badLine(error, kind: kind)
+        outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)
+        if badLines == .stop { stopError = error; return false }
+        return true
+    }
+
+    /// Applies one event; a push-producing event leaves its fan-out in `pending`.
+    private func apply(kind: String, at: Int64, fields: FlatJSONObject, line: Int) throws {
+        switch kind {
+        case "device.register":
+            let deviceID = try fields.string("device_id")
+            let token = try fields.string("push_token")
+            let stores = try fields.intArray("store_ids")
+            if let old = directory.device(deviceID), old.token != token { timestamps.forget(old.token) }
+            directory.upsert(deviceID: deviceID, token: token, groups: stores)
+            accounting.eventApplied(kind: kind, pushes: 0)
+
+        case "order.change":
+            let store = try fields.int("store_id")
+            var counts = Counts()
+            counts.store = store
+            counts.totalOrders = try fields.int("totalOrders")
+            counts.lateOrders = try fields.int("lateOrders")
+            counts.totalItems = try fields.int("totalItems")
+            counts.lastUpdated = Int(at / 1000)
+            let event = try fields.optionalString("event") ?? "update"
+            guard event == "update" || event == "end" else {
+                throw StreamLineError(line: line, cause: .badValue(field: "event", why: "'\(event)' is not update or end"))
+            }
+            let eventPriority = try self.eventPriority(fields, line: line)
+            let followers = directory.followers(of: store)
+            accounting.eventApplied(kind: kind, pushes: max(1, followers.count))
+            guard !followers.isEmpty else {
+                outcomes.record(.notSent(.noRecipients), priority: eventPriority, intended: 0, sent: 0, completed: 0)
+                return
+            }
+            start(followers, counts: counts, event: event, priority: eventPriority, at: at)
+
+        case "activity.end":
+            let deviceID = try fields.string("device_id")
+            let eventPriority = try self.eventPriority(fields, line: line)
+            accounting.eventApplied(kind: kind, pushes: 1)
+            guard directory.device(deviceID) != nil else {
+                outcomes.record(.notSent(.unknownTarget), priority: eventPriority, intended: 0, sent: 0, completed: 0)
+                return
+            }
+            var counts = lastCounts[deviceID] ?? Counts()
+            counts.lastUpdated = Int(at / 1000)
+            start([deviceID], counts: counts, event: "end", priority: eventPriority, at: at)
+
+        default:
+            throw StreamLineError(line: line, cause: .unknownKind(kind))
+        }
+    }
+
+    private func eventPriority(_ fields: FlatJSONObject, line: Int) throws -> Priority {
+        guard let p = try fields.optionalInt("priority") else { return priority }
+        guard p == 5 || p == 10 else {
+            throw StreamLineError(line: line, cause: .badValue(field: "priority", why: "\(p) is not 5 or 10"))
+        }
+        return Priority(rawValue: p)!
+    }
+
+    private func start(_ devices: [String], counts: Counts, event: String, priority: Priority, at: Int64) {
+        pending = devices
+        pendingIndex = 0
+        pendingCounts = counts
+        pendingEvent = event
+        pendingPriority = priority
+        pendingAt = at
+    }
+
+    private func fill(_ push: inout OutgoingPush, deviceID: String, token: String) {
+        let c = pendingCounts
+        set(.timestamp, .integer(timestamps.next(for: token, recordedSeconds: Int(pendingAt / 1000))))
+        set(.event, .string(pendingEvent))
+        set(.store_id, .integer(c.store))
+        set(.device_id, .string(deviceID))
+        set(.totalOrders, .integer(c.totalOrders))
+        set(.lateOrders, .integer(c.lateOrders))
+        set(.totalItems, .integer(c.totalItems))
+        set(.lastUpdated, .integer(c.lastUpdated))
+        template.render(into: &push.body, values: values)
+        push.deviceToken = token
+        push.priority = pendingPriority
+        push.intendedNanos = 0
+        push.recordedMillis = pendingAt
+        if pendingEvent == "end" {
+            // The activity is over: its token is not used again.
+            lastCounts.removeValue(forKey: deviceID)
+            timestamps.forget(token)
+            directory.remove(deviceID: deviceID)
+        } else {
+            lastCounts[deviceID] = c
+        }
+    }
+
+    @inline(__always)
+    private func set(_ field: Field, _ value: PayloadTemplate.Value) {
+        if let i = slotOf[field] { values[i] = value }
+    }
+}
