@@ -1,0 +1,182 @@
+import APNsCore
+
+/// Alert pushes from recorded `notify` events: the backend has already decided who gets what, and each
+/// line is one notification to one device token. Two seed workloads share it, and the workload name
+/// decides which notification types a stream may carry:
+/// - `cdbl-leave` (seed 002, CDBL leave management): `LEAVE_APPROVED` is the seed's own example; the
+///   other types follow the seed's leave statuses (SUBMITTED, PENDING, APPROVED, CANCELLED) and the
+///   approval chain's rejection.
+/// - `ksr-cranes` (seed 003, KSR Cranes): `AppNotification.NotificationType` lists WORK_ENTRY_SUBMITTED,
+///   WORK_ENTRY_APPROVED, LEAVE_REQUEST_SUBMITTED, LEAVE_REQUEST_APPROVED "… more cases"; the REJECTED
+///   types follow `WorkEntryStatus.rejected`.
+///
+/// Event: `notify` {token, type, title, body, category?, priority?, target_id?, thread_id?, badge?}.
+/// - `priority` is per event, 5 or 10; absent (or null) it is the profile's; any other number is a bad
+///   line (`bad_value`).
+/// - `type` outside the workload's set, an empty title or body, a token that is not hex (64–200 digits)
+///   or a negative badge are bad lines (`bad_value`), named with their line number.
+/// - `token` null or empty: the user had no device registered when the event was recorded — a planned
+///   push that ends as not sent (`no_token`).
+/// - Optional fields that are absent are written as JSON `null` where the template uses them.
+public final class NotifyWorkload: ReplayWorkload {
+    /// The slots a notify template may use.
+    public enum Field: String, CaseIterable {
+        case type, title, body, category, thread_id, target_id, badge
+        /// The event's recorded time, RFC 3339 UTC (the app's `createdAt`).
+        case created_at
+    }
+
+    /// The notification types each workload name accepts.
+    public static let knownTypes: [String: Set<String>] = [
+        "cdbl-leave": ["LEAVE_SUBMITTED", "LEAVE_PENDING", "LEAVE_APPROVED", "LEAVE_REJECTED", "LEAVE_CANCELLED"],
+        "ksr-cranes": [
+            "WORK_ENTRY_SUBMITTED", "WORK_ENTRY_APPROVED", "WORK_ENTRY_REJECTED",
+            "LEAVE_REQUEST_SUBMITTED", "LEAVE_REQUEST_APPROVED", "LEAVE_REQUEST_REJECTED",
+        ],
+    ]
+
+    /// The workload names this type serves.
+    public static var workloadNames: [String] { knownTypes.keys.sorted() }
+
+    private let name: String
+    private let types: Set<String>
+    /// The sorted list, for error messages (built once).
+    private let typeList: String
+    private let reader: EventStreamReader
+    private let template: PayloadTemplate
+    private let priority: Priority
+    private let badLines: RunProfile.BadLinePolicy
+    private let accounting: EventAccounting
+    private let outcomes: OutcomeSink
+    /// The template's slot index for each field (nil: the template does not use it).
+    private let slotOf: [Field: Int]
+    /// Reused per push.
+    private var values: [PayloadTemplate.Value]
+    public private(set) var stopError: StreamLineError?
+    public private(set) var readFailure: Error?
+
+    /// - Parameters:
+    ///   - workload: `cdbl-leave` or `ksr-cranes`: decides the accepted types.
+    ///   - priority: The profile's priority, used for events without one.
+    /// - Throws: `WorkloadError.unknownWorkload` for another name, `WorkloadError.unknownSlot` for a
+    ///   template slot that is not a `Field`, `PayloadTemplate.CompileError` if a filled template is not JSON.
+    public init(workload: String, reader: EventStreamReader, template: PayloadTemplate, templateSource: String,
+                priority: Priority, badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
+        guard let types = Self.knownTypes[workload] else { throw WorkloadError.unknownWorkload(workload) }
+        var slotOf: [Field: Int] = [:]
+        for (i, slot) in template.slotNames.enumerated() {
+            guard let field = Field(rawValue: slot) else {
+                throw WorkloadError.unknownSlot(template: templateSource, slot: slot, workload: workload,
+                                                fields: Field.allCases.map(\.rawValue))
+            }
+            slotOf[field] = i
+        }
+        self.name = workload
+        self.types = types
+        self.typeList = types.sorted().joined(separator: ", ")
+        self.reader = reader
+        self.template = template
+        self.priority = priority
+        self.badLines = badLines
+        self.accounting = accounting
+        self.outcomes = outcomes
+        self.slotOf = slotOf
+        self.values = Array(repeating: .null, count: template.slotNames.count)
+        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templateSource)
+    }
+
+    public func next(into push: inout OutgoingPush) -> Bool {
+        while stopError == nil, readFailure == nil {
+            let event: EventStreamReader.Event?
+            do { event = try reader.next() } catch {
+                // The file itself failed (I/O), not a line: the run cannot go on.
+                readFailure = error
+                return false
+            }
+            guard let event else { return false }
+            switch event {
+            case let .bad(error):
+                if handleBad(error, kind: nil) { continue } else { return false }
+            case let .record(line, at, kind, fields):
+                do {
+                    if try apply(kind: kind, at: at, fields: fields, line: line, into: &push) { return true }
+                } catch let error as StreamLineError {
+                    if handleBad(error, kind: kind) { continue } else { return false }
+                } catch {
+                    if handleBad(StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)")), kind: kind) { continue } else { return false }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Counts a bad line; returns true to go on (policy skip), false to stop.
+    private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
+        accounting.badLine(error, kind: kind)
+        outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)
+        if badLines == .stop { stopError = error; return false }
+        return true
+    }
+
+    /// Applies one event; returns true when it filled `push`.
+    private func apply(kind: String, at: Int64, fields: FlatJSONObject, line: Int, into push: inout OutgoingPush) throws -> Bool {
+        guard kind == "notify" else { throw StreamLineError(line: line, cause: .unknownKind(kind)) }
+        func bad(_ field: String, _ why: String) -> StreamLineError {
+            StreamLineError(line: line, cause: .badValue(field: field, why: why))
+        }
+        // Every field is checked before anything is counted, so a bad line plans nothing.
+        guard fields.has("token") else { throw StreamLineError(line: line, cause: .missingField("token")) }
+        let token = try fields.optionalString("token")
+        if let token, !token.isEmpty, !DeviceToken.isValid(token) {
+            throw bad("token", "not a device token (hex, an even number of 64–200 digits)")
+        }
+        let type = try fields.string("type")
+        guard types.contains(type) else {
+            throw bad("type", "'\(type)' is not a \(name) notification type (\(typeList))")
+        }
+        let title = try fields.string("title")
+        guard !title.isEmpty else { throw bad("title", "empty") }
+        let body = try fields.string("body")
+        guard !body.isEmpty else { throw bad("body", "empty") }
+        let category = try fields.optionalString("category")
+        let threadID = try fields.optionalString("thread_id")
+        let targetID = try fields.optionalString("target_id")
+        let badge = try fields.optionalInt("badge")
+        if let badge, badge < 0 { throw bad("badge", "\(badge) is negative") }
+        let pushPriority: Priority
+        if let p = try fields.optionalInt("priority") {
+            switch p {
+            case 10: pushPriority = .immediate
+            case 5: pushPriority = .powerAware
+            default: throw bad("priority", "\(p) is not 5 or 10")
+            }
+        } else {
+            pushPriority = priority
+        }
+
+        accounting.eventApplied(kind: kind, pushes: 1)
+        guard let token, !token.isEmpty else {
+            outcomes.record(.notSent(.noToken), priority: pushPriority, intended: 0, sent: 0, completed: 0)
+            return false
+        }
+        set(.type, .string(type))
+        set(.title, .string(title))
+        set(.body, .string(body))
+        set(.category, category.map { .string($0) } ?? .null)
+        set(.thread_id, threadID.map { .string($0) } ?? .null)
+        set(.target_id, targetID.map { .string($0) } ?? .null)
+        set(.badge, badge.map { .integer($0) } ?? .null)
+        if slotOf[.created_at] != nil { set(.created_at, .string(Timestamp.iso8601(millis: at))) }
+        template.render(into: &push.body, values: values)
+        push.deviceToken = token
+        push.priority = pushPriority
+        push.intendedNanos = 0
+        push.recordedMillis = at
+        return true
+    }
+
+    @inline(__always)
+    private func set(_ field: Field, _ value: PayloadTemplate.Value) {
+        if let i = slotOf[field] { values[i] = value }
+    }
+}

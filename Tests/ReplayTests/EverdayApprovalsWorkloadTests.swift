@@ -1,0 +1,166 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import XCTest
+
+final class EverdayApprovalsWorkloadTests: XCTestCase {
+    func make(_ lines: [String], badLines: RunProfile.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> EverdayApprovalsWorkload {
+        let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
+        let (template, source) = try AlertTestSupport.shippedTemplate("everday-approvals")
+        return try EverdayApprovalsWorkload(reader: EventStreamReader(path: path), template: template, templateSource: source,
+                                            priority: .immediate, badLines: badLines, accounting: ledger, outcomes: ledger)
+    }
+
+    var minute = 0
+    func at() -> String {
+        minute += 1
+        return String(format: "2025-03-03T%02d:%02d:00Z", minute / 60, minute % 60)
+    }
+
+    func device(_ id: String, _ token: String, account: Int = 1) -> String {
+        #"{"at":"\#(at())","kind":"parent.device","device_id":"\#(id)","push_token":"\#(token)","account_id":\#(account)}"#
+    }
+
+    func removed(_ id: String) -> String { #"{"at":"\#(at())","kind":"parent.removed","device_id":"\#(id)"}"# }
+
+    func registered(_ userID: Int, _ username: String, first: String? = nil, last: String? = nil) -> String {
+        var line = NDJSONLine()
+        line.string("at", at())
+        line.string("kind", "account.registered")
+        line.int("user_id", userID)
+        line.string("username", username)
+        if let first { line.string("first_name", first) }
+        if let last { line.string("last_name", last) }
+        return String(decoding: line.line.dropLast(), as: UTF8.self)
+    }
+
+    let t = (1...9).map { AlertTestSupport.token($0) }
+
+    func testARegistrationFansOutToEveryParentDevice() throws {
+        let ledger = WorkloadLedger()
+        let lines = [
+            device("A", t[1], account: 10), device("B", t[2], account: 10), device("C", t[3], account: 11),
+            registered(9001, "mia_p", first: "Zoë \"Z\"", last: "O'Brien 🦖"),
+        ]
+        let w = try make(lines, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.sent.map(\.token), [t[1], t[2], t[3]], "every parent device, in registration order")
+        XCTAssertEqual(Set(ledger.sent.map(\.body)).count, 1, "one payload for the whole fan-out")
+        let push = ledger.sent[0]
+        XCTAssertEqual(push.alert["title"] as? String, "Account approval requested")
+        XCTAssertEqual(push.json["link"] as? String, "/settings/users")
+        XCTAssertEqual(push.json["userId"] as? Int, 9001)
+        XCTAssertEqual(push.json["username"] as? String, "mia_p")
+        XCTAssertTrue((push.alert["body"] as? String)?.hasPrefix("Zoë \"Z\" O'Brien 🦖 (@mia_p)") ?? false, "\(push.alert)")
+        XCTAssertEqual(push.priority, .immediate)
+        XCTAssertEqual(ledger.applied.map(\.pushes), [0, 0, 0, 3])
+        ledger.assertBalanced(linesRead: lines.count)
+    }
+
+    func testANewTokenReplacesTheOldOneWhichIsNeverUsedAgain() throws {
+        let ledger = WorkloadLedger()
+        let lines = [
+            device("A", t[1]), device("B", t[2]),
+            registered(1, "kid1"),
+            device("A", t[3]),             // A reinstalled the app: new token
+            registered(2, "kid2"),
+            device("B", t[4]), device("A", t[5]),
+            registered(3, "kid3"),
+        ]
+        let w = try make(lines, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.sent.map(\.token), [t[1], t[2], t[3], t[2], t[5], t[4]])
+        XCTAssertEqual(w.retiredTokens, 3)
+        XCTAssertEqual(w.parentDeviceCount, 2)
+        // Once replaced, a token never appears again.
+        let firstReplacement = ledger.sent.firstIndex { $0.token == t[3] }!
+        XCTAssertFalse(ledger.sent[firstReplacement...].contains { $0.token == t[1] })
+        ledger.assertBalanced(linesRead: lines.count)
+    }
+
+    func testTheFanOutIsTakenWhenTheRegistrationIsRead() throws {
+        // The engine pulls one push at a time; a registration's recipients are fixed when it is read,
+        // whatever happens to the registry afterwards.
+        let ledger = WorkloadLedger()
+        let lines = [device("A", t[1]), device("B", t[2]), registered(1, "kid1"), removed("A"), device("B", t[3])]
+        let w = try make(lines, ledger: ledger)
+        var push = OutgoingPush()
+        XCTAssertTrue(w.next(into: &push))
+        XCTAssertEqual(push.deviceToken, t[1])
+        XCTAssertTrue(w.next(into: &push))
+        XCTAssertEqual(push.deviceToken, t[2])
+        XCTAssertFalse(w.next(into: &push))
+        XCTAssertEqual(w.parentDeviceCount, 1)
+    }
+
+    func testZeroParentsIsOnePlannedPushNotSent() throws {
+        let ledger = WorkloadLedger()
+        let lines = [registered(1, "early_kid", first: "Aroha"), device("A", t[1]), removed("A"), registered(2, "late_kid")]
+        ledger.drain(try make(lines, ledger: ledger))
+        XCTAssertTrue(ledger.sent.isEmpty)
+        XCTAssertEqual(ledger.count(.notSent(.noRecipients)), 2)
+        XCTAssertEqual(NotSentCause.noRecipients.rawValue, "no_recipients")
+        XCTAssertEqual(ledger.applied.map(\.pushes), [1, 0, 0, 1])
+        ledger.assertBalanced(linesRead: lines.count)
+    }
+
+    func testRemovedDevicesAreNotPushedTo() throws {
+        let ledger = WorkloadLedger()
+        let lines = [device("A", t[1]), device("B", t[2]), device("C", t[3]), removed("B"), registered(1, "kid")]
+        ledger.drain(try make(lines, ledger: ledger))
+        XCTAssertEqual(ledger.sent.map(\.token), [t[1], t[3]])
+    }
+
+    func testDisplayNameFallsBackToWhatTheAccountGave() throws {
+        let ledger = WorkloadLedger()
+        let lines = [device("A", t[1]), registered(1, "only_first", first: "Mia"), registered(2, "no_name"),
+                     registered(3, "only_last", last: "Nguyễn"), registered(4, "empty_first", first: "", last: "")]
+        ledger.drain(try make(lines, ledger: ledger))
+        let bodies = ledger.sent.map { $0.alert["body"] as? String ?? "" }
+        XCTAssertEqual(bodies.map { String($0.prefix { $0 != "(" }) }, ["Mia ", "no_name ", "Nguyễn ", "empty_first "])
+    }
+
+    func testBadLinesAreNamedWithTheirLineNumbers() throws {
+        let ledger = WorkloadLedger()
+        let lines = [
+            device("A", t[1]),                                                                         // 1 ok
+            device("B", "xyz"),                                                                        // 2 token not hex
+            #"{"at":"2025-03-03T00:02:30Z","kind":"parent.device","device_id":"C","push_token":"\#(t[2])"}"#,  // 3 no account_id
+            removed("nobody"),                                                                         // 4 unknown device
+            registered(1, ""),                                                                         // 5 empty username
+            #"{"at":"2025-03-03T00:04:30Z","kind":"account.registered","user_id":"7","username":"x"}"#,       // 6 user_id a string
+            #"{"at":"2025-03-03T00:04:40Z","kind":"kid.login","user_id":7}"#,                                 // 7 unknown kind
+            #"{"at":"2025-03-03T00:00:00Z","kind":"account.registered","user_id":8,"username":"x"}"#,          // 8 time backwards
+            registered(9, "ok_kid"),                                                                   // 9 ok
+        ]
+        let w = try make(lines, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.badLines.map(\.line), [2, 3, 4, 5, 6, 7, 8])
+        XCTAssertEqual(ledger.badLines.map(\.key),
+                       ["bad_value", "missing_field", "bad_value", "bad_value", "wrong_type", "unknown_kind", "time_backwards"])
+        XCTAssertTrue(ledger.badLines[0].description.contains("push_token"), ledger.badLines[0].description)
+        XCTAssertTrue(ledger.badLines[2].description.contains("'nobody' is not a registered parent device"), ledger.badLines[2].description)
+        XCTAssertEqual(ledger.sent.map(\.token), [t[1]], "the bad device line registered nothing")
+        XCTAssertEqual(ledger.count(.notSent(.badLine)), 7)
+        ledger.assertBalanced(linesRead: lines.count)
+    }
+
+    func testStopPolicyStopsInsteadOfFanningOutFurther() throws {
+        let ledger = WorkloadLedger()
+        let lines = [device("A", t[1]), "{", registered(1, "kid")]
+        let w = try make(lines, badLines: .stop, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(w.stopError?.line, 2)
+        XCTAssertTrue(ledger.sent.isEmpty)
+    }
+
+    func testTemplateSlotsAreChecked() throws {
+        let path = StreamTestFiles.write("", for: self)
+        let ledger = WorkloadLedger()
+        let template = try PayloadTemplate(json: #"{"aps":{"alert":"{{store_id}}"}}"#, source: "t.json")
+        XCTAssertThrowsError(try EverdayApprovalsWorkload(reader: EventStreamReader(path: path), template: template, templateSource: "t.json",
+                                                          priority: .immediate, badLines: .skip, accounting: ledger, outcomes: ledger)) { error in
+            XCTAssertTrue("\(error)".contains("slot 'store_id' is not a field of workload everday-approvals"), "\(error)")
+        }
+    }
+}

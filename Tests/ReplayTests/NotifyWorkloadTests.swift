@@ -1,0 +1,223 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import XCTest
+
+/// A fake run: counts events as `EventAccounting` and outcomes as `OutcomeSink`, and plays the engine by
+/// pulling pushes from a workload and recording each as delivered.
+final class WorkloadLedger: EventAccounting, OutcomeSink {
+    struct Sent {
+        var token: String
+        var body: String
+        var priority: Priority
+        var recordedMillis: Int64
+        /// The body parsed (tests only; the workload never parses payloads).
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+        var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
+        var alert: [String: Any] { aps["alert"] as? [String: Any] ?? [:] }
+    }
+
+    var applied: [(kind: String, pushes: Int)] = []
+    var badLines: [StreamLineError] = []
+    var outcomes: [(outcome: Outcome, priority: Priority)] = []
+    var sent: [Sent] = []
+
+    func eventApplied(kind: String, pushes: Int) { applied.append((kind, pushes)) }
+    func badLine(_ error: StreamLineError, kind: String?) { badLines.append(error) }
+    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
+        outcomes.append((outcome, priority))
+    }
+
+    /// Pulls every push from `workload` (reusing one `OutgoingPush`, as the engine does) and records each
+    /// as delivered.
+    func drain(_ workload: ReplayWorkload) {
+        var push = OutgoingPush(bodyCapacity: 64)
+        while workload.next(into: &push) {
+            sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
+                             priority: push.priority, recordedMillis: push.recordedMillis))
+            record(.delivered, priority: push.priority, intended: 0, sent: 1, completed: 2)
+        }
+    }
+
+    var eventsRead: Int { applied.count + badLines.count }
+    var producedPushes: Int { applied.filter { $0.pushes > 0 }.count }
+    var stateOnly: Int { applied.filter { $0.pushes == 0 }.count }
+    var pushesPlannedByEvents: Int { applied.reduce(0) { $0 + $1.pushes } }
+    func count(_ outcome: Outcome) -> Int { outcomes.filter { $0.outcome == outcome }.count }
+
+    /// Events: produced + state only + invalid = read; pushes: every planned push has one outcome, and the
+    /// outcomes are the events' planned pushes plus one per bad line.
+    func assertBalanced(linesRead: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(producedPushes + stateOnly + badLines.count, linesRead, "events", file: file, line: line)
+        XCTAssertEqual(outcomes.count, pushesPlannedByEvents + badLines.count, "pushes", file: file, line: line)
+        let classes = count(.delivered) + outcomes.filter { if case .notSent = $0.outcome { return true } else { return false } }.count
+        XCTAssertEqual(classes, outcomes.count, "terminal classes", file: file, line: line)
+    }
+}
+
+enum AlertTestSupport {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func shippedTemplate(_ name: String) throws -> (PayloadTemplate, String) {
+        let path = repo.appendingPathComponent("profiles/templates/\(name).json").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return (try PayloadTemplate(json: text, source: path), path)
+    }
+
+    static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n % 256), count: 32) }
+}
+
+final class NotifyWorkloadTests: XCTestCase {
+    func make(_ lines: [String], workload: String = "cdbl-leave", priority: Priority = .powerAware,
+              badLines: RunProfile.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> NotifyWorkload {
+        let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
+        let (template, source) = try AlertTestSupport.shippedTemplate(workload)
+        return try NotifyWorkload(workload: workload, reader: EventStreamReader(path: path), template: template, templateSource: source,
+                                  priority: priority, badLines: badLines, accounting: ledger, outcomes: ledger)
+    }
+
+    func notify(_ at: String, token: String? = AlertTestSupport.token(1), type: String = "LEAVE_APPROVED", title: String = "Leave Approved",
+                body: String = "Your casual leave request has been approved.", priority: Int? = nil, extra: String = "") -> String {
+        var line = NDJSONLine()
+        line.string("at", "2025-02-02T04:\(at)Z")
+        line.string("kind", "notify")
+        line.string("token", token)
+        line.string("type", type)
+        line.string("title", title)
+        line.string("body", body)
+        line.string("category", "LEAVE_STATUS")
+        if let priority { line.int("priority", priority) }
+        var text = String(decoding: line.line.dropLast(2), as: UTF8.self)  // without "}\n"
+        text += extra + "}"
+        return text
+    }
+
+    func testPriorityIsPerEventAndFallsBackToTheProfile() throws {
+        let ledger = WorkloadLedger()
+        let w = try make([notify("00:00", priority: 10), notify("00:01", priority: 5), notify("00:02")], priority: .powerAware, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.sent.map(\.priority), [.immediate, .powerAware, .powerAware])
+        XCTAssertEqual(ledger.outcomes.map(\.priority), [.immediate, .powerAware, .powerAware])
+
+        let ledger10 = WorkloadLedger()
+        ledger10.drain(try make([notify("00:02")], priority: .immediate, ledger: ledger10))
+        XCTAssertEqual(ledger10.sent.map(\.priority), [.immediate])
+    }
+
+    func testPayloadCarriesTheEventsTextEscapedAndCustomKeysBesideAps() throws {
+        let ledger = WorkloadLedger()
+        let title = "Leave \"Approved\" ✅"
+        let body = "Path C:\\hr\\ok — ছুটি অনুমোদিত 🎉\nnew line"
+        let w = try make([notify("00:00", title: title, body: body, priority: 10,
+                                 extra: #","target_id":"123e4567-e89b","thread_id":"leave-1","badge":3"#)], ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.sent.count, 1)
+        let sent = ledger.sent[0]
+        XCTAssertEqual(sent.alert["title"] as? String, title)
+        XCTAssertEqual(sent.alert["body"] as? String, body)
+        XCTAssertEqual(sent.aps["category"] as? String, "LEAVE_STATUS")
+        XCTAssertEqual(sent.aps["thread-id"] as? String, "leave-1")
+        XCTAssertEqual(sent.aps["badge"] as? Int, 3)
+        XCTAssertEqual(sent.aps["sound"] as? String, "default")
+        XCTAssertEqual(sent.json["type"] as? String, "LEAVE_APPROVED")
+        XCTAssertEqual(sent.json["targetId"] as? String, "123e4567-e89b")
+        XCTAssertEqual(sent.json["createdAt"] as? String, "2025-02-02T04:00:00Z")
+        XCTAssertEqual(sent.token, AlertTestSupport.token(1))
+        XCTAssertEqual(sent.recordedMillis, Timestamp.parse("2025-02-02T04:00:00Z"))
+        // Absent optional fields are null, and the payload is still JSON.
+        let plain = WorkloadLedger()
+        plain.drain(try make([notify("00:00")], ledger: plain))
+        XCTAssertTrue(plain.sent[0].aps["badge"] is NSNull)
+        XCTAssertTrue(plain.sent[0].json["targetId"] is NSNull)
+    }
+
+    func testKSRTemplateUsesTheSeedsNotificationTypeKey() throws {
+        let ledger = WorkloadLedger()
+        let w = try make([notify("00:00", type: "WORK_ENTRY_APPROVED", title: "Work entry approved ✅", priority: 10)],
+                         workload: "ksr-cranes", ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.sent.first?.json["notificationType"] as? String, "WORK_ENTRY_APPROVED")
+        XCTAssertTrue(ledger.badLines.isEmpty)
+    }
+
+    func testBadTypeAndBadPriorityAreBadLinesWithTheirLineNumbers() throws {
+        let ledger = WorkloadLedger()
+        let lines = [
+            notify("00:00", priority: 10),                                  // 1 ok
+            notify("00:01", type: "WORK_ENTRY_APPROVED"),                    // 2 a KSR type in a CDBL stream
+            notify("00:02", priority: 7),                                   // 3 priority not 5 or 10
+            notify("00:03", extra: #","priority":"10""#),                    // 4 priority as a string
+            notify("00:04", token: "not-hex"),                              // 5 token not hex
+            notify("00:05", title: ""),                                     // 6 empty title
+            #"{"at":"2025-02-02T04:00:06Z","kind":"notify","type":"LEAVE_APPROVED","title":"t","body":"b"}"#,  // 7 no token
+            #"{"at":"2025-02-02T04:00:07Z","kind":"leave.created","token":"ab"}"#,                            // 8 unknown kind
+            notify("00:08", extra: #","badge":-1"#),                         // 9 negative badge
+            notify("00:09", priority: 5),                                   // 10 ok
+        ]
+        let w = try make(lines, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.badLines.map(\.line), [2, 3, 4, 5, 6, 7, 8, 9])
+        XCTAssertEqual(ledger.badLines.map(\.key),
+                       ["bad_value", "bad_value", "wrong_type", "bad_value", "bad_value", "missing_field", "unknown_kind", "bad_value"])
+        XCTAssertTrue(ledger.badLines[0].description.contains("line 2"), ledger.badLines[0].description)
+        XCTAssertTrue(ledger.badLines[0].description.contains("'WORK_ENTRY_APPROVED' is not a cdbl-leave notification type"),
+                      ledger.badLines[0].description)
+        XCTAssertTrue(ledger.badLines[1].description.contains("field 'priority'"), ledger.badLines[1].description)
+        XCTAssertTrue(ledger.badLines[1].description.contains("7 is not 5 or 10"), ledger.badLines[1].description)
+        XCTAssertTrue(ledger.badLines[3].description.contains("field 'token'"), ledger.badLines[3].description)
+        XCTAssertEqual(ledger.sent.count, 2)
+        XCTAssertEqual(ledger.count(.notSent(.badLine)), 8)
+        ledger.assertBalanced(linesRead: lines.count)
+    }
+
+    func testNullOrEmptyTokenIsAPlannedPushNotSent() throws {
+        let ledger = WorkloadLedger()
+        let lines = [notify("00:00", token: nil, priority: 10), notify("00:01", token: "", priority: 5), notify("00:02")]
+        ledger.drain(try make(lines, ledger: ledger))
+        XCTAssertEqual(ledger.sent.count, 1)
+        XCTAssertEqual(ledger.count(.notSent(.noToken)), 2)
+        XCTAssertEqual(ledger.outcomes.prefix(2).map(\.priority), [.immediate, .powerAware], "not-sent pushes keep their priority")
+        XCTAssertEqual(ledger.producedPushes, 3)
+        ledger.assertBalanced(linesRead: 3)
+    }
+
+    func testStopPolicyStopsAtTheFirstBadLine() throws {
+        let ledger = WorkloadLedger()
+        let lines = [notify("00:00"), "not json", notify("00:02")]
+        let w = try make(lines, badLines: .stop, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(w.stopError?.line, 2)
+        XCTAssertEqual(w.stopError?.key, "not_json")
+        XCTAssertEqual(ledger.sent.count, 1)
+        XCTAssertEqual(ledger.eventsRead, 2)
+    }
+
+    func testTemplateSlotsAndWorkloadNamesAreChecked() throws {
+        let path = StreamTestFiles.write("", for: self)
+        let ledger = WorkloadLedger()
+        let template = try PayloadTemplate(json: #"{"aps":{"alert":{"title":"{{title}}","body":"{{student_name}}"}}}"#, source: "t.json")
+        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl-leave", reader: EventStreamReader(path: path), template: template,
+                                                templateSource: "t.json", priority: .immediate, badLines: .skip,
+                                                accounting: ledger, outcomes: ledger)) { error in
+            XCTAssertTrue("\(error)".contains("slot 'student_name'"), "\(error)")
+        }
+        let (good, source) = try AlertTestSupport.shippedTemplate("cdbl-leave")
+        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl", reader: EventStreamReader(path: path), template: good,
+                                                templateSource: source, priority: .immediate, badLines: .skip,
+                                                accounting: ledger, outcomes: ledger)) { error in
+            XCTAssertEqual(error as? WorkloadError, .unknownWorkload("cdbl"))
+        }
+        XCTAssertEqual(NotifyWorkload.workloadNames, ["cdbl-leave", "ksr-cranes"])
+        for name in NotifyWorkload.workloadNames + ["everday-approvals"] { XCTAssertTrue(Workloads.names.contains(name), name) }
+    }
+
+    func testEveryKnownTypeOfEachWorkloadIsAccepted() throws {
+        for (workload, types) in NotifyWorkload.knownTypes {
+            let ledger = WorkloadLedger()
+            let lines = types.sorted().enumerated().map { i, type in notify(String(format: "%02d:00", i), type: type, priority: 10) }
+            ledger.drain(try make(lines, workload: workload, ledger: ledger))
+            XCTAssertTrue(ledger.badLines.isEmpty, "\(workload): \(ledger.badLines)")
+            XCTAssertEqual(ledger.sent.count, types.count)
+        }
+    }
+}
