@@ -6,7 +6,7 @@ import NIOSSL
 
 /// An HTTP/2 server that behaves like APNs (apns-reference.md): TLS with or without ALPN `h2` (or h2c),
 /// SETTINGS as APNs sends them, a stream limit of 1 until the first request with a valid provider token,
-/// then 1000, and APNs' validation and reasons. The same code runs in-process for `apnsbench run` and
+/// then 1000, and APNs' validation and reasons; or, in fast mode, a 200 for everything. The same code runs in-process for `apnsbench run` and
 /// standalone for `apnsbench simulate`.
 public final class APNsSimulator {
     public let configuration: SimulatorConfiguration
@@ -40,48 +40,57 @@ public final class APNsSimulator {
         } else {
             sslContext = nil
         }
+        let configuration = self.configuration
         let validator = RequestValidator(configuration: configuration)
         let counters = self.counters
-        let initialLimit = configuration.initialMaxConcurrentStreams
-        let raisedLimit = configuration.maxConcurrentStreams
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                let connection = SimulatorConnection(channel: channel, raisedLimit: raisedLimit)
-                counters.update { $0.connectionsOpened += 1 }
-                channel.closeFuture.whenComplete { _ in counters.update { $0.connectionsClosed += 1 } }
-                do {
-                    if let sslContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    }
-                } catch {
-                    return channel.eventLoop.makeFailedFuture(error)
+                channel.eventLoop.makeCompletedFuture {
+                    try Self.configure(channel: channel, configuration: configuration, sslContext: sslContext,
+                                       validator: validator, counters: counters)
                 }
-                var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
-                connectionConfiguration.initialSettings = [
-                    HTTP2Setting(parameter: .headerTableSize, value: 4096),
-                    HTTP2Setting(parameter: .maxConcurrentStreams, value: initialLimit),
-                    HTTP2Setting(parameter: .initialWindowSize, value: 65535),
-                    HTTP2Setting(parameter: .maxFrameSize, value: 16384),
-                    HTTP2Setting(parameter: .maxHeaderListSize, value: 8000),
-                ]
-                return channel.configureHTTP2Pipeline(
-                    mode: .server,
-                    connectionConfiguration: connectionConfiguration,
-                    streamConfiguration: .init()
-                ) { stream in
-                    stream.eventLoop.makeCompletedFuture {
-                        try stream.pipeline.syncOperations.addHandler(
-                            APNsStreamHandler(connection: connection, validator: validator, counters: counters))
-                    }
-                }.map { _ in }
             }
         let channel = try bootstrap.bind(host: configuration.host, port: configuration.port).wait()
         self.channel = channel
         return channel.localAddress?.port ?? configuration.port
+    }
+
+    /// The pipeline of one connection: [TLS] → [SETTINGS rewriter] → HTTP/2 (frames, no per-stream
+    /// channels) → the connection handler (validating, or fast).
+    static func configure(channel: Channel, configuration: SimulatorConfiguration, sslContext: NIOSSLContext?,
+                          validator: RequestValidator, counters: SimulatorCounterBox) throws {
+        let id = counters.openConnection()
+        let sync = channel.pipeline.syncOperations
+        if let sslContext { try sync.addHandler(NIOSSLServerHandler(context: sslContext)) }
+
+        var connection = NIOHTTP2Handler.ConnectionConfiguration()
+        // NIO's own limit: the advertised one in fast mode; in validating mode a hard limit, with the
+        // advertised one written on the wire by SettingsRewriter and enforced by the handler.
+        let nioLimit = configuration.fast ? configuration.maxConcurrentStreams : configuration.effectiveHardLimit
+        connection.initialSettings = [
+            HTTP2Setting(parameter: .headerTableSize, value: 4096),
+            HTTP2Setting(parameter: .maxConcurrentStreams, value: nioLimit),
+            HTTP2Setting(parameter: .initialWindowSize, value: 65535),
+            HTTP2Setting(parameter: .maxFrameSize, value: 16384),
+            HTTP2Setting(parameter: .maxHeaderListSize, value: 8000),
+        ]
+        let stream = NIOHTTP2Handler.StreamConfiguration()
+        let delay = configuration.faults.settingsDelayMilliseconds
+        if configuration.fast {
+            if delay > 0 { try sync.addHandler(SettingsRewriter(holdMilliseconds: delay)) }
+            try sync.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: stream))
+            try sync.addHandler(FastConnectionHandler(counters: counters, connectionID: id))
+        } else {
+            let rewriter = SettingsRewriter(holdMilliseconds: delay)
+            try sync.addHandler(rewriter)
+            try sync.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: stream))
+            try sync.addHandler(APNsConnectionHandler(configuration: configuration, validator: validator, counters: counters,
+                                                      rewriter: rewriter, connectionID: id))
+        }
     }
 
     /// The bound port (0 before `start`).

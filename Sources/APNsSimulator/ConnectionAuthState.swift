@@ -11,6 +11,8 @@ public struct ConnectionAuthState: Sendable {
     public internal(set) var currentTokenSince: Double = 0
     /// Tokens verified (signature checked) on this connection; a token seen again is not re-verified.
     public internal(set) var verifications = 0
+    /// Set by `TooManyProviderTokenUpdates`: until this clock time every request on the connection gets it.
+    public internal(set) var refusingUntil: Double?
 
     public init() {}
 

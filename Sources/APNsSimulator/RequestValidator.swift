@@ -1,5 +1,4 @@
 import APNsCore
-import Foundation
 import NIOCore
 import NIOHPACK
 
@@ -20,12 +19,31 @@ public enum Verdict: Equatable {
     case reject(Reason)
 }
 
+/// The validator's full answer: the verdict plus what the handler needs to answer and count.
+public struct Decision: Equatable {
+    public var verdict: Verdict
+    /// For a 410: when the token stopped being valid, ms since the epoch.
+    public var timestampMilliseconds: Int64?
+    /// A liveactivity push past its token's priority-10 budget ("would be throttled on device").
+    public var budgetOverrun = false
+    /// A liveactivity push missing a required key but accepted (`LiveActivityRules.MissingKeys.count`).
+    public var malformedLiveActivity = false
+
+    public init(_ verdict: Verdict, timestampMilliseconds: Int64? = nil) {
+        self.verdict = verdict
+        self.timestampMilliseconds = timestampMilliseconds
+    }
+}
+
 /// Validates requests the way APNs does, in a fixed order (Apple documents none; this is the order of
 /// pushy's mock, apns-reference.md §11): method → path and device token → headers → provider token →
-/// payload. A pure function of the request, the connection's token state and the clock: no I/O, so it
-/// is tested without sockets.
+/// payload, then the device registry (topic, dead tokens, rate limit) and the Live Activity budget.
+/// A function of the request, the connection's token state, the clock and the per-token counters
+/// shared by all connections: no I/O, so it is tested without sockets.
 public struct RequestValidator {
     public let configuration: SimulatorConfiguration
+    private let rateWindows = WindowCounter()
+    private let budgetWindows = WindowCounter()
 
     public init(configuration: SimulatorConfiguration) {
         self.configuration = configuration
@@ -35,7 +53,12 @@ public struct RequestValidator {
     static let singleValued = [":method", ":path", "apns-id", "apns-priority", "apns-push-type", "apns-expiration",
                                "apns-collapse-id", "apns-topic", "authorization"]
 
+    /// The verdict alone.
     public func validate(_ request: ReceivedRequest, auth: inout ConnectionAuthState) -> Verdict {
+        evaluate(request, auth: &auth).verdict
+    }
+
+    public func evaluate(_ request: ReceivedRequest, auth: inout ConnectionAuthState) -> Decision {
         var method: String?, path: String?, apnsID: String?, priority: String?, pushType: String?
         var expiration: String?, collapseID: String?, topic: String?, authorization: String?
         var duplicate = false
@@ -56,58 +79,89 @@ public struct RequestValidator {
             default: break
             }
         }
+        func reject(_ reason: Reason) -> Decision { Decision(.reject(reason)) }
 
         // 1. Method.
-        guard method == "POST" else { return .reject(.methodNotAllowed) }
+        guard method == "POST" else { return reject(.methodNotAllowed) }
 
         // 2. Path and device token.
         let prefix = "/3/device/"
-        guard let path else { return .reject(.badPath) }
-        if path == "/3/device" || path == prefix { return .reject(.missingDeviceToken) }
-        guard path.hasPrefix(prefix) else { return .reject(.badPath) }
+        guard let path else { return reject(.badPath) }
+        if path == "/3/device" || path == prefix { return reject(.missingDeviceToken) }
+        guard path.hasPrefix(prefix) else { return reject(.badPath) }
         let token = path.utf8.dropFirst(prefix.utf8.count)
-        guard DeviceToken.isValid(hex: token) else { return .reject(.badDeviceToken) }
+        guard DeviceToken.isValid(hex: token) else { return reject(.badDeviceToken) }
 
         // 3. Headers.
-        if duplicate { return .reject(.duplicateHeaders) }
-        if let apnsID, !Self.isCanonicalUUID(apnsID) { return .reject(.badMessageId) }
+        if duplicate { return reject(.duplicateHeaders) }
+        if let apnsID, !Self.isCanonicalUUID(apnsID) { return reject(.badMessageId) }
         var type: PushType? = nil
         if let pushType {
-            guard let t = PushType(rawValue: pushType) else { return .reject(.invalidPushType) }
+            guard let t = PushType(rawValue: pushType) else { return reject(.invalidPushType) }
             type = t
         }
+        var priorityValue = 10
         if let priority {
-            guard let p = Int(priority), Priority(rawValue: p) != nil else { return .reject(.badPriority) }
-            if type == .background, p == 10 { return .reject(.badPriority) }
+            guard let p = Int(priority), Priority(rawValue: p) != nil else { return reject(.badPriority) }
+            if type == .background, p == 10 { return reject(.badPriority) }
+            priorityValue = p
         }
         if let expiration {
-            guard let e = Int(expiration), e >= 0 else { return .reject(.badExpirationDate) }
+            guard let e = Int(expiration), e >= 0 else { return reject(.badExpirationDate) }
         }
-        if let collapseID, collapseID.utf8.count > 64 { return .reject(.badCollapseId) }
-        guard let topic, !topic.isEmpty else { return .reject(.missingTopic) }
-        guard Self.isPlausibleTopic(topic) else { return .reject(.badTopic) }
+        if let collapseID, collapseID.utf8.count > 64 { return reject(.badCollapseId) }
+        guard let topic, !topic.isEmpty else { return reject(.missingTopic) }
+        guard Self.isPlausibleTopic(topic) else { return reject(.badTopic) }
         let effectiveType = type ?? .alert
         guard PushType.suffixType(ofTopic: topic) == (effectiveType.topicSuffix.isEmpty ? nil : effectiveType) else {
-            return .reject(.badTopic)
+            return reject(.badTopic)
         }
         let bundleID = String(topic.dropLast(effectiveType.topicSuffix.count))
 
         // 4. Provider token.
-        if let reason = checkProviderToken(authorization, auth: &auth) { return .reject(reason) }
+        if let reason = checkProviderToken(authorization, auth: &auth) { return reject(reason) }
         if let allowed = configuration.topicsByTeam[auth.boundTeamID ?? ""], !allowed.contains(bundleID) {
-            return .reject(.topicDisallowed)
+            return reject(.topicDisallowed)
         }
 
         // 5. Payload.
         let size = request.body.readableBytes
-        if size == 0 { return .reject(.payloadEmpty) }
-        if size > effectiveType.payloadLimit { return .reject(.payloadTooLarge) }
-        let isObject = request.body.withUnsafeReadableBytes { raw in
-            (try? JSONSerialization.jsonObject(with: Data(raw))) is [String: Any]
+        if size == 0 { return reject(.payloadEmpty) }
+        if size > effectiveType.payloadLimit { return reject(.payloadTooLarge) }
+        let shape = request.body.withUnsafeReadableBytes { PayloadShape($0) }
+        guard shape.isObject else { return reject(configuration.badPayloadReason) }
+        var malformed = false
+        if effectiveType == .liveactivity, LiveActivityRules.missingKey(shape) != nil {
+            if configuration.liveActivity.missingKeys == .reject { return reject(configuration.liveActivity.reason) }
+            malformed = true
         }
-        guard isObject else { return .reject(configuration.badPayloadReason) }
-        return .accept
+
+        // 6. The device registry.
+        let registry = configuration.deviceRegistry
+        let needsTokenText = registry.isActive || (effectiveType == .liveactivity && configuration.liveActivity.priority10Budget != nil)
+        let tokenText = needsTokenText ? String(decoding: token, as: UTF8.self).lowercased() : ""
+        if registry.isActive {
+            if let (reason, stamp) = registry.check(token: tokenText, bundleID: bundleID) {
+                return Decision(.reject(reason), timestampMilliseconds: reason.status == 410 ? stamp ?? nowMillis : nil)
+            }
+            if let limit = registry.rateLimit,
+               rateWindows.hit(tokenText, now: configuration.clock.now(), window: limit.windowSeconds) > limit.pushes {
+                return reject(.tooManyRequests)
+            }
+        }
+
+        // Accepted. A Live Activity's priority-10 budget is the device's business: counted, not refused.
+        var decision = Decision(.accept)
+        decision.malformedLiveActivity = malformed
+        if effectiveType == .liveactivity, priorityValue == 10, let budget = configuration.liveActivity.priority10Budget {
+            let used = budgetWindows.hit(tokenText, now: configuration.clock.now(), window: configuration.liveActivity.budgetWindowSeconds)
+            decision.budgetOverrun = used > budget
+        }
+        return decision
     }
+
+    /// The clock in ms since the epoch (410 timestamps).
+    var nowMillis: Int64 { Int64((configuration.clock.now() * 1000).rounded(.down)) }
 
     /// Checks `authorization` against the registered keys and the connection's token rules; nil when the
     /// token may be used. Binds the connection on its first valid token.
@@ -117,6 +171,12 @@ public struct RequestValidator {
         }
         let jwt = authorization.dropFirst(7)
         let now = configuration.clock.now()
+
+        // After TooManyProviderTokenUpdates the connection is unusable for a while, whatever the token.
+        if let until = auth.refusingUntil {
+            if now < until { return .tooManyProviderTokenUpdates }
+            auth.refusingUntil = nil
+        }
 
         // The token this connection already uses: only its age can have changed.
         if let current = auth.currentToken, current == jwt {
@@ -140,6 +200,7 @@ public struct RequestValidator {
             guard auth.boundKeyID == parsed.keyID else { return .unrelatedKeyIdInToken }
             // A new token on a connection that changed its token less than 20 minutes ago.
             if now - auth.currentTokenSince < configuration.providerTokenMinimumRotation {
+                if configuration.tokenUpdatePenalty > 0 { auth.refusingUntil = now + configuration.tokenUpdatePenalty }
                 return .tooManyProviderTokenUpdates
             }
         } else {

@@ -43,11 +43,43 @@ public struct SimulatorConfiguration: Sendable {
     /// A connection may change its provider token at most once in this many seconds. Default 1200 s.
     public var providerTokenMinimumRotation: Double = 1200
     /// The reason for a body that is not a JSON object. Apple documents none; `BadPayload` is the simulator's own.
-    public var badPayloadReason = Reason(rawValue: "BadPayload", status: 400, handling: .fixRequest)
-    /// The clock for token rules; tests move it.
+    public var badPayloadReason = SimulatorConfiguration.simulatorBadPayload
+    /// The clock for token rules, budgets and 410 timestamps; tests move it.
     public var clock: WallClock = .system
-    /// Event-loop threads. Default 1.
+    /// Event-loop threads. Default 1 (one core; use more only with more cores than clients need).
     public var threads = 1
+
+    /// Answer every request `200` with prebuilt headers and no validation, as pushy's BenchmarkApnsServer
+    /// does, so that a benchmark measures the client. The stream limit is `maxConcurrentStreams` from the
+    /// start. Default off.
+    public var fast = false
+    /// After a rejected request advertise MAX_CONCURRENT_STREAMS 1, and `maxConcurrentStreams` again after
+    /// the next accepted one (observed in 2016, apns-reference.md §9). Default off.
+    public var dropStreamLimitAfterRejection = false
+    /// Streams the HTTP/2 layer admits before it treats the client as grossly violating the limit
+    /// (GOAWAY PROTOCOL_ERROR); streams past the advertised limit but within this get RST_STREAM
+    /// REFUSED_STREAM. Default nil: twice `maxConcurrentStreams`.
+    public var hardMaxConcurrentStreams: Int?
+    /// After `TooManyProviderTokenUpdates` a connection refuses every request with it for this many
+    /// seconds (Apple forum: the connection is unusable until enough time passes). Default 1200 s.
+    public var tokenUpdatePenalty: Double = 1200
+    /// Known device tokens, dead tokens, per-token rate limit. Default: every well-formed token is valid.
+    public var deviceRegistry = DeviceRegistry()
+    /// Live Activity payload checks and the priority-10 budget.
+    public var liveActivity = LiveActivityRules()
+    /// Injected latency, 5xx, GOAWAY, resets, delayed SETTINGS. Default none.
+    public var faults = FaultInjection()
+    /// Seed of every random choice of fault injection. Default 0.
+    public var seed: UInt64 = 0
+
+    /// `BadPayload`, 400: the simulator's own reason for a body that is not a JSON object or a Live
+    /// Activity payload without its required keys (Apple documents none).
+    public static let simulatorBadPayload = Reason(rawValue: "BadPayload", status: 400, handling: .fixRequest)
+
+    /// The HTTP/2 layer's own stream limit (see `hardMaxConcurrentStreams`).
+    var effectiveHardLimit: Int {
+        max(hardMaxConcurrentStreams ?? 2 * maxConcurrentStreams, maxConcurrentStreams, initialMaxConcurrentStreams)
+    }
 
     public init() {}
 

@@ -1,17 +1,54 @@
 import NIOConcurrencyHelpers
 
+/// What one connection saw, for the per-connection part of the counters.
+public struct ConnectionCounters: Sendable, Codable, Equatable {
+    /// Accept order, from 1.
+    public var id: Int
+    public var requests = 0
+    public var accepted = 0
+    /// Rejections by reason string.
+    public var rejected: [String: Int] = [:]
+    /// RST_STREAM frames the client sent.
+    public var resetsReceived = 0
+    /// Streams refused with RST_STREAM REFUSED_STREAM for exceeding the advertised limit.
+    public var streamsRefused = 0
+    /// Why the simulator ended it, if it did: a GOAWAY reason (`Shutdown`, `IdleTimeout`) or `reset`.
+    public var endedBy: String?
+    public var open = true
+
+    public init(id: Int) { self.id = id }
+}
+
 /// What the simulator saw, for the run report (in-process) or the exit summary (standalone).
 public struct SimulatorCounters: Sendable, Codable, Equatable {
     public var connectionsOpened = 0
     public var connectionsClosed = 0
     public var requests = 0
     public var accepted = 0
-    /// Rejections by reason string.
+    /// Rejections by reason string (injected 500/503 included).
     public var rejected: [String: Int] = [:]
     /// Provider-token signatures verified (a token seen again on a connection is not verified again).
     public var tokenVerifications = 0
     /// Connections whose stream limit was raised after their first authenticated request.
     public var streamLimitRaises = 0
+    /// Times a connection's stream limit was dropped to 1 after a rejection (`dropStreamLimitAfterRejection`).
+    public var streamLimitDrops = 0
+    /// RST_STREAM frames received from clients.
+    public var resetsReceived = 0
+    /// Streams refused with RST_STREAM REFUSED_STREAM (beyond the advertised limit).
+    public var streamsRefused = 0
+    /// GOAWAY frames the simulator sent, by reason (`Shutdown`, `IdleTimeout`; `ENHANCE_YOUR_CALM` etc.
+    /// for the HTTP/2 layer's own, e.g. rapid-reset protection).
+    public var goAwaysSent: [String: Int] = [:]
+    /// Connections reset abruptly by fault injection.
+    public var connectionsReset = 0
+    /// Liveactivity priority-10 pushes past their token's hourly budget: "would be throttled on device"
+    /// (APNs answered 200).
+    public var liveActivityBudgetOverruns = 0
+    /// Liveactivity pushes accepted without a required key (when configured to count, not reject).
+    public var liveActivityMalformed = 0
+    /// Per connection, in accept order (the last 10,000).
+    public var connections: [ConnectionCounters] = []
 
     public init() {}
 
@@ -20,17 +57,77 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
         var out: [String: Int] = [
             "connections_opened": connectionsOpened, "connections_closed": connectionsClosed,
             "requests": requests, "accepted": accepted, "token_verifications": tokenVerifications,
-            "stream_limit_raises": streamLimitRaises,
+            "stream_limit_raises": streamLimitRaises, "stream_limit_drops": streamLimitDrops,
+            "resets_received": resetsReceived, "streams_refused": streamsRefused,
+            "connections_reset": connectionsReset,
+            "liveactivity_budget_overruns": liveActivityBudgetOverruns, "liveactivity_malformed": liveActivityMalformed,
         ]
         for (reason, n) in rejected { out["rejected_\(reason)"] = n }
+        for (reason, n) in goAwaysSent { out["goaway_\(reason)"] = n }
+        if let busiest = connections.map(\.requests).max() { out["connection_max_requests"] = busiest }
         return out
+    }
+
+    /// A few lines for a terminal: totals, then one line per connection.
+    public var text: String {
+        var lines = [
+            "connections: \(connectionsOpened) opened, \(connectionsClosed) closed, \(connectionsReset) reset by fault injection",
+            "requests: \(requests), accepted \(accepted), rejected \(rejected.values.reduce(0, +))",
+        ]
+        for (reason, n) in rejected.sorted(by: { $0.key < $1.key }) { lines.append("  \(reason): \(n)") }
+        lines.append("streams: \(streamsRefused) refused (REFUSED_STREAM), \(resetsReceived) resets received; limit raised \(streamLimitRaises)x, dropped \(streamLimitDrops)x")
+        lines.append("provider tokens verified: \(tokenVerifications)")
+        if !goAwaysSent.isEmpty {
+            lines.append("GOAWAY sent: " + goAwaysSent.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        lines.append("live activities: \(liveActivityBudgetOverruns) pushes over the priority-10 budget (would be throttled on device), \(liveActivityMalformed) malformed but accepted")
+        for c in connections {
+            let rejected = c.rejected.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            lines.append("  connection \(c.id): \(c.requests) requests, \(c.accepted) accepted\(rejected.isEmpty ? "" : ", " + rejected), \(c.streamsRefused) refused, \(c.resetsReceived) resets received\(c.endedBy.map { ", ended by \($0)" } ?? "")\(c.open ? ", open" : "")")
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
-/// Counters shared by every connection of one simulator, behind a lock.
+/// Counters shared by every connection of one simulator, behind a lock. Connections keep their own
+/// counts and merge them once per read burst, so the lock is not taken per request.
 final class SimulatorCounterBox: Sendable {
     private let box = NIOLockedValueBox(SimulatorCounters())
+    static let keptConnections = 10_000
 
     func update(_ body: (inout SimulatorCounters) -> Void) { box.withLockedValue(body) }
     var snapshot: SimulatorCounters { box.withLockedValue { $0 } }
+
+    /// Counts a new connection and returns its id (accept order, from 1).
+    func openConnection() -> Int {
+        box.withLockedValue { c in
+            c.connectionsOpened += 1
+            c.connections.append(ConnectionCounters(id: c.connectionsOpened))
+            if c.connections.count > Self.keptConnections { c.connections.removeFirst(c.connections.count - Self.keptConnections) }
+            return c.connectionsOpened
+        }
+    }
+
+    /// Merges one connection's counts since its last merge.
+    func merge(_ delta: ConnectionCounters, totals: (inout SimulatorCounters) -> Void = { _ in }) {
+        box.withLockedValue { c in
+            c.requests += delta.requests
+            c.accepted += delta.accepted
+            c.resetsReceived += delta.resetsReceived
+            c.streamsRefused += delta.streamsRefused
+            for (r, n) in delta.rejected { c.rejected[r, default: 0] += n }
+            totals(&c)
+            // Connections are kept in id order with no gaps: the index follows from the id.
+            if let first = c.connections.first?.id, delta.id >= first, delta.id - first < c.connections.count {
+                let i = delta.id - first
+                c.connections[i].requests += delta.requests
+                c.connections[i].accepted += delta.accepted
+                c.connections[i].resetsReceived += delta.resetsReceived
+                c.connections[i].streamsRefused += delta.streamsRefused
+                for (r, n) in delta.rejected { c.connections[i].rejected[r, default: 0] += n }
+                if let e = delta.endedBy { c.connections[i].endedBy = e }
+                if !delta.open { c.connections[i].open = false }
+            }
+        }
+    }
 }

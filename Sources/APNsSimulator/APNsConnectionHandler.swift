@@ -1,0 +1,379 @@
+import APNsCore
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+
+/// One client connection of the validating simulator, at the HTTP/2 frame level: no child channel per
+/// stream. It gathers each stream's headers and body in a small dictionary, asks the validator, and
+/// answers on the same stream id like APNs (200 + `apns-id`, or the status with `{"reason": …}`). It
+/// owns the connection's stream limit (1 until the first valid provider token, then the configured
+/// value; streams past it are refused with RST_STREAM REFUSED_STREAM), its provider-token state and
+/// its injected faults. Lives on the connection's event loop.
+final class APNsConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private struct PendingStream {
+        var headers: HPACKHeaders = [:]
+        var body: ByteBuffer?
+        var answered = false
+    }
+
+    private let configuration: SimulatorConfiguration
+    private let validator: RequestValidator
+    private let counters: SimulatorCounterBox
+    private let rewriter: SettingsRewriter
+    private var streams: [HTTP2StreamID: PendingStream] = [:]
+    private var auth = ConnectionAuthState()
+    private var limit: StreamLimitState
+    private var raised = false
+    private var dropped = false
+    private var random: SeededRandom
+    private var ids = ResponseIDs()
+    private var delta: ConnectionCounters
+    private var totals = TotalsDelta()
+    private var needsFlush = false
+    private var answeredStreams = 0
+    private var highestStreamID: HTTP2StreamID = .rootStream
+    private var goingAway = false
+    private var lastRequestAt = NIODeadline.now()
+
+    /// Counts beyond `ConnectionCounters` that go straight to the totals.
+    private struct TotalsDelta {
+        var verifications = 0, raises = 0, drops = 0, overruns = 0, malformed = 0
+        var isEmpty: Bool { verifications == 0 && raises == 0 && drops == 0 && overruns == 0 && malformed == 0 }
+    }
+
+    init(configuration: SimulatorConfiguration, validator: RequestValidator, counters: SimulatorCounterBox,
+         rewriter: SettingsRewriter, connectionID: Int) {
+        self.configuration = configuration
+        self.validator = validator
+        self.counters = counters
+        self.rewriter = rewriter
+        self.limit = StreamLimitState(initial: configuration.initialMaxConcurrentStreams)
+        self.random = SeededRandom(seed: SeededRandom.mix(configuration.seed ^ UInt64(connectionID) &* 0x9E37_79B9_7F4A_7C15))
+        self.delta = ConnectionCounters(id: connectionID)
+        rewriter.enqueue(configuration.initialMaxConcurrentStreams)
+    }
+
+    // MARK: Lifecycle
+
+    func channelActive(context: ChannelHandlerContext) {
+        scheduleConnectionFaults(context: context)
+        context.fireChannelActive()
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { scheduleConnectionFaults(context: context) }
+    }
+
+    private var faultsScheduled = false
+    private func scheduleConnectionFaults(context: ChannelHandlerContext) {
+        guard !faultsScheduled else { return }
+        faultsScheduled = true
+        let faults = configuration.faults
+        if let seconds = faults.goAwayAfterSeconds {
+            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
+                self?.goAway(context: context, reason: .shutdown)
+            }
+        }
+        if let idle = faults.idleTimeoutSeconds { scheduleIdleCheck(context: context, after: idle) }
+    }
+
+    private func scheduleIdleCheck(context: ChannelHandlerContext, after seconds: Double) {
+        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
+            guard let self, context.channel.isActive, !self.goingAway, let idle = self.configuration.faults.idleTimeoutSeconds else { return }
+            let quietFor = NIODeadline.now() - self.lastRequestAt
+            let limit = TimeAmount.nanoseconds(Int64(idle * 1e9))
+            if quietFor >= limit, self.streams.isEmpty {
+                self.goAway(context: context, reason: .idleTimeout)
+            } else {
+                self.scheduleIdleCheck(context: context, after: max(0.001, Double((limit - quietFor).nanoseconds) / 1e9))
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        delta.open = false
+        mergeCounters()
+        counters.update { $0.connectionsClosed += 1 }
+        context.fireChannelInactive()
+    }
+
+    // MARK: Frames
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case let .headers(h):
+            if var pending = streams[frame.streamID] {
+                // Trailers: nothing APNs reads.
+                if h.endStream, !pending.answered { pending.answered = true; streams[frame.streamID] = pending; respond(context: context, streamID: frame.streamID, pending) }
+                return
+            }
+            if frame.streamID > highestStreamID { highestStreamID = frame.streamID }
+            if goingAway || limit.refuses(open: streams.count) {
+                refuse(context: context, streamID: frame.streamID)
+                return
+            }
+            lastRequestAt = .now()
+            var pending = PendingStream(headers: h.headers)
+            if h.endStream {
+                pending.answered = true
+                streams[frame.streamID] = pending
+                respond(context: context, streamID: frame.streamID, pending)
+            } else {
+                streams[frame.streamID] = pending
+            }
+        case let .data(d):
+            guard var pending = streams[frame.streamID], !pending.answered else { return }
+            // Past 8 KiB the body is too large for any push type: keep the size over the limit, not the bytes.
+            if case var .byteBuffer(buffer) = d.data, (pending.body?.readableBytes ?? 0) <= 8192 {
+                if pending.body == nil {
+                    pending.body = buffer
+                } else {
+                    pending.body!.writeBuffer(&buffer)
+                }
+            }
+            if d.endStream {
+                pending.answered = true
+                streams[frame.streamID] = pending
+                respond(context: context, streamID: frame.streamID, pending)
+            } else {
+                streams[frame.streamID] = pending
+            }
+        case .rstStream:
+            delta.resetsReceived += 1
+            streams[frame.streamID] = nil
+        case .settings(.ack):
+            limit.acknowledge()
+        default:
+            break
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        mergeCounters()
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let closed = event as? StreamClosedEvent {
+            streams[closed.streamID] = nil
+        } else if let window = event as? NIOHTTP2WindowUpdatedEvent, let update = InboundWindowKeeper.update(for: window) {
+            // Streams that are still open only: a closed stream's window no longer matters.
+            if window.streamID == .rootStream || streams[window.streamID] != nil {
+                context.write(wrapOutboundOut(update), promise: nil)
+                needsFlush = true
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // Stream errors are the HTTP/2 layer's business (it resets the stream); connection errors close
+        // the connection there too. Nothing to do here but not let them reach the pipeline's end.
+        // Rapid-reset and glitch protection: the HTTP/2 layer has sent GOAWAY ENHANCE_YOUR_CALM.
+        if error is NIOHTTP2Errors.ExcessiveRSTFrames || error is NIOHTTP2Errors.ExcessiveNumberOfGlitches
+            || error is NIOHTTP2Errors.ExcessiveStreamErrors {
+            counters.update { $0.goAwaysSent["ENHANCE_YOUR_CALM", default: 0] += 1 }
+        }
+    }
+
+    // MARK: Answers
+
+    private func refuse(context: ChannelHandlerContext, streamID: HTTP2StreamID) {
+        delta.streamsRefused += 1
+        mergeCounters()
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.refusedStream))), promise: nil)
+        needsFlush = true
+    }
+
+    private func respond(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ pending: PendingStream) {
+        let request = ReceivedRequest(headers: pending.headers, body: pending.body ?? ByteBuffer())
+        let verificationsBefore = auth.verifications
+        var decision = validator.evaluate(request, auth: &auth)
+        totals.verifications += auth.verifications - verificationsBefore
+        delta.requests += 1
+
+        // Faults that replace a valid answer.
+        let faults = configuration.faults
+        var shutdownAfter = false
+        if decision.verdict == .accept, faults.rollsDice {
+            let roll = random.unit()
+            var edge = faults.connectionResetFraction
+            if roll < edge {
+                resetConnection(context: context)
+                return
+            }
+            edge += faults.internalServerErrorFraction
+            if roll < edge {
+                decision = Decision(.reject(.internalServerError))
+            } else {
+                edge += faults.serviceUnavailableFraction
+                if roll < edge {
+                    decision = Decision(.reject(.serviceUnavailable))
+                } else if roll < edge + faults.shutdownFraction {
+                    decision = Decision(.reject(.shutdown))
+                    shutdownAfter = true
+                }
+            }
+        }
+
+        switch decision.verdict {
+        case .accept:
+            delta.accepted += 1
+            if decision.budgetOverrun { totals.overruns += 1 }
+            if decision.malformedLiveActivity { totals.malformed += 1 }
+        case let .reject(reason):
+            delta.rejected[reason.rawValue, default: 0] += 1
+        }
+        adjustStreamLimit(context: context, accepted: decision.verdict == .accept)
+
+        let apnsID = request.headers.first(name: "apns-id") ?? ids.next()
+        let frames = responseFrames(decision, streamID: streamID, apnsID: apnsID)
+        let delay = faults.latency.sample(&random)
+        if delay > 0 {
+            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) { [weak self] in
+                guard let self, self.streams[streamID] != nil else { return }
+                self.mergeCounters()
+                self.write(frames, context: context)
+                context.flush()
+                self.afterAnswer(context: context, shutdown: shutdownAfter)
+            }
+        } else {
+            // Counted before the answer can leave (the HTTP/2 layer flushes at the end of the read).
+            mergeCounters()
+            write(frames, context: context)
+            needsFlush = true
+            afterAnswer(context: context, shutdown: shutdownAfter)
+        }
+    }
+
+    /// Writes an answer; after GOAWAY the last answer's write closes the connection once it is out.
+    private func write(_ frames: [HTTP2Frame], context: ChannelHandlerContext) {
+        for (i, f) in frames.enumerated() {
+            if goingAway, i == frames.count - 1 {
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
+                context.write(wrapOutboundOut(f), promise: written)
+            } else {
+                context.write(wrapOutboundOut(f), promise: nil)
+            }
+        }
+    }
+
+    private func closeIfDrained(context: ChannelHandlerContext) {
+        if streams.isEmpty, context.channel.isActive { context.close(promise: nil) }
+    }
+
+    private func afterAnswer(context: ChannelHandlerContext, shutdown: Bool) {
+        answeredStreams += 1
+        if shutdown {
+            goAway(context: context, reason: .shutdown)
+        } else if let n = configuration.faults.goAwayAfterStreams, answeredStreams >= n {
+            goAway(context: context, reason: .shutdown)
+        }
+    }
+
+    private func responseFrames(_ decision: Decision, streamID: HTTP2StreamID, apnsID: String) -> [HTTP2Frame] {
+        switch decision.verdict {
+        case .accept:
+            var headers: HPACKHeaders = [":status": "200", "apns-id": apnsID]
+            if configuration.environment == .sandbox { headers.add(name: "apns-unique-id", value: ids.next()) }
+            return [HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))]
+        case let .reject(reason):
+            let headers: HPACKHeaders = [":status": String(reason.status), "apns-id": apnsID, "content-type": "application/json"]
+            var body = ByteBuffer()
+            if reason.status == 410 {
+                let millis = decision.timestampMilliseconds ?? validator.nowMillis
+                body.writeString(#"{"reason":"\#(reason.rawValue)","timestamp":\#(millis)}"#)
+            } else {
+                body.writeString(reason.responseBody)
+            }
+            return [
+                HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers))),
+                HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true))),
+            ]
+        }
+    }
+
+    /// Raises the limit after the first valid provider token (as APNs does with a new SETTINGS frame);
+    /// optionally drops it to 1 after a rejection and restores it after the next accept.
+    private func adjustStreamLimit(context: ChannelHandlerContext, accepted: Bool) {
+        let high = configuration.maxConcurrentStreams
+        if !raised, auth.isAuthenticated {
+            raised = true
+            totals.raises += 1
+            sendLimit(context: context, high)
+        }
+        guard configuration.dropStreamLimitAfterRejection, raised else { return }
+        if !accepted, !dropped {
+            dropped = true
+            totals.drops += 1
+            sendLimit(context: context, 1)
+        } else if accepted, dropped {
+            dropped = false
+            sendLimit(context: context, high)
+        }
+    }
+
+    private func sendLimit(context: ChannelHandlerContext, _ value: Int) {
+        limit.advertise(value)
+        rewriter.enqueue(value)
+        // The HTTP/2 layer sees its own hard limit; the rewriter puts `value` on the wire.
+        let settings = HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([
+            HTTP2Setting(parameter: .maxConcurrentStreams, value: configuration.effectiveHardLimit),
+        ])))
+        context.write(wrapOutboundOut(settings), promise: nil)
+        needsFlush = true
+    }
+
+    /// GOAWAY with `{"reason": …}` as debug data; the connection closes once its open streams are answered.
+    private func goAway(context: ChannelHandlerContext, reason: Reason) {
+        guard !goingAway, context.channel.isActive else { return }
+        goingAway = true
+        delta.endedBy = reason.rawValue
+        counters.update { $0.goAwaysSent[reason.rawValue, default: 0] += 1 }
+        var debug = ByteBuffer()
+        debug.writeString(reason.responseBody)
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: debug))
+        // Closed once GOAWAY (and every answer written before it) is out, or after the last open
+        // stream's answer (see `write`).
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
+        context.writeAndFlush(wrapOutboundOut(frame), promise: written)
+    }
+
+    /// Ends the connection with a TCP reset: no GOAWAY, no answer.
+    private func resetConnection(context: ChannelHandlerContext) {
+        delta.endedBy = "reset"
+        counters.update { $0.connectionsReset += 1 }
+        let channel = context.channel
+        guard let provider = channel as? SocketOptionProvider else {
+            channel.close(promise: nil)
+            return
+        }
+        // SO_LINGER 0: close() sends RST instead of FIN.
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func mergeCounters() {
+        guard delta.requests > 0 || delta.resetsReceived > 0 || delta.streamsRefused > 0 || delta.endedBy != nil || !delta.open || !totals.isEmpty else { return }
+        let t = totals
+        counters.merge(delta) { c in
+            c.tokenVerifications += t.verifications
+            c.streamLimitRaises += t.raises
+            c.streamLimitDrops += t.drops
+            c.liveActivityBudgetOverruns += t.overruns
+            c.liveActivityMalformed += t.malformed
+        }
+        delta = ConnectionCounters(id: delta.id)
+        totals = TotalsDelta()
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Faults the simulator injects by configuration (apns-reference.md §11.8). Every random choice comes
+/// from `SimulatorConfiguration.seed` and the connection's accept order, so a run repeats.
+/// Defaults: no faults.
+public struct FaultInjection: Sendable, Equatable {
+    /// How long the simulator waits before answering a request.
+    public enum Latency: Sendable, Equatable {
+        /// Answer at once. The default.
+        case none
+        /// Always this many milliseconds.
+        case fixed(milliseconds: Double)
+        /// Uniform between the two bounds, in milliseconds.
+        case uniform(minMilliseconds: Double, maxMilliseconds: Double)
+        /// Lognormal with the given median and 99th percentile, in milliseconds (p99 ≥ p50 > 0).
+        case lognormal(p50Milliseconds: Double, p99Milliseconds: Double)
+
+        /// One sample in milliseconds.
+        public func sample(_ random: inout SeededRandom) -> Double {
+            switch self {
+            case .none: return 0
+            case let .fixed(ms): return ms
+            case let .uniform(lo, hi): return lo + (hi - lo) * random.unit()
+            case let .lognormal(p50, p99):
+                // z(0.99) = 2.326348: sigma so that the 99th percentile lands on p99.
+                let mu = log(p50)
+                let sigma = max(0, log(p99) - mu) / 2.326348
+                return exp(mu + sigma * random.gaussian())
+            }
+        }
+    }
+
+    /// Response latency. Default none.
+    public var latency: Latency = .none
+    /// Fraction of valid requests answered 500 InternalServerError. Default 0.
+    public var internalServerErrorFraction = 0.0
+    /// Fraction of valid requests answered 503 ServiceUnavailable. Default 0.
+    public var serviceUnavailableFraction = 0.0
+    /// Fraction of valid requests answered 503 Shutdown, after which the connection gets GOAWAY
+    /// `{"reason":"Shutdown"}` and closes. Default 0.
+    public var shutdownFraction = 0.0
+    /// Fraction of requests on which the connection is reset abruptly (TCP RST, no answer). Default 0.
+    public var connectionResetFraction = 0.0
+    /// GOAWAY `{"reason":"Shutdown"}` once a connection has answered this many streams. Default never.
+    public var goAwayAfterStreams: Int?
+    /// GOAWAY `{"reason":"Shutdown"}` this many seconds after a connection opened. Default never.
+    public var goAwayAfterSeconds: Double?
+    /// GOAWAY `{"reason":"IdleTimeout"}` after a connection had no request for this many seconds. Default never.
+    public var idleTimeoutSeconds: Double?
+    /// Hold the server's first SETTINGS (and everything after it) this many milliseconds. Default 0.
+    public var settingsDelayMilliseconds = 0.0
+
+    public init() {}
+
+    /// Whether any request-level fault is configured (the handler skips the dice otherwise).
+    var rollsDice: Bool {
+        internalServerErrorFraction > 0 || serviceUnavailableFraction > 0 || shutdownFraction > 0 || connectionResetFraction > 0
+    }
+}

@@ -1,0 +1,41 @@
+import APNsCore
+
+/// Live Activity checks (apns-reference.md §7): the `aps` keys every liveactivity push needs, the
+/// extra keys of a `start`, and the device-side budget of priority-10 pushes.
+public struct LiveActivityRules: Sendable, Equatable {
+    /// What to do with a liveactivity payload that lacks a required key.
+    public enum MissingKeys: String, Sendable, Codable, CaseIterable {
+        /// Answer 400 with `reason` (APNs documents no reason for it; the device would drop the push).
+        case reject
+        /// Answer 200 and count it as `liveactivity_malformed` (what APNs itself most likely does).
+        case count
+    }
+
+    /// Default `.reject`, so a harness run shows a malformed payload at once.
+    public var missingKeys: MissingKeys = .reject
+    /// The reason of a rejected malformed payload. Default `BadPayload` (the simulator's own).
+    public var reason = SimulatorConfiguration.simulatorBadPayload
+    /// Priority-10 (or unprioritized) liveactivity pushes one activity token may get in each
+    /// `budgetWindowSeconds` before the device would throttle; beyond, APNs still answers 200 and the
+    /// simulator counts `liveactivity_budget_overruns`. Apple does not publish the size. Default 10; nil: no budget.
+    public var priority10Budget: Int? = 10
+    /// Default 3600 s.
+    public var budgetWindowSeconds = 3600.0
+
+    public init() {}
+
+    /// Keys every liveactivity push's `aps` needs.
+    public static let requiredKeys = ["event", "timestamp", "content-state"]
+    /// Keys a `start` event's `aps` needs besides.
+    public static let startKeys = ["alert", "attributes-type", "attributes"]
+
+    /// The first required key that is missing, or nil.
+    static func missingKey(_ shape: PayloadShape) -> String? {
+        let keys = shape.apsKeys ?? []
+        for k in requiredKeys where !keys.contains(k) { return "aps.\(k)" }
+        if shape.event == "start" {
+            for k in startKeys where !keys.contains(k) { return "aps.\(k)" }
+        }
+        return nil
+    }
+}
