@@ -11,7 +11,7 @@ struct APNSBench: ParsableCommand {
 
             Quick start:  apnsbench run            (profiles/leave-requests.yaml against the simulator)
             """,
-        subcommands: [RunCommand.self, GenerateCommand.self],
+        subcommands: [RunCommand.self, GenerateCommand.self, SimulateCommand.self],
         defaultSubcommand: nil
     )
 }
