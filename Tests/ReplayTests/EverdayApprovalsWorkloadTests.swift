@@ -17,13 +17,14 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         return String(format: "2025-03-03T%02d:%02d:00Z", minute / 60, minute % 60)
     }
 
-    func device(_ id: String, _ token: String, account: Int = 1) -> String {
-        #"{"at":"\#(at())","kind":"parent.device","device_id":"\#(id)","push_token":"\#(token)","account_id":\#(account)}"#
+    func device(_ id: String, _ token: String, account: Int = 1, family: Int? = nil) -> String {
+        let familyField = family.map { #","family_id":\#($0)"# } ?? ""
+        return #"{"at":"\#(at())","kind":"parent.device","device_id":"\#(id)","push_token":"\#(token)","account_id":\#(account)\#(familyField)}"#
     }
 
     func removed(_ id: String) -> String { #"{"at":"\#(at())","kind":"parent.removed","device_id":"\#(id)"}"# }
 
-    func registered(_ userID: Int, _ username: String, first: String? = nil, last: String? = nil) -> String {
+    func registered(_ userID: Int, _ username: String, first: String? = nil, last: String? = nil, family: Int? = nil) -> String {
         var line = NDJSONLine()
         line.string("at", at())
         line.string("kind", "account.registered")
@@ -31,6 +32,7 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         line.string("username", username)
         if let first { line.string("first_name", first) }
         if let last { line.string("last_name", last) }
+        if let family { line.int("family_id", family) }
         return String(decoding: line.line.dropLast(), as: UTF8.self)
     }
 
@@ -91,6 +93,30 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         XCTAssertEqual(push.deviceToken, t[2])
         XCTAssertFalse(w.next(into: &push))
         XCTAssertEqual(w.parentDeviceCount, 1)
+    }
+
+    func testAFamilysRegistrationGoesToThatFamilysParentsAndOneWithoutAFamilyToAll() throws {
+        let ledger = WorkloadLedger()
+        let lines = [
+            device("A", t[1], account: 1, family: 7), device("B", t[2], account: 2, family: 7),
+            device("C", t[3], account: 3, family: 8), device("D", t[4], account: 4),
+            registered(1, "kid7", family: 7),
+            registered(2, "kid8", family: 8),
+            registered(3, "kid9", family: 9),          // no parent device in family 9 yet
+            device("C", t[5], account: 3, family: 9),  // C moves to family 9 with a new token
+            registered(4, "kid9b", family: 9),
+            registered(5, "anyone"),                   // no family: every parent device
+        ]
+        let w = try make(lines, ledger: ledger)
+        ledger.drain(w)
+        XCTAssertEqual(ledger.sent.map(\.token), [t[1], t[2], t[3], t[5], t[1], t[2], t[5], t[4]])
+        XCTAssertEqual(ledger.count(.notSent(.noRecipients)), 1)
+        XCTAssertEqual(ledger.applied.map(\.pushes), [0, 0, 0, 0, 2, 1, 1, 0, 1, 4])
+        ledger.assertBalanced(linesRead: lines.count)
+
+        let bad = WorkloadLedger()
+        bad.drain(try make([#"{"at":"2025-03-03T00:00:00Z","kind":"account.registered","user_id":1,"username":"x","family_id":"7"}"#], ledger: bad))
+        XCTAssertEqual(bad.badLines.map(\.key), ["wrong_type"])
     }
 
     func testZeroParentsIsOnePlannedPushNotSent() throws {

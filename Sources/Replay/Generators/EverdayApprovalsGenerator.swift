@@ -1,15 +1,13 @@
-/// Writes a synthetic Everday recording (seed 004) over two weeks in Sydney (UTC+11): a few hundred
-/// families' parents install the app and register their devices (`parent.device`: most in the first days,
-/// in the evening; one or two parents a family, some with an iPhone and an iPad), some devices later get a
-/// new token (app reinstalled or restored: the same `device_id`, a new `push_token`) and a few sign out
-/// (`parent.removed`); kids register over the days after school (`account.registered`, first and last
-/// names sometimes missing), and each registration is pushed to every parent device registered then.
+/// Writes a synthetic Everday recording (seed 004) over two weeks in Sydney (UTC+11) for a backend serving
+/// a few hundred families: parents install the app and register their devices (`parent.device`: most in
+/// the first days, in the evening; one or two parents a family, some with an iPhone and an iPad), some
+/// devices later get a new token (app reinstalled or restored: the same `device_id`, a new `push_token`)
+/// and a few sign out (`parent.removed`); kids register over the days after school (`account.registered`,
+/// first and last names sometimes missing), and each registration is pushed to every parent device of the
+/// kid's family registered by then (every event carries `family_id`). A kid who registers before any of
+/// the family's parents has a device gives one push not sent (`no_recipients`).
 ///
-/// The first event is a kid registering before any parent has a device: its push ends as not sent
-/// (`no_recipients`), on purpose. Names and usernames carry quotes, backslashes, emoji and non-Latin
-/// letters. About `kidShare` of the events are registrations; since each fans out to every parent device,
-/// pushes grow with the square of `events` (1,200 events give roughly 50,000 pushes).
-///
+/// Names and usernames carry quotes, backslashes, emoji and non-Latin letters. About 4 events a family.
 /// Exactly `events` lines, in time order. Same seed, same bytes.
 public struct EverdayApprovalsGenerator {
     public var events: Int
@@ -18,8 +16,6 @@ public struct EverdayApprovalsGenerator {
     public var startMillis: Int64 = 1_740_920_400_000
     /// Days the recording covers. Default 14.
     public var days = 14
-    /// Share of events that are kids' registrations. Default 0.06.
-    public var kidShare = 0.06
     /// Share of devices that get a new token later. Default 0.2.
     public var rotationShare = 0.2
     /// Share of devices that sign out later. Default 0.03.
@@ -62,66 +58,50 @@ public struct EverdayApprovalsGenerator {
         }
         func later(than t: Int64) -> Int64 { t + Int64(rng.unit() * Double(end - t)) }
 
-        let kids = max(1, Int(Double(events) * kidShare))
-        let parentEvents = events - kids
-
-        // Parents' devices, family by family, until the parent-side budget is nearly spent.
-        var accountID = 500
-        var familyNames: [String] = []
-        var parentSide = 0
-        families: while parentSide < parentEvents {
-            let surname = rng.pick(Self.surnames)
-            familyNames.append(surname)
+        var family = 0, accountID = 500, userID = 9000
+        while out.count < events {
+            family += 1
+            let familyID = family, surname = rng.pick(Self.surnames)
+            // The parents' devices.
             for _ in 0..<(rng.unit() < 0.8 ? 2 : 1) {
                 accountID += 1
-                for _ in 0..<(rng.unit() < 0.3 ? 2 : 1) {
-                    guard parentSide < parentEvents else { break families }
+                let account = accountID
+                for _ in 0..<(rng.unit() < 0.3 ? 2 : 1) where out.count < events {
                     let deviceID = rng.uuid()
-                    let d = rng.unit() < 0.7 ? Int(rng.next() % 3) : Int(rng.next() % UInt64(days))
-                    let registered = evening(d)
+                    let registered = evening(rng.unit() < 0.7 ? Int(rng.next() % 3) : Int(rng.next() % UInt64(days)))
                     let token = rng.hex(bytes: 32)
-                    let account = accountID
                     add(registered) { l in
-                        l.string("kind", "parent.device"); l.string("device_id", deviceID)
-                        l.string("push_token", token); l.int("account_id", account)
+                        l.string("kind", "parent.device"); l.string("device_id", deviceID); l.string("push_token", token)
+                        l.int("account_id", account); l.int("family_id", familyID)
                     }
-                    parentSide += 1
                     let roll = rng.unit()
-                    if roll < rotationShare, parentSide < parentEvents {
+                    if roll < rotationShare, out.count < events {
                         let rotated = later(than: registered)
                         let newToken = rng.hex(bytes: 32)
                         add(rotated) { l in
-                            l.string("kind", "parent.device"); l.string("device_id", deviceID)
-                            l.string("push_token", newToken); l.int("account_id", account)
+                            l.string("kind", "parent.device"); l.string("device_id", deviceID); l.string("push_token", newToken)
+                            l.int("account_id", account); l.int("family_id", familyID)
                         }
-                        parentSide += 1
-                    } else if roll < rotationShare + removalShare, parentSide < parentEvents {
+                    } else if roll < rotationShare + removalShare, out.count < events {
                         add(later(than: registered)) { l in l.string("kind", "parent.removed"); l.string("device_id", deviceID) }
-                        parentSide += 1
                     }
                 }
             }
-        }
-
-        // Kids: the first registers before any parent device (06:45 on day 0; devices come from 07:00); the rest after school.
-        var userID = 9000
-        for k in 0..<kids {
-            userID += 1
-            let at: Int64
-            if k == 0 {
-                at = startMillis + 405 * 60_000
-            } else {
+            // The kids: none to three, registering after school on one of the days after the first.
+            let roll = rng.unit()
+            let kids = roll < 0.15 ? 0 : (roll < 0.65 ? 1 : (roll < 0.93 ? 2 : 3))
+            for _ in 0..<kids where out.count < events {
+                userID += 1
                 let d = 1 + Int(rng.next() % UInt64(max(1, days - 1)))
-                at = startMillis + Int64(d) * day + Int64((930 + rng.unit() * 300) * 60_000)
-            }
-            let surname = rng.pick(familyNames.isEmpty ? Self.surnames : familyNames)
-            let first = rng.pick(Self.kidFirstNames)
-            let last: String? = first == nil || rng.unit() < 0.15 ? nil : surname
-            let username = rng.pick(Self.usernameStems) + String(userID % 1000)
-            let id = userID
-            add(at) { l in
-                l.string("kind", "account.registered"); l.int("user_id", id); l.string("username", username)
-                l.string("first_name", first); l.string("last_name", last)
+                let at = startMillis + Int64(d) * day + Int64((930 + rng.unit() * 300) * 60_000)
+                let first = rng.pick(Self.kidFirstNames)
+                let last: String? = first == nil || rng.unit() < 0.15 ? nil : surname
+                let username = rng.pick(Self.usernameStems) + String(userID % 1000)
+                let id = userID
+                add(at) { l in
+                    l.string("kind", "account.registered"); l.int("user_id", id); l.string("username", username)
+                    l.string("first_name", first); l.string("last_name", last); l.int("family_id", familyID)
+                }
             }
         }
         out.sort { ($0.at, $0.order) < ($1.at, $1.order) }

@@ -5,13 +5,18 @@ import APNsCore
 /// one registration fans out to every registered parent device.
 ///
 /// Events:
-/// - `parent.device` {device_id, push_token, account_id}: upserts the device by `device_id` (a new token
-///   replaces the old one, which is never pushed to again). State only.
+/// - `parent.device` {device_id, push_token, account_id, family_id?}: upserts the device by `device_id` (a
+///   new token replaces the old one, which is never pushed to again). State only.
 /// - `parent.removed` {device_id}: the device signed out; its token is not used again. State only. A device
 ///   the stream never registered is a bad line.
-/// - `account.registered` {user_id, username, first_name?, last_name?}: one alert push to each parent device
-///   registered at that moment, in registration order. With no parent device it is one planned push that
-///   ends as not sent (`no_recipients`).
+/// - `account.registered` {user_id, username, first_name?, last_name?, family_id?}: one alert push to each
+///   parent device registered at that moment, in registration order. With no parent device it is one
+///   planned push that ends as not sent (`no_recipients`).
+///
+/// Who "every parent" is: the seed's server is one household, so a registration goes to every parent
+/// device. A backend serving many households records `family_id` (an integer) on both events; then a
+/// registration with a `family_id` goes to every parent device of that family only, and one without it
+/// still goes to every parent device.
 ///
 /// The payload is rendered once per registration and copied into each push of its fan-out; the fan-out's
 /// tokens are taken when the event is read, so later events never change a fan-out in progress.
@@ -25,8 +30,12 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
         case registered_at
     }
 
-    /// The registry group every parent device follows.
-    static let parents = "parents"
+    /// The groups a parent device follows: every parent device follows `.allParents`; one recorded with a
+    /// `family_id` also follows its family.
+    enum ParentGroup: Hashable {
+        case allParents
+        case family(Int)
+    }
 
     private let reader: EventStreamReader
     private let template: PayloadTemplate
@@ -34,7 +43,7 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
     private let badLines: RunProfile.BadLinePolicy
     private let accounting: EventAccounting
     private let outcomes: OutcomeSink
-    private var registry = DeviceDirectory<String>()
+    private var registry = DeviceDirectory<ParentGroup>()
     /// The template's slot index for each field (nil: the template does not use it).
     private let slotOf: [Field: Int]
     /// Reused per event.
@@ -136,7 +145,8 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
             let token = try fields.string("push_token")
             guard DeviceToken.isValid(token) else { throw bad("push_token", "not a device token (hex, an even number of 64–200 digits)") }
             _ = try fields.int("account_id")
-            registry.upsert(deviceID: deviceID, token: token, groups: [Self.parents])
+            let family = try fields.optionalInt("family_id")
+            registry.upsert(deviceID: deviceID, token: token, groups: family.map { [.allParents, .family($0)] } ?? [.allParents])
             accounting.eventApplied(kind: kind, pushes: 0)
 
         case "parent.removed":
@@ -153,10 +163,11 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
             guard !username.isEmpty else { throw bad("username", "empty") }
             let first = try fields.optionalString("first_name").flatMap { $0.isEmpty ? nil : $0 }
             let last = try fields.optionalString("last_name").flatMap { $0.isEmpty ? nil : $0 }
+            let family = try fields.optionalInt("family_id")
 
             pendingTokens.removeAll(keepingCapacity: true)
             pendingNext = 0
-            for id in registry.followers(of: Self.parents) {
+            for id in registry.followers(of: family.map { .family($0) } ?? .allParents) {
                 if let device = registry.device(id) { pendingTokens.append(device.token) }
             }
             guard !pendingTokens.isEmpty else {
