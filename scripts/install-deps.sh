@@ -2,7 +2,8 @@
 # Installs what apnsbench needs to build and run, when it is missing:
 #   libcurl >= 8 with HTTP/2 (Debian 12: libcurl4-openssl-dev from bookworm-backports, 8.14.1 — the
 #   bookworm 7.88.1 resets every HTTP/2 stream after a 200 and cannot reuse h2c connections),
-#   libssl-dev, libjemalloc-dev, pkg-config; with --test also the interop peers (nghttp2-client).
+#   libssl-dev, libjemalloc-dev, pkg-config; with --test also the interop peers: h2load (nghttp2-client),
+#   nghttpd (nghttp2-server, for scripts/bench-simulator.sh) and the Python APNs client aioapns (PyPI).
 # Idempotent: does nothing (and touches no package list) when everything is there.
 set -euo pipefail
 
@@ -32,6 +33,9 @@ for pkg in libssl-dev libjemalloc-dev pkg-config; do
 done
 if [ $want_test = 1 ]; then
     command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
+    command -v nghttpd >/dev/null 2>&1 || missing+=(nghttp2-server)
+    command -v python3 >/dev/null 2>&1 || missing+=(python3)
+    python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 fi
 
 updated=0
@@ -61,6 +65,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt_update
     say "installing ${missing[*]}"
     $SUDO apt-get install -y -q "${missing[@]}" >&2
+fi
+
+# aioapns for the interop tests (Tests/InteropTests): pip, after python3 and pip are there.
+if [ $want_test = 1 ] && ! python3 -c 'import aioapns' >/dev/null 2>&1; then
+    say "installing the Python package aioapns"
+    # Debian's own python3 refuses pip installs outside a venv (PEP 668) unless told otherwise.
+    python3 -m pip install -q aioapns >&2 2>/dev/null || python3 -m pip install -q --break-system-packages aioapns >&2
+    python3 -c 'import aioapns' || { say "aioapns did not install"; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -179,7 +179,7 @@ public struct RequestValidator {
         }
 
         // The token this connection already uses: only its age can have changed.
-        if let current = auth.currentToken, current == jwt {
+        if let current = auth.currentToken, current.utf8.elementsEqual(jwt.utf8) {
             if now - Double(auth.currentTokenIssuedAt) > configuration.providerTokenLifetime { return .expiredProviderToken }
             return nil
         }

@@ -16,6 +16,7 @@ final class SimulatorReasonTests: XCTestCase {
         XCTAssertRejected(try h.push(c, h.headers(token: String(repeating: "a", count: 65))), .badDeviceToken)
         XCTAssertRejected(try h.push(c, h.headers(token: String(repeating: "a", count: 202))), .badDeviceToken)
         XCTAssertRejected(try h.push(c, h.headers(extra: [("apns-topic", "com.example.app")])), .duplicateHeaders)
+        XCTAssertRejected(try h.push(c, h.headers(extra: [("apns-priority", "10"), ("apns-priority", "5")])), .duplicateHeaders)
         XCTAssertRejected(try h.push(c, h.headers(extra: [("apns-id", "not-a-uuid")])), .badMessageId)
         XCTAssertRejected(try h.push(c, h.headers(extra: [("apns-priority", "7")])), .badPriority)
         XCTAssertRejected(try h.push(c, h.headers(pushType: "background", extra: [("apns-priority", "10")])), .badPriority)
