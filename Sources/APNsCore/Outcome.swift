@@ -44,6 +44,9 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     /// A stream line that could not be read: it may have planned a push, so it counts as one push not sent,
     /// and skipped input shows in the push totals (the event totals count it by its cause).
     public static let badLine = NotSentCause("bad_line")
+    /// A Live Activity update replaced by a newer one for the same token within the coalescing window
+    /// (a push saved).
+    public static let coalesced = NotSentCause("coalesced")
     /// The run stopped (duration reached, interrupted) before this push could be sent.
     public static let runStopped = NotSentCause("run_stopped")
 }

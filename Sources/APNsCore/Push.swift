@@ -22,6 +22,16 @@ public protocol PushSource: AnyObject {
     /// Fills `push` with the next push to send and returns true, or returns false when there are no more.
     /// Pushes the source plans but decides not to send are recorded by the source itself as `notSent`.
     func next(into push: inout OutgoingPush) -> Bool
+
+    /// Called once when the engine stops asking before the source ran dry (the duration limit was reached).
+    /// A source that has planned pushes it has not handed out yet (the rest of a fan-out, updates held for
+    /// coalescing) records each as not sent (`run_stopped`), so that every planned push still has an outcome.
+    func abandon()
+}
+
+extension PushSource {
+    /// Nothing planned is held back by default.
+    public func abandon() {}
 }
 
 /// Receives one outcome per planned push. Called on the engine's thread only.

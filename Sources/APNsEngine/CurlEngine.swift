@@ -81,6 +81,7 @@ public final class CurlEngine {
         let stopAt: UInt64? = configuration.durationLimit.map { started + UInt64($0 * 1e9) }
         var staged: TransferSlot? = nil
         var exhausted = false
+        var stoppedEarly = false
         var running: Int32 = 0
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
         var nextProgress = started + progressEvery
@@ -96,6 +97,7 @@ public final class CurlEngine {
             // Stop feeding once the duration is over; what was staged is recorded as not sent.
             if let stopAt, now >= stopAt, !exhausted {
                 exhausted = true
+                stoppedEarly = true
                 if let s = staged {
                     sink.record(.notSent(.runStopped), priority: s.push.priority, intended: s.push.intendedNanos, sent: 0, completed: 0)
                     free.append(s)
@@ -141,6 +143,7 @@ public final class CurlEngine {
                 _ = curl_multi_poll(multi, nil, 0, timeoutMillis, nil)
             }
         }
+        if stoppedEarly { source.abandon() }
         stats.firstSendNanos = stats.firstSendNanos == 0 ? started : stats.firstSendNanos
         return stats
     }

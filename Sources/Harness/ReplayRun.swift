@@ -18,6 +18,10 @@ public struct RunOptions: Sendable {
     public var priority: Priority?
     /// Stop sending after this many seconds.
     public var durationLimit: Double?
+    /// Overrides the profile's schedule.
+    public var schedule: Schedule?
+    /// Overrides the profile's coalescing window (ms); 0 turns coalescing off.
+    public var coalesceMillis: Int64?
 
     public init(profilePath: String) { self.profilePath = profilePath }
 }
@@ -46,6 +50,12 @@ public enum ReplayRun {
         if let c = options.connections { profile.connections = c }
         if let s = options.streams { profile.streams = s }
         if let p = options.priority { profile.priority = p }
+        if let s = options.schedule { profile.schedule = s }
+        if let c = options.coalesceMillis { profile.coalesceMillis = c > 0 ? c : nil }
+        if profile.coalesceMillis != nil, profile.pushType != .liveactivity {
+            throw RunError("--coalesce applies to Live Activity updates; \(options.profilePath) sends \(profile.pushType.rawValue) pushes")
+        }
+        try profile.schedule.validate()
         let libcurl = LibcurlInfo.loaded()
         try libcurl.requireUsable()
         guard let templateData = FileManager.default.contents(atPath: profile.templatePath) else {
@@ -68,6 +78,9 @@ public enum ReplayRun {
             var config = SimulatorConfiguration()
             config.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
             config.topicsByTeam[key.teamID] = [profile.bundleID]
+            if let path = profile.deadTokensPath {
+                for token in try readTokenList(path) { config.deviceRegistry.kill(token: token) }
+            }
             let sim = try APNsSimulator(configuration: config)
             try sim.start()
             simulator = sim
@@ -93,17 +106,26 @@ public enum ReplayRun {
 
         let recorder = RunRecorder()
         let workload = try Workloads.make(profile: profile, template: template, accounting: recorder, outcomes: recorder)
-        log("apnsbench: replaying \(profile.streamPath) (\(profile.workload)) to \(simulator.map { "the embedded simulator at \($0.url)" } ?? baseURL), \(profile.connections) connection(s) x \(profile.streams) streams")
+        log("apnsbench: replaying \(profile.streamPath) (\(profile.workload)) to \(simulator.map { "the embedded simulator at \($0.url)" } ?? baseURL), \(profile.connections) connection(s) x \(profile.streams) streams, \(profile.schedule)")
         recorder.start(atNanos: MonotonicTime.now())
-        let stats = try engine.runOnOwnThread(source: workload, sink: recorder)
+        var source: PushSource = workload
+        if let window = profile.coalesceMillis {
+            source = Coalescer(source, windowMillis: window, outcomes: recorder, accounting: recorder)
+        }
+        if profile.schedule.isOpenLoop { source = PacedSource(source, pacer: Pacer(profile.schedule)) }
+        let stats = try engine.runOnOwnThread(source: source, sink: recorder)
         let duration = Date().timeIntervalSince(startedAt)
+        // Every push the events announced (and one per bad line) must have ended somewhere: the report's
+        // balance check compares this with the outcomes recorded.
+        recorder.expectedPlanned = recorder.pushesFromEvents + recorder.invalidEventsTotal
 
         let settings = RunSettings(
             profile: options.profilePath, workload: profile.workload, stream: profile.streamPath, target: options.target.description,
             pushType: profile.pushType.rawValue, topic: profile.topic, priority: String(profile.priority.rawValue),
             expirationSeconds: profile.expirationSeconds, connections: profile.connections, streams: profile.streams,
             tokenRefreshSeconds: Int(profile.tokenRefreshMinutes * 60), pushTimeoutMillis: profile.pushTimeoutMillis,
-            badLinePolicy: profile.badLines.rawValue, durationLimitSeconds: options.durationLimit)
+            badLinePolicy: profile.badLines.rawValue, durationLimitSeconds: options.durationLimit,
+            schedule: profile.schedule.description, coalesceMillis: profile.coalesceMillis.map { Int($0) })
         let report = recorder.makeReport(
             settings: settings,
             environment: .current(libcurl: libcurl.version, ssl: libcurl.ssl, nghttp2: libcurl.nghttp2),
@@ -116,6 +138,24 @@ public enum ReplayRun {
             throw RunError("reading \(profile.streamPath) failed: \(failure) (partial report written to \(options.outDirectory))")
         }
         return RunResult(report: report, reportPaths: paths, stoppedAt: workload.stopError)
+    }
+
+    /// One token a line; blank lines and `#` comments skipped; a line that is not a token is an error
+    /// naming the file and the line.
+    static func readTokenList(_ path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunError("dead-token list \(path) cannot be read")
+        }
+        var tokens: [String] = []
+        for (i, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard DeviceToken.isValid(line) else {
+                throw RunError("\(path):\(i + 1): '\(DeviceToken.redacted(line))' is not a device token (even-length hex, 64-200 characters)")
+            }
+            tokens.append(line)
+        }
+        return tokens
     }
 
     /// The key from --key-path/--key-id/--team-id (or APNS_* variables); against the simulator a fresh
@@ -133,6 +173,10 @@ public enum ReplayRun {
         }
         return SigningKey.generate()
     }
+}
+
+extension RunRecorder: CoalescingAccounting {
+    public func coalescingStaleness(millis: Int64) { recordStaleness(millis: millis) }
 }
 
 extension RunRecorder: EventAccounting {

@@ -34,14 +34,15 @@ public struct LatencySummary: Codable, Sendable, Equatable {
     /// A summary with no values.
     public static let empty = LatencySummary(count: 0, min: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0)
 
-    /// Summarizes a histogram whose values are microseconds.
-    public init(histogram h: Histogram<UInt64>) {
+    /// Summarizes a histogram whose values are in `unit` (microseconds by default).
+    public init(histogram h: Histogram<UInt64>, unit: String = "us") {
         guard h.totalCount > 0 else {
             self = .empty
             return
         }
         func int(_ v: UInt64) -> Int { Int(clamping: v) }
         self.init(
+            unit: unit,
             count: int(h.totalCount),
             min: int(h.min),
             p50: int(h.valueAtPercentile(50)),

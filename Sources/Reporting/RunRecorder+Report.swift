@@ -60,7 +60,11 @@ extension RunRecorder {
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),
             timeline: timelineEntries,
             engine: engine,
-            simulator: simulator
+            simulator: simulator,
+            coalescing: settings.coalesceMillis.map {
+                RunReport.Coalescing(windowMillis: $0, pushesSaved: notSent[NotSentCause.coalesced.rawValue] ?? 0,
+                                     staleness: LatencySummary(histogram: staleness, unit: "ms"))
+            }
         )
     }
 

@@ -78,6 +78,16 @@ public final class RunRecorder: OutcomeSink {
     /// Invalid events by cause.
     public private(set) var invalidEvents: [String: Int] = [:]
     public private(set) var invalidEventsTotal = 0
+
+    // MARK: Coalescing
+
+    /// Staleness of coalesced Live Activity updates, in milliseconds (1 ms … 1 day).
+    public private(set) var staleness = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 86_400_000, numberOfSignificantValueDigits: .three)
+
+    /// Records how long one update waited before a push carrying it (or newer state) was released.
+    public func recordStaleness(millis: Int64) {
+        _ = staleness.record(UInt64(min(max(millis, 0), 86_400_000)))
+    }
     /// The first ``badLineSampleLimit`` bad lines, device tokens redacted.
     public private(set) var badLineSamples: [RunReport.BadLine] = []
 
@@ -241,6 +251,7 @@ public final class RunRecorder: OutcomeSink {
     /// does not, the merged value is nil (unknown), since that side's share is unknown.
     public func merge(_ other: RunRecorder) {
         precondition(other !== self, "a recorder cannot be merged into itself")
+        staleness.add(other.staleness)
         if let mine = expectedPlanned, let theirs = other.expectedPlanned {
             expectedPlanned = mine + theirs
         } else {

@@ -52,6 +52,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var engine: EngineSummary
     /// The simulator's own counters, when the run's target was the embedded simulator; absent otherwise.
     public var simulator: [String: Int]?
+    /// What coalescing saved and cost, when it was on; absent otherwise.
+    public var coalescing: Coalescing?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -66,7 +68,8 @@ public struct RunReport: Codable, Sendable, Equatable {
         throughput: Throughput,
         timeline: [TimelineEntry],
         engine: EngineSummary,
-        simulator: [String: Int]? = nil
+        simulator: [String: Int]? = nil,
+        coalescing: Coalescing? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.generator = generator
@@ -81,6 +84,26 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.timeline = timeline
         self.engine = engine
         self.simulator = simulator
+        self.coalescing = coalescing
+    }
+}
+
+extension RunReport {
+    /// The batching knob's effect: Live Activity updates collapsed into a later one for the same token.
+    public struct Coalescing: Codable, Sendable, Equatable {
+        /// The window, recorded milliseconds.
+        public var windowMillis: Int
+        /// Updates superseded by a newer one (pushes saved; counted as not sent `coalesced`).
+        public var pushesSaved: Int
+        /// How long each update waited, from its recorded time until a push carrying it (or newer state)
+        /// was released, in milliseconds of recorded time.
+        public var staleness: LatencySummary
+
+        public init(windowMillis: Int, pushesSaved: Int, staleness: LatencySummary) {
+            self.windowMillis = windowMillis
+            self.pushesSaved = pushesSaved
+            self.staleness = staleness
+        }
     }
 }
 

@@ -30,6 +30,11 @@ public struct RunSettings: Codable, Sendable, Equatable {
     public var badLinePolicy: String
     /// The run's wall-clock limit, in seconds; nil = until the stream ends.
     public var durationLimitSeconds: Double?
+    /// When pushes were due: `closed-loop`, `recorded x60`, `rate 2000/s`, `ramp 1000->20000/s over 60 s`.
+    /// Nil in reports written before schedules existed.
+    public var schedule: String?
+    /// Coalescing window for Live Activity updates (ms); nil when off.
+    public var coalesceMillis: Int?
 
     public init(
         profile: String,
@@ -45,7 +50,9 @@ public struct RunSettings: Codable, Sendable, Equatable {
         tokenRefreshSeconds: Int,
         pushTimeoutMillis: Int,
         badLinePolicy: String,
-        durationLimitSeconds: Double? = nil
+        durationLimitSeconds: Double? = nil,
+        schedule: String? = nil,
+        coalesceMillis: Int? = nil
     ) {
         self.profile = profile
         self.workload = workload
@@ -61,5 +68,7 @@ public struct RunSettings: Codable, Sendable, Equatable {
         self.pushTimeoutMillis = pushTimeoutMillis
         self.badLinePolicy = badLinePolicy
         self.durationLimitSeconds = durationLimitSeconds
+        self.schedule = schedule
+        self.coalesceMillis = coalesceMillis
     }
 }

@@ -35,6 +35,15 @@ extension SummaryText {
         }
         line()
 
+        if let c = report.coalescing {
+            line("## Coalescing")
+            line()
+            line("Window \(c.windowMillis) ms: **\(c.pushesSaved) pushes saved** (updates superseded by a newer one for the same "
+                + "Live Activity token). Staleness added per update (recorded ms): p50 \(c.staleness.p50), p99 \(c.staleness.p99), "
+                + "max \(c.staleness.max), over \(c.staleness.count) updates.")
+            line()
+        }
+
         let e = report.engine
         let env = report.environment
         line("## Engine and environment")

@@ -6,10 +6,17 @@ import Replay
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write a synthetic recorded stream (NDJSON) for a workload. Same seed, same bytes.")
+        abstract: "Write a synthetic recorded stream (NDJSON) for a workload. Same parameters and seed, same bytes.",
+        discussion: """
+            Examples:
+              apnsbench generate leave-requests --requests 360 --seed 7 --out profiles/streams/leave-requests.ndjson
+              apnsbench generate order-changes --events 1000000 --devices 50000 --stores 500 --seed 7 \\
+                  --out s.ndjson --dead-tokens s.dead-tokens
+            """)
 
     enum Workload: String, ExpressibleByArgument, CaseIterable {
         case leaveRequests = "leave-requests"
+        case orderChanges = "order-changes"
         case cdblLeave = "cdbl-leave"
         case ksrCranes = "ksr-cranes"
         case everdayApprovals = "everday-approvals"
@@ -24,40 +31,80 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "Events to generate (workloads other than leave-requests).")
     var events: Int = 10_000
 
+    @Option(name: .long, help: "order-changes: devices.")
+    var devices: Int = 2_000
+
+    @Option(name: .long, help: "order-changes: stores.")
+    var stores: Int = 50
+
     @Option(name: .long, help: "Random seed.")
     var seed: UInt64 = 7
 
     @Option(name: .long, help: ArgumentHelp("Output file (default: standard output).", valueName: "FILE"))
     var out: String?
 
+    @Option(name: .long, help: ArgumentHelp("order-changes: write the planted dead tokens here, one a line (for the simulator's registry).", valueName: "FILE"))
+    var deadTokens: String?
+
     func validate() throws {
         guard requests > 0 else { throw ValidationError("--requests must be positive") }
         guard events > 0 else { throw ValidationError("--events must be positive") }
+        guard devices > 0, stores > 0 else { throw ValidationError("--devices and --stores must be positive") }
+        if deadTokens != nil, workload != .orderChanges { throw ValidationError("--dead-tokens goes with order-changes") }
     }
 
     func run() throws {
-        let handle: FileHandle
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: nil) , let h = FileHandle(forWritingAtPath: out) else {
-                throw ValidationError("cannot write \(out)")
+        let output = try BufferedOutput(path: out)
+        let dead = try deadTokens.map { try BufferedOutput(path: $0) }
+        switch workload {
+        case .leaveRequests:
+            try LeaveRequestGenerator(requests: requests, seed: seed).write(output.write)
+        case .orderChanges:
+            try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
+                .write(output.write, deadToken: { token in try dead?.write(Array((token + "\n").utf8)) })
+        case .cdblLeave:
+            try CDBLLeaveGenerator(events: events, seed: seed).write(output.write)
+        case .ksrCranes:
+            try KSRCranesGenerator(events: events, seed: seed).write(output.write)
+        case .everdayApprovals:
+            try EverdayApprovalsGenerator(events: events, seed: seed).write(output.write)
+        }
+        try output.close()
+        try dead?.close()
+    }
+}
+
+/// Writes bytes to a file (or standard output) in 64 KiB blocks.
+final class BufferedOutput {
+    private let handle: FileHandle
+    private let path: String?
+    private var buffer: [UInt8] = []
+
+    init(path: String?) throws {
+        self.path = path
+        if let path {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                throw ValidationError("cannot write \(path)")
             }
             handle = h
         } else {
             handle = FileHandle.standardOutput
         }
-        var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
-        func emit(_ line: [UInt8]) {
-            buffer.append(contentsOf: line)
-            if buffer.count >= 1 << 16 { handle.write(Data(buffer)); buffer.removeAll(keepingCapacity: true) }
-        }
-        switch workload {
-        case .leaveRequests: LeaveRequestGenerator(requests: requests, seed: seed).write(emit)
-        case .cdblLeave: CDBLLeaveGenerator(events: events, seed: seed).write(emit)
-        case .ksrCranes: KSRCranesGenerator(events: events, seed: seed).write(emit)
-        case .everdayApprovals: EverdayApprovalsGenerator(events: events, seed: seed).write(emit)
-        }
-        handle.write(Data(buffer))
-        if out != nil { try handle.close() }
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func flush() throws {
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() throws {
+        try flush()
+        if path != nil { try handle.close() }
     }
 }

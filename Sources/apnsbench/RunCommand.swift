@@ -2,6 +2,7 @@ import APNsCore
 import ArgumentParser
 import Foundation
 import Harness
+import Replay
 import Reporting
 
 /// `apnsbench run [PROFILE]`: parses, then hands everything to `Harness.ReplayRun`.
@@ -35,6 +36,21 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "apns-priority for every push: 1, 5 or 10 (overrides the profile).")
     var priority: Int?
 
+    @Option(name: .long, help: "Open loop at the recorded times, X times faster (e.g. 60: an hour in a minute).")
+    var speed: Double?
+
+    @Option(name: .long, help: "Open loop at a fixed rate of R pushes a second.")
+    var rate: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Open loop at a rate rising from FROM to TO pushes a second over SECONDS.", valueName: "FROM:TO:SECONDS"))
+    var ramp: String?
+
+    @Option(name: .long, help: ArgumentHelp("Collapse Live Activity updates to the same token within this window (e.g. 250ms) to the latest; 0 turns it off.", valueName: "DURATION"))
+    var coalesce: String?
+
+    @Flag(name: .long, help: "Closed loop: as fast as the in-flight window (connections x streams) allows.")
+    var closedLoop = false
+
     @Option(name: .long, help: "Stop sending after this many seconds; what was not sent is counted as not sent.")
     var duration: Double?
 
@@ -57,6 +73,24 @@ struct RunCommand: ParsableCommand {
         if let connections, !(1...64).contains(connections) { throw ValidationError("--connections \(connections) must be 1-64") }
         if let streams, !(1...1000).contains(streams) { throw ValidationError("--streams \(streams) must be 1-1000") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
+        if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
+        _ = try schedule()
+        if let coalesce, coalesce != "0", DurationText.millis(coalesce) == nil {
+            throw ValidationError("--coalesce '\(coalesce)' must be a duration like 250ms or 1s (0 turns it off)")
+        }
+    }
+
+    /// The schedule the flags ask for, or nil to keep the profile's.
+    func schedule() throws -> Schedule? {
+        do {
+            if let speed { let s = Schedule.recorded(speed: speed); try s.validate(); return s }
+            if let rate { let s = Schedule.fixedRate(perSecond: rate); try s.validate(); return s }
+            if let ramp { return try Schedule.parseRamp(ramp) }
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        return closedLoop ? .closedLoop : nil
     }
 
     func run() throws {
@@ -68,6 +102,8 @@ struct RunCommand: ParsableCommand {
         options.streams = streams
         options.priority = priority.flatMap(Priority.init(rawValue:))
         options.durationLimit = duration
+        options.schedule = try schedule()
+        options.coalesceMillis = coalesce.map { $0 == "0" ? 0 : DurationText.millis($0) ?? 0 }
         options.credentials = Credentials(
             keyPath: keyPath ?? env["APNS_KEY_PATH"], keyID: keyId ?? env["APNS_KEY_ID"], teamID: teamId ?? env["APNS_TEAM_ID"])
 

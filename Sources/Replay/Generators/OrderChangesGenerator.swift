@@ -79,10 +79,13 @@ public struct OrderChangesGenerator {
             return r.uuid()
         }
 
+        // The next order change's time: evenly spread quantiles of the day's weights, with jitter; drawn
+        // once per order event, so times never go backwards.
+        func nextOrderTime() -> Int64 {
+            ordersWritten < orderEvents ? orderTime(min(0.999_999, (Double(orderIndex) + rng.unit()) / Double(orderEvents))) : .max
+        }
+        var orderAt = nextOrderTime()
         while sessionsStarted < sessions || ordersWritten < orderEvents || !endHeap.isEmpty {
-            // The next order change's time: evenly spread quantiles of the day's weights, with jitter.
-            let orderAt: Int64 = ordersWritten < orderEvents
-                ? orderTime(min(0.999_999, (Double(orderIndex) + rng.unit()) / Double(orderEvents))) : .max
             let sessionAt: Int64 = sessionsStarted < sessions ? nextSessionAt : .max
             let endAt: Int64 = endHeap.peek?.end ?? .max
             let now = min(orderAt, sessionAt, endAt)
@@ -125,6 +128,7 @@ public struct OrderChangesGenerator {
                 }
                 ordersWritten += 1
                 orderIndex += 1
+                orderAt = nextOrderTime()
             }
         }
     }

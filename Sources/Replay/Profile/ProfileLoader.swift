@@ -9,6 +9,7 @@ public enum ProfileLoader {
     public static let knownKeys = [
         "name", "description", "workload", "stream", "template", "push_type", "bundle_id", "priority",
         "expiration_seconds", "connections", "streams", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
+        "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -17,6 +18,40 @@ public enum ProfileLoader {
             throw ProfileError(file: path, line: nil, message: "cannot read the profile (no such file, or not readable)")
         }
         return try parse(yaml: String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    /// `schedule: closed-loop | recorded | rate | ramp` with `speed: X`, `rate: R` or `ramp: FROM:TO:SECONDS`.
+    static func schedule(values: [String: Node], file: String) throws -> Schedule {
+        func line(_ k: String) -> Int? { values[k]?.mark?.line }
+        func number(_ k: String) throws -> Double? {
+            guard let node = values[k] else { return nil }
+            guard case .scalar = node, let v = node.float else {
+                throw ProfileError(file: file, line: line(k), message: "'\(k)' must be a number, found '\(node.string ?? "a collection")'")
+            }
+            return v
+        }
+        let kind = values["schedule"]?.string ?? "closed-loop"
+        let speed = try number("speed"), rate = try number("rate")
+        let ramp = values["ramp"]?.string
+        let result: Schedule
+        switch kind {
+        case "closed-loop": result = .closedLoop
+        case "recorded": result = .recorded(speed: speed ?? 1)
+        case "rate":
+            guard let rate else { throw ProfileError(file: file, line: line("schedule"), message: "'schedule: rate' needs 'rate: PUSHES_PER_SECOND'") }
+            result = .fixedRate(perSecond: rate)
+        case "ramp":
+            guard let ramp else { throw ProfileError(file: file, line: line("schedule"), message: "'schedule: ramp' needs 'ramp: FROM:TO:SECONDS'") }
+            do { result = try Schedule.parseRamp(ramp) } catch { throw ProfileError(file: file, line: line("ramp"), message: "\(error)") }
+        default:
+            throw ProfileError(file: file, line: line("schedule"), message: "'schedule' must be closed-loop, recorded, rate or ramp, found '\(kind)'")
+        }
+        for (key, given, needs) in [("speed", speed != nil, "recorded"), ("rate", rate != nil, "rate"), ("ramp", ramp != nil, "ramp")]
+        where given && kind != needs {
+            throw ProfileError(file: file, line: line(key), message: "'\(key)' goes with 'schedule: \(needs)', but the schedule is \(kind)")
+        }
+        do { try result.validate() } catch { throw ProfileError(file: file, line: line("schedule"), message: "\(error)") }
+        return result
     }
 
     public static func parse(yaml: String, file: String) throws -> RunProfile {
@@ -93,6 +128,13 @@ public enum ProfileLoader {
         if let policy = try string("bad_lines", required: false) {
             guard let p = RunProfile.BadLinePolicy(rawValue: policy) else { throw fail("bad_lines", "must be 'skip' or 'stop', found '\(policy)'") }
             profile.badLines = p
+        }
+        profile.schedule = try schedule(values: values, file: file)
+        profile.deadTokensPath = try string("dead_tokens", required: false).map(resolve)
+        if let text = try string("coalesce", required: false) {
+            guard let ms = DurationText.millis(text) else { throw fail("coalesce", "must be a duration like 250ms or 1s, found '\(text)'") }
+            guard profile.pushType == .liveactivity else { throw fail("coalesce", "applies to Live Activity updates; push_type is \(profile.pushType.rawValue)") }
+            profile.coalesceMillis = ms
         }
         guard Workloads.names.contains(profile.workload) else {
             throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")), found '\(profile.workload)'")

@@ -40,6 +40,13 @@ public struct RunProfile: Sendable, Equatable {
     public var pushTimeoutMillis = 30_000
     /// Default `.skip`.
     public var badLines: BadLinePolicy = .skip
+    /// A file of device tokens the stream plants as dead (one a line): the embedded simulator answers them
+    /// 410 Unregistered, as APNs would for an app that was deleted. Default none.
+    public var deadTokensPath: String?
+    /// Coalescing window for Live Activity updates to the same token (recorded ms); nil = off. Default off.
+    public var coalesceMillis: Int64?
+    /// When pushes are due. Default closed loop (as fast as the in-flight window allows).
+    public var schedule: Schedule = .closedLoop
 
     /// The topic pushes are sent to.
     public var topic: String { pushType.topic(bundleID: bundleID) }

@@ -28,4 +28,6 @@ public final class PacedSource: PushSource {
         count += 1
         return true
     }
+
+    public func abandon() { inner.abandon() }
 }

@@ -112,6 +112,14 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
         return false
     }
 
+    /// The rest of a fan-out in progress when the run stopped: planned, never sent.
+    public func abandon() {
+        while pendingNext < pendingTokens.count {
+            pendingNext += 1
+            outcomes.record(.notSent(.runStopped), priority: priority, intended: 0, sent: 0, completed: 0)
+        }
+    }
+
     /// Fills `push` with the next push of the fan-out in progress, if any.
     private func takePending(into push: inout OutgoingPush) -> Bool {
         guard pendingNext < pendingTokens.count else { return false }

@@ -96,6 +96,14 @@ public final class OrderChangesWorkload: ReplayWorkload {
         return false
     }
 
+    /// The rest of a fan-out in progress when the run stopped: planned, never sent.
+    public func abandon() {
+        while pendingIndex < pending.count {
+            pendingIndex += 1
+            outcomes.record(.notSent(.runStopped), priority: pendingPriority, intended: 0, sent: 0, completed: 0)
+        }
+    }
+
     private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
         accounting.badLine(error, kind: kind)
         outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)

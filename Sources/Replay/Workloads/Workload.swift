@@ -19,7 +19,7 @@ public protocol ReplayWorkload: PushSource {
 
 /// The workloads a profile can name.
 public enum Workloads {
-    public static let names = ["leave-requests", "cdbl-leave", "ksr-cranes", "everday-approvals"]
+    public static let names = ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"]
 
     /// Builds the workload a profile names, reading its stream and checking its template's slots.
     public static func make(
@@ -28,6 +28,10 @@ public enum Workloads {
         switch profile.workload {
         case "leave-requests":
             return try LeaveRequestWorkload(
+                reader: EventStreamReader(path: profile.streamPath), template: template, templateSource: profile.templatePath,
+                priority: profile.priority, badLines: profile.badLines, accounting: accounting, outcomes: outcomes)
+        case "order-changes":
+            return try OrderChangesWorkload(
                 reader: EventStreamReader(path: profile.streamPath), template: template, templateSource: profile.templatePath,
                 priority: profile.priority, badLines: profile.badLines, accounting: accounting, outcomes: outcomes)
         case "cdbl-leave", "ksr-cranes":

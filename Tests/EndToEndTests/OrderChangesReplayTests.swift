@@ -1,0 +1,105 @@
+import APNsCore
+import Foundation
+import Harness
+import Replay
+import Reporting
+import XCTest
+
+/// Order changes end to end: fan-out, planted dead tokens, pacing, coalescing and early stops, against
+/// the embedded simulator on loopback.
+final class OrderChangesReplayTests: XCTestCase {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-oc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+
+    /// A small generated recording and a profile for it.
+    func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
+        var lines: [UInt8] = []
+        var dead: [String] = []
+        try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: 11)
+            .write({ lines += $0 }, deadToken: { dead.append($0) })
+        let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
+        try Data(lines).write(to: stream)
+        try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)
+        let path = scratch.appendingPathComponent("p.yaml").path
+        try """
+            name: oc-test
+            workload: order-changes
+            stream: \(stream.path)
+            dead_tokens: \(deadFile.path)
+            template: \(Self.repo.appendingPathComponent("profiles/templates/order-changes.json").path)
+            bundle_id: com.example.ordermanager
+            streams: 50
+            \(extra)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func run(_ profile: String, configure: (inout RunOptions) -> Void = { _ in }) throws -> RunReport {
+        var options = RunOptions(profilePath: profile)
+        options.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
+        configure(&options)
+        return try ReplayRun.execute(options, log: { _ in }).report
+    }
+
+    func testFanOutReplayBalancesAndOnlyPlantedDeadTokensAreRejected() throws {
+        let report = try run(try profile())
+        let p = report.pushes
+        XCTAssertTrue(p.balanced, "\(p)")
+        XCTAssertEqual(p.expectedPlanned, p.planned)
+        XCTAssertGreaterThan(p.planned, report.events.byKind["order.change"] ?? 0, "fan-out gives more pushes than order changes")
+        XCTAssertEqual(Set(p.rejected.keys).subtracting(["Unregistered"]), [], "only the planted dead tokens are rejected: \(p.rejected)")
+        XCTAssertEqual(p.failed, [:])
+        XCTAssertEqual(p.timedOut, 0)
+        XCTAssertEqual(report.events.invalid, [:], "the generator writes no bad lines")
+        let notSent = p.notSent.values.reduce(0, +)
+        XCTAssertEqual(p.delivered + (p.rejected["Unregistered"]?.count ?? 0) + notSent, p.planned)
+    }
+
+    func testCoalescingSavesPushesAndReportsStaleness() throws {
+        let path = try profile(events: 800, devices: 30, stores: 4)
+        let plain = try run(path)
+        let coalesced = try run(path) { $0.coalesceMillis = 60_000 }
+        let saved = try XCTUnwrap(coalesced.coalescing)
+        XCTAssertEqual(saved.windowMillis, 60_000)
+        XCTAssertGreaterThan(saved.pushesSaved, 0)
+        XCTAssertEqual(coalesced.pushes.notSent["coalesced"], saved.pushesSaved)
+        XCTAssertEqual(coalesced.pushes.planned, plain.pushes.planned, "the same pushes are planned; fewer are sent")
+        XCTAssertEqual(coalesced.throughput.sent + saved.pushesSaved + (coalesced.pushes.notSent["no_recipients"] ?? 0), plain.throughput.sent + (plain.pushes.notSent["no_recipients"] ?? 0))
+        XCTAssertTrue(coalesced.pushes.balanced)
+        XCTAssertLessThanOrEqual(saved.staleness.max, 60_000)
+        XCTAssertEqual(saved.staleness.unit, "ms")
+        XCTAssertNil(plain.coalescing)
+    }
+
+    func testStoppingEarlyLosesNothing() throws {
+        // A slow open-loop rate and a short duration: the run stops mid-stream, mid-fan-out and with
+        // updates held for coalescing; all of them are accounted for.
+        let path = try profile(events: 400, devices: 40, stores: 4)
+        let report = try run(path) {
+            $0.schedule = .fixedRate(perSecond: 200)
+            $0.durationLimit = 0.5
+            $0.coalesceMillis = 5_000
+        }
+        let p = report.pushes
+        XCTAssertTrue(p.balanced, "\(p)")
+        XCTAssertEqual(p.expectedPlanned, p.planned)
+        XCTAssertGreaterThan(p.notSent["run_stopped"] ?? 0, 0)
+        XCTAssertEqual(report.configuration.schedule, "rate 200/s")
+        XCTAssertEqual(report.configuration.coalesceMillis, 5_000)
+    }
+
+    func testRecordedPaceSchedulesFromTheRecording() throws {
+        // The whole recording is a day; at 200,000x it takes under half a second of intended time.
+        let report = try run(try profile(events: 200, devices: 10, stores: 2)) { $0.schedule = .recorded(speed: 200_000) }
+        XCTAssertTrue(report.pushes.balanced)
+        XCTAssertEqual(report.configuration.schedule, "recorded x200000")
+        XCTAssertGreaterThanOrEqual(report.latency.responseTime.p50, report.latency.serviceTime.p50)
+    }
+}
