@@ -55,6 +55,7 @@ extension RunRecorder {
                 serviceTime: overall.serviceTime,
                 responseTime: overall.responseTime,
                 byPriority: byPriority,
+                byPushType: overall.serviceTime.count > 0 ? [settings.pushType: overall] : [:],
                 undeliveredSent: undeliveredSent
             ),
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),

@@ -236,13 +236,18 @@ extension RunReport {
         public var responseTime: LatencySummary
         /// The same two views per `apns-priority` (`"1"`, `"5"`, `"10"`), for priorities with at least one delivered push.
         public var byPriority: [String: PriorityLatency]
+        /// The same two views per `apns-push-type` (a run sends one push type, so this holds the overall
+        /// views under its name); nil in reports written before it existed.
+        public var byPushType: [String: PriorityLatency]?
         /// Pushes that were sent but not delivered, and so are not in the histograms.
         public var undeliveredSent: Int
 
-        public init(serviceTime: LatencySummary, responseTime: LatencySummary, byPriority: [String: PriorityLatency], undeliveredSent: Int) {
+        public init(serviceTime: LatencySummary, responseTime: LatencySummary, byPriority: [String: PriorityLatency],
+                    byPushType: [String: PriorityLatency]? = nil, undeliveredSent: Int) {
             self.serviceTime = serviceTime
             self.responseTime = responseTime
             self.byPriority = byPriority
+            self.byPushType = byPushType
             self.undeliveredSent = undeliveredSent
         }
     }

@@ -1,8 +1,10 @@
-/// Writes a synthetic Order Manager recording (seed 001) in constant memory per event: devices start a
-/// Live Activity (`device.register`, following 1–`maxFollows` stores, popular stores more often), end it
-/// hours later (`activity.end`) and start again with a new token (token rotation); order changes come at
-/// Zipf-popular stores with a lunch rush and a dinner peak; a share of devices carry dead tokens (their
-/// app was deleted), listed for the simulator so that it answers them 410 Unregistered.
+/// Writes a synthetic Order Manager recording (seed 001) in constant memory per event: every device starts
+/// a Live Activity once during the day (`device.register`, following 1–`maxFollows` stores, its first one
+/// Zipf-popular), more of them in the rushes; a share start again later with a new token (token rotation);
+/// every activity ends 5–90 minutes later (`activity.end`); order changes come at Zipf-popular stores with
+/// a lunch rush and a dinner peak; a share of sessions carry dead tokens (the app was deleted), listed for
+/// the simulator so that it answers them 410 Unregistered. Short activities keep the fan-out per order
+/// change realistic: only devices with a running activity follow a store.
 ///
 /// The stream is produced in time order with a small heap of scheduled session ends, so millions of
 /// events need memory for the devices only. Same parameters and seed, same bytes.
@@ -15,8 +17,8 @@ public struct OrderChangesGenerator {
     public var maxFollows = 3
     /// Share of device sessions whose token is dead. Default 0.02.
     public var deadShare = 0.02
-    /// Share of events that start a Live Activity session. Default 0.05 (at least one per device).
-    public var sessionShare = 0.05
+    /// Share of devices that start a second activity, with a new token. Default 0.2.
+    public var rotationShare = 0.2
     /// Midnight UTC of the recorded day (epoch ms). Default 2025-02-25.
     public var dayStartMillis: Int64 = 1_740_441_600_000
 
@@ -42,8 +44,8 @@ public struct OrderChangesGenerator {
     public func write(_ emit: ([UInt8]) throws -> Void, deadToken: (String) throws -> Void = { _ in }) rethrows {
         var rng = SplitMix64(seed: seed)
         let zipf = Zipf(count: stores, exponent: 1.05)
-        let sessions = max(devices, Int(Double(events) * sessionShare))
-        let ends = sessions / 2
+        let sessions = devices + Int(Double(devices) * rotationShare)
+        let ends = sessions
         let orderEvents = max(0, events - sessions - ends)
         let day: Double = 86_400_000
 
@@ -64,8 +66,11 @@ public struct OrderChangesGenerator {
         var endHeap = Heap<Session> { $0.end < $1.end }
         var storeCounts = [(orders: Int, late: Int, items: Int)](repeating: (0, 0, 0), count: stores)
         var sessionsStarted = 0, endsWritten = 0, ordersWritten = 0
-        var nextSessionAt: Int64 = dayStartMillis
-        let sessionStep = day * 0.8 / Double(max(1, sessions))
+        // Session starts follow the same hourly weights as orders: more activities in the rushes.
+        func nextSessionTime() -> Int64 {
+            sessionsStarted < sessions ? orderTime(min(0.999_999, (Double(sessionsStarted) + rng.unit()) / Double(sessions))) : .max
+        }
+        var nextSessionAt = nextSessionTime()
         var orderIndex = 0
 
         func line(_ at: Int64, _ build: (inout NDJSONLine) -> Void) throws {
@@ -86,7 +91,7 @@ public struct OrderChangesGenerator {
         }
         var orderAt = nextOrderTime()
         while sessionsStarted < sessions || ordersWritten < orderEvents || !endHeap.isEmpty {
-            let sessionAt: Int64 = sessionsStarted < sessions ? nextSessionAt : .max
+            let sessionAt = nextSessionAt
             let endAt: Int64 = endHeap.peek?.end ?? .max
             let now = min(orderAt, sessionAt, endAt)
             if now == .max { break }
@@ -95,21 +100,19 @@ public struct OrderChangesGenerator {
                 let d = sessionsStarted < devices ? sessionsStarted : Int(rng.next() % UInt64(devices))
                 let token = rng.hex(bytes: 80)
                 if rng.unit() < deadShare { try deadToken(token) }
-                var follows: [Int] = []
+                var follows: [Int] = [zipf.sample(&rng) + 1]
                 let n = 1 + Int(rng.next() % UInt64(max(1, maxFollows)))
-                for _ in 0..<n {
-                    let s = zipf.sample(&rng) + 1
+                while follows.count < n {
+                    let s = Int(rng.next() % UInt64(stores)) + 1
                     if !follows.contains(s) { follows.append(s) }
                 }
                 try line(now) { l in
                     l.string("kind", "device.register"); l.string("device_id", deviceID(d))
                     l.string("push_token", token); l.ints("store_ids", follows)
                 }
-                if endsWritten + endHeap.count < ends {
-                    endHeap.push(Session(end: now + Int64(3_600_000 + rng.unit() * 18_000_000), device: d))
-                }
+                endHeap.push(Session(end: now + Int64(300_000 + rng.unit() * 5_100_000), device: d))
                 sessionsStarted += 1
-                nextSessionAt = dayStartMillis + Int64(Double(sessionsStarted) * sessionStep + rng.unit() * sessionStep)
+                nextSessionAt = nextSessionTime()
             } else if now == endAt, let s = endHeap.pop() {
                 try line(now) { l in l.string("kind", "activity.end"); l.string("device_id", deviceID(s.device)) }
                 endsWritten += 1
