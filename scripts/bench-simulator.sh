@@ -6,7 +6,8 @@
 # Rounds are interleaved so that background load on the machine hits all three alike.
 #
 # usage: scripts/bench-simulator.sh [ROUNDS=3] [REQUESTS=400000]
-# env:   SERVER_CPU=0 CLIENT_CPU=1 CLIENTS=10 STREAMS=100 (h2load -c / -m), SKIP_BUILD=1
+# env:   SERVER_CPU=0 CLIENT_CPU=1 CLIENTS=10 STREAMS=100 (h2load -c / -m), SKIP_BUILD=1,
+#        VALIDATING_ARGS (extra `simulate` options for the validating runs, e.g. "--environment production")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -56,7 +57,7 @@ start_simulator; fast_auth=$auth; stop_simulator
 for r in $(seq "$rounds"); do
     # Both modes get the same requests (token included), so the ratio is the server's validation cost.
     start_simulator --fast; fast+=("$(load -H "authorization: $fast_auth")"); stop_simulator
-    start_simulator; validating+=("$(load -H "authorization: $auth")"); fast_auth=$auth; stop_simulator
+    start_simulator ${VALIDATING_ARGS:-}; validating+=("$(load -H "authorization: $auth")"); fast_auth=$auth; stop_simulator
     taskset -c "$server_cpu" nghttpd --no-tls -n 1 -d "$work/docroot" 0 > "$work/ng.out" 2>&1 &
     ng_pid=$!; pids+=("$ng_pid")
     # nghttpd with port 0 does not print it: take it from the socket table.

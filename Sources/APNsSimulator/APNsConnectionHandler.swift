@@ -284,11 +284,16 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func responseFrames(_ decision: Decision, streamID: HTTP2StreamID, apnsID: String) -> [HTTP2Frame] {
         switch decision.verdict {
         case .accept:
-            var headers: HPACKHeaders = [":status": "200", "apns-id": apnsID]
-            if configuration.environment == .sandbox { headers.add(name: "apns-unique-id", value: ids.next()) }
+            // Ids differ per answer: never indexed, so they do not churn the HPACK dynamic table (whose
+            // search was 9% of a request in a profile).
+            var headers: HPACKHeaders = [":status": "200"]
+            headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
+            if configuration.environment == .sandbox { headers.add(name: "apns-unique-id", value: ids.next(), indexing: .nonIndexable) }
             return [HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))]
         case let .reject(reason):
-            let headers: HPACKHeaders = [":status": String(reason.status), "apns-id": apnsID, "content-type": "application/json"]
+            var headers: HPACKHeaders = [":status": String(reason.status)]
+            headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
+            headers.add(name: "content-type", value: "application/json")
             var body = ByteBuffer()
             if reason.status == 410 {
                 let millis = decision.timestampMilliseconds ?? validator.nowMillis
@@ -311,6 +316,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             raised = true
             totals.raises += 1
             sendLimit(context: context, high)
+            // Without drops the wire limit never changes again: the rewriter can go.
+            if !configuration.dropStreamLimitAfterRejection { rewriter.retireWhenDone = true }
         }
         guard configuration.dropStreamLimitAfterRejection, raised else { return }
         if !accepted, !dropped {

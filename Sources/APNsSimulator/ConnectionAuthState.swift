@@ -7,6 +7,8 @@ public struct ConnectionAuthState: Sendable {
     /// The token text (after `bearer `) last accepted on this connection, and its `iat`.
     public internal(set) var currentToken: String?
     public internal(set) var currentTokenIssuedAt = 0
+    /// The whole `authorization` value that carried `currentToken`.
+    public internal(set) var currentAuthorization: String?
     /// Clock time at which this connection started using `currentToken`.
     public internal(set) var currentTokenSince: Double = 0
     /// Tokens verified (signature checked) on this connection; a token seen again is not re-verified.

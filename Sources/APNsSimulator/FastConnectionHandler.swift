@@ -13,6 +13,7 @@ final class FastConnectionHandler: ChannelInboundHandler {
 
     /// `:status 200` with a fixed `apns-id`, built once.
     static let success: HPACKHeaders = [":status": "200", "apns-id": "00000000-0000-4000-8000-000000000000"]
+    static let status200: HPACKHeaders = [":status": "200"]
 
     private let counters: SimulatorCounterBox
     /// `apns-id` of streams whose request has not ended yet.
@@ -48,7 +49,10 @@ final class FastConnectionHandler: ChannelInboundHandler {
     @inline(__always)
     private func answer(context: ChannelHandlerContext, streamID: HTTP2StreamID, apnsID: String?) {
         var headers = Self.success
-        if let apnsID { headers.replaceOrAdd(name: "apns-id", value: apnsID) }
+        if let apnsID {
+            headers = Self.status200
+            headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
+        }
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true)))), promise: nil)
         delta.requests += 1
         delta.accepted += 1

@@ -41,6 +41,17 @@ final class SettingsRewriter: ChannelOutboundHandler, RemovableChannelHandler {
     /// The value the next outgoing MAX_CONCURRENT_STREAMS setting must carry on the wire.
     func enqueue(_ value: Int) { queued.append(UInt32(clamping: value)) }
 
+    /// Set when no further value will be queued (the limit is raised and will not drop again): the
+    /// rewriter leaves the pipeline at the next frame boundary once its queue is empty, so that the
+    /// connection's later writes pay nothing for it.
+    var retireWhenDone = false
+
+    private func retireIfDone(context: ChannelHandlerContext) {
+        guard retireWhenDone, queued.isEmpty, holding == nil, remaining == 0, header.isEmpty else { return }
+        retireWhenDone = false
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         guard holding != nil else { return }
         context.eventLoop.scheduleTask(in: .nanoseconds(Int64(holdMilliseconds * 1_000_000))) { [weak self] in
@@ -66,6 +77,7 @@ final class SettingsRewriter: ChannelOutboundHandler, RemovableChannelHandler {
             holding!.append((io, promise))
         } else {
             context.write(wrapOutboundOut(io), promise: promise)
+            retireIfDone(context: context)
         }
     }
 
