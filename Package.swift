@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "APNsCore", "Harness", "APNsSimulator", "Replay", "Reporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swift5
         ),

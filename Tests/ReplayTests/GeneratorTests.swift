@@ -47,6 +47,12 @@ final class GeneratorTests: XCTestCase {
         XCTAssertTrue(dead.allSatisfy { tokens.contains($0) }, "dead tokens are tokens the stream registers")
     }
 
+    /// Fewer stores than a device may follow (one store here) must not stall the generator.
+    func testFewerStoresThanFollowsStillCompletes() throws {
+        let (bytes, _) = try orderChanges(OrderChangesGenerator(events: 300, devices: 20, stores: 1, seed: 2))
+        XCTAssertEqual(bytes.filter { $0 == UInt8(ascii: "\n") }.count, 300)
+    }
+
     func testShippedStreamsAreWhatTheGeneratorsWrite() throws {
         // The parameters in profiles/order-changes.yaml and profiles/leave-requests.yaml.
         let oc = try orderChanges(OrderChangesGenerator(events: 6000, devices: 300, stores: 40, seed: 7))

@@ -64,6 +64,7 @@ public struct OrderChangesGenerator {
 
         struct Session { var end: Int64; var device: Int }
         var endHeap = Heap<Session> { $0.end < $1.end }
+        var active = Set<Int>()
         var storeCounts = [(orders: Int, late: Int, items: Int)](repeating: (0, 0, 0), count: stores)
         var sessionsStarted = 0, endsWritten = 0, ordersWritten = 0
         // Session starts follow the same hourly weights as orders: more activities in the rushes.
@@ -97,11 +98,18 @@ public struct OrderChangesGenerator {
             if now == .max { break }
 
             if now == sessionAt {
-                let d = sessionsStarted < devices ? sessionsStarted : Int(rng.next() % UInt64(devices))
+                // A restart goes to a device whose activity is not running (one activity per device).
+                var d = sessionsStarted < devices ? sessionsStarted : Int(rng.next() % UInt64(devices))
+                var tries = 0
+                while active.contains(d), tries < 4 * devices {
+                    d = Int(rng.next() % UInt64(devices))
+                    tries += 1
+                }
+                active.insert(d)
                 let token = rng.hex(bytes: 80)
                 if rng.unit() < deadShare { try deadToken(token) }
                 var follows: [Int] = [zipf.sample(&rng) + 1]
-                let n = 1 + Int(rng.next() % UInt64(max(1, maxFollows)))
+                let n = min(stores, 1 + Int(rng.next() % UInt64(max(1, maxFollows))))
                 while follows.count < n {
                     let s = Int(rng.next() % UInt64(stores)) + 1
                     if !follows.contains(s) { follows.append(s) }
@@ -114,6 +122,7 @@ public struct OrderChangesGenerator {
                 sessionsStarted += 1
                 nextSessionAt = nextSessionTime()
             } else if now == endAt, let s = endHeap.pop() {
+                active.remove(s.device)
                 try line(now) { l in l.string("kind", "activity.end"); l.string("device_id", deviceID(s.device)) }
                 endsWritten += 1
             } else {
