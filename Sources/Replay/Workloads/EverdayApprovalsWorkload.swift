@@ -37,17 +37,12 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
         case family(Int)
     }
 
-    private let reader: EventStreamReader
-    private let template: PayloadTemplate
+    private let feed: EventFeed
+    private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let badLines: RunProfile.BadLinePolicy
     private let accounting: EventAccounting
     private let outcomes: OutcomeSink
     private var registry = DeviceDirectory<ParentGroup>()
-    /// The template's slot index for each field (nil: the template does not use it).
-    private let slotOf: [Field: Int]
-    /// Reused per event.
-    private var values: [PayloadTemplate.Value]
 
     /// The fan-out in progress: its payload (rendered once), its tokens, the next one to send.
     private var pendingBody: [UInt8] = []
@@ -55,8 +50,8 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
     private var pendingNext = 0
     private var pendingRecordedMillis: Int64 = 0
 
-    public private(set) var stopError: StreamLineError?
-    public private(set) var readFailure: Error?
+    public var stopError: StreamLineError? { feed.stopError }
+    public var readFailure: Error? { feed.readFailure }
 
     /// Parent devices registered now.
     public var parentDeviceCount: Int { registry.deviceCount }
@@ -65,48 +60,22 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
 
     public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
                 badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
-        var slotOf: [Field: Int] = [:]
-        for (i, name) in template.slotNames.enumerated() {
-            guard let field = Field(rawValue: name) else {
-                throw WorkloadError.unknownSlot(template: templateSource, slot: name, workload: "everday-approvals",
-                                                fields: Field.allCases.map(\.rawValue))
-            }
-            slotOf[field] = i
-        }
-        self.reader = reader
-        self.template = template
+        slots = try TemplateSlots(template, source: templateSource, workload: "everday-approvals")
+        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.priority = priority
-        self.badLines = badLines
         self.accounting = accounting
         self.outcomes = outcomes
-        self.slotOf = slotOf
-        self.values = Array(repeating: .null, count: template.slotNames.count)
         pendingBody.reserveCapacity(1024)
-        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templateSource)
     }
 
     public func next(into push: inout OutgoingPush) -> Bool {
         if takePending(into: &push) { return true }
-        while stopError == nil, readFailure == nil {
-            let event: EventStreamReader.Event?
-            do { event = try reader.next() } catch {
-                // The file itself failed (I/O), not a line: the run cannot go on.
-                readFailure = error
-                return false
-            }
-            guard let event else { return false }
-            switch event {
-            case let .bad(error):
-                if handleBad(error, kind: nil) { continue } else { return false }
-            case let .record(line, at, kind, fields):
-                do {
-                    try apply(kind: kind, at: at, fields: fields, line: line)
-                    if takePending(into: &push) { return true }
-                } catch let error as StreamLineError {
-                    if handleBad(error, kind: kind) { continue } else { return false }
-                } catch {
-                    if handleBad(StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)")), kind: kind) { continue } else { return false }
-                }
+        while let record = feed.next() {
+            do {
+                try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line)
+                if takePending(into: &push) { return true }
+            } catch {
+                if !feed.reject(error, record: record) { return false }
             }
         }
         return false
@@ -130,14 +99,6 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
         push.priority = priority
         push.intendedNanos = 0
         push.recordedMillis = pendingRecordedMillis
-        return true
-    }
-
-    /// Counts a bad line; returns true to go on (policy skip), false to stop.
-    private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
-        accounting.badLine(error, kind: kind)
-        outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)
-        if badLines == .stop { stopError = error; return false }
         return true
     }
 
@@ -184,11 +145,11 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
                 return
             }
             accounting.eventApplied(kind: kind, pushes: pendingTokens.count)
-            set(.user_id, .integer(userID))
-            set(.username, .string(username))
-            set(.first_name, first.map { .string($0) } ?? .null)
-            set(.last_name, last.map { .string($0) } ?? .null)
-            if slotOf[.display_name] != nil {
+            slots.set(.user_id, .integer(userID))
+            slots.set(.username, .string(username))
+            slots.set(.first_name, first.map { .string($0) } ?? .null)
+            slots.set(.last_name, last.map { .string($0) } ?? .null)
+            if slots.uses(.display_name) {
                 let display: String
                 switch (first, last) {
                 case let (f?, l?): display = f + " " + l
@@ -196,19 +157,14 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
                 case let (nil, l?): display = l
                 case (nil, nil): display = username
                 }
-                set(.display_name, .string(display))
+                slots.set(.display_name, .string(display))
             }
-            if slotOf[.registered_at] != nil { set(.registered_at, .string(Timestamp.iso8601(millis: at))) }
-            template.render(into: &pendingBody, values: values)
+            if slots.uses(.registered_at) { slots.set(.registered_at, .string(Timestamp.iso8601(millis: at))) }
+            slots.render(into: &pendingBody)
             pendingRecordedMillis = at
 
         default:
             throw StreamLineError(line: line, cause: .unknownKind(kind))
         }
-    }
-
-    @inline(__always)
-    private func set(_ field: Field, _ value: PayloadTemplate.Value) {
-        if let i = slotOf[field] { values[i] = value }
     }
 }

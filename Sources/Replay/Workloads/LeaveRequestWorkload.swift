@@ -30,73 +30,34 @@ public final class LeaveRequestWorkload: ReplayWorkload {
         var requestTime: String
     }
 
-    private let reader: EventStreamReader
-    private let template: PayloadTemplate
+    private let feed: EventFeed
+    private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let badLines: RunProfile.BadLinePolicy
-    private let accounting: EventAccounting
     private let outcomes: OutcomeSink
+    private let accounting: EventAccounting
     private var requests: [Int: Request] = [:]
-    /// The template's slot index for each field (nil: the template does not use it).
-    private let slotOf: [Field: Int]
-    /// Reused per push.
-    private var values: [PayloadTemplate.Value]
-    public private(set) var stopError: StreamLineError?
-    public private(set) var readFailure: Error?
+
+    public var stopError: StreamLineError? { feed.stopError }
+    public var readFailure: Error? { feed.readFailure }
 
     public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
                 badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
-        var slotOf: [Field: Int] = [:]
-        for (i, name) in template.slotNames.enumerated() {
-            guard let field = Field(rawValue: name) else {
-                throw WorkloadError.unknownSlot(template: templateSource, slot: name, workload: "leave-requests",
-                                                fields: Field.allCases.map(\.rawValue))
-            }
-            slotOf[field] = i
-        }
-        self.reader = reader
-        self.template = template
+        slots = try TemplateSlots(template, source: templateSource, workload: "leave-requests")
+        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.priority = priority
-        self.badLines = badLines
         self.accounting = accounting
         self.outcomes = outcomes
-        self.slotOf = slotOf
-        self.values = Array(repeating: .null, count: template.slotNames.count)
-        // Check at start that a filled template is JSON.
-        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templateSource)
     }
 
     public func next(into push: inout OutgoingPush) -> Bool {
-        while stopError == nil, readFailure == nil {
-            let event: EventStreamReader.Event?
-            do { event = try reader.next() } catch {
-                // The file itself failed (I/O), not a line: the run cannot go on.
-                readFailure = error
-                return false
-            }
-            guard let event else { return false }
-            switch event {
-            case let .bad(error):
-                if handleBad(error, kind: nil) { continue } else { return false }
-            case let .record(line, at, kind, fields):
-                do {
-                    if try apply(kind: kind, at: at, fields: fields, line: line, into: &push) { return true }
-                } catch let error as StreamLineError {
-                    if handleBad(error, kind: kind) { continue } else { return false }
-                } catch {
-                    if handleBad(StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)")), kind: kind) { continue } else { return false }
-                }
+        while let record = feed.next() {
+            do {
+                if try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line, into: &push) { return true }
+            } catch {
+                if !feed.reject(error, record: record) { return false }
             }
         }
         return false
-    }
-
-    /// Counts a bad line; returns true to go on (policy skip), false to stop.
-    private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
-        accounting.badLine(error, kind: kind)
-        outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)
-        if badLines == .stop { stopError = error; return false }
-        return true
     }
 
     /// Applies one event; returns true when it filled `push` with a push to send.
@@ -144,20 +105,20 @@ public final class LeaveRequestWorkload: ReplayWorkload {
                 outcomes.record(.notSent(.noToken), priority: priority, intended: 0, sent: 0, completed: 0)
                 return false
             }
-            set(.timestamp, .integer(Int(at / 1000)))
-            set(.event, .string(status == "finished" ? "end" : "update"))
-            set(.status, .string(status))
-            set(.activity_id, request.activityID.map { .string($0) } ?? .null)
-            set(.request_id, .integer(id))
-            set(.request_type, .string(request.requestType))
-            set(.request_time, .string(request.requestTime))
-            set(.student_id, .integer(request.studentID))
-            set(.student_name, .string(request.studentName))
-            set(.reason, request.reason.map { .string($0) } ?? .null)
-            set(.response_time, .string(Timestamp.iso8601(millis: at)))
-            set(.responded_by, staffName.map { .string($0) } ?? .null)
-            set(.staff_id, staffID.map { .integer($0) } ?? .null)
-            template.render(into: &push.body, values: values)
+            slots.set(.timestamp, .integer(Int(at / 1000)))
+            slots.set(.event, .string(status == "finished" ? "end" : "update"))
+            slots.set(.status, .string(status))
+            slots.set(.activity_id, request.activityID.map { .string($0) } ?? .null)
+            slots.set(.request_id, .integer(id))
+            slots.set(.request_type, .string(request.requestType))
+            slots.set(.request_time, .string(request.requestTime))
+            slots.set(.student_id, .integer(request.studentID))
+            slots.set(.student_name, .string(request.studentName))
+            slots.set(.reason, request.reason.map { .string($0) } ?? .null)
+            slots.set(.response_time, .string(Timestamp.iso8601(millis: at)))
+            slots.set(.responded_by, staffName.map { .string($0) } ?? .null)
+            slots.set(.staff_id, staffID.map { .integer($0) } ?? .null)
+            slots.render(into: &push.body)
             push.deviceToken = token
             push.priority = priority
             push.intendedNanos = 0
@@ -167,10 +128,5 @@ public final class LeaveRequestWorkload: ReplayWorkload {
         default:
             throw StreamLineError(line: line, cause: .unknownKind(kind))
         }
-    }
-
-    @inline(__always)
-    private func set(_ field: Field, _ value: PayloadTemplate.Value) {
-        if let i = slotOf[field] { values[i] = value }
     }
 }

@@ -42,18 +42,13 @@ public final class NotifyWorkload: ReplayWorkload {
     private let types: Set<String>
     /// The sorted list, for error messages (built once).
     private let typeList: String
-    private let reader: EventStreamReader
-    private let template: PayloadTemplate
+    private let feed: EventFeed
+    private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let badLines: RunProfile.BadLinePolicy
     private let accounting: EventAccounting
     private let outcomes: OutcomeSink
-    /// The template's slot index for each field (nil: the template does not use it).
-    private let slotOf: [Field: Int]
-    /// Reused per push.
-    private var values: [PayloadTemplate.Value]
-    public private(set) var stopError: StreamLineError?
-    public private(set) var readFailure: Error?
+    public var stopError: StreamLineError? { feed.stopError }
+    public var readFailure: Error? { feed.readFailure }
 
     /// - Parameters:
     ///   - workload: `cdbl-leave` or `ksr-cranes`: decides the accepted types.
@@ -63,59 +58,25 @@ public final class NotifyWorkload: ReplayWorkload {
     public init(workload: String, reader: EventStreamReader, template: PayloadTemplate, templateSource: String,
                 priority: Priority, badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
         guard let types = Self.knownTypes[workload] else { throw WorkloadError.unknownWorkload(workload) }
-        var slotOf: [Field: Int] = [:]
-        for (i, slot) in template.slotNames.enumerated() {
-            guard let field = Field(rawValue: slot) else {
-                throw WorkloadError.unknownSlot(template: templateSource, slot: slot, workload: workload,
-                                                fields: Field.allCases.map(\.rawValue))
-            }
-            slotOf[field] = i
-        }
+        slots = try TemplateSlots(template, source: templateSource, workload: workload)
+        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.name = workload
         self.types = types
         self.typeList = types.sorted().joined(separator: ", ")
-        self.reader = reader
-        self.template = template
         self.priority = priority
-        self.badLines = badLines
         self.accounting = accounting
         self.outcomes = outcomes
-        self.slotOf = slotOf
-        self.values = Array(repeating: .null, count: template.slotNames.count)
-        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templateSource)
     }
 
     public func next(into push: inout OutgoingPush) -> Bool {
-        while stopError == nil, readFailure == nil {
-            let event: EventStreamReader.Event?
-            do { event = try reader.next() } catch {
-                // The file itself failed (I/O), not a line: the run cannot go on.
-                readFailure = error
-                return false
-            }
-            guard let event else { return false }
-            switch event {
-            case let .bad(error):
-                if handleBad(error, kind: nil) { continue } else { return false }
-            case let .record(line, at, kind, fields):
-                do {
-                    if try apply(kind: kind, at: at, fields: fields, line: line, into: &push) { return true }
-                } catch let error as StreamLineError {
-                    if handleBad(error, kind: kind) { continue } else { return false }
-                } catch {
-                    if handleBad(StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)")), kind: kind) { continue } else { return false }
-                }
+        while let record = feed.next() {
+            do {
+                if try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line, into: &push) { return true }
+            } catch {
+                if !feed.reject(error, record: record) { return false }
             }
         }
         return false
-    }
-
-    /// Counts a bad line; returns true to go on (policy skip), false to stop.
-    private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
-        accounting.badLine(error, kind: kind)
-        outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)
-        if badLines == .stop { stopError = error; return false }
-        return true
     }
 
     /// Applies one event; returns true when it filled `push`.
@@ -159,24 +120,19 @@ public final class NotifyWorkload: ReplayWorkload {
             outcomes.record(.notSent(.noToken), priority: pushPriority, intended: 0, sent: 0, completed: 0)
             return false
         }
-        set(.type, .string(type))
-        set(.title, .string(title))
-        set(.body, .string(body))
-        set(.category, category.map { .string($0) } ?? .null)
-        set(.thread_id, threadID.map { .string($0) } ?? .null)
-        set(.target_id, targetID.map { .string($0) } ?? .null)
-        set(.badge, badge.map { .integer($0) } ?? .null)
-        if slotOf[.created_at] != nil { set(.created_at, .string(Timestamp.iso8601(millis: at))) }
-        template.render(into: &push.body, values: values)
+        slots.set(.type, .string(type))
+        slots.set(.title, .string(title))
+        slots.set(.body, .string(body))
+        slots.set(.category, category.map { .string($0) } ?? .null)
+        slots.set(.thread_id, threadID.map { .string($0) } ?? .null)
+        slots.set(.target_id, targetID.map { .string($0) } ?? .null)
+        slots.set(.badge, badge.map { .integer($0) } ?? .null)
+        if slots.uses(.created_at) { slots.set(.created_at, .string(Timestamp.iso8601(millis: at))) }
+        slots.render(into: &push.body)
         push.deviceToken = token
         push.priority = pushPriority
         push.intendedNanos = 0
         push.recordedMillis = at
         return true
-    }
-
-    @inline(__always)
-    private func set(_ field: Field, _ value: PayloadTemplate.Value) {
-        if let i = slotOf[field] { values[i] = value }
     }
 }

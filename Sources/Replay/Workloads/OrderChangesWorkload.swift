@@ -19,18 +19,15 @@ public final class OrderChangesWorkload: ReplayWorkload {
 
     struct Counts { var totalOrders = 0, lateOrders = 0, totalItems = 0, lastUpdated = 0, store = 0 }
 
-    private let reader: EventStreamReader
-    private let template: PayloadTemplate
+    private let feed: EventFeed
+    private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let badLines: RunProfile.BadLinePolicy
     private let accounting: EventAccounting
     private let outcomes: OutcomeSink
     private var directory = DeviceDirectory<Int>()
     private var timestamps = MonotonicTimestamps()
     /// What each device was last sent, for `activity.end`.
     private var lastCounts: [String: Counts] = [:]
-    private let slotOf: [Field: Int]
-    private var values: [PayloadTemplate.Value]
 
     /// The fan-out of the current event, sent one push per `next(into:)`.
     private var pending: [String] = []
@@ -40,60 +37,39 @@ public final class OrderChangesWorkload: ReplayWorkload {
     private var pendingPriority = Priority.immediate
     private var pendingAt: Int64 = 0
 
-    public private(set) var stopError: StreamLineError?
-    public private(set) var readFailure: Error?
+    public var stopError: StreamLineError? { feed.stopError }
+    public var readFailure: Error? { feed.readFailure }
 
     public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
                 badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
-        var slotOf: [Field: Int] = [:]
-        for (i, name) in template.slotNames.enumerated() {
-            guard let field = Field(rawValue: name) else {
-                throw WorkloadError.unknownSlot(template: templateSource, slot: name, workload: "order-changes",
-                                                fields: Field.allCases.map(\.rawValue))
-            }
-            slotOf[field] = i
-        }
-        self.reader = reader
-        self.template = template
+        slots = try TemplateSlots(template, source: templateSource, workload: "order-changes")
+        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.priority = priority
-        self.badLines = badLines
         self.accounting = accounting
         self.outcomes = outcomes
-        self.slotOf = slotOf
-        self.values = Array(repeating: .null, count: template.slotNames.count)
-        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templateSource)
     }
 
     /// Tokens replaced by a newer registration (never pushed to again).
     public var retiredTokens: Int { directory.retiredTokens }
 
     public func next(into push: inout OutgoingPush) -> Bool {
-        while stopError == nil, readFailure == nil {
-            if pendingIndex < pending.count {
+        while true {
+            while pendingIndex < pending.count {
                 let deviceID = pending[pendingIndex]
                 pendingIndex += 1
-                guard let device = directory.device(deviceID) else { continue }
+                guard let device = directory.device(deviceID) else {
+                    // Planned for a device that is gone: counted, never dropped silently.
+                    outcomes.record(.notSent(.unknownTarget), priority: pendingPriority, intended: 0, sent: 0, completed: 0)
+                    continue
+                }
                 fill(&push, deviceID: deviceID, token: device.token)
                 return true
             }
-            let event: EventStreamReader.Event?
-            do { event = try reader.next() } catch {
-                readFailure = error
-                return false
-            }
-            guard let event else { return false }
-            switch event {
-            case let .bad(error):
-                if !handleBad(error, kind: nil) { return false }
-            case let .record(line, at, kind, fields):
-                do { try apply(kind: kind, at: at, fields: fields, line: line) } catch let error as StreamLineError {
-                    if !handleBad(error, kind: kind) { return false }
-                } catch {
-                    if !handleBad(StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)")), kind: kind) { return false }
-                }
+            guard let record = feed.next() else { return false }
+            do { try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line) } catch {
+                if !feed.reject(error, record: record) { return false }
             }
         }
-        return false
     }
 
     /// The rest of a fan-out in progress when the run stopped: planned, never sent.
@@ -102,13 +78,6 @@ public final class OrderChangesWorkload: ReplayWorkload {
             pendingIndex += 1
             outcomes.record(.notSent(.runStopped), priority: pendingPriority, intended: 0, sent: 0, completed: 0)
         }
-    }
-
-    private func handleBad(_ error: StreamLineError, kind: String?) -> Bool {
-        accounting.badLine(error, kind: kind)
-        outcomes.record(.notSent(.badLine), priority: priority, intended: 0, sent: 0, completed: 0)
-        if badLines == .stop { stopError = error; return false }
-        return true
     }
 
     /// Applies one event; a push-producing event leaves its fan-out in `pending`.
@@ -179,15 +148,15 @@ public final class OrderChangesWorkload: ReplayWorkload {
 
     private func fill(_ push: inout OutgoingPush, deviceID: String, token: String) {
         let c = pendingCounts
-        set(.timestamp, .integer(timestamps.next(for: token, recordedSeconds: Int(pendingAt / 1000))))
-        set(.event, .string(pendingEvent))
-        set(.store_id, .integer(c.store))
-        set(.device_id, .string(deviceID))
-        set(.totalOrders, .integer(c.totalOrders))
-        set(.lateOrders, .integer(c.lateOrders))
-        set(.totalItems, .integer(c.totalItems))
-        set(.lastUpdated, .integer(c.lastUpdated))
-        template.render(into: &push.body, values: values)
+        slots.set(.timestamp, .integer(timestamps.next(for: token, recordedSeconds: Int(pendingAt / 1000))))
+        slots.set(.event, .string(pendingEvent))
+        slots.set(.store_id, .integer(c.store))
+        slots.set(.device_id, .string(deviceID))
+        slots.set(.totalOrders, .integer(c.totalOrders))
+        slots.set(.lateOrders, .integer(c.lateOrders))
+        slots.set(.totalItems, .integer(c.totalItems))
+        slots.set(.lastUpdated, .integer(c.lastUpdated))
+        slots.render(into: &push.body)
         push.deviceToken = token
         push.priority = pendingPriority
         push.intendedNanos = 0
@@ -200,10 +169,5 @@ public final class OrderChangesWorkload: ReplayWorkload {
         } else {
             lastCounts[deviceID] = c
         }
-    }
-
-    @inline(__always)
-    private func set(_ field: Field, _ value: PayloadTemplate.Value) {
-        if let i = slotOf[field] { values[i] = value }
     }
 }
