@@ -426,6 +426,22 @@ public enum FlatJSON {
             i < p.count ? fail("expected \(what) at byte \(i + 1)") : fail("unexpected end of line, expected \(what)")
         }
 
+        /// After a member of an array or object: steps over `,` and returns false (another member follows),
+        /// or over the closing `close` and returns true (the container ended); anything else is an error.
+        mutating func endOfMember(close: UInt8) throws(StreamLineError) -> Bool {
+            let what = close == UInt8(ascii: "]") ? "',' or ']'" : "',' or '}'"
+            guard i < p.count else { throw expected(what) }
+            if p[i] == UInt8(ascii: ",") {
+                i += 1
+                return false
+            }
+            if p[i] == close {
+                i += 1
+                return true
+            }
+            throw expected(what)
+        }
+
         @inline(__always)
         mutating func skipWhitespace() {
             while i < p.count && FlatJSON.isWhitespace(p[i]) { i += 1 }
@@ -463,16 +479,7 @@ public enum FlatJSON {
                     try scanFieldValue(into: &field)
                     fields.append(field)
                     skipWhitespace()
-                    guard i < p.count else { throw expected("',' or '}'") }
-                    if p[i] == UInt8(ascii: ",") {
-                        i += 1
-                        continue
-                    }
-                    if p[i] == UInt8(ascii: "}") {
-                        i += 1
-                        break
-                    }
-                    throw expected("',' or '}'")
+                    if try endOfMember(close: UInt8(ascii: "}")) { break }
                 }
             }
             skipWhitespace()
@@ -606,16 +613,7 @@ public enum FlatJSON {
                 skipWhitespace()
                 try skipValue(depth: depth)
                 skipWhitespace()
-                guard i < p.count else { throw expected("',' or ']'") }
-                if p[i] == UInt8(ascii: ",") {
-                    i += 1
-                    continue
-                }
-                if p[i] == UInt8(ascii: "]") {
-                    i += 1
-                    return
-                }
-                throw expected("',' or ']'")
+                if try endOfMember(close: UInt8(ascii: "]")) { return }
             }
         }
 
@@ -640,16 +638,7 @@ public enum FlatJSON {
                 skipWhitespace()
                 try skipValue(depth: depth)
                 skipWhitespace()
-                guard i < p.count else { throw expected("',' or '}'") }
-                if p[i] == UInt8(ascii: ",") {
-                    i += 1
-                    continue
-                }
-                if p[i] == UInt8(ascii: "}") {
-                    i += 1
-                    return
-                }
-                throw expected("',' or '}'")
+                if try endOfMember(close: UInt8(ascii: "}")) { return }
             }
         }
     }
