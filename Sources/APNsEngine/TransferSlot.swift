@@ -84,9 +84,7 @@ final class TransferSlot {
         }
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(n))
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, bodyStorage)
-        if headers !== set {
-            headers = set
-        }
+        headers = set
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, set.list(for: push.priority))
         response.removeAll(keepingCapacity: true)
     }
