@@ -1,0 +1,330 @@
+import APNsCore
+import Foundation
+
+/// N `CurlEngine`s, each on a thread of its own with its own libcurl multi handle, connections and
+/// provider token cache, fed by one producer thread.
+///
+/// **Partitioning.** The producer pulls every push from the one `PushSource` (which is not
+/// thread-safe) and hands it to the worker `worker(for:of:)` picks from a hash of the device token, so
+/// all pushes to one token go to one worker, through a FIFO queue, in the order the source gave them;
+/// that worker's engine takes them in that order. Per-token order is therefore what one engine gives
+/// (pushes of one token are started in source order), and per-token engine state (a token backed off
+/// after 429, a token dead after 410) never needs sharing between workers.
+///
+/// **Connections.** `configuration.connections` is the total across workers, split as evenly as
+/// possible (3 over 2 workers: 2 and 1); every worker keeps `streamsPerConnection`. So the in-flight
+/// window (connections × streams) and the connections APNs sees are those of a one-engine run, and
+/// `--workers` changes only how many threads drive them. There must be at least one connection per
+/// worker.
+///
+/// **Backpressure.** Each worker's queue holds `queueCapacity` pushes; the producer waits while the
+/// queue it needs is full, so it is never more than that far ahead of a worker. Pacing is unchanged:
+/// pushes keep the `intendedNanos` the source (e.g. `PacedSource`) gave them and each engine waits for
+/// them as it would alone.
+///
+/// **Outcomes.** Each worker's engine records into its own sink (`workerSinks[i]`, on the worker's
+/// thread); the producer records into `sink` (on the producer's thread) only the pushes it pulled but
+/// could not hand over after the run stopped, and the source records its own not-sent pushes wherever it
+/// records them (the producer thread). The caller merges the worker sinks after `run` returns.
+///
+/// **Stopping.** With a duration limit every engine stops at the same deadline (the pool's start plus
+/// the limit); an engine that stops early abandons its queue, and pushes still queued there end as
+/// `notSent(.runStopped)` in its sink. The producer stops pulling at the deadline (or when a queue is
+/// abandoned), records the push it holds as not sent and calls the source's `abandon()`. So every
+/// planned push still has exactly one outcome.
+///
+/// **Limitation.** `PushSource.next(into:)` can only give a push or say the source has ended, so a
+/// worker whose queue is empty (its producer is behind, or busy waiting on another worker's full queue)
+/// waits inside `next` — also while it has pushes in flight, whose answers are then read late. With a
+/// producer that keeps ahead of the workers (the usual case: filling a template costs far less than a
+/// libcurl transfer) queues are rarely empty; `lastRun[i].consumerWaits` counts how often it happened.
+public final class WorkerPool {
+    /// The most workers allowed on a machine with `cores` cores: 4 a core, at most 64.
+    public static func workerLimit(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        Swift.min(64, Swift.max(1, cores) * 4)
+    }
+
+    /// What one worker did in the last run.
+    public struct WorkerRun: Sendable, Equatable {
+        /// Connections this worker had at most.
+        public var connections: Int
+        /// Pushes the producer handed to this worker (sent or not).
+        public var pushes: Int
+        /// This worker's engine stats.
+        public var stats: EngineStats
+        /// Times the producer waited because this worker's queue was full.
+        public var producerWaits: Int
+        /// Times this worker's engine waited because its queue was empty.
+        public var consumerWaits: Int
+    }
+
+    /// The configuration as given: `connections` is the total across workers.
+    public let configuration: EngineConfiguration
+    /// Each worker's configuration: its share of the connections, the same streams per connection.
+    public let workerConfigurations: [EngineConfiguration]
+    /// Pushes each worker's queue holds at most.
+    public let queueCapacity: Int
+    /// Called on the thread that called `run` about every `configuration.progressInterval` seconds, with the
+    /// workers' stats summed, the pushes completed and the pushes in flight (each worker's as of its
+    /// latest progress report).
+    public var onProgress: ((EngineStats, _ completed: Int, _ inFlight: Int) -> Void)?
+    /// Per worker, what the last run did.
+    public private(set) var lastRun: [WorkerRun] = []
+
+    /// Tests only: called on worker i's thread with each push its engine takes, in the order taken.
+    var takeObserver: ((Int, OutgoingPush) -> Void)?
+
+    private let tokens: [ProviderTokenCache]
+    private let progressLock = NSLock()
+    private var progress: [(stats: EngineStats, completed: Int, inFlight: Int)] = []
+
+    public var workers: Int { workerConfigurations.count }
+
+    /// - Parameters:
+    ///   - workers: threads, each with its own engine (at least 1, at most `workerLimit()`).
+    ///   - configuration: as for one engine; `connections` is the total, at least one per worker.
+    ///   - queueCapacity: pushes each worker's queue holds (default 1 024).
+    ///   - makeTokens: called once per worker for its own provider token cache (same key for all).
+    public init(workers: Int, configuration: EngineConfiguration, queueCapacity: Int = 1024,
+                makeTokens: () throws -> ProviderTokenCache) throws {
+        let limit = Self.workerLimit()
+        guard (1...limit).contains(workers) else {
+            throw EngineError.badConfiguration("--workers \(workers) must be between 1 and \(limit) (4 per core on this machine, at most 64)")
+        }
+        guard configuration.connections >= workers else {
+            throw EngineError.badConfiguration(
+                "--workers \(workers) needs at least \(workers) connections (each worker has its own; connections are the total across workers), got \(configuration.connections)")
+        }
+        guard queueCapacity >= 1 else { throw EngineError.badConfiguration("worker queue capacity must be at least 1") }
+        try configuration.validate()
+        try LibcurlInfo.loaded().requireUsable()
+        self.configuration = configuration
+        self.queueCapacity = queueCapacity
+        workerConfigurations = Self.connections(total: configuration.connections, workers: workers).map { c in
+            var w = configuration
+            w.connections = c
+            // Fresh snapshots for the pool's own progress line.
+            w.progressInterval = Swift.min(configuration.progressInterval, 0.5)
+            return w
+        }
+        tokens = try (0..<workers).map { _ in try makeTokens() }
+    }
+
+    /// `total` connections split over `workers`, the first ones getting one more when it does not divide.
+    public static func connections(total: Int, workers: Int) -> [Int] {
+        (0..<workers).map { total / workers + ($0 < total % workers ? 1 : 0) }
+    }
+
+    // MARK: Partitioning
+
+    /// The worker (0 ..< `workers`) that sends every push to `token`: a 64-bit FNV-1a of the token's
+    /// bytes (ASCII letters folded to lower case, so one token in either case goes to one worker), mixed
+    /// with MurmurHash3's finalizer and mapped onto the range by a multiply. Stable across runs and
+    /// machines, so a run's partition can be reproduced.
+    @inline(__always)
+    public static func worker(for token: String, of workers: Int) -> Int {
+        guard workers > 1 else { return 0 }
+        var token = token
+        let h = token.withUTF8 { hash($0) }
+        return Int(truncatingIfNeeded: h.multipliedFullWidth(by: UInt64(workers)).high)
+    }
+
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for var b in bytes {
+            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
+            h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+        }
+        // fmix64: FNV's low bits alone are weak (its lowest bit is the parity of the bytes' lowest bits).
+        h ^= h >> 33
+        h = h &* 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        h = h &* 0xc4ce_b9fe_1a85_ec53
+        h ^= h >> 33
+        return h
+    }
+
+    // MARK: Running
+
+    /// Sends every push `source` gives through the workers and returns when all have ended (or the
+    /// duration limit was reached and what was in flight has ended), with the workers' stats summed
+    /// (`peakInFlight` is the sum of the workers' peaks, an upper bound). Per-worker details are in
+    /// `lastRun`. Blocks the calling thread, which emits the progress hook.
+    /// - Parameters:
+    ///   - sink: gets the pushes the producer pulled but could not hand over after the run stopped.
+    ///   - workerSinks: one per worker; worker i's engine records every outcome of its pushes there.
+    public func run(source: PushSource, sink: OutcomeSink, workerSinks: [OutcomeSink]) throws -> EngineStats {
+        let n = workers
+        precondition(workerSinks.count == n, "one sink per worker")
+        let queues = (0..<n).map { _ in PushQueue(capacity: queueCapacity) }
+        let results = ResultBox(count: n)
+        let started = MonotonicTime.now()
+        let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
+        progressLock.withLock { progress = Array(repeating: (EngineStats(), 0, 0), count: n) }
+        let group = DispatchGroup()
+
+        // Every engine before any thread, so a setup failure leaves no thread waiting on a queue.
+        let engines: [CurlEngine] = try (0..<n).map { i in
+            var config = workerConfigurations[i]
+            if let deadline {
+                // The same deadline for every engine: each counts its limit from its own start.
+                let now = MonotonicTime.now()
+                config.durationLimit = now < deadline ? Double(deadline - now) / 1e9 : 1e-9
+            }
+            let engine = try CurlEngine(configuration: config, tokens: tokens[i])
+            engine.onProgress = { [weak self] stats, completed, inFlight in
+                guard let self else { return }
+                self.progressLock.withLock { self.progress[i] = (stats, completed, inFlight) }
+            }
+            return engine
+        }
+
+        let observer = takeObserver
+        // Workers first, so each is waiting on its queue when the first push comes.
+        for i in 0..<n {
+            let engine = engines[i], queue = queues[i], workerSink = workerSinks[i]
+            group.enter()
+            let thread = Thread {
+                let queueSource = QueueSource(queue: queue, sink: workerSink)
+                if let observe = observer { queueSource.observer = { observe(i, $0) } }
+                do {
+                    results.set(i, .success(try engine.run(source: queueSource, sink: workerSink)))
+                } catch {
+                    // Nothing more will be taken from this queue: what is in it ends as not sent, and
+                    // the producer stops at its next hand-over here.
+                    queueSource.abandon()
+                    results.set(i, .failure(error))
+                }
+                group.leave()
+            }
+            thread.name = "apnsbench-worker-\(i)"
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+
+        group.enter()
+        let producer = Thread {
+            Self.produce(source: source, sink: sink, queues: queues, deadline: deadline)
+            group.leave()
+        }
+        producer.name = "apnsbench-producer"
+        producer.stackSize = 4 << 20
+        producer.start()
+
+        let interval = Swift.max(0.1, configuration.progressInterval)
+        while group.wait(timeout: .now() + interval) == .timedOut {
+            if let onProgress {
+                let (stats, completed, inFlight) = progressTotals()
+                onProgress(stats, completed, inFlight)
+            }
+        }
+
+        var total = EngineStats()
+        var runs: [WorkerRun] = []
+        var firstError: Error?
+        for i in 0..<n {
+            switch results.get(i) {
+            case .success(let stats)?:
+                total.add(stats)
+                runs.append(WorkerRun(connections: workerConfigurations[i].connections, pushes: queues[i].putCount, stats: stats,
+                                      producerWaits: queues[i].producerWaits, consumerWaits: queues[i].consumerWaits))
+            case .failure(let error)?:
+                if firstError == nil { firstError = error }
+            case nil:
+                if firstError == nil { firstError = EngineError.curlSetup("worker \(i) did not run") }
+            }
+        }
+        if let firstError { throw firstError }
+        lastRun = runs
+        if total.firstSendNanos == 0 { total.firstSendNanos = started }
+        return total
+    }
+
+    /// The producer: pull, pick the worker, hand over; stop at the deadline or when a worker stopped taking.
+    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?) {
+        let n = queues.count
+        var push = OutgoingPush()
+        var stopped = false
+        while true {
+            if let deadline, MonotonicTime.now() >= deadline {
+                stopped = true
+                break
+            }
+            guard source.next(into: &push) else { break }
+            if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
+                // That worker stopped (duration limit, or it failed): this push will not be sent.
+                sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+                stopped = true
+                break
+            }
+        }
+        if stopped { source.abandon() }
+        for q in queues { q.close() }
+    }
+
+    private func progressTotals() -> (EngineStats, Int, Int) {
+        progressLock.withLock {
+            var stats = EngineStats(), completed = 0, inFlight = 0
+            for p in progress {
+                stats.add(p.stats)
+                completed += p.completed
+                inFlight += p.inFlight
+            }
+            return (stats, completed, inFlight)
+        }
+    }
+}
+
+/// One worker's view of its queue, as the `PushSource` its engine pulls from. Used on the worker's
+/// thread only.
+final class QueueSource: PushSource {
+    let queue: PushQueue
+    let sink: OutcomeSink
+    var observer: ((OutgoingPush) -> Void)?
+
+    init(queue: PushQueue, sink: OutcomeSink) {
+        self.queue = queue
+        self.sink = sink
+    }
+
+    func next(into push: inout OutgoingPush) -> Bool {
+        guard queue.take(into: &push) else { return false }
+        if let observer { observer(push) }
+        return true
+    }
+
+    /// The engine stopped early: what is still queued ends as not sent, in this worker's sink.
+    func abandon() {
+        let sink = self.sink
+        queue.abandon { push in
+            sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+        }
+    }
+}
+
+/// The workers' results, written on their threads and read after they joined.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<EngineStats, Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ r: Result<EngineStats, Error>) { lock.withLock { results[i] = r } }
+    func get(_ i: Int) -> Result<EngineStats, Error>? { lock.withLock { results[i] } }
+}
+
+extension EngineStats {
+    /// Adds another engine's stats: counts summed, the earliest first send, the latest completion, and
+    /// the peaks summed (an upper bound of the pool's peak: the workers' peaks need not coincide).
+    mutating func add(_ other: EngineStats) {
+        connectionsOpened += other.connectionsOpened
+        providerTokenSignings += other.providerTokenSignings
+        if other.firstSendNanos != 0, firstSendNanos == 0 || other.firstSendNanos < firstSendNanos {
+            firstSendNanos = other.firstSendNanos
+        }
+        lastCompletionNanos = Swift.max(lastCompletionNanos, other.lastCompletionNanos)
+        sent += other.sent
+        peakInFlight += other.peakInFlight
+    }
+}

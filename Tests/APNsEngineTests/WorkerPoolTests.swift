@@ -1,0 +1,377 @@
+import APNsCore
+@testable import APNsEngine
+import APNsSimulator
+import Foundation
+import XCTest
+
+/// A source of `tokens.count × perToken` pushes, tokens interleaved round-robin; push `seq` (0-based, in
+/// source order) carries `intendedNanos = due(seq)` and its sequence number in the body. `abandon()`
+/// records what it has not handed out as not sent in `sink`, as a workload would.
+final class SequencedSource: PushSource {
+    let tokens: [String]
+    let total: Int
+    let due: (Int) -> UInt64
+    let sink: OutcomeSink
+    private(set) var handedOut = 0
+    private(set) var abandoned = false
+
+    init(tokens: [String], perToken: Int, sink: OutcomeSink, due: @escaping (Int) -> UInt64 = { UInt64($0) + 1 }) {
+        self.tokens = tokens
+        total = tokens.count * perToken
+        self.sink = sink
+        self.due = due
+    }
+
+    func token(of seq: Int) -> String { tokens[seq % tokens.count] }
+
+    func next(into push: inout OutgoingPush) -> Bool {
+        guard handedOut < total else { return false }
+        let seq = handedOut
+        handedOut += 1
+        push.deviceToken = token(of: seq)
+        push.body.removeAll(keepingCapacity: true)
+        push.body.append(contentsOf: #"{"aps":{"timestamp":\#(1_714_042_800 + seq),"event":"update","content-state":{"seq":\#(seq)}}}"#.utf8)
+        push.priority = .immediate
+        push.intendedNanos = due(seq)
+        return true
+    }
+
+    func abandon() {
+        abandoned = true
+        while handedOut < total {
+            sink.record(.notSent(.runStopped), priority: .immediate, intended: due(handedOut), sent: 0, completed: 0)
+            handedOut += 1
+        }
+    }
+}
+
+/// Every record, in the order recorded.
+final class RecordingSink: OutcomeSink {
+    struct Entry {
+        var outcome: Outcome
+        var intended: UInt64
+        var sent: UInt64
+        var completed: UInt64
+    }
+    private(set) var entries: [Entry] = []
+    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
+        entries.append(Entry(outcome: outcome, intended: intended, sent: sent, completed: completed))
+    }
+    var delivered: Int { entries.filter { $0.outcome == .delivered }.count }
+    var runStopped: Int { entries.filter { $0.outcome == .notSent(.runStopped) }.count }
+}
+
+/// `count` distinct 64-hex tokens from a fixed seed.
+func testTokens(_ count: Int, seed: UInt64 = 42) -> [String] {
+    var state = seed
+    func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    return (0..<count).map { _ in (0..<4).map { _ in String(format: "%016llx", next()) }.joined() }
+}
+
+final class WorkerPoolTests: XCTestCase {
+    // MARK: Partitioning
+
+    func testPartitionIsStableCaseBlindAndSpread() {
+        let tokens = testTokens(12_000)
+        for workers in [2, 3, 4, 7] {
+            var counts = [Int](repeating: 0, count: workers)
+            for t in tokens {
+                let w = WorkerPool.worker(for: t, of: workers)
+                XCTAssertTrue((0..<workers).contains(w))
+                XCTAssertEqual(WorkerPool.worker(for: t, of: workers), w, "the same token, the same worker")
+                XCTAssertEqual(WorkerPool.worker(for: t.uppercased(), of: workers), w, "case does not move a token")
+                counts[w] += 1
+            }
+            let fair = tokens.count / workers
+            for c in counts {
+                XCTAssertGreaterThan(c, fair * 9 / 10, "\(workers) workers: \(counts)")
+                XCTAssertLessThan(c, fair * 11 / 10, "\(workers) workers: \(counts)")
+            }
+        }
+        XCTAssertEqual(WorkerPool.worker(for: goodToken, of: 1), 0)
+        // Pinned, so a change of the hash (which would move tokens between workers from one build to the
+        // next) is a visible decision.
+        XCTAssertEqual((0..<8).map { WorkerPool.worker(for: testTokens(8)[$0], of: 3) }, Self.pinnedPartition)
+    }
+
+    static let pinnedPartition = [0, 2, 2, 1, 1, 1, 2, 1]
+
+    func testConnectionsAreSplitOverWorkers() {
+        XCTAssertEqual(WorkerPool.connections(total: 1, workers: 1), [1])
+        XCTAssertEqual(WorkerPool.connections(total: 4, workers: 2), [2, 2])
+        XCTAssertEqual(WorkerPool.connections(total: 3, workers: 2), [2, 1])
+        XCTAssertEqual(WorkerPool.connections(total: 7, workers: 3), [3, 2, 2])
+    }
+
+    func testPoolRefusesTooFewConnectionsAndTooManyWorkers() throws {
+        let key = SigningKey.generate()
+        let config = EngineConfiguration(baseURL: "https://127.0.0.1:1", topic: "t", pushType: .alert, connections: 1)
+        XCTAssertThrowsError(try WorkerPool(workers: 2, configuration: config) { try ProviderTokenCache(key: key) }) { error in
+            XCTAssertTrue("\(error)".contains("at least 2 connections"), "\(error)")
+        }
+        XCTAssertThrowsError(try WorkerPool(workers: 0, configuration: config) { try ProviderTokenCache(key: key) })
+        var many = config
+        many.connections = 64
+        let limit = WorkerPool.workerLimit()
+        XCTAssertThrowsError(try WorkerPool(workers: limit + 1, configuration: many) { try ProviderTokenCache(key: key) }) { error in
+            XCTAssertTrue("\(error)".contains("between 1 and \(limit)"), "\(error)")
+        }
+        var two = config
+        two.connections = 3
+        let pool = try WorkerPool(workers: 2, configuration: two) { try ProviderTokenCache(key: key) }
+        XCTAssertEqual(pool.workerConfigurations.map(\.connections), [2, 1])
+        XCTAssertEqual(pool.workerConfigurations.map(\.streamsPerConnection), [100, 100])
+    }
+
+    // MARK: Queue
+
+    func push(_ token: String, _ seq: Int) -> OutgoingPush {
+        var p = OutgoingPush(bodyCapacity: 0)
+        p.deviceToken = token
+        p.body = Array("\(seq)".utf8)
+        p.intendedNanos = UInt64(seq)
+        return p
+    }
+
+    func testQueueIsFIFOAcrossWrapAroundAndReturnsBuffers() {
+        let q = PushQueue(capacity: 3, bodyCapacity: 64)
+        var out = OutgoingPush(bodyCapacity: 0)
+        var seq = 0, taken = 0
+        for round in 0..<5 {
+            for _ in 0..<(round % 3 + 1) {
+                var p = push("t", seq)
+                XCTAssertTrue(q.put(&p))
+                seq += 1
+            }
+            while q.count > 0 {
+                XCTAssertTrue(q.take(into: &out))
+                XCTAssertEqual(out.intendedNanos, UInt64(taken))
+                XCTAssertEqual(String(decoding: out.body, as: UTF8.self), "\(taken)")
+                taken += 1
+            }
+        }
+        XCTAssertEqual(taken, seq)
+        XCTAssertEqual(q.putCount, seq)
+        q.close()
+        XCTAssertFalse(q.take(into: &out), "closed and empty")
+    }
+
+    func testQueueSlotsDoNotShareBuffers() {
+        let q = PushQueue(capacity: 4, bodyCapacity: 32)
+        var taken: [OutgoingPush] = []
+        var returned: [OutgoingPush] = []
+        for i in 0..<4 {
+            var p = push("t", i)
+            XCTAssertTrue(q.put(&p))
+            returned.append(p)
+        }
+        for _ in 0..<4 {
+            var p = OutgoingPush(bodyCapacity: 0)
+            XCTAssertTrue(q.take(into: &p))
+            taken.append(p)
+        }
+        // The emptied slots the producer got back each have their own reserved buffer.
+        var addresses = Set<UInt>()
+        for p in returned {
+            XCTAssertGreaterThanOrEqual(p.body.capacity, 32)
+            p.body.withUnsafeBufferPointer { addresses.insert(UInt(bitPattern: $0.baseAddress)) }
+        }
+        XCTAssertEqual(addresses.count, 4)
+        XCTAssertEqual(taken.map(\.intendedNanos), [0, 1, 2, 3])
+    }
+
+    func testClosedQueueDrainsBeforeEnding() {
+        let q = PushQueue(capacity: 4)
+        for i in 0..<3 {
+            var p = push("t", i)
+            XCTAssertTrue(q.put(&p))
+        }
+        q.close()
+        var out = OutgoingPush()
+        var seen: [UInt64] = []
+        while q.take(into: &out) { seen.append(out.intendedNanos) }
+        XCTAssertEqual(seen, [0, 1, 2])
+        XCTAssertFalse(q.take(into: &out))
+    }
+
+    func testAbandonPassesWhatIsQueuedAndWakesABlockedProducer() {
+        let q = PushQueue(capacity: 2)
+        for i in 0..<2 {
+            var p = push("t", i)
+            XCTAssertTrue(q.put(&p))
+        }
+        let refused = expectation(description: "the blocked put returns false")
+        Thread {
+            var p = self.push("t", 2)
+            if !q.put(&p), p.intendedNanos == 2 { refused.fulfill() }
+        }.start()
+        while q.producerWaits == 0 { usleep(100) }  // the producer is waiting on the full queue
+        var dropped: [UInt64] = []
+        XCTAssertEqual(q.abandon { dropped.append($0.intendedNanos) }, 2)
+        XCTAssertEqual(dropped, [0, 1])
+        wait(for: [refused], timeout: 10)
+        var p = push("t", 3)
+        XCTAssertFalse(q.put(&p), "an abandoned queue refuses pushes")
+        var out = OutgoingPush()
+        XCTAssertFalse(q.take(into: &out))
+        XCTAssertEqual(q.abandon { _ in XCTFail("nothing left") }, 0)
+    }
+
+    func testProducerAndConsumerThreadsKeepOrder() {
+        let q = PushQueue(capacity: 8, bodyCapacity: 16)
+        let n = 100_000
+        let done = expectation(description: "producer done")
+        Thread {
+            for i in 0..<n {
+                var p = OutgoingPush(bodyCapacity: 0)
+                p.intendedNanos = UInt64(i)
+                _ = q.put(&p)
+            }
+            q.close()
+            done.fulfill()
+        }.start()
+        var out = OutgoingPush()
+        var expected: UInt64 = 0
+        var outOfOrder = 0
+        while q.take(into: &out) {
+            if out.intendedNanos != expected { outOfOrder += 1 }
+            expected += 1
+        }
+        wait(for: [done], timeout: 60)
+        XCTAssertEqual(expected, UInt64(n))
+        XCTAssertEqual(outOfOrder, 0)
+    }
+
+    // MARK: Against the simulator
+
+    func testThreeWorkersDeliverEveryPushAndKeepEachTokensOrder() throws {
+        let fixture = try SimulatorFixture()
+        defer { fixture.simulator.stop() }
+        let workers = 3
+        let tokens = testTokens(30)
+        let perToken = 200
+        let main = RecordingSink()
+        let source = SequencedSource(tokens: tokens, perToken: perToken, sink: main)
+        let sinks = (0..<workers).map { _ in RecordingSink() }
+        let pool = try WorkerPool(workers: workers, configuration: fixture.engineConfiguration(connections: 3, streams: 50), queueCapacity: 64) {
+            try ProviderTokenCache(key: fixture.key)
+        }
+        // What each worker's engine took, in the order taken (sequence numbers ride in intendedNanos - 1).
+        let takenLock = NSLock()
+        var taken = [[Int]](repeating: [], count: workers)
+        pool.takeObserver = { w, push in
+            let seq = Int(push.intendedNanos) - 1
+            takenLock.withLock { taken[w].append(seq) }
+        }
+        let stats = try pool.run(source: source, sink: main, workerSinks: sinks)
+        let total = tokens.count * perToken
+
+        // Counts add up exactly: one outcome per push, all delivered, none recorded by the producer.
+        XCTAssertEqual(main.entries.count, 0)
+        XCTAssertEqual(sinks.map(\.entries.count).reduce(0, +), total)
+        XCTAssertEqual(sinks.map(\.delivered).reduce(0, +), total, "\(sinks.flatMap(\.entries).filter { $0.outcome != .delivered }.prefix(3))")
+        XCTAssertEqual(stats.sent, total)
+        XCTAssertEqual(fixture.simulator.counterSnapshot.accepted, total)
+        XCTAssertEqual(pool.lastRun.map(\.pushes).reduce(0, +), total)
+        XCTAssertEqual(pool.lastRun.map(\.pushes), sinks.map(\.entries.count))
+        XCTAssertEqual(pool.lastRun.map(\.connections), [1, 1, 1])
+        XCTAssertEqual(stats.providerTokenSignings, workers, "one token per worker")
+        XCTAssertFalse(source.abandoned)
+
+        // Every push recorded exactly once, by the worker its token maps to.
+        var workerOfSeq = [Int](repeating: -1, count: total)
+        for (w, sink) in sinks.enumerated() {
+            for e in sink.entries {
+                let seq = Int(e.intended) - 1
+                XCTAssertEqual(workerOfSeq[seq], -1, "push \(seq) recorded twice")
+                workerOfSeq[seq] = w
+                XCTAssertEqual(w, WorkerPool.worker(for: source.token(of: seq), of: workers))
+            }
+        }
+        XCTAssertFalse(workerOfSeq.contains(-1))
+        XCTAssertTrue(sinks.allSatisfy { !$0.entries.isEmpty }, "30 tokens reach all 3 workers")
+
+        // Each engine took its tokens' pushes in source order: per token, strictly increasing sequence numbers.
+        XCTAssertEqual(taken.map(\.count), sinks.map(\.entries.count))
+        for (w, seqs) in taken.enumerated() {
+            var last: [String: Int] = [:]
+            for seq in seqs {
+                let token = source.token(of: seq)
+                XCTAssertEqual(WorkerPool.worker(for: token, of: workers), w)
+                if let prev = last[token] { XCTAssertLessThan(prev, seq, "worker \(w) took \(seq) after \(prev)") }
+                last[token] = seq
+            }
+        }
+        // And sent them in that order: per token, send times never go back as sequence numbers rise.
+        for sink in sinks {
+            var lastSent: [String: (seq: Int, sent: UInt64)] = [:]
+            for e in sink.entries.sorted(by: { $0.intended < $1.intended }) {
+                let seq = Int(e.intended) - 1, token = source.token(of: seq)
+                if let prev = lastSent[token] { XCTAssertLessThanOrEqual(prev.sent, e.sent, "push \(seq) sent before \(prev.seq)") }
+                lastSent[token] = (seq, e.sent)
+            }
+        }
+    }
+
+    func testDurationLimitStopsEveryWorkerWithCountsBalanced() throws {
+        let fixture = try SimulatorFixture()
+        defer { fixture.simulator.stop() }
+        let workers = 2
+        let tokens = testTokens(20)
+        let perToken = 300
+        let main = RecordingSink()
+        // 6 000 pushes paced over 60 s; the run stops after 0.3 s.
+        let start = MonotonicTime.now()
+        let source = SequencedSource(tokens: tokens, perToken: perToken, sink: main) { start + UInt64($0) * 10_000_000 }
+        var config = fixture.engineConfiguration(connections: 2, streams: 20)
+        config.durationLimit = 0.3
+        let sinks = (0..<workers).map { _ in RecordingSink() }
+        let pool = try WorkerPool(workers: workers, configuration: config, queueCapacity: 16) { try ProviderTokenCache(key: fixture.key) }
+        let stats = try pool.run(source: source, sink: main, workerSinks: sinks)
+        let total = tokens.count * perToken
+
+        let all = main.entries + sinks.flatMap(\.entries)
+        XCTAssertEqual(all.count, total, "every planned push has exactly one outcome")
+        XCTAssertEqual(Set(all.map(\.intended)).count, total, "and no push has two")
+        XCTAssertTrue(source.abandoned, "the source was told the run stopped")
+        let delivered = all.filter { $0.outcome == .delivered }.count
+        let stopped = all.filter { $0.outcome == .notSent(.runStopped) }.count
+        XCTAssertEqual(delivered + stopped, total, "\(all.filter { $0.outcome != .delivered && $0.outcome != .notSent(.runStopped) }.prefix(3))")
+        XCTAssertGreaterThan(stopped, 0)
+        XCTAssertEqual(stats.sent, delivered)
+        XCTAssertEqual(fixture.simulator.counterSnapshot.accepted, delivered)
+        // Pushes the workers were handed but did not send ended in the workers' sinks.
+        for (w, run) in pool.lastRun.enumerated() {
+            XCTAssertEqual(run.pushes, sinks[w].entries.count)
+            XCTAssertEqual(run.stats.sent, sinks[w].delivered)
+        }
+    }
+
+    func testProgressIsSummedOverWorkers() throws {
+        let fixture = try SimulatorFixture()
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(connections: 2, streams: 10)
+        config.progressInterval = 0.1
+        let main = RecordingSink()
+        let start = MonotonicTime.now()
+        // 100 pushes over about 1 s, so that progress is reported at least once along the way.
+        let source = SequencedSource(tokens: testTokens(10), perToken: 10, sink: main) { start + UInt64($0) * 10_000_000 }
+        let pool = try WorkerPool(workers: 2, configuration: config) { try ProviderTokenCache(key: fixture.key) }
+        var reports: [(EngineStats, Int, Int)] = []
+        pool.onProgress = { reports.append(($0, $1, $2)) }
+        let sinks = [RecordingSink(), RecordingSink()]
+        _ = try pool.run(source: source, sink: main, workerSinks: sinks)
+        XCTAssertFalse(reports.isEmpty)
+        for (stats, completed, inFlight) in reports {
+            XCTAssertLessThanOrEqual(completed, 100)
+            XCTAssertLessThanOrEqual(completed + inFlight, stats.sent)
+        }
+        XCTAssertEqual(sinks.map(\.delivered).reduce(0, +), 100)
+    }
+}
