@@ -49,4 +49,7 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     public static let coalesced = NotSentCause("coalesced")
     /// The run stopped (duration reached, interrupted) before this push could be sent.
     public static let runStopped = NotSentCause("run_stopped")
+    /// The device token was answered 410 (Unregistered, ExpiredToken) earlier in the run: it is dead for the
+    /// rest of it, so later pushes to it are not sent.
+    public static let deadToken = NotSentCause("dead_token")
 }

@@ -119,6 +119,23 @@ public final class ProviderTokenCache: CustomStringConvertible {
     /// Signs a new token now, whatever the age of the cached one (after ExpiredProviderToken).
     public func forceRefresh() { sign(now: clock.now()) }
 
+    /// APNs refuses a token changed more often than this on one connection (TooManyProviderTokenUpdates).
+    public static let minimumRotationInterval: Double = 20 * 60
+
+    /// Seconds until a new token may be signed under the 20-minute rule (0 when it may be now).
+    public var secondsUntilRefreshAllowed: Double {
+        guard signings > 0 else { return 0 }
+        return max(0, Double(issuedAt) + Self.minimumRotationInterval - clock.now())
+    }
+
+    /// Signs a new token if the 20-minute rule allows it now; returns whether it did.
+    @discardableResult
+    public func refreshIfAllowed() -> Bool {
+        guard secondsUntilRefreshAllowed == 0 else { return false }
+        forceRefresh()
+        return true
+    }
+
     private func sign(now: Double) {
         issuedAt = Int(now.rounded(.down))
         cached = "bearer " + Self.makeJWT(key: key, issuedAt: issuedAt)

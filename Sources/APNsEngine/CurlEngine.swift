@@ -22,6 +22,26 @@ public final class CurlEngine {
     private var stats = EngineStats()
     private var transportErrors: [Int: TransportError] = [:]
     private var completedCount = 0
+    /// An easy handle that never transfers: added to the multi for a moment so that `curl_easy_upkeep`
+    /// reaches the multi's connection pool and PINGs idle connections. (A CURLSH connection share would
+    /// make upkeep simpler, but libcurl then ignores the multi's connection limits: measured, 3 connections
+    /// opened with MAX_HOST_CONNECTIONS 1.)
+    private let keeper: UnsafeMutableRawPointer
+    private var lifecycle: ConnectionLifecycle
+    /// Pushes waiting to be resent.
+    private var retryQueue = RetryQueue()
+    /// Device tokens answered 410 in this run.
+    private var deadTokens: Set<String> = []
+    /// Device tokens backing off after 429 TooManyRequests.
+    private var tokenHolds: [String: TokenHold] = [:]
+    private var sequence: UInt64 = 0
+    /// The token cache's signings before this engine started using it.
+    private let signingsBase: Int
+
+    struct TokenHold {
+        var untilNanos: UInt64
+        var strikes: Int
+    }
 
     /// Called on the engine's thread about every `progressInterval` seconds of a run, with the stats so
     /// far, the pushes completed and the pushes in flight. Keep it short: the hot loop waits for it.
@@ -37,9 +57,11 @@ public final class CurlEngine {
         self.tokens = tokens
         guard let multi = curl_multi_init() else { throw EngineError.curlSetup("curl_multi_init failed") }
         self.multi = multi
-        let signingsBefore = tokens.signings
-        headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer())
-        stats.providerTokenSignings += tokens.signings - signingsBefore
+        signingsBase = tokens.signings
+        headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
+        stats.providerTokenSignings = tokens.signings - signingsBase
+        keeper = try Self.makeKeeper(configuration)
+        lifecycle = ConnectionLifecycle(settings: configuration.lifecycle, initialConnections: configuration.connections, now: MonotonicTime.now())
         func check(_ code: CURLMcode, _ what: String) throws {
             guard code == CURLM_OK else { throw EngineError.curlSetup("curl_multi_setopt(\(what)) failed: \(String(cString: curl_multi_strerror(code)))") }
         }
@@ -55,6 +77,7 @@ public final class CurlEngine {
         slots.removeAll()
         free.removeAll()
         curl_multi_cleanup(multi)
+        curl_easy_cleanup(keeper)
     }
 
     /// Runs `run(source:sink:)` on a new thread and waits for it: the multi handle gets a thread of its
@@ -74,7 +97,8 @@ public final class CurlEngine {
     }
 
     /// Sends every push the source gives and returns when all have ended (or the duration limit was reached
-    /// and what was in flight has ended).
+    /// and what was in flight has ended). A push may take several attempts (see `RetryPolicy`); the sink
+    /// hears of it once, with its final outcome.
     public func run(source: PushSource, sink: OutcomeSink) throws -> EngineStats {
         let window = configuration.window
         let started = MonotonicTime.now()
@@ -85,16 +109,18 @@ public final class CurlEngine {
         var running: Int32 = 0
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
         var nextProgress = started + progressEvery
+        lifecycle = ConnectionLifecycle(settings: configuration.lifecycle, initialConnections: configuration.connections, now: started)
 
         while true {
             let now = MonotonicTime.now()
             if tokens.needsRefresh { try refreshHeaders() }
+            if lifecycle.handle(.tick, now: now) == .ping { ping() }
             if now >= nextProgress, let onProgress {
                 onProgress(stats, completedCount, inFlight)
                 nextProgress = now + progressEvery
             }
 
-            // Stop feeding once the duration is over; what was staged is recorded as not sent.
+            // Stop feeding once the duration is over; what was staged or waiting to be resent ends now.
             if let stopAt, now >= stopAt, !exhausted {
                 exhausted = true
                 stoppedEarly = true
@@ -103,10 +129,27 @@ public final class CurlEngine {
                     free.append(s)
                     staged = nil
                 }
+                for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(.runStopped), completed: now, sink: sink) }
             }
 
-            // Fill the window with pushes that are due.
-            while inFlight < window {
+            // Fill the window: pushes due again first, then new ones that are due.
+            let limit = lifecycle.streamLimit(window: window)
+            while inFlight < limit {
+                if let slot = retryQueue.popDue(now: now) {
+                    if slot.refreshedToken && slot.lastOutcome == .rejected(.expiredProviderToken) && headerSet.issuedAt <= slot.tokenIssuedAt {
+                        // Still the expired token: sign a new one if the 20-minute rule allows, else wait for it.
+                        if tokens.refreshIfAllowed() {
+                            try rebuildHeaders()
+                            stats.providerTokenRefreshes += 1
+                        } else {
+                            slot.dueNanos = now + UInt64(tokens.secondsUntilRefreshAllowed * 1e9) + 1
+                            retryQueue.push(slot)
+                            break
+                        }
+                    }
+                    start(slot, now: now)
+                    continue
+                }
                 let slot: TransferSlot
                 if let s = staged {
                     guard s.push.intendedNanos <= now else { break }
@@ -120,31 +163,47 @@ public final class CurlEngine {
                         free.append(slot)
                         break
                     }
+                    sequence &+= 1
+                    slot.resetRetryState(sequence: sequence)
+                    if !deadTokens.isEmpty, deadTokens.contains(slot.push.deviceToken) {
+                        finish(slot, outcome: .notSent(.deadToken), completed: 0, sink: sink)
+                        continue
+                    }
                     if slot.push.intendedNanos > now {
                         staged = slot
                         break
                     }
+                }
+                if !tokenHolds.isEmpty, let hold = tokenHolds[slot.push.deviceToken], hold.untilNanos > now {
+                    // This token is backing off after 429: keep its pushes in order behind the held one.
+                    slot.dueNanos = hold.untilNanos
+                    retryQueue.push(slot)
+                    continue
                 }
                 start(slot, now: now)
             }
 
             let mc = curl_multi_perform(multi, &running)
             guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_perform failed: \(String(cString: curl_multi_strerror(mc)))") }
-            drainCompletions(sink: sink)
+            try drainCompletions(sink: sink)
 
-            if exhausted && staged == nil && inFlight == 0 { break }
+            if exhausted && staged == nil && inFlight == 0 && retryQueue.isEmpty { break }
 
-            var timeoutMillis: Int32 = 100
-            if let s = staged, inFlight < window {
-                let wait = s.push.intendedNanos > now ? (s.push.intendedNanos - now) / 1_000_000 : 0
-                timeoutMillis = Int32(min(UInt64(timeoutMillis), wait))
-            }
+            // Sleep until libcurl has something, or the next push, resend or end of a hold is due.
+            var wake = now + 100_000_000
+            if let s = staged, inFlight < limit { wake = min(wake, s.push.intendedNanos) }
+            if let due = retryQueue.nextDueNanos { wake = min(wake, due) }
+            if let until = lifecycle.wakeNanos { wake = min(wake, until) }
+            let timeoutMillis = Int32(wake > now ? (wake - now) / 1_000_000 : 0)
             if timeoutMillis > 0 || inFlight > 0 {
                 _ = curl_multi_poll(multi, nil, 0, timeoutMillis, nil)
             }
         }
         if stoppedEarly { source.abandon() }
         stats.firstSendNanos = stats.firstSendNanos == 0 ? started : stats.firstSendNanos
+        stats.reconnects = lifecycle.reconnects
+        stats.reconnectHolds = lifecycle.holds
+        stats.pings = lifecycle.pings
         return stats
     }
 
@@ -156,25 +215,61 @@ public final class CurlEngine {
     }
 
     private func refreshHeaders() throws {
-        let before = tokens.signings
-        let bearer = tokens.bearer()
-        stats.providerTokenSignings += tokens.signings - before
-        headerSet = try HeaderSet(configuration: configuration, bearer: bearer)
+        _ = tokens.bearer()
+        try rebuildHeaders()
+    }
+
+    /// New header lists with the cache's current token (after it was signed).
+    private func rebuildHeaders() throws {
+        headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
+        stats.providerTokenSignings = tokens.signings - signingsBase
+    }
+
+    /// Asks libcurl to PING the idle connections: the keeper joins the multi just long enough for
+    /// `curl_easy_upkeep` to walk its connection pool, and leaves before any transfer starts.
+    private func ping() {
+        guard curl_multi_add_handle(multi, keeper) == CURLM_OK else { return }
+        _ = curl_easy_upkeep(keeper)
+        curl_multi_remove_handle(multi, keeper)
+    }
+
+    private static func makeKeeper(_ c: EngineConfiguration) throws -> UnsafeMutableRawPointer {
+        guard let easy = curl_easy_init() else { throw EngineError.curlSetup("curl_easy_init failed") }
+        // Upkeep whenever asked: the lifecycle decides when a connection has been idle long enough.
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_UPKEEP_INTERVAL_MS, 1)
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_URL, c.baseURL + "/")
+        return easy
     }
 
     @inline(__always)
     private func start(_ slot: TransferSlot, now: UInt64) {
         slot.prepare(headers: headerSet)
+        slot.tokenIssuedAt = headerSet.issuedAt
         slot.sentNanos = now
-        slot.intendedNanos = slot.push.intendedNanos == 0 ? now : slot.push.intendedNanos
+        if slot.attempts == 0 {
+            slot.firstSentNanos = now
+            slot.intendedNanos = slot.push.intendedNanos == 0 ? now : slot.push.intendedNanos
+        }
+        slot.attempts += 1
         if stats.firstSendNanos == 0 { stats.firstSendNanos = now }
         curl_multi_add_handle(multi, slot.easy)
         inFlight += 1
         stats.sent += 1
+        _ = lifecycle.handle(.sent, now: now)
         if inFlight > stats.peakInFlight { stats.peakInFlight = inFlight }
     }
 
-    private func drainCompletions(sink: OutcomeSink) {
+    /// The push has its final outcome: tell the sink and free the slot.
+    @inline(__always)
+    private func finish(_ slot: TransferSlot, outcome: Outcome, completed: UInt64, sink: OutcomeSink) {
+        let sent = slot.attempts == 0 ? 0 : slot.sentNanos
+        let intended = slot.attempts == 0 ? slot.push.intendedNanos : slot.intendedNanos
+        sink.record(outcome, priority: slot.push.priority, intended: intended, sent: sent, completed: sent == 0 ? 0 : completed)
+        slot.lastOutcome = nil
+        free.append(slot)
+    }
+
+    private func drainCompletions(sink: OutcomeSink) throws {
         var remaining: Int32 = 0
         while let msg = curl_multi_info_read(multi, &remaining) {
             guard ccurl_msg_is_done(msg) != 0, let easy = ccurl_msg_easy(msg) else { continue }
@@ -186,6 +281,7 @@ public final class CurlEngine {
             var connects = 0
             _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
             stats.connectionsOpened += connects
+            for _ in 0..<connects { _ = lifecycle.handle(.connectionOpened, now: completed) }
             curl_multi_remove_handle(multi, easy)
             inFlight -= 1
             completedCount += 1
@@ -197,17 +293,65 @@ public final class CurlEngine {
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
                 if status == 200 {
                     outcome = .delivered
-                } else {
-                    outcome = .rejected(Reason.parse(body: slot.response) ?? Reason(rawValue: "HTTP\(status)", status: status, handling: .unknown))
+                    _ = lifecycle.handle(.authenticatedAnswer, now: completed)
+                    if !tokenHolds.isEmpty { tokenHolds.removeValue(forKey: slot.push.deviceToken) }
+                    finish(slot, outcome: outcome, completed: completed, sink: sink)
+                    continue
                 }
+                let reason = Reason.parse(body: slot.response) ?? Reason(rawValue: "HTTP\(status)", status: status, handling: .unknown)
+                outcome = .rejected(reason)
+                if status == 410 || status == 413 || status >= 500 || reason == .tooManyRequests {
+                    _ = lifecycle.handle(.authenticatedAnswer, now: completed)
+                }
+                if reason == .shutdown { _ = lifecycle.handle(.connectionLost, now: completed) }
             } else if result == CURLE_OPERATION_TIMEDOUT {
                 outcome = .timedOut
             } else {
                 outcome = .failed(transportError(result))
+                _ = lifecycle.handle(.connectionLost, now: completed)
             }
-            sink.record(outcome, priority: slot.push.priority, intended: slot.intendedNanos, sent: slot.sentNanos, completed: completed)
-            free.append(slot)
+            try settle(slot, outcome: outcome, completed: completed, sink: sink)
         }
+    }
+
+    /// Applies the retry policy to an attempt that did not end in 200: record it, or hold it to resend.
+    private func settle(_ slot: TransferSlot, outcome: Outcome, completed: UInt64, sink: OutcomeSink) throws {
+        let policy = configuration.retry
+        let elapsed = Double(completed &- slot.firstSentNanos) / 1e9
+        var strikes = 1
+        if case .rejected(let r) = outcome, r == .tooManyRequests {
+            strikes = (tokenHolds[slot.push.deviceToken]?.strikes ?? 0) + 1
+        }
+        let decision = policy.decide(outcome, attempt: slot.attempts, elapsed: elapsed, refreshedToken: slot.refreshedToken, tokenStrikes: strikes)
+        switch decision {
+        case .final:
+            finish(slot, outcome: outcome, completed: completed, sink: sink)
+            return
+        case .finalTokenDead:
+            if deadTokens.insert(slot.push.deviceToken).inserted { stats.deadTokens += 1 }
+            finish(slot, outcome: outcome, completed: completed, sink: sink)
+            return
+        case .retry(let after):
+            slot.dueNanos = completed + UInt64(after * 1e9)
+        case .backOffToken(let after):
+            let until = completed + UInt64(after * 1e9)
+            tokenHolds[slot.push.deviceToken] = TokenHold(untilNanos: until, strikes: strikes)
+            stats.tokenBackoffs += 1
+            slot.dueNanos = until
+        case .retryWithNewProviderToken:
+            slot.refreshedToken = true
+            slot.dueNanos = completed
+        }
+        slot.lastOutcome = outcome
+        let key: String
+        switch outcome {
+        case .rejected(let r): key = r.rawValue
+        case .failed(let e): key = e.key
+        default: key = "other"
+        }
+        stats.retries[key, default: 0] += 1
+        stats.retriesTotal += 1
+        retryQueue.push(slot)
     }
 
     private func transportError(_ code: CURLcode) -> TransportError {

@@ -24,6 +24,12 @@ public struct EngineConfiguration: Sendable {
     public var durationLimit: Double?
     /// Seconds between calls of the engine's progress hook. Default 2.
     public var progressInterval: Double = 2
+    /// `apns-collapse-id` sent with every push (at most 64 bytes); nil sends none.
+    public var collapseID: String?
+    /// What is resent after which answer, and when.
+    public var retry = RetryPolicy()
+    /// Warm-up, reconnect backoff and idle PING.
+    public var lifecycle = ConnectionLifecycle.Settings()
 
     public init(baseURL: String, topic: String, pushType: PushType, expiration: Int? = nil,
                 connections: Int = 1, streamsPerConnection: Int = 100, trustedCertificatePEM: String? = nil) {
@@ -50,6 +56,12 @@ public struct EngineConfiguration: Sendable {
             throw EngineError.badConfiguration("--streams \(streamsPerConnection) must be between 1 and 1000 (APNs allows up to about 1000)")
         }
         guard pushTimeoutMillis > 0 else { throw EngineError.badConfiguration("push timeout must be positive") }
+        if let collapseID {
+            guard !collapseID.isEmpty, collapseID.utf8.count <= 64, !collapseID.contains(where: { $0.isNewline }) else {
+                throw EngineError.badConfiguration("apns-collapse-id '\(collapseID)' must be 1 to 64 bytes on one line (APNs answers BadCollapseId otherwise)")
+            }
+        }
+        try retry.validate()
     }
 }
 
@@ -66,6 +78,22 @@ public struct EngineStats: Sendable, Codable, Equatable {
     public var sent = 0
     /// Most pushes in flight at once.
     public var peakInFlight = 0
+    /// Resends, by what the previous attempt got (reason or transport error key).
+    public var retries: [String: Int] = [:]
+    /// Resends in all.
+    public var retriesTotal = 0
+    /// Pushes held because their device token was answered 429 TooManyRequests.
+    public var tokenBackoffs = 0
+    /// Device tokens found dead (410) during the run.
+    public var deadTokens = 0
+    /// Provider tokens signed again after ExpiredProviderToken.
+    public var providerTokenRefreshes = 0
+    /// Connections libcurl opened after the first ones (after GOAWAY, resets, …).
+    public var reconnects = 0
+    /// Times sends were held after a connection died young (reconnect backoff).
+    public var reconnectHolds = 0
+    /// HTTP/2 PINGs asked for on idle connections.
+    public var pings = 0
 
     public init() {}
 }

@@ -7,8 +7,11 @@ import CCurl
 final class HeaderSet {
     /// Indexed by `Priority.rawValue` (1, 5, 10); other entries are nil.
     private var lists: [OpaquePointer?] = Array(repeating: nil, count: 11)
+    /// `iat` of the provider token in these headers.
+    let issuedAt: Int
 
-    init(configuration: EngineConfiguration, bearer: String) throws {
+    init(configuration: EngineConfiguration, bearer: String, issuedAt: Int) throws {
+        self.issuedAt = issuedAt
         for priority in Priority.allCases {
             var list: UnsafeMutablePointer<curl_slist>? = nil
             var lines = [
@@ -22,6 +25,7 @@ final class HeaderSet {
                 "Expect:",
             ]
             if let expiration = configuration.expiration { lines.append("apns-expiration: \(expiration)") }
+            if let collapseID = configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
             for line in lines {
                 guard let appended = curl_slist_append(list, line) else {
                     curl_slist_free_all(list)

@@ -20,7 +20,34 @@ final class TransferSlot {
     /// Keeps the header lists this transfer points at alive.
     var headers: HeaderSet?
     var intendedNanos: UInt64 = 0
+    /// When the current attempt was handed to libcurl.
     var sentNanos: UInt64 = 0
+
+    // Retry state: reset when the slot takes a new push from the source.
+    /// Order taken from the source (ties in the retry queue go by it).
+    var sequence: UInt64 = 0
+    /// When a held push is due again (monotonic ns).
+    var dueNanos: UInt64 = 0
+    /// Attempts sent so far.
+    var attempts = 0
+    /// When the first attempt was sent (monotonic ns); 0 before.
+    var firstSentNanos: UInt64 = 0
+    /// Already resent once with a new provider token after ExpiredProviderToken.
+    var refreshedToken = false
+    /// `iat` of the provider token the last attempt carried.
+    var tokenIssuedAt = 0
+    /// How the last attempt ended, while the push waits to be resent (reported if the run stops first).
+    var lastOutcome: Outcome?
+
+    /// Clears the retry state for a new push.
+    @inline(__always)
+    func resetRetryState(sequence: UInt64) {
+        self.sequence = sequence
+        attempts = 0
+        firstSentNanos = 0
+        refreshedToken = false
+        lastOutcome = nil
+    }
 
     init(configuration: EngineConfiguration) throws {
         guard let easy = curl_easy_init() else { throw EngineError.curlSetup("curl_easy_init failed") }

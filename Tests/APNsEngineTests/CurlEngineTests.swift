@@ -74,15 +74,22 @@ final class CurlEngineTests: XCTestCase {
     func testUnreachableServerEndsEveryPushAsTransportFailure() throws {
         // Bind and close a simulator to get a port nobody listens on.
         let fixture = try SimulatorFixture()
-        let config = fixture.engineConfiguration()
+        var config = fixture.engineConfiguration()
         fixture.simulator.stop()
+        // Transport errors are retried with backoff (and the reconnects held): milliseconds here.
+        config.retry.initialBackoff = 0.001
+        config.retry.maxAttempts = 3
+        config.lifecycle.reconnectInitial = 0.001
+        config.lifecycle.reconnectMax = 0.01
         let sink = CollectingSink()
-        _ = try fixture.engine(config).runOnOwnThread(
+        let stats = try fixture.engine(config).runOnOwnThread(
             source: ListPushSource((0..<5).map { _ in .init(token: goodToken, body: smallPayload) }), sink: sink)
         XCTAssertEqual(sink.outcomes.count, 5)
         for outcome in sink.outcomes {
             guard case let .failed(error) = outcome else { return XCTFail("expected a transport failure, got \(outcome)") }
             XCTAssertTrue(error.key.hasPrefix("curl_7_"), error.key)
         }
+        XCTAssertEqual(stats.sent, 15, "3 attempts each")
+        XCTAssertEqual(stats.retriesTotal, 10)
     }
 }

@@ -1,0 +1,238 @@
+import APNsCore
+@testable import APNsEngine
+import APNsSimulator
+import Foundation
+import XCTest
+
+/// The engine against the simulator's injected faults: every push ends in exactly one terminal class,
+/// none is lost, and retries follow the policy. Backoffs are scaled down to milliseconds; nothing here
+/// asserts a time.
+final class EngineFaultTests: XCTestCase {
+    /// Retries after milliseconds instead of seconds, same shape.
+    func fastRetries(_ c: inout EngineConfiguration, attempts: Int = 10) {
+        c.retry.initialBackoff = 0.002
+        c.retry.tokenBackoff = 0.02
+        c.retry.maxBackoff = 0.2
+        c.retry.maxAttempts = attempts
+        c.lifecycle.reconnectInitial = 0.01
+        c.lifecycle.reconnectMax = 0.2
+    }
+
+    func tokens(_ n: Int) -> [String] { (0..<n).map { String(format: "%064x", $0 + 1) } }
+
+    /// Asserts that the sink got one outcome per push and returns the count of each class.
+    func assertOneOutcomeEach(_ sink: CollectingSink, pushes: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(sink.outcomes.count, pushes, "one outcome per push", file: file, line: line)
+    }
+
+    func testGoAwayMidRunLosesNothing() throws {
+        let fixture = try SimulatorFixture { $0.faults.goAwayAfterStreams = 300 }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 100)
+        fastRetries(&config)
+        let items = (0..<2000).map { i in ListPushSource.Item(token: tokens(50)[i % 50], body: smallPayload) }
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 2000)
+        XCTAssertEqual(sink.delivered, 2000, "not delivered: \(sink.outcomes.filter { $0 != .delivered }.prefix(5))")
+        let counters = fixture.simulator.counterSnapshot
+        XCTAssertEqual(counters.accepted, 2000, "each push accepted once: no duplicates, none lost")
+        XCTAssertGreaterThanOrEqual(counters.goAwaysSent["Shutdown", default: 0], 5)
+        XCTAssertGreaterThanOrEqual(stats.connectionsOpened, 6, "reconnected after each GOAWAY")
+        XCTAssertEqual(stats.reconnects, stats.connectionsOpened - 1)
+        XCTAssertEqual(counters.streamsRefused, 0, "never past the advertised stream limit")
+        // Whatever the server did not process came back and was resent: attempts = pushes + retries.
+        XCTAssertEqual(stats.sent, 2000 + stats.retriesTotal)
+    }
+
+    func testServiceUnavailableBurstsAreRetriedUntilDelivered() throws {
+        let fixture = try SimulatorFixture {
+            $0.faults.serviceUnavailableFraction = 0.25
+            $0.faults.internalServerErrorFraction = 0.1
+            $0.seed = 7
+        }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 50)
+        fastRetries(&config, attempts: 30)
+        let items = (0..<1000).map { i in ListPushSource.Item(token: tokens(20)[i % 20], body: smallPayload) }
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 1000)
+        XCTAssertEqual(sink.delivered, 1000)
+        let counters = fixture.simulator.counterSnapshot
+        let unavailable = counters.rejected["ServiceUnavailable", default: 0]
+        let internalError = counters.rejected["InternalServerError", default: 0]
+        XCTAssertGreaterThan(unavailable, 100)
+        XCTAssertGreaterThan(internalError, 20)
+        // Every 5xx was retried exactly once more, and counted by its reason.
+        XCTAssertEqual(stats.retries["ServiceUnavailable"], unavailable)
+        XCTAssertEqual(stats.retries["InternalServerError"], internalError)
+        XCTAssertEqual(stats.retriesTotal, unavailable + internalError)
+        XCTAssertEqual(counters.requests, 1000 + stats.retriesTotal)
+    }
+
+    func testFailuresPastTheAttemptLimitEndAsTheirLastAnswer() throws {
+        let fixture = try SimulatorFixture { $0.faults.serviceUnavailableFraction = 1 }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 10)
+        fastRetries(&config, attempts: 3)
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(
+            source: ListPushSource((0..<20).map { i in .init(token: tokens(20)[i], body: smallPayload) }), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 20)
+        XCTAssertEqual(sink.rejected, ["ServiceUnavailable": 20])
+        XCTAssertEqual(stats.retriesTotal, 40, "3 attempts each: 2 retries")
+        XCTAssertEqual(fixture.simulator.counterSnapshot.requests, 60)
+    }
+
+    func testConnectionResetsAreRetriedWithReconnectBackoff() throws {
+        let fixture = try SimulatorFixture {
+            $0.faults.connectionResetFraction = 0.01
+            $0.seed = 3
+        }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 20)
+        fastRetries(&config, attempts: 30)
+        let items = (0..<1500).map { i in ListPushSource.Item(token: tokens(30)[i % 30], body: smallPayload) }
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 1500)
+        XCTAssertEqual(sink.delivered, 1500, "not delivered: \(sink.outcomes.filter { $0 != .delivered }.prefix(5))")
+        let counters = fixture.simulator.counterSnapshot
+        XCTAssertGreaterThan(counters.connectionsReset, 3)
+        XCTAssertGreaterThan(stats.retriesTotal, 0)
+        XCTAssertTrue(stats.retries.keys.allSatisfy { $0.hasPrefix("curl_") }, "only transport errors were retried: \(stats.retries)")
+        XCTAssertGreaterThanOrEqual(stats.reconnectHolds, 1, "a connection reset young holds sends before reconnecting")
+        XCTAssertGreaterThan(stats.reconnects, 3)
+        // A reset push may have been processed before the reset: at least one acceptance each, never fewer.
+        XCTAssertGreaterThanOrEqual(counters.accepted, 1500)
+    }
+
+    func testTooManyRequestsBacksOffThatTokenOnly() throws {
+        let fixture = try SimulatorFixture { $0.deviceRegistry.rateLimit = .init(pushes: 5, windowSeconds: 0.2) }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 20)
+        fastRetries(&config, attempts: 40)
+        config.retry.maxElapsed = 60
+        let hot = String(repeating: "cd", count: 32)
+        let cold = tokens(200)
+        // 30 pushes to one token among 200 pushes to 200 others (one each: never over the limit).
+        var items: [ListPushSource.Item] = []
+        for i in 0..<200 {
+            items.append(.init(token: cold[i], body: smallPayload))
+            if i % 7 == 0 && items.filter({ $0.token == hot }).count < 30 { items.append(.init(token: hot, body: smallPayload)) }
+        }
+        while items.filter({ $0.token == hot }).count < 30 { items.append(.init(token: hot, body: smallPayload)) }
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 230)
+        XCTAssertEqual(sink.delivered, 230, "not delivered: \(sink.rejected)")
+        let limited = fixture.simulator.counterSnapshot.rejected["TooManyRequests", default: 0]
+        XCTAssertGreaterThan(limited, 0)
+        XCTAssertEqual(stats.retries, ["TooManyRequests": limited], "only the hot token's 429s were retried")
+        XCTAssertGreaterThan(stats.tokenBackoffs, 0)
+    }
+
+    func testUnregisteredTokenIsDeadForTheRestOfTheRun() throws {
+        let dead = String(repeating: "de", count: 32)
+        let fixture = try SimulatorFixture { $0.deviceRegistry.kill(token: dead) }
+        defer { fixture.simulator.stop() }
+        // One stream: the 410 comes back before the next push to that token is taken.
+        let config = fixture.engineConfiguration(streams: 1)
+        let items = [ListPushSource.Item(token: goodToken, body: smallPayload)]
+            + (0..<5).map { _ in ListPushSource.Item(token: dead, body: smallPayload) }
+            + [ListPushSource.Item(token: goodToken, body: smallPayload)]
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 7)
+        XCTAssertEqual(sink.delivered, 2)
+        XCTAssertEqual(sink.rejected, ["Unregistered": 1])
+        XCTAssertEqual(sink.outcomes.filter { $0 == .notSent(.deadToken) }.count, 4)
+        XCTAssertEqual(stats.deadTokens, 1)
+        XCTAssertEqual(stats.retriesTotal, 0)
+        XCTAssertEqual(fixture.simulator.counterSnapshot.requests, 3)
+    }
+
+    func testExpiredProviderTokenIsResignedOnceAndRetried() throws {
+        let simulatorClock = TestClock()
+        let engineClock = TestClock()
+        let fixture = try SimulatorFixture { $0.clock = simulatorClock.wallClock }
+        defer { fixture.simulator.stop() }
+        let tokens = try ProviderTokenCache(key: fixture.key, clock: engineClock.wallClock)
+        let engine = try CurlEngine(configuration: fixture.engineConfiguration(streams: 10), tokens: tokens)
+        let first = CollectingSink()
+        _ = try engine.runOnOwnThread(source: ListPushSource((0..<20).map { _ in .init(token: goodToken, body: smallPayload) }), sink: first)
+        XCTAssertEqual(first.delivered, 20)
+
+        // An hour and a minute later for APNs; 21 minutes later for the engine, which has not re-signed
+        // on its own (refresh every 50 minutes) but may now (the 20-minute rule).
+        simulatorClock.advance(61 * 60)
+        engineClock.advance(21 * 60)
+        let second = CollectingSink()
+        let stats = try engine.runOnOwnThread(source: ListPushSource((0..<20).map { _ in .init(token: goodToken, body: smallPayload) }), sink: second)
+        assertOneOutcomeEach(second, pushes: 20)
+        XCTAssertEqual(second.delivered, 20, "rejected: \(second.rejected)")
+        let expired = fixture.simulator.counterSnapshot.rejected["ExpiredProviderToken", default: 0]
+        XCTAssertGreaterThanOrEqual(expired, 1)
+        XCTAssertEqual(stats.retries["ExpiredProviderToken"], expired, "each expired push retried once")
+        XCTAssertEqual(stats.providerTokenRefreshes, 1, "one new token for all of them")
+        XCTAssertEqual(tokens.signings, 2)
+        XCTAssertEqual(fixture.simulator.counterSnapshot.rejected["TooManyProviderTokenUpdates", default: 0], 0)
+    }
+
+    func testStreamLimitOfOneIsHonouredUntilItRises() throws {
+        let fixture = try SimulatorFixture { $0.maxConcurrentStreams = 40 }
+        defer { fixture.simulator.stop() }
+        let sink = CollectingSink()
+        let stats = try fixture.engine(fixture.engineConfiguration(streams: 100))
+            .runOnOwnThread(source: ListPushSource((0..<2000).map { _ in .init(token: goodToken, body: smallPayload) }), sink: sink)
+        XCTAssertEqual(sink.delivered, 2000)
+        let counters = fixture.simulator.counterSnapshot
+        XCTAssertEqual(counters.streamsRefused, 0, "no stream past the limit of 1, then of 40")
+        XCTAssertEqual(counters.streamLimitRaises, 1, "\(counters.text)")
+        XCTAssertGreaterThan(stats.peakInFlight, 1)
+    }
+}
+
+/// A wall clock the test moves.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: Double = 1_700_000_000
+    func advance(_ by: Double) { lock.lock(); seconds += by; lock.unlock() }
+    var now: Double { lock.lock(); defer { lock.unlock() }; return seconds }
+    var wallClock: WallClock { WallClock { [self] in self.now } }
+}
+
+/// Pushes spaced out in time, to leave the connection idle in between.
+final class SpacedPushSource: PushSource {
+    let count: Int
+    let gapNanos: UInt64
+    private var index = 0
+    private var start: UInt64 = 0
+    init(count: Int, gapSeconds: Double) { self.count = count; self.gapNanos = UInt64(gapSeconds * 1e9) }
+    func next(into push: inout OutgoingPush) -> Bool {
+        guard index < count else { return false }
+        if start == 0 { start = MonotonicTime.now() }
+        push.deviceToken = goodToken
+        push.body = smallPayload
+        push.priority = .immediate
+        push.intendedNanos = start + UInt64(index) * gapNanos
+        index += 1
+        return true
+    }
+}
+
+final class IdleConnectionTests: XCTestCase {
+    func testAnIdleConnectionIsPingedAndKept() throws {
+        let fixture = try SimulatorFixture()
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration()
+        config.lifecycle.pingInterval = 0.25
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: SpacedPushSource(count: 3, gapSeconds: 0.7), sink: sink)
+        XCTAssertEqual(sink.delivered, 3)
+        XCTAssertGreaterThanOrEqual(stats.pings, 2, "idle 0.7 s twice with a 0.25 s ping interval")
+        XCTAssertEqual(stats.connectionsOpened, 1, "the pinged connection was kept and reused")
+        XCTAssertEqual(fixture.simulator.counterSnapshot.connectionsOpened, 1)
+    }
+}
