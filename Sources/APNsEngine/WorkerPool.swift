@@ -183,9 +183,10 @@ public final class WorkerPool {
         let observer = takeObserver
         // Workers first, so each is waiting on its queue when the first push comes.
         for i in 0..<n {
-            let engine = engines[i], queue = queues[i], workerSink = workerSinks[i]
+            let engine = engines[i], queue = queues[i], sinkBox = HandOver(workerSinks[i])
             group.enter()
             let thread = Thread {
+                let workerSink = sinkBox.value
                 let queueSource = QueueSource(queue: queue, sink: workerSink)
                 if let observe = observer { queueSource.observer = { observe(i, $0) } }
                 do {
@@ -204,7 +205,9 @@ public final class WorkerPool {
         }
 
         group.enter()
+        let ends = HandOver((source, sink))
         let producer = Thread {
+            let (source, sink) = ends.value
             Self.produce(source: source, sink: sink, queues: queues, deadline: deadline)
             group.leave()
         }
@@ -301,6 +304,13 @@ final class QueueSource: PushSource {
             sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
         }
     }
+}
+
+/// A value handed to exactly one other thread, which alone uses it from then on (sources and sinks are
+/// single-threaded, not `Sendable`).
+private struct HandOver<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 /// The workers' results, written on their threads and read after they joined.

@@ -15,6 +15,8 @@ public struct RunOptions: Sendable {
     /// Overrides of the profile's values.
     public var connections: Int?
     public var streams: Int?
+    /// Engine threads; `connections` is the total across them.
+    public var workers: Int?
     public var priority: Priority?
     /// Stop sending after this many seconds.
     public var durationLimit: Double?
@@ -42,6 +44,9 @@ public struct RunError: Error, CustomStringConvertible {
 
 /// One replay: profile → (simulator) → engine → report. Everything the CLI's `run` does besides parsing.
 public enum ReplayRun {
+    /// The most `--workers` this machine allows (4 per core, at most 64).
+    public static var workerLimit: Int { WorkerPool.workerLimit() }
+
     /// - Parameter log: receives the start line and, on long runs, a progress line about every 2 s
     ///   (from the engine's thread).
     public static func execute(_ options: RunOptions, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
@@ -49,6 +54,7 @@ public enum ReplayRun {
         var profile = try ProfileLoader.load(path: options.profilePath)
         if let c = options.connections { profile.connections = c }
         if let s = options.streams { profile.streams = s }
+        if let w = options.workers { profile.workers = w }
         if let p = options.priority { profile.priority = p }
         if let s = options.schedule { profile.schedule = s }
         if let c = options.coalesceMillis { profile.coalesceMillis = c > 0 ? c : nil }
@@ -56,6 +62,13 @@ public enum ReplayRun {
             throw RunError("--coalesce applies to Live Activity updates; \(options.profilePath) sends \(profile.pushType.rawValue) pushes")
         }
         try profile.schedule.validate()
+        let workerLimit = Self.workerLimit
+        guard (1...workerLimit).contains(profile.workers) else {
+            throw RunError("workers \(profile.workers) must be between 1 and \(workerLimit) on this machine (4 per core, at most 64)")
+        }
+        guard profile.connections >= profile.workers else {
+            throw RunError("\(profile.workers) workers need at least \(profile.workers) connections: each worker has its own, and connections (\(profile.connections)) are the total across workers; raise --connections")
+        }
         let libcurl = LibcurlInfo.loaded()
         try libcurl.requireUsable()
         guard let templateData = FileManager.default.contents(atPath: profile.templatePath) else {
@@ -96,24 +109,48 @@ public enum ReplayRun {
             connections: profile.connections, streamsPerConnection: profile.streams, trustedCertificatePEM: trusted)
         engineConfig.pushTimeoutMillis = profile.pushTimeoutMillis
         engineConfig.durationLimit = options.durationLimit
-        let engine = try CurlEngine(configuration: engineConfig, tokens: tokens)
         let runStart = MonotonicTime.now()
-        engine.onProgress = { stats, completed, inFlight in
+        let progress: (EngineStats, Int, Int) -> Void = { stats, completed, inFlight in
             let seconds = Double(MonotonicTime.now() - runStart) / 1e9
             log(String(format: "  %6.1f s  sent %d  completed %d  in flight %d  (%.0f pushes/s)",
                        seconds, stats.sent, completed, inFlight, seconds > 0 ? Double(completed) / seconds : 0))
         }
+        // One engine on a thread of its own, or (workers > 1) a pool of engines, each with its own thread,
+        // share of the connections and provider token, fed by one producer thread.
+        var engine: CurlEngine?
+        var pool: WorkerPool?
+        if profile.workers > 1 {
+            let p = try WorkerPool(workers: profile.workers, configuration: engineConfig) {
+                try ProviderTokenCache(key: key, refreshInterval: profile.tokenRefreshMinutes * 60)
+            }
+            p.onProgress = progress
+            pool = p
+        } else {
+            let e = try CurlEngine(configuration: engineConfig, tokens: tokens)
+            e.onProgress = progress
+            engine = e
+        }
 
         let recorder = RunRecorder()
         let workload = try Workloads.make(profile: profile, template: template, accounting: recorder, outcomes: recorder)
-        log("apnsbench: replaying \(profile.streamPath) (\(profile.workload)) to \(simulator.map { "the embedded simulator at \($0.url)" } ?? baseURL), \(profile.connections) connection(s) x \(profile.streams) streams, \(profile.schedule)")
-        recorder.start(atNanos: MonotonicTime.now())
+        log("apnsbench: replaying \(profile.streamPath) (\(profile.workload)) to \(simulator.map { "the embedded simulator at \($0.url)" } ?? baseURL), \(profile.connections) connection(s) x \(profile.streams) streams\(profile.workers > 1 ? " over \(profile.workers) workers" : ""), \(profile.schedule)")
+        let timelineStart = MonotonicTime.now()
+        recorder.start(atNanos: timelineStart)
         var source: PushSource = workload
         if let window = profile.coalesceMillis {
             source = Coalescer(source, windowMillis: window, outcomes: recorder, accounting: recorder)
         }
         if profile.schedule.isOpenLoop { source = PacedSource(source, pacer: Pacer(profile.schedule)) }
-        let stats = try engine.runOnOwnThread(source: source, sink: recorder)
+        let stats: EngineStats
+        if let pool {
+            // Each worker records into its own recorder (no locks on the hot path); merged once they joined.
+            let workerRecorders = (0..<pool.workers).map { _ in RunRecorder() }
+            for r in workerRecorders { r.start(atNanos: timelineStart) }
+            stats = try pool.run(source: source, sink: recorder, workerSinks: workerRecorders)
+            for r in workerRecorders { recorder.merge(r) }
+        } else {
+            stats = try engine!.runOnOwnThread(source: source, sink: recorder)
+        }
         let duration = Date().timeIntervalSince(startedAt)
         // Every push the events announced (and one per bad line) must have ended somewhere: the report's
         // balance check compares this with the outcomes recorded.
@@ -125,7 +162,8 @@ public enum ReplayRun {
             expirationSeconds: profile.expirationSeconds, connections: profile.connections, streams: profile.streams,
             tokenRefreshSeconds: Int(profile.tokenRefreshMinutes * 60), pushTimeoutMillis: profile.pushTimeoutMillis,
             badLinePolicy: profile.badLines.rawValue, durationLimitSeconds: options.durationLimit,
-            schedule: profile.schedule.description, coalesceMillis: profile.coalesceMillis.map { Int($0) })
+            schedule: profile.schedule.description, coalesceMillis: profile.coalesceMillis.map { Int($0) },
+            workers: profile.workers)
         let report = recorder.makeReport(
             settings: settings,
             environment: .current(libcurl: libcurl.version, ssl: libcurl.ssl, nghttp2: libcurl.nghttp2),

@@ -35,6 +35,9 @@ public struct RunSettings: Codable, Sendable, Equatable {
     public var schedule: String?
     /// Coalescing window for Live Activity updates (ms); nil when off.
     public var coalesceMillis: Int?
+    /// Engine threads (`--workers`); `connections` is the total across them. Nil in reports written
+    /// before workers existed (which ran one).
+    public var workers: Int?
 
     public init(
         profile: String,
@@ -52,7 +55,8 @@ public struct RunSettings: Codable, Sendable, Equatable {
         badLinePolicy: String,
         durationLimitSeconds: Double? = nil,
         schedule: String? = nil,
-        coalesceMillis: Int? = nil
+        coalesceMillis: Int? = nil,
+        workers: Int? = nil
     ) {
         self.profile = profile
         self.workload = workload
@@ -70,5 +74,6 @@ public struct RunSettings: Codable, Sendable, Equatable {
         self.durationLimitSeconds = durationLimitSeconds
         self.schedule = schedule
         self.coalesceMillis = coalesceMillis
+        self.workers = workers
     }
 }

@@ -33,6 +33,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Concurrent streams per connection (overrides the profile; 1-1000).")
     var streams: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Engine threads, each with its own libcurl multi handle, share of --connections (at least one each) and provider token; pushes to one device token always go to the same worker, so per-token order holds (overrides the profile; 1-\(ReplayRun.workerLimit) here: 4 per core).",
+        valueName: "N"))
+    var workers: Int?
+
     @Option(name: .long, help: "apns-priority for every push: 1, 5 or 10 (overrides the profile).")
     var priority: Int?
 
@@ -72,6 +77,15 @@ struct RunCommand: ParsableCommand {
         }
         if let connections, !(1...64).contains(connections) { throw ValidationError("--connections \(connections) must be 1-64") }
         if let streams, !(1...1000).contains(streams) { throw ValidationError("--streams \(streams) must be 1-1000") }
+        if let workers {
+            let limit = ReplayRun.workerLimit
+            guard (1...limit).contains(workers) else {
+                throw ValidationError("--workers \(workers) must be 1-\(limit) (4 per core on this machine, at most 64)")
+            }
+            if let connections, connections < workers {
+                throw ValidationError("--workers \(workers) needs --connections \(workers) or more: each worker has its own connections, and --connections is the total")
+            }
+        }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
@@ -100,6 +114,7 @@ struct RunCommand: ParsableCommand {
         options.target = Target(argument: target)!
         options.connections = connections
         options.streams = streams
+        options.workers = workers
         options.priority = priority.flatMap(Priority.init(rawValue:))
         options.durationLimit = duration
         options.schedule = try schedule()

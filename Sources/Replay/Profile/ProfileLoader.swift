@@ -8,7 +8,7 @@ public enum ProfileLoader {
     /// Every key a profile may have.
     public static let knownKeys = [
         "name", "description", "workload", "stream", "template", "push_type", "bundle_id", "priority",
-        "expiration_seconds", "connections", "streams", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
+        "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce",
     ]
 
@@ -120,6 +120,7 @@ public enum ProfileLoader {
         profile.expirationSeconds = try int("expiration_seconds", in: 0...(86_400 * 30))
         profile.connections = try int("connections", in: 1...64) ?? profile.connections
         profile.streams = try int("streams", in: 1...1000) ?? profile.streams
+        profile.workers = try int("workers", in: 1...64) ?? profile.workers
         if let minutes = try number("token_refresh_minutes") {
             guard minutes >= 20, minutes < 60 else { throw fail("token_refresh_minutes", "must be at least 20 and below 60, found \(minutes)") }
             profile.tokenRefreshMinutes = minutes

@@ -34,6 +34,9 @@ public struct RunProfile: Sendable, Equatable {
     public var connections = 1
     /// Streams per connection. Default 100.
     public var streams = 100
+    /// Engine threads, each with its own share of `connections` (so at least one connection per worker);
+    /// pushes to one device token always go to the same worker. Default 1.
+    public var workers = 1
     /// Provider token refresh interval in minutes, [20, 60). Default 50.
     public var tokenRefreshMinutes: Double = 50
     /// How long one push may take before it counts as timed out (ms). Default 30 000 (seed 003's 30 s).
