@@ -1,0 +1,111 @@
+import APNsCore
+import Foundation
+import Harness
+import Replay
+import Reporting
+import XCTest
+
+/// `--workers N` end to end: the order-changes workload (fan-out, planted dead tokens) through a pool of
+/// engines against the embedded simulator on loopback.
+final class WorkersReplayTests: XCTestCase {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-workers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+
+    func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
+        var lines: [UInt8] = []
+        var dead: [String] = []
+        try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: 5)
+            .write({ lines += $0 }, deadToken: { dead.append($0) })
+        let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
+        try Data(lines).write(to: stream)
+        try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)
+        let path = scratch.appendingPathComponent("p.yaml").path
+        try """
+            name: workers-test
+            workload: order-changes
+            stream: \(stream.path)
+            dead_tokens: \(deadFile.path)
+            template: \(Self.repo.appendingPathComponent("profiles/templates/order-changes.json").path)
+            bundle_id: com.example.ordermanager
+            connections: 3
+            streams: 20
+            \(extra)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func run(_ profile: String, configure: (inout RunOptions) -> Void = { _ in }) throws -> (RunReport, String) {
+        var options = RunOptions(profilePath: profile)
+        options.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
+        configure(&options)
+        let result = try ReplayRun.execute(options, log: { _ in })
+        let md = try String(contentsOfFile: (options.outDirectory as NSString).appendingPathComponent("summary.md"), encoding: .utf8)
+        return (result.report, md)
+    }
+
+    func testWorkersEndEveryPushAsOneEngineDoes() throws {
+        let path = try profile()
+        let (one, _) = try run(path)
+        let (three, md) = try run(path) { $0.workers = 3 }
+        for report in [one, three] {
+            XCTAssertTrue(report.pushes.balanced, "\(report.pushes)")
+            XCTAssertEqual(report.pushes.expectedPlanned, report.pushes.planned)
+            XCTAssertEqual(report.pushes.failed, [:])
+            XCTAssertEqual(report.pushes.timedOut, 0)
+        }
+        XCTAssertEqual(one.configuration.workers, 1)
+        XCTAssertEqual(three.configuration.workers, 3)
+        XCTAssertTrue(md.contains("3 workers"), md)
+        // The same workload, the same answers: the workers change who sends, not what happens.
+        XCTAssertEqual(three.pushes.planned, one.pushes.planned)
+        XCTAssertEqual(three.pushes.delivered, one.pushes.delivered)
+        // Pushes to a planted dead token end rejected (410) or, once the engine knows the token is dead,
+        // not sent; which of the two depends on what was in flight, so only their sum is fixed.
+        XCTAssertEqual(three.pushes.rejectedTotal + three.pushes.notSentTotal, one.pushes.rejectedTotal + one.pushes.notSentTotal)
+        XCTAssertEqual(Set(three.pushes.rejected.keys).subtracting(["Unregistered"]), [])
+        XCTAssertEqual(three.pushes.notSent["no_recipients"], one.pushes.notSent["no_recipients"])
+        XCTAssertEqual(three.events.byKind, one.events.byKind)
+        XCTAssertEqual(three.latency.responseTime.count, three.pushes.delivered, "the workers' histograms were merged")
+        XCTAssertEqual(three.engine.providerTokenSignings, 3, "one provider token per worker")
+        XCTAssertGreaterThanOrEqual(three.engine.connectionsOpened, 3, "each worker opens its own connection")
+        XCTAssertEqual(three.timeline.map(\.sent).reduce(0, +), three.throughput.sent)
+    }
+
+    func testDurationLimitOverWorkersLosesNothing() throws {
+        let path = try profile(events: 400, devices: 40, stores: 4)
+        let (report, _) = try run(path) {
+            $0.workers = 2
+            $0.schedule = .fixedRate(perSecond: 200)
+            $0.durationLimit = 0.5
+            $0.coalesceMillis = 5_000
+        }
+        let p = report.pushes
+        XCTAssertTrue(p.balanced, "\(p)")
+        XCTAssertEqual(p.expectedPlanned, p.planned)
+        XCTAssertGreaterThan(p.notSent["run_stopped"] ?? 0, 0)
+        XCTAssertEqual(report.configuration.workers, 2)
+    }
+
+    func testWorkersAreReadFromTheProfileAndChecked() throws {
+        let (report, _) = try run(try profile(extra: "workers: 2"))
+        XCTAssertEqual(report.configuration.workers, 2)
+        XCTAssertTrue(report.pushes.balanced)
+
+        XCTAssertThrowsError(try run(try profile(extra: "workers: 2")) { $0.connections = 1 }) { error in
+            XCTAssertTrue("\(error)".contains("2 workers need at least 2 connections"), "\(error)")
+        }
+        XCTAssertThrowsError(try run(try profile(extra: "workers: 0"))) { error in
+            XCTAssertTrue("\(error)".contains("'workers' must be between 1 and 64"), "\(error)")
+        }
+        XCTAssertThrowsError(try run(try profile()) { $0.workers = ReplayRun.workerLimit + 1 }) { error in
+            XCTAssertTrue("\(error)".contains("workers \(ReplayRun.workerLimit + 1) must be between 1 and"), "\(error)")
+        }
+    }
+}
