@@ -327,6 +327,7 @@ private final class ResultBox: @unchecked Sendable {
 extension EngineStats {
     /// Adds another engine's stats: counts summed, the earliest first send, the latest completion, and
     /// the peaks summed (an upper bound of the pool's peak: the workers' peaks need not coincide).
+    /// A field added to `EngineStats` must be added here too, or multi-worker runs report it as 0.
     mutating func add(_ other: EngineStats) {
         connectionsOpened += other.connectionsOpened
         providerTokenSignings += other.providerTokenSignings
@@ -336,5 +337,13 @@ extension EngineStats {
         lastCompletionNanos = Swift.max(lastCompletionNanos, other.lastCompletionNanos)
         sent += other.sent
         peakInFlight += other.peakInFlight
+        for (cause, n) in other.retries { retries[cause, default: 0] += n }
+        retriesTotal += other.retriesTotal
+        tokenBackoffs += other.tokenBackoffs
+        deadTokens += other.deadTokens
+        providerTokenRefreshes += other.providerTokenRefreshes
+        reconnects += other.reconnects
+        reconnectHolds += other.reconnectHolds
+        pings += other.pings
     }
 }

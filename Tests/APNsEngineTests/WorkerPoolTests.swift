@@ -129,6 +129,26 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(pool.workerConfigurations.map(\.streamsPerConnection), [100, 100])
     }
 
+    func testEngineStatsAddCoversEveryField() throws {
+        // Every number in EngineStats set to 1 (through Codable, so a field added later is covered too).
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(EngineStats())) as? [String: Any])
+        for (key, value) in json {
+            json[key] = value is [String: Any] ? ["x": 1] : 1
+        }
+        let ones = try JSONDecoder().decode(EngineStats.self, from: JSONSerialization.data(withJSONObject: json))
+        var sum = ones
+        sum.add(ones)
+        let summed = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(sum)) as? [String: Any])
+        for (key, value) in summed {
+            let expected = ["firstSendNanos", "lastCompletionNanos"].contains(key) ? 1 : 2
+            if let table = value as? [String: Int] {
+                XCTAssertEqual(table, ["x": expected], key)
+            } else {
+                XCTAssertEqual(value as? Int, expected, "EngineStats.add does not merge '\(key)'")
+            }
+        }
+    }
+
     // MARK: Queue
 
     func push(_ token: String, _ seq: Int) -> OutgoingPush {
