@@ -167,8 +167,7 @@ public enum ReplayRun {
         let report = recorder.makeReport(
             settings: settings,
             environment: .current(libcurl: libcurl.version, ssl: libcurl.ssl, nghttp2: libcurl.nghttp2),
-            engine: EngineSummary(connections: profile.connections, streams: profile.streams, connectionsOpened: stats.connectionsOpened,
-                                  providerTokenSignings: stats.providerTokenSignings, peakInFlight: stats.peakInFlight),
+            engine: EngineSummary(stats, connections: profile.connections, streams: profile.streams),
             simulator: simulator?.counterSnapshot.flattened,
             startedAt: startedAt, durationSeconds: duration)
         let paths = try ReportWriter.write(report, to: options.outDirectory)
@@ -224,5 +223,23 @@ extension RunRecorder: EventAccounting {
 
     public func badLine(_ error: StreamLineError, kind: String?) {
         recordBadLine(lineNumber: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? RunRecorder.unknownKind)
+    }
+}
+
+extension EngineSummary {
+    /// The report's view of the engine's counters.
+    init(_ stats: EngineStats, connections: Int, streams: Int) {
+        self.init(connections: connections, streams: streams, connectionsOpened: stats.connectionsOpened,
+                  providerTokenSignings: stats.providerTokenSignings, peakInFlight: stats.peakInFlight)
+        var r = Resilience()
+        r.retries = stats.retries
+        r.retriesTotal = stats.retriesTotal
+        r.tokenBackoffs = stats.tokenBackoffs
+        r.deadTokens = stats.deadTokens
+        r.providerTokenRefreshes = stats.providerTokenRefreshes
+        r.reconnects = stats.reconnects
+        r.reconnectHolds = stats.reconnectHolds
+        r.pings = stats.pings
+        resilience = r
     }
 }

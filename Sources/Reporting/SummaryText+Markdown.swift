@@ -51,6 +51,11 @@ extension SummaryText {
         line("- connections: \(e.connections) × \(e.streams) streams configured, \(e.connectionsOpened) opened")
         line("- provider token signings: \(e.providerTokenSignings)")
         line("- peak in flight: \(e.peakInFlight)")
+        if let r = e.resilience {
+            let byCause = r.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            line("- retries: \(r.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(r.tokenBackoffs); dead tokens (410): \(r.deadTokens); provider tokens re-signed after expiry: \(r.providerTokenRefreshes)")
+            line("- reconnects: \(r.reconnects) (\(r.reconnectHolds) held by backoff); idle PINGs: \(r.pings)")
+        }
         line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
         line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")
         line()
