@@ -24,6 +24,12 @@ public struct RunOptions: Sendable {
     public var schedule: Schedule?
     /// Overrides the profile's coalescing window (ms); 0 turns coalescing off.
     public var coalesceMillis: Int64?
+    /// Overrides the profile's apns-expiration (seconds after the start), apns-collapse-id and retry attempts.
+    public var expirationSeconds: Int?
+    public var collapseID: String?
+    public var retryAttempts: Int?
+    /// The embedded simulator answers 200 to everything without validating (measures the client alone).
+    public var fastSimulator = false
 
     public init(profilePath: String) { self.profilePath = profilePath }
 }
@@ -55,6 +61,9 @@ public enum ReplayRun {
         if let c = options.connections { profile.connections = c }
         if let s = options.streams { profile.streams = s }
         if let w = options.workers { profile.workers = w }
+        if let e = options.expirationSeconds { profile.expirationSeconds = e }
+        if let c = options.collapseID { profile.collapseID = c }
+        if let r = options.retryAttempts { profile.retryAttempts = r }
         if let p = options.priority { profile.priority = p }
         if let s = options.schedule { profile.schedule = s }
         if let c = options.coalesceMillis { profile.coalesceMillis = c > 0 ? c : nil }
@@ -94,6 +103,7 @@ public enum ReplayRun {
             if let path = profile.deadTokensPath {
                 for token in try readTokenList(path) { config.deviceRegistry.kill(token: token) }
             }
+            config.fast = options.fastSimulator
             let sim = try APNsSimulator(configuration: config)
             try sim.start()
             simulator = sim
@@ -109,6 +119,14 @@ public enum ReplayRun {
             connections: profile.connections, streamsPerConnection: profile.streams, trustedCertificatePEM: trusted)
         engineConfig.pushTimeoutMillis = profile.pushTimeoutMillis
         engineConfig.durationLimit = options.durationLimit
+        engineConfig.collapseID = profile.collapseID
+        if let n = profile.retryAttempts { engineConfig.retry.maxAttempts = n }
+        if let ms = profile.retryBackoffMillis {
+            engineConfig.retry.initialBackoff = Double(ms) / 1000
+            engineConfig.retry.maxBackoff = max(engineConfig.retry.maxBackoff, engineConfig.retry.initialBackoff)
+        }
+        if let ms = profile.retryMaxElapsedMillis { engineConfig.retry.maxElapsed = Double(ms) / 1000 }
+        try engineConfig.validate()
         let runStart = MonotonicTime.now()
         let progress: (EngineStats, Int, Int) -> Void = { stats, completed, inFlight in
             let seconds = Double(MonotonicTime.now() - runStart) / 1e9
@@ -156,7 +174,7 @@ public enum ReplayRun {
         // balance check compares this with the outcomes recorded.
         recorder.expectedPlanned = recorder.pushesFromEvents + recorder.invalidEventsTotal
 
-        let settings = RunSettings(
+        var settings = RunSettings(
             profile: options.profilePath, workload: profile.workload, stream: profile.streamPath, target: options.target.description,
             pushType: profile.pushType.rawValue, topic: profile.topic, priority: String(profile.priority.rawValue),
             expirationSeconds: profile.expirationSeconds, connections: profile.connections, streams: profile.streams,
@@ -164,12 +182,23 @@ public enum ReplayRun {
             badLinePolicy: profile.badLines.rawValue, durationLimitSeconds: options.durationLimit,
             schedule: profile.schedule.description, coalesceMillis: profile.coalesceMillis.map { Int($0) },
             workers: profile.workers)
-        let report = recorder.makeReport(
+        settings.collapseID = profile.collapseID
+        let r = engineConfig.retry
+        settings.retry = r.maxAttempts == 1 ? "never" : String(format: "%d attempts, backoff %g s doubling to %g s, within %g s; 429 holds the token from %g s", r.maxAttempts, r.initialBackoff, r.maxBackoff, r.maxElapsed, r.tokenBackoff)
+        settings.simulatorMode = simulator == nil ? nil : (options.fastSimulator ? "fast" : "validating")
+        if profile.sloP99Millis != nil || profile.sloMinDelivered != nil {
+            settings.slo = .init(p99Millis: profile.sloP99Millis, minDelivered: profile.sloMinDelivered)
+        }
+        var report = recorder.makeReport(
             settings: settings,
             environment: .current(libcurl: libcurl.version, ssl: libcurl.ssl, nghttp2: libcurl.nghttp2),
             engine: EngineSummary(stats, connections: profile.connections, streams: profile.streams),
             simulator: simulator?.counterSnapshot.flattened,
             startedAt: startedAt, durationSeconds: duration)
+        if report.latency.byPriority.count > 1 {
+            // The workload chose per event (order changes: 10 when orders are late); the profile's is the default.
+            report.configuration.priority = "per-event (default \(profile.priority.rawValue))"
+        }
         let paths = try ReportWriter.write(report, to: options.outDirectory)
         if let failure = workload.readFailure {
             throw RunError("reading \(profile.streamPath) failed: \(failure) (partial report written to \(options.outDirectory))")

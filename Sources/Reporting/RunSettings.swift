@@ -38,6 +38,24 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Engine threads (`--workers`); `connections` is the total across them. Nil in reports written
     /// before workers existed (which ran one).
     public var workers: Int?
+    /// `apns-collapse-id` sent with every push; nil when none.
+    public var collapseID: String?
+    /// The retry policy, e.g. `10 attempts, backoff 1 s doubling to 60 s, within 300 s`; nil in older reports.
+    public var retry: String?
+    /// `validating` or `fast` when the target was the embedded simulator.
+    public var simulatorMode: String?
+    /// The profile's service-level objective, when it has one.
+    public var slo: SLO?
+
+    /// What the profile promises: p99 latency from the intended send, and the share of planned pushes delivered.
+    public struct SLO: Codable, Sendable, Equatable {
+        public var p99Millis: Int?
+        public var minDelivered: Double?
+        public init(p99Millis: Int? = nil, minDelivered: Double? = nil) {
+            self.p99Millis = p99Millis
+            self.minDelivered = minDelivered
+        }
+    }
 
     public init(
         profile: String,

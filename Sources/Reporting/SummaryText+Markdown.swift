@@ -44,6 +44,16 @@ extension SummaryText {
             line()
         }
 
+        let checks = SLOCheck.checks(report)
+        if !checks.isEmpty {
+            line("## Service-level objective")
+            line()
+            line("| objective | target | this run | |")
+            line("|---|---|---|---|")
+            for c in checks { line("| \(c.what) | \(c.target) | \(c.actual) | \(c.met ? "met" : "**missed**") |") }
+            line()
+        }
+
         let e = report.engine
         let env = report.environment
         line("## Engine and environment")
@@ -51,6 +61,9 @@ extension SummaryText {
         line("- connections: \(e.connections) × \(e.streams) streams configured, \(e.connectionsOpened) opened")
         line("- provider token signings: \(e.providerTokenSignings)")
         line("- peak in flight: \(e.peakInFlight)")
+        let c = report.configuration
+        line("- knobs: priority \(c.priority), workers \(c.workers ?? 1), coalesce \(c.coalesceMillis.map { "\($0) ms" } ?? "off"), apns-expiration \(c.expirationSeconds.map { "start + \($0) s" } ?? "none"), apns-collapse-id \(c.collapseID.map { Format.code($0) } ?? "none")\(c.simulatorMode.map { ", simulator \($0)" } ?? "")")
+        if let retry = c.retry { line("- retry policy: \(retry)") }
         if let r = e.resilience {
             let byCause = r.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             line("- retries: \(r.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(r.tokenBackoffs); dead tokens (410): \(r.deadTokens); provider tokens re-signed after expiry: \(r.providerTokenRefreshes)")

@@ -30,6 +30,9 @@ public enum SummaryText {
             lines.append("  latency    no delivered pushes")
         }
         lines.append("  throughput \(Format.fixed(report.throughput.pushesPerSecond, places: 1)) pushes/s")
+        for check in SLOCheck.checks(report) {
+            lines.append("  SLO        \(check.met ? "met" : "MISSED"): \(check.what) \(check.actual), target \(check.target)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -53,6 +53,18 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Collapse Live Activity updates to the same token within this window (e.g. 250ms) to the latest; 0 turns it off.", valueName: "DURATION"))
     var coalesce: String?
 
+    @Option(name: .long, help: ArgumentHelp("apns-expiration: SECONDS after the run's start (0: deliver now or never; overrides the profile).", valueName: "SECONDS"))
+    var expiration: Int?
+
+    @Option(name: .long, help: ArgumentHelp("apns-collapse-id on every push, 1-64 bytes (overrides the profile).", valueName: "ID"))
+    var collapseId: String?
+
+    @Option(name: .long, help: ArgumentHelp("Attempts per push in all, 1 = never retry (default 10: 5xx, 429 and transport errors back off 1, 2, 4, 8 s ... within 5 minutes).", valueName: "N"))
+    var retryAttempts: Int?
+
+    @Flag(name: .long, help: "Run the embedded simulator in fast mode: 200 for everything, no validation, so the numbers are the client's.")
+    var fastSimulator = false
+
     @Flag(name: .long, help: "Closed loop: as fast as the in-flight window (connections x streams) allows.")
     var closedLoop = false
 
@@ -86,6 +98,12 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("--workers \(workers) needs --connections \(workers) or more: each worker has its own connections, and --connections is the total")
             }
         }
+        if let expiration, !(0...(86_400 * 30)).contains(expiration) { throw ValidationError("--expiration \(expiration) must be 0 to 2592000 seconds (30 days)") }
+        if let collapseId, collapseId.isEmpty || collapseId.utf8.count > 64 {
+            throw ValidationError("--collapse-id must be 1 to 64 bytes (APNs answers BadCollapseId otherwise), found \(collapseId.utf8.count)")
+        }
+        if let retryAttempts, !(1...100).contains(retryAttempts) { throw ValidationError("--retry-attempts \(retryAttempts) must be 1-100") }
+        if fastSimulator && Target(argument: target) != .simulator { throw ValidationError("--fast-simulator applies to --target simulator only") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
@@ -117,6 +135,10 @@ struct RunCommand: ParsableCommand {
         options.workers = workers
         options.priority = priority.flatMap(Priority.init(rawValue:))
         options.durationLimit = duration
+        options.expirationSeconds = expiration
+        options.collapseID = collapseId
+        options.retryAttempts = retryAttempts
+        options.fastSimulator = fastSimulator
         options.schedule = try schedule()
         options.coalesceMillis = coalesce.map { $0 == "0" ? 0 : DurationText.millis($0) ?? 0 }
         options.credentials = Credentials(

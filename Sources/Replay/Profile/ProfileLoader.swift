@@ -9,7 +9,8 @@ public enum ProfileLoader {
     public static let knownKeys = [
         "name", "description", "workload", "stream", "template", "push_type", "bundle_id", "priority",
         "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
-        "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce",
+        "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
+        "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -136,6 +137,23 @@ public enum ProfileLoader {
             guard let ms = DurationText.millis(text) else { throw fail("coalesce", "must be a duration like 250ms or 1s, found '\(text)'") }
             guard profile.pushType == .liveactivity else { throw fail("coalesce", "applies to Live Activity updates; push_type is \(profile.pushType.rawValue)") }
             profile.coalesceMillis = ms
+        }
+        if let id = try string("collapse_id", required: false) {
+            guard !id.isEmpty, id.utf8.count <= 64 else { throw fail("collapse_id", "must be 1 to 64 bytes (APNs answers BadCollapseId otherwise), found \(id.utf8.count)") }
+            profile.collapseID = id
+        }
+        profile.retryAttempts = try int("retry_attempts", in: 1...100)
+        func duration(_ key: String) throws -> Int64? {
+            guard let text = try string(key, required: false) else { return nil }
+            guard let ms = DurationText.millis(text) else { throw fail(key, "must be a duration like 500ms, 1s or 5m, found '\(text)'") }
+            return ms
+        }
+        profile.retryBackoffMillis = try duration("retry_backoff")
+        profile.retryMaxElapsedMillis = try duration("retry_max_elapsed")
+        profile.sloP99Millis = try int("slo_p99_ms", in: 1...3_600_000)
+        if let share = try number("slo_min_delivered") {
+            guard (0...1).contains(share) else { throw fail("slo_min_delivered", "must be a share between 0 and 1, found \(share)") }
+            profile.sloMinDelivered = share
         }
         guard Workloads.names.contains(profile.workload) else {
             throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")), found '\(profile.workload)'")

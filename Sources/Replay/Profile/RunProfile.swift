@@ -48,6 +48,17 @@ public struct RunProfile: Sendable, Equatable {
     public var deadTokensPath: String?
     /// Coalescing window for Live Activity updates to the same token (recorded ms); nil = off. Default off.
     public var coalesceMillis: Int64?
+    /// `apns-collapse-id` on every push (1–64 bytes); nil sends none.
+    public var collapseID: String?
+    /// Retries: attempts in all (1 = never retry), first backoff and the longest time from the first
+    /// send. Nil keeps the engine's defaults (10 attempts, 1 s doubling, 5 minutes: seed 002's schedule).
+    public var retryAttempts: Int?
+    public var retryBackoffMillis: Int64?
+    public var retryMaxElapsedMillis: Int64?
+    /// Service-level objective the report checks: p99 latency (from the intended send) at most this
+    /// many ms, and at least this share of planned pushes delivered. Nil: not checked.
+    public var sloP99Millis: Int?
+    public var sloMinDelivered: Double?
     /// When pushes are due. Default closed loop (as fast as the in-flight window allows).
     public var schedule: Schedule = .closedLoop
 
