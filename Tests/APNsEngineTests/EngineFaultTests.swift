@@ -180,6 +180,25 @@ final class EngineFaultTests: XCTestCase {
         XCTAssertEqual(fixture.simulator.counterSnapshot.rejected["TooManyProviderTokenUpdates", default: 0], 0)
     }
 
+    func testStreamLimitDroppingToOneAfterRejectionsLosesNothing() throws {
+        // APNs was seen lowering a connection's limit to 1 after a rejected push and raising it after the next accept.
+        let fixture = try SimulatorFixture { $0.dropStreamLimitAfterRejection = true }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 100)
+        fastRetries(&config)
+        let items = (0..<1500).map { i in ListPushSource.Item(token: i % 50 == 7 ? "0bad" : goodToken, body: smallPayload) }
+        let sink = CollectingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 1500)
+        XCTAssertEqual(sink.rejected, ["BadDeviceToken": 30])
+        XCTAssertEqual(sink.delivered, 1470, "not delivered: \(sink.outcomes.filter { $0 != .delivered && $0 != .rejected(.badDeviceToken) }.prefix(5))")
+        let counters = fixture.simulator.counterSnapshot
+        XCTAssertGreaterThan(counters.streamLimitDrops, 0)
+        XCTAssertEqual(counters.accepted, 1470)
+        // Streams libcurl opened before the lowered SETTINGS arrived may be refused; those are resent.
+        XCTAssertEqual(stats.sent, 1500 + stats.retriesTotal)
+    }
+
     func testStreamLimitOfOneIsHonouredUntilItRises() throws {
         let fixture = try SimulatorFixture { $0.maxConcurrentStreams = 40 }
         defer { fixture.simulator.stop() }
