@@ -27,11 +27,20 @@ public protocol PushSource: AnyObject {
     /// A source that has planned pushes it has not handed out yet (the rest of a fan-out, updates held for
     /// coalescing) records each as not sent (`run_stopped`), so that every planned push still has an outcome.
     func abandon()
+
+    /// Asked after `next(into:)` returned false: true if the source has ended (the default), false if it
+    /// only has nothing ready yet (a worker's queue its producer has not refilled). An engine that honours
+    /// it (`WakeableEngine`) keeps its transfers going and asks again after its next wait; the source ends
+    /// that wait early by calling the engine's `wake()` once it has a push.
+    var isExhausted: Bool { get }
 }
 
 extension PushSource {
     /// Nothing planned is held back by default.
     public func abandon() {}
+
+    /// A source without a queue in front of it has ended when it says it has no more.
+    public var isExhausted: Bool { true }
 }
 
 /// Receives one outcome per planned push. Called on the engine's thread only.

@@ -26,6 +26,11 @@ final class PushQueue {
     private var abandoned = false
     private var producerWaiting = false
     private var consumerWaiting = false
+    /// The consumer polled an empty queue and is waiting elsewhere (in its engine's poll): the next
+    /// `put` or `close` calls `wakeConsumer`.
+    private var consumerIdle = false
+    /// How to end the consumer's wait elsewhere (its engine's `wake()`), for `poll`.
+    var wakeConsumer: (() -> Void)?
 
     private var producerWaitCount = 0
     private var consumerWaitCount = 0
@@ -33,7 +38,7 @@ final class PushQueue {
 
     /// Times the producer found the ring full and waited.
     var producerWaits: Int { locked { producerWaitCount } }
-    /// Times the consumer found the ring empty (and not closed) and waited.
+    /// Times the consumer found the ring empty (and not closed) and waited (`take`) or went idle (`poll`).
     var consumerWaits: Int { locked { consumerWaitCount } }
     /// Pushes put in all.
     var putCount: Int { locked { puts } }
@@ -85,6 +90,12 @@ final class PushQueue {
         tail += 1
         puts += 1
         if consumerWaiting { condition.signal() }
+        if consumerIdle {
+            consumerIdle = false
+            // Under the lock, so it cannot run after the consumer's engine ended: the consumer only
+            // ends once it saw the queue closed, which takes this lock.
+            wakeConsumer?()
+        }
         return true
     }
 
@@ -94,6 +105,10 @@ final class PushQueue {
         defer { condition.unlock() }
         closed = true
         if consumerWaiting { condition.signal() }
+        if consumerIdle {
+            consumerIdle = false
+            wakeConsumer?()
+        }
     }
 
     // MARK: Consumer side
@@ -114,6 +129,27 @@ final class PushQueue {
         head += 1
         if producerWaiting { condition.signal() }
         return true
+    }
+
+    /// What `poll` found.
+    enum Poll { case push, empty, ended }
+
+    /// Like `take`, without waiting: `.empty` when the queue is open but has nothing now (the next `put`
+    /// or `close` then calls `wakeConsumer`), `.ended` when it is closed and empty, or abandoned.
+    func poll(into push: inout OutgoingPush) -> Poll {
+        condition.lock()
+        defer { condition.unlock() }
+        if abandoned { return .ended }
+        if tail == head {
+            if closed { return .ended }
+            if !consumerIdle { consumerWaitCount += 1 }
+            consumerIdle = true
+            return .empty
+        }
+        swap(&push, &ring[head % capacity])
+        head += 1
+        if producerWaiting { condition.signal() }
+        return .push
     }
 
     /// The consumer stops taking: from now on `put` returns false (waking a producer that waits on a

@@ -33,11 +33,13 @@ import Foundation
 /// abandoned), records the push it holds as not sent and calls the source's `abandon()`. So every
 /// planned push still has exactly one outcome.
 ///
-/// **Limitation.** `PushSource.next(into:)` can only give a push or say the source has ended, so a
-/// worker whose queue is empty (its producer is behind, or busy waiting on another worker's full queue)
-/// waits inside `next` — also while it has pushes in flight, whose answers are then read late. With a
-/// producer that keeps ahead of the workers (the usual case: filling a template costs far less than a
-/// libcurl transfer) queues are rarely empty; `lastRun[i].consumerWaits` counts how often it happened.
+/// **Empty queues.** A worker's queue can run empty while its engine has pushes in flight (the producer
+/// is behind, or waits on another worker's full queue). An engine that is a `WakeableEngine` is told
+/// "nothing yet" (`next` returns false, `isExhausted` stays false), keeps its transfers going, and is woken
+/// by the producer's next push. An engine that is not is made to wait inside `next`: its answers in flight
+/// are read late and, since it fills its whole window before it lets libcurl send, its pushes go out in
+/// bursts; measured on order changes, that made two workers slower than one. `lastRun[i].consumerWaits`
+/// counts how often a queue was found empty.
 public final class WorkerPool {
     /// The most workers allowed on a machine with `cores` cores: 4 a core, at most 64.
     public static func workerLimit(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
@@ -184,10 +186,11 @@ public final class WorkerPool {
         // Workers first, so each is waiting on its queue when the first push comes.
         for i in 0..<n {
             let engine = engines[i], queue = queues[i], sinkBox = HandOver(workerSinks[i])
+            if let wakeable = engine as? WakeableEngine { queue.wakeConsumer = { [unowned wakeable] in wakeable.wake() } }
             group.enter()
             let thread = Thread {
                 let workerSink = sinkBox.value
-                let queueSource = QueueSource(queue: queue, sink: workerSink)
+                let queueSource = QueueSource(queue: queue, sink: workerSink, waitsInEngine: engine is WakeableEngine)
                 if let observe = observer { queueSource.observer = { observe(i, $0) } }
                 do {
                     results.set(i, .success(try engine.run(source: queueSource, sink: workerSink)))
@@ -279,23 +282,50 @@ public final class WorkerPool {
     }
 }
 
+/// An engine that keeps running when its source has nothing ready yet (`PushSource.isExhausted` is
+/// false after `next(into:)` returned false), asks again after its next wait, and whose `wake()` ends
+/// that wait from any thread. A `WorkerPool` never blocks such an engine's thread on an empty queue:
+/// its transfers in flight keep going while the producer catches up.
+public protocol WakeableEngine: AnyObject {
+    func wake()
+}
+
 /// One worker's view of its queue, as the `PushSource` its engine pulls from. Used on the worker's
 /// thread only.
 final class QueueSource: PushSource {
     let queue: PushQueue
     let sink: OutcomeSink
+    /// Whether the engine waits for an empty queue itself (`WakeableEngine`); otherwise `next` blocks.
+    let waitsInEngine: Bool
+    private var ended = false
     var observer: ((OutgoingPush) -> Void)?
 
-    init(queue: PushQueue, sink: OutcomeSink) {
+    init(queue: PushQueue, sink: OutcomeSink, waitsInEngine: Bool) {
         self.queue = queue
         self.sink = sink
+        self.waitsInEngine = waitsInEngine
     }
 
     func next(into push: inout OutgoingPush) -> Bool {
-        guard queue.take(into: &push) else { return false }
+        if waitsInEngine {
+            switch queue.poll(into: &push) {
+            case .push: break
+            case .empty: return false
+            case .ended:
+                ended = true
+                return false
+            }
+        } else {
+            guard queue.take(into: &push) else {
+                ended = true
+                return false
+            }
+        }
         if let observer { observer(push) }
         return true
     }
+
+    var isExhausted: Bool { ended }
 
     /// The engine stopped early: what is still queued ends as not sent, in this worker's sink.
     func abandon() {

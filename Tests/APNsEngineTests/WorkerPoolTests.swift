@@ -243,6 +243,51 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(q.abandon { _ in XCTFail("nothing left") }, 0)
     }
 
+    func testPollSaysNothingYetAndTheNextPutOrCloseWakesTheConsumer() {
+        let q = PushQueue(capacity: 4)
+        var wakes = 0
+        q.wakeConsumer = { wakes += 1 }
+        var out = OutgoingPush()
+        XCTAssertEqual(q.poll(into: &out), .empty)
+        XCTAssertEqual(q.poll(into: &out), .empty)
+        XCTAssertEqual(q.consumerWaits, 1, "one idle spell")
+        var p = push("t", 0)
+        XCTAssertTrue(q.put(&p))
+        XCTAssertEqual(wakes, 1)
+        p = push("t", 1)
+        XCTAssertTrue(q.put(&p))
+        XCTAssertEqual(wakes, 1, "no wake for a consumer that is not idle")
+        XCTAssertEqual(q.poll(into: &out), .push)
+        XCTAssertEqual(out.intendedNanos, 0)
+        XCTAssertEqual(q.poll(into: &out), .push)
+        XCTAssertEqual(out.intendedNanos, 1)
+        XCTAssertEqual(q.poll(into: &out), .empty)
+        q.close()
+        XCTAssertEqual(wakes, 2, "closing wakes an idle consumer")
+        XCTAssertEqual(q.poll(into: &out), .ended)
+    }
+
+    func testQueueSourceTellsNothingYetFromEnded() {
+        let sink = RecordingSink()
+        for waitsInEngine in [true, false] {
+            let q = PushQueue(capacity: 2)
+            let source = QueueSource(queue: q, sink: sink, waitsInEngine: waitsInEngine)
+            var out = OutgoingPush()
+            if waitsInEngine {
+                XCTAssertFalse(source.next(into: &out))
+                XCTAssertFalse(source.isExhausted, "empty but open: nothing yet")
+            }
+            var p = push("t", 7)
+            XCTAssertTrue(q.put(&p))
+            XCTAssertTrue(source.next(into: &out))
+            XCTAssertEqual(out.intendedNanos, 7)
+            q.close()
+            XCTAssertFalse(source.next(into: &out))
+            XCTAssertTrue(source.isExhausted)
+        }
+        XCTAssertTrue(sink.entries.isEmpty)
+    }
+
     func testProducerAndConsumerThreadsKeepOrder() {
         let q = PushQueue(capacity: 8, bodyCapacity: 16)
         let n = 100_000
