@@ -11,7 +11,7 @@ import Foundation
 /// (one per priority, rebuilt only when the provider token is re-signed), easy handles, body and
 /// response buffers. Not thread-safe: `run` owns the multi handle on the calling thread
 /// (`runOnOwnThread` starts one).
-public final class CurlEngine {
+public final class CurlEngine: WakeableEngine {
     public let configuration: EngineConfiguration
     private let tokens: ProviderTokenCache
     private let multi: UnsafeMutableRawPointer
@@ -159,7 +159,8 @@ public final class CurlEngine {
                     guard !exhausted else { break }
                     slot = try takeSlot()
                     guard source.next(into: &slot.push) else {
-                        exhausted = true
+                        // Ended, or (a worker's queue) nothing ready yet: then wait in poll until wake().
+                        if source.isExhausted { exhausted = true }
                         free.append(slot)
                         break
                     }
@@ -205,6 +206,12 @@ public final class CurlEngine {
         stats.reconnectHolds = lifecycle.holds
         stats.pings = lifecycle.pings
         return stats
+    }
+
+    /// Ends the engine's current wait in `curl_multi_poll` early: a source that had nothing ready has a
+    /// push now. Safe from any thread.
+    public func wake() {
+        _ = curl_multi_wakeup(multi)
     }
 
     private func takeSlot() throws -> TransferSlot {
