@@ -7,7 +7,9 @@
 #
 # usage: scripts/bench-simulator.sh [ROUNDS=3] [REQUESTS=400000]
 # env:   SERVER_CPU=0 CLIENT_CPU=1 CLIENTS=10 STREAMS=100 (h2load -c / -m), SKIP_BUILD=1,
-#        VALIDATING_ARGS (extra `simulate` options for the validating runs, e.g. "--environment production")
+#        VALIDATING_ARGS (extra `simulate` options for the validating runs, e.g. "--environment production"),
+#        SCRATCH (SwiftPM scratch path to build in and run from, default .build), BIN (the apnsbench binary to
+#        run; default $SCRATCH/release/apnsbench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -20,8 +22,9 @@ streams=${STREAMS:-100}
 for tool in h2load nghttpd taskset; do
     command -v $tool >/dev/null || { echo "bench-simulator: $tool is missing: run scripts/install-deps.sh --test" >&2; exit 1; }
 done
-[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product apnsbench >&2
-bin=.build/release/apnsbench
+scratch=${SCRATCH:-.build}
+[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product apnsbench --scratch-path "$scratch" >&2
+bin=${BIN:-$scratch/release/apnsbench}
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// What one connection has learned about provider tokens: the team and key its first accepted push bound
 /// it to, and the token it uses now. APNs applies its token rules per connection (apns-reference.md §6).
 public struct ConnectionAuthState: Sendable {
@@ -16,8 +18,22 @@ public struct ConnectionAuthState: Sendable {
     /// Set by `TooManyProviderTokenUpdates`: until this clock time every request on the connection gets it.
     public internal(set) var refusingUntil: Double?
 
+    /// The last topic that passed the topic checks on this connection (a connection sends the same topic
+    /// again and again): the checks are pure functions of topic, push type and team, so they are not
+    /// repeated for it.
+    var topicMemo: TopicMemo?
+
     public init() {}
 
     /// Whether a request with a valid provider token has been accepted here (the stream limit rises then).
     public var isAuthenticated: Bool { boundTeamID != nil }
+}
+
+/// A topic that passed `BadTopic`'s checks for a push type, its bundle id, and the team it passed
+/// `TopicDisallowed` for (nil: not checked yet).
+struct TopicMemo: Sendable {
+    var topic: String
+    var type: PushType
+    var bundleID: String
+    var allowedForTeam: String?
 }

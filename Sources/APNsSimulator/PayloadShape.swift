@@ -10,11 +10,13 @@ struct PayloadShape {
     /// `aps.event` when it is a string.
     var event: String?
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    /// `collectAps` false skips `apsKeys` and `event` (nil then): a Set of Strings per payload costs more
+    /// than the parse itself, and only Live Activity rules read them.
+    init(_ bytes: UnsafeRawBufferPointer, collectAps: Bool = true) {
         var p = Parser(bytes: bytes)
         p.skipSpace()
         guard p.peek == UInt8(ascii: "{") else { return }
-        guard p.object(depth: 0, collect: .top), p.atEnd else { return }
+        guard p.object(depth: 0, collect: collectAps ? .top : .none), p.atEnd else { return }
         isObject = true
         apsKeys = p.apsKeys
         event = p.event

@@ -59,24 +59,46 @@ public struct RequestValidator {
     }
 
     public func evaluate(_ request: ReceivedRequest, auth: inout ConnectionAuthState) -> Decision {
-        var method: String?, path: String?, apnsID: String?, priority: String?, pushType: String?
+        var apnsID: String?
+        return evaluate(request, auth: &auth, apnsID: &apnsID)
+    }
+
+    /// The headers `evaluate` reads, by name. A switch on the name's length first: a `switch` over the
+    /// name strings compared each header with every case in turn (60 string comparisons a request in a
+    /// profile).
+    enum Slot { case method, path, apnsID, priority, pushType, expiration, collapseID, topic, authorization }
+
+    @inline(__always)
+    static func slot(of name: String) -> Slot? {
+        switch name.utf8.count {
+        case 5: return name == ":path" ? .path : nil
+        case 7: return name == ":method" ? .method : name == "apns-id" ? .apnsID : nil
+        case 10: return name == "apns-topic" ? .topic : nil
+        case 13: return name == "authorization" ? .authorization : name == "apns-priority" ? .priority : nil
+        case 14: return name == "apns-push-type" ? .pushType : nil
+        case 15: return name == "apns-expiration" ? .expiration : nil
+        case 16: return name == "apns-collapse-id" ? .collapseID : nil
+        default: return nil
+        }
+    }
+
+    /// `evaluate`, also handing back the request's `apns-id` (the handler echoes it).
+    func evaluate(_ request: ReceivedRequest, auth: inout ConnectionAuthState, apnsID: inout String?) -> Decision {
+        var method: String?, path: String?, priority: String?, pushType: String?
         var expiration: String?, collapseID: String?, topic: String?, authorization: String?
         var duplicate = false
         for (name, value, _) in request.headers {
-            func set(_ slot: inout String?) {
-                if slot != nil { duplicate = true } else { slot = value }
-            }
-            switch name {
-            case ":method": set(&method)
-            case ":path": set(&path)
-            case "apns-id": set(&apnsID)
-            case "apns-priority": set(&priority)
-            case "apns-push-type": set(&pushType)
-            case "apns-expiration": set(&expiration)
-            case "apns-collapse-id": set(&collapseID)
-            case "apns-topic": set(&topic)
-            case "authorization": set(&authorization)
-            default: break
+            guard let slot = Self.slot(of: name) else { continue }
+            switch slot {
+            case .method: if method == nil { method = value } else { duplicate = true }
+            case .path: if path == nil { path = value } else { duplicate = true }
+            case .apnsID: if apnsID == nil { apnsID = value } else { duplicate = true }
+            case .priority: if priority == nil { priority = value } else { duplicate = true }
+            case .pushType: if pushType == nil { pushType = value } else { duplicate = true }
+            case .expiration: if expiration == nil { expiration = value } else { duplicate = true }
+            case .collapseID: if collapseID == nil { collapseID = value } else { duplicate = true }
+            case .topic: if topic == nil { topic = value } else { duplicate = true }
+            case .authorization: if authorization == nil { authorization = value } else { duplicate = true }
             }
         }
         func reject(_ reason: Reason) -> Decision { Decision(.reject(reason)) }
@@ -85,14 +107,10 @@ public struct RequestValidator {
         guard method == "POST" else { return reject(.methodNotAllowed) }
 
         // 2. Path and device token.
-        let prefix = "/3/device/"
-        guard let path else { return reject(.badPath) }
-        if path == "/3/device" || path == prefix { return reject(.missingDeviceToken) }
-        guard path.hasPrefix(prefix) else { return reject(.badPath) }
-        // Over contiguous bytes: String.UTF8View slices are slow to walk (12% of a request in a profile).
-        let tokenIsValid = path.utf8.withContiguousStorageIfAvailable { Self.isDeviceToken(UnsafeBufferPointer(rebasing: $0[prefix.utf8.count...])) }
-            ?? DeviceToken.isValid(hex: path.utf8.dropFirst(prefix.utf8.count))
-        guard tokenIsValid else { return reject(.badDeviceToken) }
+        guard var path else { return reject(.badPath) }
+        // Over contiguous bytes: String comparisons and UTF8View slices are slow to walk (12% of a
+        // request in a profile). Paths are ASCII on the wire; a byte prefix is the prefix APNs sees.
+        if let reason = path.withUTF8({ Self.pathReason(UnsafeBufferPointer(rebasing: $0[...])) }) { return reject(reason) }
 
         // 3. Headers.
         if duplicate { return reject(.duplicateHeaders) }
@@ -113,24 +131,36 @@ public struct RequestValidator {
         }
         if let collapseID, collapseID.utf8.count > 64 { return reject(.badCollapseId) }
         guard let topic, !topic.isEmpty else { return reject(.missingTopic) }
-        guard Self.isPlausibleTopic(topic) else { return reject(.badTopic) }
         let effectiveType = type ?? .alert
-        guard PushType.suffixType(ofTopic: topic) == (effectiveType.topicSuffix.isEmpty ? nil : effectiveType) else {
-            return reject(.badTopic)
+        // A connection sends the same topic again and again: its checks are remembered per connection.
+        let bundleID: String
+        if let memo = auth.topicMemo, memo.type == effectiveType, memo.topic == topic {
+            bundleID = memo.bundleID
+        } else {
+            guard Self.isPlausibleTopic(topic) else { return reject(.badTopic) }
+            guard PushType.suffixType(ofTopic: topic) == (effectiveType.topicSuffix.isEmpty ? nil : effectiveType) else {
+                return reject(.badTopic)
+            }
+            bundleID = String(topic.dropLast(effectiveType.topicSuffix.count))
+            auth.topicMemo = TopicMemo(topic: topic, type: effectiveType, bundleID: bundleID)
         }
-        let bundleID = String(topic.dropLast(effectiveType.topicSuffix.count))
 
         // 4. Provider token.
         if let reason = checkProviderToken(authorization, auth: &auth) { return reject(reason) }
-        if let allowed = configuration.topicsByTeam[auth.boundTeamID ?? ""], !allowed.contains(bundleID) {
-            return reject(.topicDisallowed)
+        // The connection is bound to a team now; the memo holds the team its bundle id was allowed for.
+        if auth.boundTeamID == nil || auth.topicMemo?.allowedForTeam != auth.boundTeamID {
+            if let allowed = configuration.topicsByTeam[auth.boundTeamID ?? ""], !allowed.contains(bundleID) {
+                return reject(.topicDisallowed)
+            }
+            auth.topicMemo?.allowedForTeam = auth.boundTeamID
         }
 
         // 5. Payload.
         let size = request.body.readableBytes
         if size == 0 { return reject(.payloadEmpty) }
         if size > effectiveType.payloadLimit { return reject(.payloadTooLarge) }
-        let shape = request.body.withUnsafeReadableBytes { PayloadShape($0) }
+        // `aps` keys are read only where a rule needs them (a Set of Strings per request otherwise).
+        let shape = request.body.withUnsafeReadableBytes { PayloadShape($0, collectAps: effectiveType == .liveactivity) }
         guard shape.isObject else { return reject(configuration.badPayloadReason) }
         var malformed = false
         if effectiveType == .liveactivity, LiveActivityRules.missingKey(shape) != nil {
@@ -141,7 +171,7 @@ public struct RequestValidator {
         // 6. The device registry.
         let registry = configuration.deviceRegistry
         let needsTokenText = registry.isActive || (effectiveType == .liveactivity && configuration.liveActivity.priority10Budget != nil)
-        let tokenText = needsTokenText ? String(path.dropFirst(prefix.count)).lowercased() : ""
+        let tokenText = needsTokenText ? String(path.dropFirst(Self.devicePrefix.count)).lowercased() : ""
         if registry.isActive {
             if let (reason, stamp) = registry.check(token: tokenText, bundleID: bundleID) {
                 return Decision(.reject(reason), timestampMilliseconds: reason.status == 410 ? stamp ?? nowMillis : nil)
@@ -168,6 +198,12 @@ public struct RequestValidator {
     /// Checks `authorization` against the registered keys and the connection's token rules; nil when the
     /// token may be used. Binds the connection on its first valid token.
     func checkProviderToken(_ authorization: String?, auth: inout ConnectionAuthState) -> Reason? {
+        // The token this connection already uses (whole header values compared, String to String: the
+        // fast path), when nothing refuses the connection: only its age can have changed.
+        if auth.refusingUntil == nil, let current = auth.currentAuthorization, let authorization, current == authorization {
+            if configuration.clock.now() - Double(auth.currentTokenIssuedAt) > configuration.providerTokenLifetime { return .expiredProviderToken }
+            return nil
+        }
         guard let authorization, authorization.hasPrefix("bearer "), authorization.utf8.count > 7 else {
             return .missingProviderToken
         }
@@ -179,8 +215,7 @@ public struct RequestValidator {
             auth.refusingUntil = nil
         }
 
-        // The token this connection already uses: only its age can have changed. (Whole header values
-        // compared, String to String: the fast path.)
+        // The token this connection already uses: only its age can have changed.
         if let current = auth.currentAuthorization, current == authorization {
             if now - Double(auth.currentTokenIssuedAt) > configuration.providerTokenLifetime { return .expiredProviderToken }
             return nil
@@ -215,6 +250,22 @@ public struct RequestValidator {
         auth.currentTokenIssuedAt = parsed.issuedAt
         auth.currentTokenSince = now
         return nil
+    }
+
+    static let devicePrefix = "/3/device/"
+
+    /// The reason a `:path` is refused (BadPath, MissingDeviceToken, BadDeviceToken), or nil.
+    static func pathReason(_ path: UnsafeBufferPointer<UInt8>) -> Reason? {
+        let prefix: StaticString = "/3/device/"
+        let n = prefix.utf8CodeUnitCount
+        func startsWithPrefix(_ count: Int) -> Bool {
+            for i in 0..<count where path[i] != prefix.utf8Start[i] { return false }
+            return true
+        }
+        // "/3/device" or "/3/device/": no token.
+        if path.count == n || path.count == n - 1, startsWithPrefix(path.count) { return .missingDeviceToken }
+        guard path.count > n, startsWithPrefix(n) else { return .badPath }
+        return isDeviceToken(UnsafeBufferPointer(rebasing: path[n...])) ? nil : .badDeviceToken
     }
 
     /// `DeviceToken.isValid(hex:)` over contiguous bytes, specialized here (the APNsCore one is generic

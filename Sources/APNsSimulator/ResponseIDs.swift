@@ -5,18 +5,28 @@ struct ResponseIDs {
 
     init() { random = SeededRandom(seed: UInt64.random(in: .min ... .max)) }
 
+    /// Version 4 (random), variant 10xx.
     mutating func next() -> String {
-        let hi = random.next(), lo = random.next()
-        let digits: StaticString = "0123456789abcdef"
+        let hi = random.next() & ~0xF000 | 0x4000
+        let lo = random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
         return String(unsafeUninitializedCapacity: 36) { out in
+            let digits: StaticString = "0123456789abcdef"
+            let d = digits.utf8Start
+            // Nibbles from the top of `hi` then `lo`; a dash before nibbles 8, 12, 16 and 20.
             var n = 0
-            for i in 0..<32 {
-                if i == 8 || i == 12 || i == 16 || i == 20 { out[n] = UInt8(ascii: "-"); n += 1 }
-                var nibble = (i < 16 ? hi >> (60 - 4 * UInt64(i)) : lo >> (60 - 4 * UInt64(i - 16))) & 0xF
-                if i == 12 { nibble = 4 }  // version 4
-                if i == 16 { nibble = 8 | (nibble & 0x3) }  // variant 10xx
-                out[n] = digits.utf8Start[Int(nibble)]
+            var shift = 60
+            for i in 0..<16 {
+                if i == 8 || i == 12 { out[n] = UInt8(ascii: "-"); n += 1 }
+                out[n] = d[Int(truncatingIfNeeded: hi >> UInt64(shift)) & 0xF]
                 n += 1
+                shift -= 4
+            }
+            shift = 60
+            for i in 0..<16 {
+                if i == 0 || i == 4 { out[n] = UInt8(ascii: "-"); n += 1 }
+                out[n] = d[Int(truncatingIfNeeded: lo >> UInt64(shift)) & 0xF]
+                n += 1
+                shift -= 4
             }
             return n
         }

@@ -18,4 +18,15 @@ final class PayloadShapeTests: XCTestCase {
             XCTAssertFalse(shape(bad).isObject, bad)
         }
     }
+
+    func testApsKeysAreSkippedWhenNotAsked() {
+        let json = #"{"aps":{"event":"start","alert":"x"},"k":[1,{"a":null}]}"#
+        let s = Array(json.utf8).withUnsafeBytes { PayloadShape($0, collectAps: false) }
+        XCTAssertTrue(s.isObject)
+        XCTAssertNil(s.apsKeys)
+        XCTAssertNil(s.event)
+        for bad in ["[1]", #"{"aps":{"a":}}"#, #"{"aps":{"a":1}"#] {
+            XCTAssertFalse(Array(bad.utf8).withUnsafeBytes { PayloadShape($0, collectAps: false) }.isObject, bad)
+        }
+    }
 }

@@ -112,4 +112,53 @@ final class RequestValidatorTests: XCTestCase {
         XCTAssertEqual(verdict(request(topic: "com.example.app.voip", pushType: "voip", body: big)), .accept, "voip allows 5120 bytes")
         XCTAssertEqual(verdict(request(body: "[1,2,3]")), .reject(Reason(rawValue: "BadPayload", status: 400, handling: .fixRequest)))
     }
+
+    /// A connection remembers the topic it last pushed to (and the team it was allowed for): changing
+    /// topic or push type on the connection must still give each topic's own verdict.
+    func testTopicChecksAreRepeatedWhenTheTopicOrPushTypeChangesOnAConnection() {
+        var auth = ConnectionAuthState()
+        let token = bearer()
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+        XCTAssertEqual(verdict(request(topic: "com.other.app", authorization: token), &auth), .reject(.topicDisallowed))
+        XCTAssertEqual(verdict(request(topic: "com.example.app", pushType: "voip", authorization: token), &auth), .reject(.badTopic))
+        XCTAssertEqual(verdict(request(topic: "com.example.app.voip", pushType: "voip", authorization: token), &auth), .accept)
+        XCTAssertEqual(verdict(request(topic: "com.example.app.voip", pushType: "alert", authorization: token), &auth), .reject(.badTopic))
+        XCTAssertEqual(verdict(request(topic: ".com.example.app", authorization: token), &auth), .reject(.badTopic))
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+        XCTAssertEqual(verdict(request(topic: "com.other.app", authorization: token), &auth), .reject(.topicDisallowed))
+        // A remembered topic is still checked against the token first.
+        XCTAssertEqual(verdict(request(authorization: nil), &auth), .reject(.missingProviderToken))
+        XCTAssertEqual(verdict(request(authorization: "bearer not.a.jwt"), &auth), .reject(.invalidProviderToken))
+    }
+
+    /// The same token on a connection that refuses after TooManyProviderTokenUpdates is refused too.
+    func testTheSameTokenIsRefusedWhileTheConnectionRefuses() {
+        var auth = ConnectionAuthState()
+        let token = bearer()
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+        XCTAssertEqual(verdict(request(authorization: bearer()), &auth), .reject(.tooManyProviderTokenUpdates))
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .reject(.tooManyProviderTokenUpdates))
+        XCTAssertEqual(verdict(request(authorization: "bearer"), &auth), .reject(.missingProviderToken))
+        clock.now += 1201
+        XCTAssertEqual(verdict(request(authorization: token), &auth), .accept)
+    }
+
+    func testPathReasonsOverBytes() {
+        XCTAssertEqual(verdict(request(path: "/3/device")), .reject(.missingDeviceToken))
+        XCTAssertEqual(verdict(request(path: "/3/devic")), .reject(.badPath))
+        XCTAssertEqual(verdict(request(path: "")), .reject(.badPath))
+        XCTAssertEqual(verdict(request(path: "/3/device/\(token)?x=1")), .reject(.badDeviceToken))
+        XCTAssertEqual(verdict(request(path: "/3/device/" + token.uppercased())), .accept)
+        XCTAssertEqual(verdict(request(path: "/3/device/" + String(token.dropLast()))), .reject(.badDeviceToken), "odd length")
+    }
+
+    /// The validator hands back the request's apns-id (the handler echoes it).
+    func testTheRequestApnsIDIsHandedBack() {
+        var auth = ConnectionAuthState()
+        var id: String?
+        let uuid = "123e4567-e89b-12d3-a456-4266554400a0"
+        _ = validator.evaluate(request(method: "GET", extra: [("apns-id", uuid)]), auth: &auth, apnsID: &id)
+        XCTAssertEqual(id, uuid, "read before any check")
+    }
 }
