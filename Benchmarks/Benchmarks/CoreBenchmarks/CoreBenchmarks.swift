@@ -1,6 +1,7 @@
 // The per-push work outside libcurl: template fill, provider token, outcome recording, reason parse.
 //
-// Each benchmark loops 1 000 times per iteration (scalingFactor .kilo), so the printed (*) values are per
+// Names have no spaces or slashes: package-benchmark writes threshold files with those replaced but looks
+// them up by the raw name. Each benchmark loops 1 000 times per iteration (scalingFactor .kilo), so the printed (*) values are per
 // call. Only mallocCountTotal gates (`thresholds check`, p90, Thresholds/): a count does not move with the
 // machine's load, times on a shared 2-core machine do, so they are reported and never gate.
 import APNsCore
@@ -52,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
         thresholds: mallocsGate
     )
 
-    Benchmark("PayloadTemplate render (Live Activity, 9 slots)") { benchmark in
+    Benchmark("PayloadTemplateRender_LiveActivity9Slots") { benchmark in
         let template = try! PayloadTemplate(json: liveActivityTemplate, source: "leave-requests")
         func slot(_ name: String) -> Int { template.slotIndex(named: name)! }
         var values = [PayloadTemplate.Value](repeating: .null, count: template.slotNames.count)
@@ -76,7 +77,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("ProviderTokenCache bearer (cached)") { benchmark in
+    Benchmark("ProviderTokenCacheBearer_cached") { benchmark in
         let cache = try! ProviderTokenCache(key: SigningKey.generate())
         _ = cache.bearer()  // signs once, outside the measurement
         benchmark.startMeasurement()
@@ -85,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("RunRecorder record (delivered)") { benchmark in
+    Benchmark("RunRecorderRecord_delivered") { benchmark in
         let recorder = RunRecorder(expectedSeconds: 60)
         let base = MonotonicTime.now()
         recorder.start(atNanos: base)
@@ -99,7 +100,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(recorder.delivered)
     }
 
-    Benchmark("Reason parse (BadDeviceToken)") { benchmark in
+    Benchmark("ReasonParse_BadDeviceToken") { benchmark in
         let body = Array(#"{"reason":"BadDeviceToken"}"#.utf8)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -13,6 +13,8 @@ public final class ReferenceLoop {
         public var uploadBufferSize = 0
         /// Poll drive: wait before refilling the window, as CurlEngine.run does today (see curl_reference.h).
         public var pollWaitFirst = false
+        /// Set CURLOPT_URL before every transfer, as the engine does (see curl_reference.h).
+        public var setURLPerPush = false
         public init() {}
     }
 
@@ -51,6 +53,7 @@ public final class ReferenceLoop {
                                 c.buffer_size = options.bufferSize
                                 c.upload_buffer_size = options.uploadBufferSize
                                 c.poll_wait_first = options.pollWaitFirst ? 1 : 0
+                                c.set_url_per_push = options.setURLPerPush ? 1 : 0
                                 return curlref_create(&c, &error, error.count)
                             }
                         }

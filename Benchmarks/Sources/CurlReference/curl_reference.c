@@ -32,6 +32,7 @@ struct curlref {
     char *url;
     curlref_drive drive;
     int poll_wait_first;
+    int set_url_per_push;
     long window;
     // epoll driving
     int epoll_fd;
@@ -125,6 +126,7 @@ curlref *curlref_create(const curlref_config *c, char *error, size_t error_capac
     ref->timer_deadline = -1;
     ref->drive = c->drive;
     ref->poll_wait_first = c->poll_wait_first;
+    ref->set_url_per_push = c->set_url_per_push;
     ref->window = c->connections * c->streams_per_connection;
 
     ref->multi = curl_multi_init();
@@ -263,6 +265,7 @@ int curlref_run(curlref *ref, long pushes, curlref_result *r) {
         while (in_flight < ref->window && started < pushes && ref->free_list) {
             slot *s = ref->free_list;
             ref->free_list = s->next_free;
+            if (ref->set_url_per_push) curl_easy_setopt(s->easy, CURLOPT_URL, ref->url);
             curl_multi_add_handle(ref->multi, s->easy);
             started++;
             in_flight++;

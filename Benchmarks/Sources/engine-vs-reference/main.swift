@@ -10,7 +10,8 @@
 //
 // Modes: `poll` (curl_multi_perform + curl_multi_poll, as the engine), `epoll` (curl_multi_socket_action
 // with epoll), `engine` (CurlEngine), each optionally with knobs: `poll:buf=65536:upbuf=16384` sets
-// CURLOPT_BUFFERSIZE and CURLOPT_UPLOAD_BUFFERSIZE on the reference loop.
+// CURLOPT_BUFFERSIZE and CURLOPT_UPLOAD_BUFFERSIZE on the reference loop; `poll:waitfirst=1` waits in
+// curl_multi_poll before refilling the window, `seturl=1` sets CURLOPT_URL per push (both as the engine does).
 import APNsCore
 import APNsEngine
 import BenchSupport
@@ -43,7 +44,8 @@ struct Mode {
                 case "buf": o.bufferSize = v
                 case "upbuf": o.uploadBufferSize = v
                 case "waitfirst": o.pollWaitFirst = v != 0
-                default: throw Usage("unknown knob \(kv[0]) in \(spec) (buf, upbuf, waitfirst)")
+                case "seturl": o.setURLPerPush = v != 0
+                default: throw Usage("unknown knob \(kv[0]) in \(spec) (buf, upbuf, waitfirst, seturl)")
                 }
             }
             kind = .reference(o)
@@ -85,7 +87,8 @@ let help = """
                                [--pushes 100000] [--warmup 10000] [--rounds 5] [--modes poll,epoll,engine]
                                [--write-body FILE] [--print-bearer]
     Without --url, starts `apnsbench simulate --fast` itself (see BenchSupport.SimulatorTarget).
-    Modes: poll | epoll | engine; poll and epoll take knobs :buf=N (CURLOPT_BUFFERSIZE) :upbuf=N (CURLOPT_UPLOAD_BUFFERSIZE).
+    Modes: poll | epoll | engine; poll and epoll take knobs :buf=N (CURLOPT_BUFFERSIZE) :upbuf=N (CURLOPT_UPLOAD_BUFFERSIZE)
+    :seturl=1 (CURLOPT_URL per push, as the engine), and poll :waitfirst=1 (wait before refilling, as the engine).
     """
 var args = CommandLine.arguments.dropFirst()
 func value(_ name: String) -> String {

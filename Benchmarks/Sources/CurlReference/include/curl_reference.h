@@ -50,6 +50,9 @@ typedef struct {
     /// slots are refilled, as CurlEngine.run does today; 0 (the reference) refills first and waits only
     /// when nothing completed.
     int poll_wait_first;
+    /// 1 sets CURLOPT_URL before every transfer, as TransferSlot.prepare does (each push has its own
+    /// token, so its own path); 0 (the reference) sets it once.
+    int set_url_per_push;
 } curlref_config;
 
 typedef struct {
