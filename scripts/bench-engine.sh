@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Benchmark of the engine against the transport's ceiling (issue 5, items 2 and 3; not a test).
+#
+# Starts `apnsbench simulate --fast` pinned to one core and, pinned to the other, runs
+#   1. Benchmarks' engine-vs-reference: rounds alternating the bare libcurl loop driven by
+#      curl_multi_perform/poll (what the engine does), the same loop driven by curl_multi_socket_action/epoll,
+#      the engine, and the loop with knobs (--knobs): waitfirst=1 waits in curl_multi_poll before refilling
+#      the window and seturl=1 sets CURLOPT_URL per push (both as the engine does today), buf/upbuf set
+#      CURLOPT_BUFFERSIZE/CURLOPT_UPLOAD_BUFFERSIZE; pushes/s and CPU µs per push, medians and ratios;
+#   2. the same with jemalloc preloaded vs glibc malloc, processes alternating;
+#   3. h2load with the same connections, streams, headers and body: req/s and CPU µs per request;
+# and prints one table. Same server, same connections and streams for all.
+#
+# usage: scripts/bench-engine.sh [--h2c] [--rounds N] [--pushes N] [--connections C] [--streams S]
+#                                [--knobs "poll:buf=4096:upbuf=16384 ..."] [--no-jemalloc] [--no-h2load] [--skip-build]
+# env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN (the apnsbench binary; default .build/release/apnsbench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+h2c=0 rounds=5 pushes=100000 connections=1 streams=100 skip_build=0 jemalloc=1 h2load=1
+knobs="poll:waitfirst=1 poll:seturl=1 poll:buf=4096:upbuf=16384 poll:buf=131072:upbuf=131072"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --h2c) h2c=1 ;;
+        --rounds) rounds=$2; shift ;;
+        --pushes) pushes=$2; shift ;;
+        --connections) connections=$2; shift ;;
+        --streams) streams=$2; shift ;;
+        --knobs) knobs=$2; shift ;;
+        --no-jemalloc) jemalloc=0 ;;
+        --no-h2load) h2load=0 ;;
+        --skip-build) skip_build=1 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        *) echo "bench-engine: unknown argument $1" >&2; exit 64 ;;
+    esac
+    shift
+done
+server_cpu=${SERVER_CPU:-0}
+client_cpu=${CLIENT_CPU:-1}
+
+for tool in taskset h2load; do
+    command -v $tool >/dev/null || { echo "bench-engine: $tool is missing: run scripts/install-deps.sh --test" >&2; exit 1; }
+done
+if [ "$skip_build" != 1 ]; then
+    swift build -c release --product apnsbench >&2
+    (cd Benchmarks && swift build -c release --product engine-vs-reference) >&2
+fi
+bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}
+evr=$root/Benchmarks/.build/release/engine-vs-reference
+
+work=$(mktemp -d)
+sim_pid=""
+cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+# The simulator on the server core; its url: and (TLS) ca: lines.
+sim_args=(simulate --fast --port 0 --threads 1)
+[ "$h2c" = 1 ] && sim_args+=(--h2c)
+taskset -c "$server_cpu" "$bin" "${sim_args[@]}" --ca-out "$work/ca.pem" > "$work/sim.out" 2>&1 &
+sim_pid=$!
+for _ in $(seq 100); do grep -q '^ready' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready' "$work/sim.out" || { echo "bench-engine: the simulator did not start:" >&2; cat "$work/sim.out" >&2; exit 1; }
+url=$(sed -n 's/^url: //p' "$work/sim.out")
+ca=$(sed -n 's/^ca: //p' "$work/sim.out")
+ca_args=(); [ -n "$ca" ] && ca_args=(--ca "$ca")
+common=(--url "$url" "${ca_args[@]}" --connections "$connections" --streams "$streams" --pushes "$pushes")
+echo "simulator: $url (fast, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $connections connection(s) x $streams streams, $pushes pushes per run" >&2
+
+# engine-vs-reference on the client core; echoes its output to stderr, keeps it in $work/$1.out.
+compare() {
+    local name=$1; shift
+    taskset -c "$client_cpu" env "$@" > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; echo "bench-engine: $name failed" >&2; exit 1; }
+    cat "$work/$name.out" >&2
+}
+result() { sed -n "s/^RESULT mode=$2 pps=\([0-9.]*\) cpu_us=\([0-9.]*\)$/\1 \2/p" "$work/$1.out"; }
+
+# 1. Reference poll / epoll / engine / knobs, rounds alternating in one process.
+modes="poll,epoll,engine"
+for k in $knobs; do modes="$modes,$k"; done
+echo "== engine vs reference (glibc malloc), $rounds rounds" >&2
+compare main "$evr" "${common[@]}" --rounds "$rounds" --modes "$modes" --write-body "$work/body.json" --print-bearer
+bearer=$(sed -n 's/^authorization: //p' "$work/main.out")
+
+# 2. jemalloc vs glibc malloc: one process each, alternating, one round per process.
+jemalloc_lib=""
+if [ "$jemalloc" = 1 ]; then
+    jemalloc_lib=$(find /usr/lib -name 'libjemalloc.so.2' 2>/dev/null | head -1)
+    if [ -z "$jemalloc_lib" ] && [ "$(id -u)" = 0 ]; then
+        echo "bench-engine: installing libjemalloc2" >&2
+        apt-get install -y libjemalloc2 >&2 || true
+        jemalloc_lib=$(find /usr/lib -name 'libjemalloc.so.2' 2>/dev/null | head -1)
+    fi
+    [ -n "$jemalloc_lib" ] || echo "bench-engine: no libjemalloc.so.2: skipping jemalloc (apt-get install libjemalloc2)" >&2
+fi
+if [ -n "$jemalloc_lib" ]; then
+    echo "== jemalloc ($jemalloc_lib) vs glibc malloc, $rounds alternating process pairs" >&2
+    for r in $(seq "$rounds"); do
+        compare "glibc$r" "$evr" "${common[@]}" --rounds 1 --warmup 5000 --modes poll,epoll,engine
+        compare "jemalloc$r" LD_PRELOAD="$jemalloc_lib" "$evr" "${common[@]}" --rounds 1 --warmup 5000 --modes poll,epoll,engine
+    done
+fi
+
+# 3. h2load: same connections, streams, headers and body; CPU from /usr/bin/time.
+h2_rate=() h2_cpu=()
+if [ "$h2load" = 1 ]; then
+    token=$(python3 -c "print('ab'*32)")
+    echo "== h2load -c $connections -m $streams -n $pushes, $rounds runs" >&2
+    for r in $(seq "$rounds"); do
+        taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S' h2load -t 1 -c "$connections" -m "$streams" -n "$pushes" \
+            -d "$work/body.json" -H 'apns-push-type: alert' -H 'apns-topic: com.example.app' -H 'apns-priority: 10' \
+            -H "authorization: $bearer" -H 'content-type: application/json' "$url/3/device/$token" > "$work/h2load.out" 2>&1
+        grep -q "status codes: $pushes 2xx" "$work/h2load.out" || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
+        rate=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")
+        cpu=$(awk -v n="$pushes" '/^cpu /{printf "%.3f", ($2+$3)*1e6/n}' "$work/h2load.out")
+        echo "h2load run $r: $rate req/s, $cpu µs CPU/request" >&2
+        h2_rate+=("$rate"); h2_cpu+=("$cpu")
+    done
+fi
+
+# The table.
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+col() { local i=$1; shift; for x in "$@"; do echo "$x" | cut -d' ' -f"$i"; done; }
+row() { awk -v n="$1" -v p="$2" -v c="$3" 'BEGIN { if (c > 0) printf "%-36s %10.0f %12.2f %14.0f\n", n, p, c, 1e6/c; else printf "%-36s %10s %12s %14s\n", n, "-", "-", "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a/b; else printf "-" }'; }
+
+proto=$([ "$h2c" = 1 ] && echo "h2c" || echo "TLS")
+echo
+echo "engine vs libcurl reference: $proto, $connections connection(s) x $streams streams, $pushes pushes per run, medians of $rounds; server cpu $server_cpu, client cpu $client_cpu"
+echo "libcurl: $(sed -n 's/^engine-vs-reference: [^ ]* ([^)]*), libcurl \(.*\)$/\1/p' "$work/main.out" | head -1)"
+printf '%-36s %10s %12s %14s\n' "client" "pushes/s" "CPU µs/push" "pushes/CPU-s"
+declare -A P C
+for m in ${modes//,/ }; do
+    read -r P[$m] C[$m] <<< "$(result main "$m")"
+    label="reference $m"; [ "$m" = engine ] && label="engine (CurlEngine)"
+    row "$label" "${P[$m]}" "${C[$m]}"
+done
+if [ "$h2load" = 1 ]; then
+    hp=$(median "${h2_rate[@]}"); hc=$(median "${h2_cpu[@]}")
+    row "h2load" "$hp" "$hc"
+fi
+echo
+echo "engine/reference(poll):  pushes/s $(ratio "${P[engine]}" "${P[poll]}") (target >= 0.95)   CPU/push $(ratio "${C[engine]}" "${C[poll]}") (target <= 1.05)"
+echo "engine/reference(epoll): pushes/s $(ratio "${P[engine]}" "${P[epoll]}")                   CPU/push $(ratio "${C[engine]}" "${C[epoll]}")"
+echo "epoll vs poll (reference): pushes/s x$(ratio "${P[epoll]}" "${P[poll]}")   CPU/push x$(ratio "${C[epoll]}" "${C[poll]}")"
+for k in $knobs; do
+    base=${k%%:*}
+    echo "$k vs $base: pushes/s x$(ratio "${P[$k]}" "${P[$base]}")   CPU/push x$(ratio "${C[$k]}" "${C[$base]}")"
+done
+if [ "$h2load" = 1 ]; then
+    echo "reference(poll)/h2load: pushes/s $(ratio "${P[poll]}" "$hp")   CPU/push $(ratio "${C[poll]}" "$hc");   engine/h2load: pushes/s $(ratio "${P[engine]}" "$hp")   CPU/push $(ratio "${C[engine]}" "$hc")"
+fi
+if [ -n "$jemalloc_lib" ]; then
+    for m in poll epoll engine; do
+        gp=() gc=() jp=() jc=()
+        for r in $(seq "$rounds"); do
+            read -r a b <<< "$(result "glibc$r" "$m")"; gp+=("$a"); gc+=("$b")
+            read -r a b <<< "$(result "jemalloc$r" "$m")"; jp+=("$a"); jc+=("$b")
+        done
+        echo "jemalloc vs glibc, $m: pushes/s x$(ratio "$(median "${jp[@]}")" "$(median "${gp[@]}")")   CPU/push x$(ratio "$(median "${jc[@]}")" "$(median "${gc[@]}")")   (glibc $(median "${gp[@]}")/s $(median "${gc[@]}") µs, jemalloc $(median "${jp[@]}")/s $(median "${jc[@]}") µs)"
+    done
+fi
