@@ -51,26 +51,34 @@ struct PayloadShape {
         mutating func string() -> Range<Int>? {
             guard expect(UInt8(ascii: "\"")) else { return nil }
             let start = i
-            while i < bytes.count {
-                let c = bytes[i]
-                if c == UInt8(ascii: "\"") { i += 1; return start..<(i - 1) }
-                if c < 0x20 { return nil }
-                if c == UInt8(ascii: "\\") {
-                    i += 1
-                    guard i < bytes.count else { return nil }
-                    switch bytes[i] {
-                    case UInt8(ascii: "u"):
-                        guard i + 4 < bytes.count else { return nil }
-                        for k in 1...4 where !Self.isHex(bytes[i + k]) { return nil }
-                        i += 4
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                        break
-                    default: return nil
-                    }
+            // Walks a local index over the bytes (most of a payload is string bytes).
+            let n = bytes.count
+            var j = i
+            while j < n {
+                let c = bytes[j]
+                // Neither a quote (0x22), a backslash (0x5C) nor a control character: the common case.
+                if c > 0x5C || (c > 0x22 && c < 0x5C) || c == 0x20 || c == 0x21 {
+                    j += 1
+                    continue
                 }
-                i += 1
+                if c == UInt8(ascii: "\"") { i = j + 1; return start..<j }
+                if c < 0x20 { i = j; return nil }
+                // A backslash.
+                j += 1
+                guard j < n else { i = j; return nil }
+                switch bytes[j] {
+                case UInt8(ascii: "u"):
+                    guard j + 4 < n else { i = j; return nil }
+                    for k in 1...4 where !Self.isHex(bytes[j + k]) { i = j; return nil }
+                    j += 4
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    break
+                default: i = j; return nil
+                }
+                j += 1
             }
+            i = j
             return nil
         }
 
