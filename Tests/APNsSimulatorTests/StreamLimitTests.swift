@@ -1,3 +1,4 @@
+import Foundation
 import APNsCore
 @testable import APNsSimulator
 import XCTest
@@ -78,10 +79,18 @@ final class StreamLimitTests: XCTestCase {
         }
         c.wait(orClose: true, "GOAWAY") { _ in c.goAway != nil }
         XCTAssertEqual(c.goAway?.code, RawHTTP2Client.enhanceYourCalm, "rapid-reset protection")
-        let counters = h.simulator.counterSnapshot
+        // NIO flushes its GOAWAY before it reports the error the GOAWAY count comes from, and resets are
+        // counted when the server finishes a read: the client can see the frame first. No event tells
+        // when the counts land; look again for up to two seconds.
+        var counters = h.simulator.counterSnapshot
+        for _ in 0..<400 where counters.goAwaysSent["ENHANCE_YOUR_CALM"] == nil || counters.resetsReceived < 200 {
+            usleep(5000)
+            counters = h.simulator.counterSnapshot
+        }
         XCTAssertGreaterThanOrEqual(counters.resetsReceived, 200)
         XCTAssertLessThan(sent, 1000)
-        XCTAssertEqual(counters.goAwaysSent["ENHANCE_YOUR_CALM"], 1)
+        // Resets already in flight after the GOAWAY can make NIO report the error again: at least one.
+        XCTAssertGreaterThanOrEqual(counters.goAwaysSent["ENHANCE_YOUR_CALM"] ?? 0, 1)
     }
 }
 
