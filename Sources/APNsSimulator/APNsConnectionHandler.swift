@@ -15,13 +15,18 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTP2Frame
 
     private struct PendingStream {
-        var headers: HPACKHeaders
+        /// The headers the validator reads, gathered when the HEADERS frame arrived.
+        var fields: RequestHeaderFields
         var body: ByteBuffer?
+        /// Answered, or reset for a broken `content-length`: later frames are ignored.
         var answered = false
+        /// Body bytes `content-length` still announces (nil without one).
+        var remaining: Int?
 
-        init(headers: HPACKHeaders, answered: Bool) {
-            self.headers = headers
+        init(fields: RequestHeaderFields, answered: Bool) {
+            self.fields = fields
             self.answered = answered
+            if case let .length(n) = fields.contentLength { remaining = n }
         }
     }
 
@@ -122,24 +127,49 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             // Streams are updated in place in the dictionary (copying one out and back cost a retain and
             // release of its headers and body per frame).
             if let index = streams.index(forKey: frame.streamID) {
-                // Trailers: nothing APNs reads.
-                if h.endStream, !streams.values[index].answered {
+                // Trailers: nothing APNs reads, but the body must have been as long as announced.
+                guard !streams.values[index].answered else { return }
+                if let left = streams.values[index].remaining, left != 0 {
+                    streams.values[index].answered = true
+                    resetMalformed(context: context, streamID: frame.streamID)
+                } else if h.endStream {
                     streams.values[index].answered = true
                     respond(context: context, streamID: frame.streamID, streams.values[index])
                 }
                 return
             }
             if frame.streamID > highestStreamID { highestStreamID = frame.streamID }
+            // The content-length check comes first, where the HTTP/2 layer made it.
+            let fields = RequestHeaderFields(h.headers)
+            let malformed: Bool
+            switch fields.contentLength {
+            case .absent: malformed = false
+            case let .length(n): malformed = h.endStream && n != 0
+            case .invalid: malformed = true
+            }
+            if malformed {
+                resetMalformed(context: context, streamID: frame.streamID)
+                return
+            }
             if goingAway || limit.refuses(open: streams.count) {
                 refuse(context: context, streamID: frame.streamID)
                 return
             }
             if tracksIdleTime { lastRequestAt = .now() }
-            let pending = PendingStream(headers: h.headers, answered: h.endStream)
+            let pending = PendingStream(fields: fields, answered: h.endStream)
             streams[frame.streamID] = pending
             if h.endStream { respond(context: context, streamID: frame.streamID, pending) }
         case let .data(d):
             guard let index = streams.index(forKey: frame.streamID), !streams.values[index].answered else { return }
+            if let left = streams.values[index].remaining {
+                let now = left - d.data.readableBytes
+                if now < 0 || (d.endStream && now != 0) {
+                    streams.values[index].answered = true
+                    resetMalformed(context: context, streamID: frame.streamID)
+                    return
+                }
+                streams.values[index].remaining = now
+            }
             // Past 8 KiB the body is too large for any push type: keep the size over the limit, not the bytes.
             if case var .byteBuffer(buffer) = d.data, (streams.values[index].body?.readableBytes ?? 0) <= 8192 {
                 if streams.values[index].body == nil {
@@ -207,11 +237,17 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         needsFlush = true
     }
 
+    /// A stream whose `content-length` is malformed or disagrees with its body: RST_STREAM PROTOCOL_ERROR
+    /// and no answer (RFC 9113 §8.1.1), as the HTTP/2 layer's own check did (it is off: this is cheaper,
+    /// reading the headers the validator gathers anyway).
+    private func resetMalformed(context: ChannelHandlerContext, streamID: HTTP2StreamID) {
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.protocolError))), promise: nil)
+        needsFlush = true
+    }
+
     private func respond(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ pending: PendingStream) {
-        let request = ReceivedRequest(headers: pending.headers, body: pending.body ?? ByteBuffer())
         let verificationsBefore = auth.verifications
-        var requestID: String?
-        var decision = validator.evaluate(request, auth: &auth, apnsID: &requestID)
+        var decision = validator.evaluate(pending.fields, body: pending.body ?? ByteBuffer(), auth: &auth)
         totals.verifications += auth.verifications - verificationsBefore
         delta.requests += 1
 
@@ -249,7 +285,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         adjustStreamLimit(context: context, accepted: decision.verdict == .accept)
 
-        let apnsID = requestID ?? ids.next()
+        let apnsID = pending.fields.apnsID ?? ids.next()
         let delay = faults.latency.sample(&random)
         if delay == 0, !goingAway, case .accept = decision.verdict {
             // The common answer: one HEADERS frame, written at once.

@@ -59,55 +59,21 @@ public struct RequestValidator {
     }
 
     public func evaluate(_ request: ReceivedRequest, auth: inout ConnectionAuthState) -> Decision {
-        var apnsID: String?
-        return evaluate(request, auth: &auth, apnsID: &apnsID)
+        evaluate(RequestHeaderFields(request.headers), body: request.body, auth: &auth)
     }
 
-    /// The headers `evaluate` reads, by name. A switch on the name's length first: a `switch` over the
-    /// name strings compared each header with every case in turn (60 string comparisons a request in a
-    /// profile).
-    enum Slot { case method, path, apnsID, priority, pushType, expiration, collapseID, topic, authorization }
-
-    @inline(__always)
-    static func slot(of name: String) -> Slot? {
-        switch name.utf8.count {
-        case 5: return name == ":path" ? .path : nil
-        case 7: return name == ":method" ? .method : name == "apns-id" ? .apnsID : nil
-        case 10: return name == "apns-topic" ? .topic : nil
-        case 13: return name == "authorization" ? .authorization : name == "apns-priority" ? .priority : nil
-        case 14: return name == "apns-push-type" ? .pushType : nil
-        case 15: return name == "apns-expiration" ? .expiration : nil
-        case 16: return name == "apns-collapse-id" ? .collapseID : nil
-        default: return nil
-        }
-    }
-
-    /// `evaluate`, also handing back the request's `apns-id` (the handler echoes it).
-    func evaluate(_ request: ReceivedRequest, auth: inout ConnectionAuthState, apnsID: inout String?) -> Decision {
-        var method: String?, path: String?, priority: String?, pushType: String?
-        var expiration: String?, collapseID: String?, topic: String?, authorization: String?
-        var duplicate = false
-        for (name, value, _) in request.headers {
-            guard let slot = Self.slot(of: name) else { continue }
-            switch slot {
-            case .method: if method == nil { method = value } else { duplicate = true }
-            case .path: if path == nil { path = value } else { duplicate = true }
-            case .apnsID: if apnsID == nil { apnsID = value } else { duplicate = true }
-            case .priority: if priority == nil { priority = value } else { duplicate = true }
-            case .pushType: if pushType == nil { pushType = value } else { duplicate = true }
-            case .expiration: if expiration == nil { expiration = value } else { duplicate = true }
-            case .collapseID: if collapseID == nil { collapseID = value } else { duplicate = true }
-            case .topic: if topic == nil { topic = value } else { duplicate = true }
-            case .authorization: if authorization == nil { authorization = value } else { duplicate = true }
-            }
-        }
+    /// `evaluate` on headers already gathered (the handler gathers them when the HEADERS frame arrives).
+    func evaluate(_ fields: RequestHeaderFields, body: ByteBuffer, auth: inout ConnectionAuthState) -> Decision {
+        let method = fields.method, priority = fields.priority, pushType = fields.pushType, apnsID = fields.apnsID
+        let expiration = fields.expiration, collapseID = fields.collapseID, topic = fields.topic
+        let authorization = fields.authorization, duplicate = fields.duplicate
         func reject(_ reason: Reason) -> Decision { Decision(.reject(reason)) }
 
         // 1. Method.
         guard method == "POST" else { return reject(.methodNotAllowed) }
 
         // 2. Path and device token.
-        guard var path else { return reject(.badPath) }
+        guard var path = fields.path else { return reject(.badPath) }
         // Over contiguous bytes: String comparisons and UTF8View slices are slow to walk (12% of a
         // request in a profile). Paths are ASCII on the wire; a byte prefix is the prefix APNs sees.
         if let reason = path.withUTF8({ Self.pathReason(UnsafeBufferPointer(rebasing: $0[...])) }) { return reject(reason) }
@@ -156,11 +122,11 @@ public struct RequestValidator {
         }
 
         // 5. Payload.
-        let size = request.body.readableBytes
+        let size = body.readableBytes
         if size == 0 { return reject(.payloadEmpty) }
         if size > effectiveType.payloadLimit { return reject(.payloadTooLarge) }
         // `aps` keys are read only where a rule needs them (a Set of Strings per request otherwise).
-        let shape = request.body.withUnsafeReadableBytes { PayloadShape($0, collectAps: effectiveType == .liveactivity) }
+        let shape = body.withUnsafeReadableBytes { PayloadShape($0, collectAps: effectiveType == .liveactivity) }
         guard shape.isObject else { return reject(configuration.badPayloadReason) }
         var malformed = false
         if effectiveType == .liveactivity, LiveActivityRules.missingKey(shape) != nil {
@@ -295,6 +261,95 @@ public struct RequestValidator {
         guard !topic.hasPrefix("."), !topic.hasSuffix(".") else { return false }
         return topic.utf8.allSatisfy { c in
             (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == 0x2D || c == 0x2E || c == 0x5F
+        }
+    }
+}
+
+/// The request headers the validator reads, gathered in one pass over the header block: a `switch` on
+/// each name's length first (a `switch` over the name strings compared every header with every case in
+/// turn: 60 string comparisons a request in a profile). Also `content-length`, which the handler checks
+/// against the body as the HTTP/2 layer would (see `ContentLength`).
+struct RequestHeaderFields {
+    var method: String?, path: String?, apnsID: String?, priority: String?, pushType: String?
+    var expiration: String?, collapseID: String?, topic: String?, authorization: String?
+    /// One of the single-valued headers came twice (`DuplicateHeaders`).
+    var duplicate = false
+    var contentLength = ContentLength.absent
+
+    /// `content-length` as RFC 9113 §8.1.1 and NIOHTTP2's own check read it: every value, split at
+    /// commas and trimmed of spaces and tabs, must be the same non-negative decimal number.
+    enum ContentLength: Equatable {
+        case absent
+        case length(Int)
+        /// Values that disagree, or one that is not a non-negative number: the stream is malformed.
+        case invalid
+    }
+
+    init(_ headers: HPACKHeaders) {
+        var lengthText: Substring?
+        var lengthsDisagree = false
+        for (name, value, _) in headers {
+            switch name.utf8.count {
+            case 5:
+                if name == ":path" { Self.set(&path, value, &duplicate) }
+            case 7:
+                if name == ":method" { Self.set(&method, value, &duplicate) } else if name == "apns-id" { Self.set(&apnsID, value, &duplicate) }
+            case 10:
+                if name == "apns-topic" { Self.set(&topic, value, &duplicate) }
+            case 13:
+                if name == "authorization" { Self.set(&authorization, value, &duplicate) } else if name == "apns-priority" { Self.set(&priority, value, &duplicate) }
+            case 14:
+                if name == "apns-push-type" {
+                    Self.set(&pushType, value, &duplicate)
+                } else if Self.isContentLength(name) {
+                    Self.gatherLength(value, into: &lengthText, disagree: &lengthsDisagree)
+                }
+            case 15:
+                if name == "apns-expiration" { Self.set(&expiration, value, &duplicate) }
+            case 16:
+                if name == "apns-collapse-id" { Self.set(&collapseID, value, &duplicate) }
+            default:
+                break
+            }
+        }
+        if lengthsDisagree {
+            contentLength = .invalid
+        } else if let lengthText {
+            if let n = Int(lengthText, radix: 10), n >= 0 { contentLength = .length(n) } else { contentLength = .invalid }
+        }
+    }
+
+    @inline(__always)
+    private static func set(_ slot: inout String?, _ value: String, _ duplicate: inout Bool) {
+        if slot == nil { slot = value } else { duplicate = true }
+    }
+
+    /// `content-length` in any case, compared as the HTTP/2 layer compared it (HTTP/2 names are lowercase,
+    /// but its check matched the name case-insensitively).
+    static func isContentLength(_ name: String) -> Bool {
+        if name == "content-length" { return true }
+        return name.utf8.elementsEqual("content-length".utf8) { a, b in a & 0xDF == b & 0xDF }
+    }
+
+    /// Adds one `content-length` value's comma-separated, trimmed (spaces and tabs), non-empty parts.
+    private static func gatherLength(_ value: String, into first: inout Substring?, disagree: inout Bool) {
+        func add(_ text: Substring) {
+            if let first {
+                if first != text { disagree = true }
+            } else {
+                first = text
+            }
+        }
+        // The common case: one plain number.
+        if !value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
+            if !value.isEmpty { add(value[...]) }
+            return
+        }
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            var text = part
+            while let c = text.first, c == " " || c == "\t" { text = text.dropFirst() }
+            while let c = text.last, c == " " || c == "\t" { text = text.dropLast() }
+            if !text.isEmpty { add(text) }
         }
     }
 }

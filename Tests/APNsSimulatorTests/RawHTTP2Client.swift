@@ -109,9 +109,9 @@ final class RawHTTP2Client {
         return id
     }
 
-    /// One DATA frame ending the stream.
-    func sendData(_ stream: UInt32, _ body: String) throws {
-        try channel.writeAndFlush(Self.frame(type: 0, flags: 0x1, stream: stream, payload: Array(body.utf8))).wait()
+    /// One DATA frame, ending the stream unless told otherwise.
+    func sendData(_ stream: UInt32, _ body: String, endStream: Bool = true) throws {
+        try channel.writeAndFlush(Self.frame(type: 0, flags: endStream ? 0x1 : 0, stream: stream, payload: Array(body.utf8))).wait()
     }
 
     func reset(stream: UInt32, code: UInt32 = 0x8) throws {

@@ -153,12 +153,31 @@ final class RequestValidatorTests: XCTestCase {
         XCTAssertEqual(verdict(request(path: "/3/device/" + String(token.dropLast()))), .reject(.badDeviceToken), "odd length")
     }
 
-    /// The validator hands back the request's apns-id (the handler echoes it).
-    func testTheRequestApnsIDIsHandedBack() {
-        var auth = ConnectionAuthState()
-        var id: String?
+    /// The headers are gathered in one pass: the first of each, duplicates flagged, content-length read
+    /// as the HTTP/2 layer reads it.
+    func testHeaderFields() {
         let uuid = "123e4567-e89b-12d3-a456-4266554400a0"
-        _ = validator.evaluate(request(method: "GET", extra: [("apns-id", uuid)]), auth: &auth, apnsID: &id)
-        XCTAssertEqual(id, uuid, "read before any check")
+        var f = RequestHeaderFields([":method": "POST", "apns-id": uuid, "apns-topic": "a", "content-length": "22"])
+        XCTAssertEqual(f.method, "POST")
+        XCTAssertEqual(f.apnsID, uuid)
+        XCTAssertFalse(f.duplicate)
+        XCTAssertEqual(f.contentLength, .length(22))
+        f = RequestHeaderFields(HPACKHeaders([("apns-topic", "a"), ("apns-topic", "b")]))
+        XCTAssertEqual(f.topic, "a")
+        XCTAssertTrue(f.duplicate)
+        XCTAssertEqual(f.contentLength, .absent)
+        func length(_ values: String...) -> RequestHeaderFields.ContentLength {
+            RequestHeaderFields(HPACKHeaders(values.map { ("content-length", $0) })).contentLength
+        }
+        XCTAssertEqual(length("22", " 22 , 22"), .length(22))
+        XCTAssertEqual(length("0"), .length(0))
+        XCTAssertEqual(length("+7"), .length(7), "as Int(_:radix:) reads it")
+        XCTAssertEqual(length(""), .absent)
+        XCTAssertEqual(length("22", "23"), .invalid)
+        XCTAssertEqual(length("22,23"), .invalid)
+        XCTAssertEqual(length("-1"), .invalid)
+        XCTAssertEqual(length("x"), .invalid)
+        XCTAssertEqual(length("99999999999999999999"), .invalid)
+        XCTAssertEqual(RequestHeaderFields(HPACKHeaders([("Content-Length", "5")])).contentLength, .length(5))
     }
 }
