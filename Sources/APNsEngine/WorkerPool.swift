@@ -189,6 +189,7 @@ public final class WorkerPool {
             if let wakeable = engine as? WakeableEngine { queue.wakeConsumer = { [unowned wakeable] in wakeable.wake() } }
             group.enter()
             let thread = Thread {
+                Self.nameThread("apnsbench-w\(i)")
                 let workerSink = sinkBox.value
                 let queueSource = QueueSource(queue: queue, sink: workerSink, waitsInEngine: engine is WakeableEngine)
                 if let observe = observer { queueSource.observer = { observe(i, $0) } }
@@ -210,6 +211,7 @@ public final class WorkerPool {
         group.enter()
         let ends = HandOver((source, sink))
         let producer = Thread {
+            Self.nameThread("apnsbench-prod")
             let (source, sink) = ends.value
             Self.produce(source: source, sink: sink, queues: queues, deadline: deadline)
             group.leave()
@@ -267,6 +269,12 @@ public final class WorkerPool {
         }
         if stopped { source.abandon() }
         for q in queues { q.close() }
+    }
+
+    /// Names the calling thread for `top -H`, `perf` and /proc (Linux keeps 15 bytes).
+    private static func nameThread(_ name: String) {
+        // Set from the thread itself: Foundation passes it on to the OS thread only then.
+        Thread.current.name = name
     }
 
     private func progressTotals() -> (EngineStats, Int, Int) {
