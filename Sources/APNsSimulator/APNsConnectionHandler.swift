@@ -124,18 +124,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.payload {
         case let .headers(h):
-            // Streams are updated in place in the dictionary (copying one out and back cost a retain and
-            // release of its headers and body per frame).
             if let index = streams.index(forKey: frame.streamID) {
                 // Trailers: nothing APNs reads, but the body must have been as long as announced.
-                guard !streams.values[index].answered else { return }
-                if let left = streams.values[index].remaining, left != 0 {
-                    streams.values[index].answered = true
-                    resetMalformed(context: context, streamID: frame.streamID)
-                } else if h.endStream {
-                    streams.values[index].answered = true
-                    respond(context: context, streamID: frame.streamID, streams.values[index])
-                }
+                act(Self.receiveTrailers(endStream: h.endStream, &streams.values[index]), context: context, streamID: frame.streamID)
                 return
             }
             if frame.streamID > highestStreamID { highestStreamID = frame.streamID }
@@ -156,32 +147,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 return
             }
             if tracksIdleTime { lastRequestAt = .now() }
-            let pending = PendingStream(fields: fields, answered: h.endStream)
-            streams[frame.streamID] = pending
-            if h.endStream { respond(context: context, streamID: frame.streamID, pending) }
+            streams[frame.streamID] = PendingStream(fields: fields, answered: h.endStream)
+            if h.endStream { respond(context: context, streamID: frame.streamID, fields, body: nil) }
         case let .data(d):
-            guard let index = streams.index(forKey: frame.streamID), !streams.values[index].answered else { return }
-            if let left = streams.values[index].remaining {
-                let now = left - d.data.readableBytes
-                if now < 0 || (d.endStream && now != 0) {
-                    streams.values[index].answered = true
-                    resetMalformed(context: context, streamID: frame.streamID)
-                    return
-                }
-                streams.values[index].remaining = now
-            }
-            // Past 8 KiB the body is too large for any push type: keep the size over the limit, not the bytes.
-            if case var .byteBuffer(buffer) = d.data, (streams.values[index].body?.readableBytes ?? 0) <= 8192 {
-                if streams.values[index].body == nil {
-                    streams.values[index].body = buffer
-                } else {
-                    streams.values[index].body!.writeBuffer(&buffer)
-                }
-            }
-            if d.endStream {
-                streams.values[index].answered = true
-                respond(context: context, streamID: frame.streamID, streams.values[index])
-            }
+            guard let index = streams.index(forKey: frame.streamID) else { return }
+            act(Self.receive(d, &streams.values[index]), context: context, streamID: frame.streamID)
         case .rstStream:
             delta.resetsReceived += 1
             streams[frame.streamID] = nil
@@ -189,6 +159,60 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             limit.acknowledge()
         default:
             break
+        }
+    }
+
+    /// What a frame asks of the handler once its stream is updated.
+    private enum NextStep {
+        case wait
+        case reset
+        case respond(RequestHeaderFields, ByteBuffer?)
+    }
+
+    /// Applies DATA to its stream in place (a `PendingStream` read out of the dictionary is a copy of
+    /// its headers: each read of a field cost a copy and a destroy of the whole struct).
+    private static func receive(_ d: HTTP2Frame.FramePayload.Data, _ stream: inout PendingStream) -> NextStep {
+        guard !stream.answered else { return .wait }
+        if let left = stream.remaining {
+            let now = left - d.data.readableBytes
+            if now < 0 || (d.endStream && now != 0) {
+                stream.answered = true
+                return .reset
+            }
+            stream.remaining = now
+        }
+        // Past 8 KiB the body is too large for any push type: keep the size over the limit, not the bytes.
+        if case var .byteBuffer(buffer) = d.data, (stream.body?.readableBytes ?? 0) <= 8192 {
+            if stream.body == nil {
+                stream.body = buffer
+            } else {
+                stream.body!.writeBuffer(&buffer)
+            }
+        }
+        guard d.endStream else { return .wait }
+        stream.answered = true
+        return .respond(stream.fields, stream.body)
+    }
+
+    /// Trailers (HEADERS after the request's HEADERS): the body must have been as long as announced.
+    private static func receiveTrailers(endStream: Bool, _ stream: inout PendingStream) -> NextStep {
+        guard !stream.answered else { return .wait }
+        if let left = stream.remaining, left != 0 {
+            stream.answered = true
+            return .reset
+        }
+        guard endStream else { return .wait }
+        stream.answered = true
+        return .respond(stream.fields, stream.body)
+    }
+
+    /// Done outside the dictionary access: answering closes the stream, which removes it.
+    @inline(__always)
+    private func act(_ step: NextStep, context: ChannelHandlerContext, streamID: HTTP2StreamID) {
+        switch step {
+        case .wait: break
+        case .reset: resetMalformed(context: context, streamID: streamID)
+        case let .respond(fields, body): respond(context: context, streamID: streamID, fields, body: body)
         }
     }
 
@@ -245,9 +269,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         needsFlush = true
     }
 
-    private func respond(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ pending: PendingStream) {
+    private func respond(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ fields: RequestHeaderFields, body: ByteBuffer?) {
         let verificationsBefore = auth.verifications
-        var decision = validator.evaluate(pending.fields, body: pending.body ?? ByteBuffer(), auth: &auth)
+        var decision = validator.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth)
         totals.verifications += auth.verifications - verificationsBefore
         delta.requests += 1
 
@@ -285,7 +309,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         adjustStreamLimit(context: context, accepted: decision.verdict == .accept)
 
-        let apnsID = pending.fields.apnsID ?? ids.next()
+        let apnsID = fields.apnsID ?? ids.next()
         let delay = faults.latency.sample(&random)
         if delay == 0, !goingAway, case .accept = decision.verdict {
             // The common answer: one HEADERS frame, written at once.
