@@ -4,10 +4,11 @@ import Foundation
 /// A bounded single-producer, single-consumer FIFO of `OutgoingPush` values: the hand-off from the
 /// producer thread of a `WorkerPool` to one worker's engine.
 ///
-/// Pushes move by swapping, never by copying: `put` swaps the producer's push with an emptied slot of
-/// the ring (the producer gets that slot's buffers back to fill next), and `take` swaps a filled slot
-/// with the engine's push (the ring gets the engine's spent buffers). Body buffers keep their capacity
-/// as they go round, so a steady run allocates nothing here.
+/// Pushes move by swapping, never by copying: `put` swaps the producer's push with a spent slot of the
+/// ring (the producer gets that slot's buffers back, to overwrite with its next push), and `poll` (never
+/// waits; what the pool's engines use) or `take` (waits while empty) swaps a filled slot with the
+/// engine's push (the ring gets the engine's spent buffers). Body buffers keep their capacity as they go
+/// round, so a steady run allocates nothing here.
 ///
 /// One mutex and one condition: only one side can wait at a time (a ring cannot be full and empty at
 /// once), and a side signals only when the other is waiting, so a queue that is neither full nor empty
@@ -72,8 +73,8 @@ final class PushQueue {
 
     // MARK: Producer side
 
-    /// Moves `push` into the queue, waiting while it is full; `push` comes back holding an emptied slot's
-    /// buffers, ready to be filled again. Returns false, leaving `push` as it was, when the consumer has
+    /// Moves `push` into the queue, waiting while it is full; `push` comes back holding a spent slot's
+    /// buffers (and stale contents), ready to be overwritten. Returns false, leaving `push` as it was, when the consumer has
     /// abandoned the queue.
     func put(_ push: inout OutgoingPush) -> Bool {
         condition.lock()

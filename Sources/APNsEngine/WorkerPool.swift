@@ -34,12 +34,11 @@ import Foundation
 /// planned push still has exactly one outcome.
 ///
 /// **Empty queues.** A worker's queue can run empty while its engine has pushes in flight (the producer
-/// is behind, or waits on another worker's full queue). An engine that is a `WakeableEngine` is told
-/// "nothing yet" (`next` returns false, `isExhausted` stays false), keeps its transfers going, and is woken
-/// by the producer's next push. An engine that is not is made to wait inside `next`: its answers in flight
-/// are read late and, since it fills its whole window before it lets libcurl send, its pushes go out in
-/// bursts; measured on order changes, that made two workers slower than one. `lastRun[i].consumerWaits`
-/// counts how often a queue was found empty.
+/// is behind, or waits on another worker's full queue). The engine is then told "nothing yet" (`next`
+/// returns false and `isExhausted` stays false; see `WakeableEngine`), keeps its transfers going in
+/// curl_multi_poll, and the producer's next push (or the close) wakes it. It is never blocked inside
+/// `next`: an engine blocked there reads its answers late and, as it fills its whole window before
+/// libcurl sends, sends in bursts. `lastRun[i].consumerWaits` counts how often a queue ran dry.
 public final class WorkerPool {
     /// The most workers allowed on a machine with `cores` cores: 4 a core, at most 64.
     public static func workerLimit(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
@@ -186,12 +185,13 @@ public final class WorkerPool {
         // Workers first, so each is waiting on its queue when the first push comes.
         for i in 0..<n {
             let engine = engines[i], queue = queues[i], sinkBox = HandOver(workerSinks[i])
-            if let wakeable = engine as? WakeableEngine { queue.wakeConsumer = { [unowned wakeable] in wakeable.wake() } }
+            // A push into an empty queue ends the engine's wait in curl_multi_poll at once.
+            queue.wakeConsumer = { [unowned engine] in engine.wake() }
             group.enter()
             let thread = Thread {
                 Self.nameThread("apnsbench-w\(i)")
                 let workerSink = sinkBox.value
-                let queueSource = QueueSource(queue: queue, sink: workerSink, waitsInEngine: engine is WakeableEngine)
+                let queueSource = QueueSource(queue: queue, sink: workerSink)
                 if let observe = observer { queueSource.observer = { observe(i, $0) } }
                 do {
                     results.set(i, .success(try engine.run(source: queueSource, sink: workerSink)))
@@ -303,34 +303,27 @@ public protocol WakeableEngine: AnyObject {
 final class QueueSource: PushSource {
     let queue: PushQueue
     let sink: OutcomeSink
-    /// Whether the engine waits for an empty queue itself (`WakeableEngine`); otherwise `next` blocks.
-    let waitsInEngine: Bool
     private var ended = false
     var observer: ((OutgoingPush) -> Void)?
 
-    init(queue: PushQueue, sink: OutcomeSink, waitsInEngine: Bool) {
+    init(queue: PushQueue, sink: OutcomeSink) {
         self.queue = queue
         self.sink = sink
-        self.waitsInEngine = waitsInEngine
     }
 
+    /// Never waits: an empty queue is "nothing yet" (false, with `isExhausted` false), and the engine
+    /// waits in curl_multi_poll, with its transfers going, until the producer's next push wakes it.
     func next(into push: inout OutgoingPush) -> Bool {
-        if waitsInEngine {
-            switch queue.poll(into: &push) {
-            case .push: break
-            case .empty: return false
-            case .ended:
-                ended = true
-                return false
-            }
-        } else {
-            guard queue.take(into: &push) else {
-                ended = true
-                return false
-            }
+        switch queue.poll(into: &push) {
+        case .push:
+            if let observer { observer(push) }
+            return true
+        case .empty:
+            return false
+        case .ended:
+            ended = true
+            return false
         }
-        if let observer { observer(push) }
-        return true
     }
 
     var isExhausted: Bool { ended }

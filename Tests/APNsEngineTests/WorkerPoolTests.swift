@@ -269,22 +269,19 @@ final class WorkerPoolTests: XCTestCase {
 
     func testQueueSourceTellsNothingYetFromEnded() {
         let sink = RecordingSink()
-        for waitsInEngine in [true, false] {
-            let q = PushQueue(capacity: 2)
-            let source = QueueSource(queue: q, sink: sink, waitsInEngine: waitsInEngine)
-            var out = OutgoingPush()
-            if waitsInEngine {
-                XCTAssertFalse(source.next(into: &out))
-                XCTAssertFalse(source.isExhausted, "empty but open: nothing yet")
-            }
-            var p = push("t", 7)
-            XCTAssertTrue(q.put(&p))
-            XCTAssertTrue(source.next(into: &out))
-            XCTAssertEqual(out.intendedNanos, 7)
-            q.close()
-            XCTAssertFalse(source.next(into: &out))
-            XCTAssertTrue(source.isExhausted)
-        }
+        let q = PushQueue(capacity: 2)
+        let source = QueueSource(queue: q, sink: sink)
+        var out = OutgoingPush()
+        XCTAssertFalse(source.next(into: &out))
+        XCTAssertFalse(source.isExhausted, "empty but open: nothing yet")
+        var p = push("t", 7)
+        XCTAssertTrue(q.put(&p))
+        XCTAssertTrue(source.next(into: &out))
+        XCTAssertEqual(out.intendedNanos, 7)
+        XCTAssertFalse(source.isExhausted)
+        q.close()
+        XCTAssertFalse(source.next(into: &out))
+        XCTAssertTrue(source.isExhausted)
         XCTAssertTrue(sink.entries.isEmpty)
     }
 
@@ -416,6 +413,33 @@ final class WorkerPoolTests: XCTestCase {
             XCTAssertEqual(run.pushes, sinks[w].entries.count)
             XCTAssertEqual(run.stats.sent, sinks[w].delivered)
         }
+    }
+
+    func testASlowProducerLeavesQueuesEmptyAndNothingIsLost() throws {
+        // The producer pauses every 20 pushes, so the workers' queues run dry with pushes in flight: the
+        // engines are told "nothing yet", keep going, and are woken by the next push (or the close).
+        final class SlowSource: PushSource {
+            let inner: SequencedSource
+            init(_ inner: SequencedSource) { self.inner = inner }
+            func next(into push: inout OutgoingPush) -> Bool {
+                if inner.handedOut % 20 == 19 { usleep(5_000) }
+                return inner.next(into: &push)
+            }
+        }
+        let fixture = try SimulatorFixture()
+        defer { fixture.simulator.stop() }
+        let main = RecordingSink()
+        let source = SequencedSource(tokens: testTokens(16), perToken: 25, sink: main)
+        let sinks = [RecordingSink(), RecordingSink()]
+        let pool = try WorkerPool(workers: 2, configuration: fixture.engineConfiguration(connections: 2, streams: 10)) {
+            try ProviderTokenCache(key: fixture.key)
+        }
+        let stats = try pool.run(source: SlowSource(source), sink: main, workerSinks: sinks)
+        XCTAssertEqual(main.entries.count, 0)
+        XCTAssertEqual(sinks.map(\.delivered).reduce(0, +), 400)
+        XCTAssertEqual(sinks.map(\.entries.count).reduce(0, +), 400)
+        XCTAssertEqual(stats.sent, 400)
+        XCTAssertEqual(fixture.simulator.counterSnapshot.accepted, 400)
     }
 
     func testProgressIsSummedOverWorkers() throws {
