@@ -64,13 +64,10 @@ public struct RequestValidator {
 
     /// `evaluate` on headers already gathered (the handler gathers them when the HEADERS frame arrives).
     func evaluate(_ fields: RequestHeaderFields, body: ByteBuffer, auth: inout ConnectionAuthState) -> Decision {
-        let method = fields.method, priority = fields.priority, pushType = fields.pushType, apnsID = fields.apnsID
-        let expiration = fields.expiration, collapseID = fields.collapseID, topic = fields.topic
-        let authorization = fields.authorization, duplicate = fields.duplicate
         func reject(_ reason: Reason) -> Decision { Decision(.reject(reason)) }
 
         // 1. Method.
-        guard method == "POST" else { return reject(.methodNotAllowed) }
+        guard fields.method == "POST" else { return reject(.methodNotAllowed) }
 
         // 2. Path and device token.
         guard var path = fields.path else { return reject(.badPath) }
@@ -79,24 +76,24 @@ public struct RequestValidator {
         if let reason = path.withUTF8({ Self.pathReason(UnsafeBufferPointer(rebasing: $0[...])) }) { return reject(reason) }
 
         // 3. Headers.
-        if duplicate { return reject(.duplicateHeaders) }
-        if let apnsID, !Self.isCanonicalUUID(apnsID) { return reject(.badMessageId) }
+        if fields.duplicate { return reject(.duplicateHeaders) }
+        if let apnsID = fields.apnsID, !Self.isCanonicalUUID(apnsID) { return reject(.badMessageId) }
         var type: PushType? = nil
-        if let pushType {
+        if let pushType = fields.pushType {
             guard let t = PushType(rawValue: pushType) else { return reject(.invalidPushType) }
             type = t
         }
         var priorityValue = 10
-        if let priority {
+        if let priority = fields.priority {
             guard let p = Int(priority), Priority(rawValue: p) != nil else { return reject(.badPriority) }
             if type == .background, p == 10 { return reject(.badPriority) }
             priorityValue = p
         }
-        if let expiration {
+        if let expiration = fields.expiration {
             guard let e = Int(expiration), e >= 0 else { return reject(.badExpirationDate) }
         }
-        if let collapseID, collapseID.utf8.count > 64 { return reject(.badCollapseId) }
-        guard let topic, !topic.isEmpty else { return reject(.missingTopic) }
+        if let collapseID = fields.collapseID, collapseID.utf8.count > 64 { return reject(.badCollapseId) }
+        guard let topic = fields.topic, !topic.isEmpty else { return reject(.missingTopic) }
         let effectiveType = type ?? .alert
         // A connection sends the same topic again and again: its checks are remembered per connection.
         let bundleID: String
@@ -112,7 +109,7 @@ public struct RequestValidator {
         }
 
         // 4. Provider token.
-        if let reason = checkProviderToken(authorization, auth: &auth) { return reject(reason) }
+        if let reason = checkProviderToken(fields.authorization, auth: &auth) { return reject(reason) }
         // The connection is bound to a team now; the memo holds the team its bundle id was allowed for.
         if auth.boundTeamID == nil || auth.topicMemo?.allowedForTeam != auth.boundTeamID {
             if let allowed = configuration.topicsByTeam[auth.boundTeamID ?? ""], !allowed.contains(bundleID) {

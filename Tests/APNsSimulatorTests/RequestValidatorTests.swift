@@ -180,4 +180,20 @@ final class RequestValidatorTests: XCTestCase {
         XCTAssertEqual(length("99999999999999999999"), .invalid)
         XCTAssertEqual(RequestHeaderFields(HPACKHeaders([("Content-Length", "5")])).contentLength, .length(5))
     }
+
+    func testResponseIDsAreVersion4UUIDs() {
+        var ids = ResponseIDs()
+        var seen = Set<String>()
+        for _ in 0..<1000 {
+            let id = ids.next()
+            XCTAssertTrue(RequestValidator.isCanonicalUUID(id), id)
+            XCTAssertEqual(id, id.lowercased())
+            let u = Array(id.utf8)
+            XCTAssertEqual(u[14], UInt8(ascii: "4"), id)
+            XCTAssertTrue("89ab".utf8.contains(u[19]), id)
+            seen.insert(id)
+        }
+        XCTAssertEqual(seen.count, 1000)
+        XCTAssertEqual(Set(seen.map { $0.prefix(8) }).count, 1000, "the random bits reach every position")
+    }
 }
