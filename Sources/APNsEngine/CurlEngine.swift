@@ -109,7 +109,8 @@ public final class CurlEngine: WakeableEngine {
         var running: Int32 = 0
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
         var nextProgress = started + progressEvery
-        lifecycle = ConnectionLifecycle(settings: configuration.lifecycle, initialConnections: configuration.connections, now: started)
+        // The lifecycle (warm-up, reconnect backoff) carries over from an earlier run() on the same
+        // connections: a second run does not start again at one stream.
 
         while true {
             let now = MonotonicTime.now()
@@ -186,9 +187,13 @@ public final class CurlEngine: WakeableEngine {
 
             let mc = curl_multi_perform(multi, &running)
             guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_perform failed: \(String(cString: curl_multi_strerror(mc)))") }
+            let completedBefore = completedCount
             try drainCompletions(sink: sink)
 
             if exhausted && staged == nil && inFlight == 0 && retryQueue.isEmpty { break }
+            // Refill the slots that just freed before waiting: otherwise they stay empty until the next
+            // socket event (measured: 0.5-0.9x the bare libcurl loop's rate).
+            if completedCount != completedBefore && !exhausted && staged == nil { continue }
 
             // Sleep until libcurl has something, or the next push, resend or end of a hold is due.
             var wake = now + 100_000_000
