@@ -7,3 +7,9 @@ scripts/install-deps.sh --test
 echo "test.sh: building tests (debug; the first build takes several minutes)" >&2
 swift build --build-tests
 swift test --skip-build "$@"
+# The allocation gate: package-benchmark's malloc counts against Benchmarks/Thresholds (counts do not move
+# with the machine's load; times are never checked). Builds the Benchmarks package in release the first time.
+if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $# -eq 0 ]; then
+    echo "test.sh: checking malloc thresholds (Benchmarks/; the first release build takes several minutes)" >&2
+    (cd Benchmarks && APNSBENCH_BIN="$(pwd)/../.build/debug/apnsbench" swift package benchmark thresholds check --no-progress)
+fi

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An APNs rejection reason: the wire text of `{"reason": …}`, its HTTP status and how a client
 /// should treat it. One table, shared by the engine (parsing responses) and the simulator (sending them).
 ///
@@ -44,8 +46,22 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
 
     /// Looks up a reason from the bytes of its name, without building a String for known reasons.
     public static func lookup<C: Collection>(utf8 bytes: C) -> Reason where C.Element == UInt8 {
-        for reason in all where reason.rawValue.utf8.elementsEqual(bytes) { return reason }
-        return Reason(rawValue: String(decoding: bytes, as: UTF8.self))
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { known(utf8: $0) } ?? Reason(rawValue: String(decoding: array, as: UTF8.self))
+    }
+
+    /// The reasons' names as bytes, in `all`'s order: compared without building a String.
+    private static let names: [[UInt8]] = all.map { Array($0.rawValue.utf8) }
+
+    /// The known reason spelled by `bytes`, if any. Allocates nothing.
+    static func known(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Reason? {
+        for index in names.indices {
+            let matches = names[index].withUnsafeBufferPointer { name in
+                name.count == bytes.count && (name.count == 0 || memcmp(name.baseAddress!, bytes.baseAddress!, name.count) == 0)
+            }
+            if matches { return all[index] }
+        }
+        return nil
     }
 
     public var description: String { rawValue }
@@ -119,6 +135,33 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
 extension Reason {
     /// Finds the `reason` value in an APNs error body such as `{"reason":"BadDeviceToken"}` without a
     /// JSON parser (the engine calls this per rejected push). Returns nil if there is none.
+    public static func parse(body: [UInt8]) -> Reason? {
+        body.withUnsafeBufferPointer { parse(buffer: $0) }
+    }
+
+    /// `parse(body:)` over raw bytes; allocates nothing for a known reason (the engine's case).
+    public static func parse(buffer body: UnsafeBufferPointer<UInt8>) -> Reason? {
+        let key: StaticString = "\"reason\""
+        let keyLen = key.utf8CodeUnitCount
+        guard body.count > keyLen, let base = body.baseAddress else { return nil }
+        let end = body.count
+        var i = 0
+        while i + keyLen <= end {
+            guard memcmp(base + i, key.utf8Start, keyLen) == 0 else { i += 1; continue }
+            var j = i + keyLen
+            while j < end, body[j] == UInt8(ascii: " ") || body[j] == UInt8(ascii: ":") { j += 1 }
+            guard j < end, body[j] == UInt8(ascii: "\"") else { return nil }
+            let start = j + 1
+            var stop = start
+            while stop < end, body[stop] != UInt8(ascii: "\"") { stop += 1 }
+            guard stop < end else { return nil }
+            let name = UnsafeBufferPointer(rebasing: body[start..<stop])
+            return known(utf8: name) ?? Reason(rawValue: String(decoding: name, as: UTF8.self))
+        }
+        return nil
+    }
+
+    /// `parse(body:)` for any byte collection.
     public static func parse<C: RandomAccessCollection>(body: C) -> Reason? where C.Element == UInt8, C.Index == Int {
         let key: StaticString = "\"reason\""
         let keyLen = key.utf8CodeUnitCount

@@ -37,10 +37,11 @@ let liveActivityTemplate = """
     """
 
 let benchmarks: @Sendable () -> Void = {
-    // Malloc counts must match the committed p90 exactly (they are 0 today: one allocation per call would
-    // show as +1 000 per iteration); time metrics are reported and never checked.
+    // Malloc counts must stay within 50 per 1 000 calls of the committed p90 (one allocation per call would
+    // show as +1 000; an exact match was brittle: amortised buffer growth moves the count by a few);
+    // time metrics are reported and never checked.
     let mallocsGate: [BenchmarkMetric: BenchmarkThresholds] = [
-        .mallocCountTotal: .init(absolute: [.p90: 0]),
+        .mallocCountTotal: .init(absolute: [.p90: 50]),
         .wallClock: .none,
         .cpuTotal: .none,
         .throughput: .none,
