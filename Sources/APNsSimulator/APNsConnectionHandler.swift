@@ -57,8 +57,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// Counts beyond `ConnectionCounters` that go straight to the totals.
     private struct TotalsDelta {
-        var verifications = 0, raises = 0, drops = 0, overruns = 0, malformed = 0
-        var isEmpty: Bool { verifications == 0 && raises == 0 && drops == 0 && overruns == 0 && malformed == 0 }
+        var verifications = 0, raises = 0, drops = 0, overruns = 0, malformed = 0, pings = 0
+        var isEmpty: Bool { verifications == 0 && raises == 0 && drops == 0 && overruns == 0 && malformed == 0 && pings == 0 }
     }
 
     init(configuration: SimulatorConfiguration, validator: RequestValidator, counters: SimulatorCounterBox,
@@ -157,6 +157,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             streams[frame.streamID] = nil
         case .settings(.ack):
             limit.acknowledge()
+        case .ping(_, ack: false):
+            // NIO answers it; counted so that a client's keepalive shows.
+            totals.pings += 1
+            mergeCounters()
         default:
             break
         }
@@ -479,6 +483,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             c.streamLimitDrops += t.drops
             c.liveActivityBudgetOverruns += t.overruns
             c.liveActivityMalformed += t.malformed
+            c.pingsReceived += t.pings
         }
         delta = ConnectionCounters(id: delta.id)
         totals = TotalsDelta()

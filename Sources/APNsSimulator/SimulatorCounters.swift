@@ -42,6 +42,8 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
     public var goAwaysSent: [String: Int] = [:]
     /// Connections reset abruptly by fault injection.
     public var connectionsReset = 0
+    /// HTTP/2 PINGs received (clients' keepalive), validating mode.
+    public var pingsReceived = 0
     /// Liveactivity priority-10 pushes past their token's hourly budget: "would be throttled on device"
     /// (APNs answered 200).
     public var liveActivityBudgetOverruns = 0
@@ -58,7 +60,7 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
             "connections_opened": connectionsOpened, "connections_closed": connectionsClosed,
             "requests": requests, "accepted": accepted, "token_verifications": tokenVerifications,
             "stream_limit_raises": streamLimitRaises, "stream_limit_drops": streamLimitDrops,
-            "resets_received": resetsReceived, "streams_refused": streamsRefused,
+            "resets_received": resetsReceived, "pings_received": pingsReceived, "streams_refused": streamsRefused,
             "connections_reset": connectionsReset,
             "liveactivity_budget_overruns": liveActivityBudgetOverruns, "liveactivity_malformed": liveActivityMalformed,
         ]

@@ -253,5 +253,6 @@ final class IdleConnectionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(stats.pings, 2, "idle 0.7 s twice with a 0.25 s ping interval")
         XCTAssertEqual(stats.connectionsOpened, 1, "the pinged connection was kept and reused")
         XCTAssertEqual(fixture.simulator.counterSnapshot.connectionsOpened, 1)
+        XCTAssertEqual(fixture.simulator.counterSnapshot.pingsReceived, stats.pings, "each PING asked for reached the server")
     }
 }
