@@ -44,7 +44,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         self = Reason.byName[rawValue] ?? Reason(rawValue: rawValue, status: 0, handling: .unknown)
     }
 
-    /// Looks up a reason from the bytes of its name, without building a String for known reasons.
+    /// Looks up a reason from the bytes of its name (a String is built only for an unknown one).
     public static func lookup<C: Collection>(utf8 bytes: C) -> Reason where C.Element == UInt8 {
         let array = Array(bytes)
         return array.withUnsafeBufferPointer { known(utf8: $0) } ?? Reason(rawValue: String(decoding: array, as: UTF8.self))
@@ -163,25 +163,7 @@ extension Reason {
 
     /// `parse(body:)` for any byte collection.
     public static func parse<C: RandomAccessCollection>(body: C) -> Reason? where C.Element == UInt8, C.Index == Int {
-        let key: StaticString = "\"reason\""
-        let keyLen = key.utf8CodeUnitCount
-        guard body.count > keyLen else { return nil }
-        var i = body.startIndex
-        let end = body.endIndex
-        outer: while i + keyLen <= end {
-            for k in 0..<keyLen where body[i + k] != key.utf8Start[k] {
-                i += 1
-                continue outer
-            }
-            var j = i + keyLen
-            while j < end, body[j] == UInt8(ascii: " ") || body[j] == UInt8(ascii: ":") { j += 1 }
-            guard j < end, body[j] == UInt8(ascii: "\"") else { return nil }
-            let start = j + 1
-            var stop = start
-            while stop < end, body[stop] != UInt8(ascii: "\"") { stop += 1 }
-            guard stop < end else { return nil }
-            return lookup(utf8: body[start..<stop])
-        }
-        return nil
+        if let found = body.withContiguousStorageIfAvailable({ parse(buffer: $0) }) { return found }
+        return Array(body).withUnsafeBufferPointer { parse(buffer: $0) }
     }
 }
