@@ -9,7 +9,9 @@ public protocol CoalescingAccounting: AnyObject {
 /// The batching knob: Live Activity updates for the same activity token within `window` (recorded time)
 /// collapse into the latest one, released when the window that the first of them opened closes. Each
 /// superseded update is a planned push that ends as not sent (`coalesced`), so the totals still add up
-/// and the report shows the pushes saved; every update's staleness (release − recorded time) is measured.
+/// and the report shows the pushes saved; every update's staleness (release − recorded time) is measured
+/// when it arrives, since its release time (the window's end) is known then — so a run stopped early also
+/// counts the staleness its held updates would have had.
 ///
 /// Holds at most one push per token with an open window, so memory follows the number of tokens updated
 /// within one window, not the stream's length. Release order is the order windows were opened.
@@ -17,8 +19,6 @@ public final class Coalescer: PushSource {
     final class Held {
         var push = OutgoingPush()
         var opened: Int64 = 0
-        /// Recorded times of every update this push stands for (the latest is `push.recordedMillis`).
-        var updates: [Int64] = []
         var open = true
     }
 
@@ -82,7 +82,7 @@ public final class Coalescer: PushSource {
                 outcomes.record(.notSent(.coalesced), priority: held.push.priority, intended: 0, sent: 0, completed: 0)
                 saved += 1
                 copy(p, into: held)
-                held.updates.append(p.recordedMillis)
+                accounting.coalescingStaleness(millis: max(0, held.opened + window - p.recordedMillis))
                 return
             }
             // Its window has closed: it waits in the queue for release; this update opens a new one.
@@ -92,8 +92,9 @@ public final class Coalescer: PushSource {
         let held = pool.popLast() ?? Held()
         held.open = true
         held.opened = p.recordedMillis
-        held.updates.removeAll(keepingCapacity: true)
-        held.updates.append(p.recordedMillis)
+        // Its window closes at opened + window whatever else arrives, so each update's staleness is known
+        // now: recorded at once, memory stays one counter per held update however dense the stream.
+        accounting.coalescingStaleness(millis: window)
         copy(p, into: held)
         byToken[p.deviceToken] = held
         queue.append(held)
@@ -116,7 +117,6 @@ public final class Coalescer: PushSource {
         if held.open, byToken[held.push.deviceToken] === held { byToken.removeValue(forKey: held.push.deviceToken) }
         // The window closes at the same recorded time whether or not the stream has ended.
         let at = held.opened + window
-        for recorded in held.updates { accounting.coalescingStaleness(millis: max(0, at - recorded)) }
         push.deviceToken = held.push.deviceToken
         push.body.removeAll(keepingCapacity: true)
         push.body.append(contentsOf: held.push.body)
