@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The scale run of issue 4: order changes with --devices 50000 --stores 500 at 1M and 5M events, replayed
+# against the embedded simulator, with peak RSS (from /usr/bin/time) and the achieved rate of each run.
+# Streaming means peak RSS should not grow with the stream's length.
+#
+# usage: scripts/scale-run.sh [EVENTS...]        (default: 1000000 5000000)
+# env:   RUN_ARGS  extra `apnsbench run` options, e.g. "--fast-simulator --coalesce 60s --workers 2"
+#        WORK      folder for the streams and reports (default /tmp/apnsbench-scale)
+#        SKIP_BUILD=1
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || set -- 1000000 5000000
+work=${WORK:-/tmp/apnsbench-scale}
+mkdir -p "$work"
+[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product apnsbench >&2
+bin=.build/release/apnsbench
+
+for events in "$@"; do
+    stream="$work/order-changes-$events.ndjson"
+    if [ ! -s "$stream" ]; then
+        echo "scale-run: generating $events events" >&2
+        "$bin" generate order-changes --events "$events" --devices 50000 --stores 500 --seed 11 \
+            --out "$stream" --dead-tokens "$work/order-changes-$events.dead-tokens"
+    fi
+    profile="$work/order-changes-$events.yaml"
+    cat > "$profile" <<EOF
+name: order-changes-scale-$events
+workload: order-changes
+stream: $stream
+dead_tokens: $work/order-changes-$events.dead-tokens
+template: $(pwd)/profiles/templates/order-changes.json
+push_type: liveactivity
+bundle_id: com.example.ordermanager
+priority: 10
+connections: 2
+streams: 100
+EOF
+    out="$work/report-$events"
+    # shellcheck disable=SC2086
+    /usr/bin/time -v -o "$work/time-$events.txt" "$bin" run "$profile" --out "$out" ${RUN_ARGS:-} | grep -v '^ *[0-9.]* s  sent' || true
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time-$events.txt")
+    python3 - "$out/report.json" "$events" "$rss" "$(wc -c < "$stream")" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); p = r["pushes"]
+print(f"scale-run: {int(sys.argv[2]):,} events ({int(sys.argv[4]) / 1e6:.0f} MB stream): events read {r['events']['read']:,}, "
+      f"pushes planned {p['planned']:,}, delivered {p['delivered']:,}, rejected {sum(v['count'] for v in p['rejected'].values()):,}, "
+      f"not sent {sum(p['notSent'].values()):,} {p['notSent']}, balanced {p['balanced']}; "
+      f"{r['durationSeconds']:.0f} s, {r['throughput']['pushesPerSecond']:.0f} pushes/s; peak RSS {int(sys.argv[3]) / 1024:.1f} MB")
+PY
+done
