@@ -8,7 +8,6 @@ import XCTest
 /// Order changes end to end: fan-out, planted dead tokens, pacing, coalescing and early stops, against
 /// the embedded simulator on loopback.
 final class OrderChangesReplayTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     var scratch: URL!
 
     override func setUpWithError() throws {
@@ -20,25 +19,8 @@ final class OrderChangesReplayTests: XCTestCase {
 
     /// A small generated recording and a profile for it.
     func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
-        var lines: [UInt8] = []
-        var dead: [String] = []
-        try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: 11)
-            .write({ lines += $0 }, deadToken: { dead.append($0) })
-        let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
-        try Data(lines).write(to: stream)
-        try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)
-        let path = scratch.appendingPathComponent("p.yaml").path
-        try """
-            name: oc-test
-            workload: order-changes
-            stream: \(stream.path)
-            dead_tokens: \(deadFile.path)
-            template: \(Self.repo.appendingPathComponent("profiles/templates/order-changes.json").path)
-            bundle_id: com.example.ordermanager
-            streams: 50
-            \(extra)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try OrderChangesFixture.profile(in: scratch, name: "oc-test", seed: 11, events: events, devices: devices, stores: stores,
+                                        settings: "streams: 50\n" + extra)
     }
 
     func run(_ profile: String, configure: (inout RunOptions) -> Void = { _ in }) throws -> RunReport {

@@ -8,7 +8,6 @@ import XCTest
 /// `--workers N` end to end: the order-changes workload (fan-out, planted dead tokens) through a pool of
 /// engines against the embedded simulator on loopback.
 final class WorkersReplayTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     var scratch: URL!
 
     override func setUpWithError() throws {
@@ -19,26 +18,8 @@ final class WorkersReplayTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
-        var lines: [UInt8] = []
-        var dead: [String] = []
-        try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: 5)
-            .write({ lines += $0 }, deadToken: { dead.append($0) })
-        let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
-        try Data(lines).write(to: stream)
-        try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)
-        let path = scratch.appendingPathComponent("p.yaml").path
-        try """
-            name: workers-test
-            workload: order-changes
-            stream: \(stream.path)
-            dead_tokens: \(deadFile.path)
-            template: \(Self.repo.appendingPathComponent("profiles/templates/order-changes.json").path)
-            bundle_id: com.example.ordermanager
-            connections: 3
-            streams: 20
-            \(extra)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try OrderChangesFixture.profile(in: scratch, name: "workers-test", seed: 5, events: events, devices: devices, stores: stores,
+                                        settings: "connections: 3\nstreams: 20\n" + extra)
     }
 
     func run(_ profile: String, configure: (inout RunOptions) -> Void = { _ in }) throws -> (RunReport, String) {
