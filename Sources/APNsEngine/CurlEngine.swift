@@ -114,7 +114,7 @@ public final class CurlEngine: WakeableEngine {
 
         while true {
             let now = MonotonicTime.now()
-            if tokens.needsRefresh { try refreshHeaders() }
+            if tokens.needsRefresh { try rebuildHeaders() }
             if lifecycle.handle(.tick, now: now) == .ping { ping() }
             if now >= nextProgress, let onProgress {
                 onProgress(stats, completedCount, inFlight)
@@ -126,8 +126,7 @@ public final class CurlEngine: WakeableEngine {
                 exhausted = true
                 stoppedEarly = true
                 if let s = staged {
-                    sink.record(.notSent(.runStopped), priority: s.push.priority, intended: s.push.intendedNanos, sent: 0, completed: 0)
-                    free.append(s)
+                    finish(s, outcome: .notSent(.runStopped), completed: 0, sink: sink)
                     staged = nil
                 }
                 for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(.runStopped), completed: now, sink: sink) }
@@ -188,7 +187,7 @@ public final class CurlEngine: WakeableEngine {
             let mc = curl_multi_perform(multi, &running)
             guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_perform failed: \(String(cString: curl_multi_strerror(mc)))") }
             let completedBefore = completedCount
-            try drainCompletions(sink: sink)
+            drainCompletions(sink: sink)
 
             if exhausted && staged == nil && inFlight == 0 && retryQueue.isEmpty { break }
             // Refill the slots that just freed before waiting: otherwise they stay empty until the next
@@ -226,12 +225,7 @@ public final class CurlEngine: WakeableEngine {
         return s
     }
 
-    private func refreshHeaders() throws {
-        _ = tokens.bearer()
-        try rebuildHeaders()
-    }
-
-    /// New header lists with the cache's current token (after it was signed).
+    /// New header lists with the cache's current token (`bearer()` signs one if the cached one is due).
     private func rebuildHeaders() throws {
         headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
         stats.providerTokenSignings = tokens.signings - signingsBase
@@ -281,7 +275,7 @@ public final class CurlEngine: WakeableEngine {
         free.append(slot)
     }
 
-    private func drainCompletions(sink: OutcomeSink) throws {
+    private func drainCompletions(sink: OutcomeSink) {
         var remaining: Int32 = 0
         while let msg = curl_multi_info_read(multi, &remaining) {
             guard ccurl_msg_is_done(msg) != 0, let easy = ccurl_msg_easy(msg) else { continue }
@@ -322,12 +316,12 @@ public final class CurlEngine: WakeableEngine {
                 outcome = .failed(transportError(result))
                 _ = lifecycle.handle(.connectionLost, now: completed)
             }
-            try settle(slot, outcome: outcome, completed: completed, sink: sink)
+            settle(slot, outcome: outcome, completed: completed, sink: sink)
         }
     }
 
     /// Applies the retry policy to an attempt that did not end in 200: record it, or hold it to resend.
-    private func settle(_ slot: TransferSlot, outcome: Outcome, completed: UInt64, sink: OutcomeSink) throws {
+    private func settle(_ slot: TransferSlot, outcome: Outcome, completed: UInt64, sink: OutcomeSink) {
         let policy = configuration.retry
         let elapsed = Double(completed &- slot.firstSentNanos) / 1e9
         var strikes = 1
