@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Harness", targets: ["Harness"]),
+        // Fake push sources and outcome sinks, for the tests and the Benchmarks package.
+        .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
@@ -67,7 +69,7 @@ let package = Package(
         // Recorded streams, profiles, workloads: events in, pushes out.
         .target(
             name: "Replay",
-            dependencies: ["APNsCore", .product(name: "Yams", package: "Yams")]
+            dependencies: ["APNsCore", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // Accounting, histograms, report writers.
         .target(
@@ -90,12 +92,14 @@ let package = Package(
             ],
             swiftSettings: swift5
         ),
+        // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks.
+        .target(name: "TestSupport", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "APNsEngineTests", dependencies: ["APNsEngine", "APNsSimulator", "Reporting"], swiftSettings: swift5),
+        .testTarget(name: "APNsEngineTests", dependencies: ["APNsEngine", "APNsSimulator", "Reporting", "TestSupport"], swiftSettings: swift5),
         .testTarget(name: "APNsSimulatorTests", dependencies: ["APNsSimulator"], swiftSettings: swift5),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
         .testTarget(name: "InteropTests", dependencies: ["APNsCore"], exclude: ["aioapns_check.py"], swiftSettings: swift5),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(
             name: "EndToEndTests",

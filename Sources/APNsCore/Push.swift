@@ -17,33 +17,50 @@ public struct OutgoingPush: Sendable {
     }
 }
 
-/// Where the engine gets its pushes. Called on the engine's thread only.
+/// What a push source gives when asked for its next push. Push outcomes flow one way: a source never
+/// records anything; it says what it planned, and the engine (or the worker pool's producer) records it.
+public enum PullResult: Equatable, Sendable {
+    /// `push` holds the next push to send.
+    case push
+    /// A planned push that will not be sent, for this cause (no token yet, nobody to receive it, a bad
+    /// line, coalesced into a later update, the run stopped). `push.priority` is its priority and
+    /// `push.intendedNanos` when it was due (0: not known); nothing else of `push` is meaningful.
+    case notSent(NotSentCause)
+    /// Nothing ready yet (a worker's queue its producer has not refilled): ask again after the next wait.
+    /// The source ends that wait early through the engine's `wake()` once it has something.
+    case idle
+    /// No more pushes, ever.
+    case end
+}
+
+/// Where the engine gets its pushes. Called on one thread only (the engine's, or the worker pool's producer).
 public protocol PushSource: AnyObject {
-    /// Fills `push` with the next push to send and returns true, or returns false when there are no more.
-    /// Pushes the source plans but decides not to send are recorded by the source itself as `notSent`.
-    func next(into push: inout OutgoingPush) -> Bool
+    /// Fills `push` with what comes next and says what it is. Reuses `push`'s buffers.
+    func next(into push: inout OutgoingPush) -> PullResult
 
-    /// Called once when the engine stops asking before the source ran dry (the duration limit was reached).
-    /// A source that has planned pushes it has not handed out yet (the rest of a fan-out, updates held for
-    /// coalescing) records each as not sent (`run_stopped`), so that every planned push still has an outcome.
+    /// The run stopped before the source ran dry (duration limit, interruption, a failed worker). From
+    /// now on `next` gives `.notSent(.runStopped)` for every push the source had planned but not handed
+    /// out yet (the rest of a fan-out, updates held for coalescing), then `.end`; never `.push` or `.idle`.
     func abandon()
-
-    /// Asked after `next(into:)` returned false: true if the source has ended (the default), false if it
-    /// only has nothing ready yet (a worker's queue its producer has not refilled). An engine that honours
-    /// it (`WakeableEngine`) keeps its transfers going and asks again after its next wait; the source ends
-    /// that wait early by calling the engine's `wake()` once it has a push.
-    var isExhausted: Bool { get }
 }
 
 extension PushSource {
-    /// Nothing planned is held back by default.
-    public func abandon() {}
-
-    /// A source without a queue in front of it has ended when it says it has no more.
-    public var isExhausted: Bool { true }
+    /// Stops the source and passes each push it still had planned to `each`, with its cause and the push
+    /// (its priority and intended time; see
+    /// ``PushSource/abandon()``). `scratch` is overwritten.
+    public func drainAfterAbandon(using scratch: inout OutgoingPush, _ each: (NotSentCause, OutgoingPush) -> Void) {
+        abandon()
+        while true {
+            switch next(into: &scratch) {
+            case .notSent(let cause): each(cause, scratch)
+            case .push: each(.runStopped, scratch)  // a source that breaks the contract still loses nothing
+            case .idle, .end: return
+            }
+        }
+    }
 }
 
-/// Receives one outcome per planned push. Called on the engine's thread only.
+/// Receives one outcome per planned push, on one thread.
 public protocol OutcomeSink: AnyObject {
     /// `intended`, `sent` and `completed` are monotonic nanoseconds; `sent` and `completed` are 0 for a
     /// push that was never sent.

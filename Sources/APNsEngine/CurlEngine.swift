@@ -19,7 +19,7 @@ public final class CurlEngine: WakeableEngine {
     private var slots: [TransferSlot] = []
     private var free: [TransferSlot] = []
     private var inFlight = 0
-    private var stats = EngineStats()
+    private var counters = EngineCounters()
     private var transportErrors: [Int: TransportError] = [:]
     private var completedCount = 0
     /// An easy handle that never transfers: added to the multi for a moment so that `curl_easy_upkeep`
@@ -43,9 +43,9 @@ public final class CurlEngine: WakeableEngine {
         var strikes: Int
     }
 
-    /// Called on the engine's thread about every `progressInterval` seconds of a run, with the stats so
+    /// Called on the engine's thread about every `progressInterval` seconds of a run, with the counters so
     /// far, the pushes completed and the pushes in flight. Keep it short: the hot loop waits for it.
-    public var onProgress: ((EngineStats, _ completed: Int, _ inFlight: Int) -> Void)?
+    public var onProgress: ((EngineCounters, _ completed: Int, _ inFlight: Int) -> Void)?
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -59,7 +59,7 @@ public final class CurlEngine: WakeableEngine {
         self.multi = multi
         signingsBase = tokens.signings
         headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
-        stats.providerTokenSignings = tokens.signings - signingsBase
+        counters.providerTokenSignings = tokens.signings - signingsBase
         keeper = try Self.makeKeeper(configuration)
         lifecycle = ConnectionLifecycle(settings: configuration.lifecycle, initialConnections: configuration.connections, now: MonotonicTime.now())
         func check(_ code: CURLMcode, _ what: String) throws {
@@ -82,8 +82,8 @@ public final class CurlEngine: WakeableEngine {
 
     /// Runs `run(source:sink:)` on a new thread and waits for it: the multi handle gets a thread of its
     /// own, apart from the simulator's event loops and the caller.
-    public func runOnOwnThread(source: PushSource, sink: OutcomeSink) throws -> EngineStats {
-        var result: Result<EngineStats, Error> = .failure(EngineError.curlSetup("engine thread did not run"))
+    public func runOnOwnThread(source: PushSource, sink: OutcomeSink) throws -> EngineCounters {
+        var result: Result<EngineCounters, Error> = .failure(EngineError.curlSetup("engine thread did not run"))
         let done = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             result = Result { try self.run(source: source, sink: sink) }
@@ -98,8 +98,9 @@ public final class CurlEngine: WakeableEngine {
 
     /// Sends every push the source gives and returns when all have ended (or the duration limit was reached
     /// and what was in flight has ended). A push may take several attempts (see `RetryPolicy`); the sink
-    /// hears of it once, with its final outcome.
-    public func run(source: PushSource, sink: OutcomeSink) throws -> EngineStats {
+    /// hears of it once, with its final outcome. The engine is the only writer of outcomes: the source's
+    /// not-sent pushes are recorded here too, as the source says them.
+    public func run(source: PushSource, sink: OutcomeSink) throws -> EngineCounters {
         let window = configuration.window
         let started = MonotonicTime.now()
         let stopAt: UInt64? = configuration.durationLimit.map { started + UInt64($0 * 1e9) }
@@ -117,7 +118,7 @@ public final class CurlEngine: WakeableEngine {
             if tokens.needsRefresh { try rebuildHeaders() }
             if lifecycle.handle(.tick, now: now) == .ping { ping() }
             if now >= nextProgress, let onProgress {
-                onProgress(stats, completedCount, inFlight)
+                onProgress(counters, completedCount, inFlight)
                 nextProgress = now + progressEvery
             }
 
@@ -140,7 +141,7 @@ public final class CurlEngine: WakeableEngine {
                         // Still the expired token: sign a new one if the 20-minute rule allows, else wait for it.
                         if tokens.refreshIfAllowed() {
                             try rebuildHeaders()
-                            stats.providerTokenRefreshes += 1
+                            counters.providerTokenRefreshes += 1
                         } else {
                             slot.dueNanos = now + UInt64(tokens.secondsUntilRefreshAllowed * 1e9) + 1
                             retryQueue.push(slot)
@@ -158,10 +159,15 @@ public final class CurlEngine: WakeableEngine {
                 } else {
                     guard !exhausted else { break }
                     slot = try takeSlot()
-                    guard source.next(into: &slot.push) else {
-                        // Ended, or (a worker's queue) nothing ready yet: then wait in poll until wake().
-                        if source.isExhausted { exhausted = true }
+                    let pulled = source.next(into: &slot.push)
+                    guard pulled == .push else {
                         free.append(slot)
+                        if case .notSent(let cause) = pulled {
+                            sink.record(.notSent(cause), priority: slot.push.priority, intended: slot.push.intendedNanos, sent: 0, completed: 0)
+                            continue
+                        }
+                        // Ended, or (a worker's queue) nothing ready yet: then wait in poll until wake().
+                        if pulled == .end { exhausted = true }
                         break
                     }
                     sequence &+= 1
@@ -204,12 +210,17 @@ public final class CurlEngine: WakeableEngine {
                 _ = curl_multi_poll(multi, nil, 0, timeoutMillis, nil)
             }
         }
-        if stoppedEarly { source.abandon() }
-        stats.firstSendNanos = stats.firstSendNanos == 0 ? started : stats.firstSendNanos
-        stats.reconnects = lifecycle.reconnects
-        stats.reconnectHolds = lifecycle.holds
-        stats.pings = lifecycle.pings
-        return stats
+        if stoppedEarly {
+            // What the source still had planned ends as not sent, recorded here like every outcome.
+            var scratch = OutgoingPush(bodyCapacity: 0)
+            source.drainAfterAbandon(using: &scratch) { cause, push in
+                sink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+            }
+        }
+        counters.reconnects = lifecycle.reconnects
+        counters.reconnectHolds = lifecycle.holds
+        counters.pings = lifecycle.pings
+        return counters
     }
 
     /// Ends the engine's current wait in `curl_multi_poll` early: a source that had nothing ready has a
@@ -228,7 +239,7 @@ public final class CurlEngine: WakeableEngine {
     /// New header lists with the cache's current token (`bearer()` signs one if the cached one is due).
     private func rebuildHeaders() throws {
         headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
-        stats.providerTokenSignings = tokens.signings - signingsBase
+        counters.providerTokenSignings = tokens.signings - signingsBase
     }
 
     /// Asks libcurl to PING the idle connections: the keeper joins the multi just long enough for
@@ -257,12 +268,11 @@ public final class CurlEngine: WakeableEngine {
             slot.intendedNanos = slot.push.intendedNanos == 0 ? now : slot.push.intendedNanos
         }
         slot.attempts += 1
-        if stats.firstSendNanos == 0 { stats.firstSendNanos = now }
         curl_multi_add_handle(multi, slot.easy)
         inFlight += 1
-        stats.sent += 1
+        counters.sent += 1
         _ = lifecycle.handle(.sent, now: now)
-        if inFlight > stats.peakInFlight { stats.peakInFlight = inFlight }
+        if inFlight > counters.peakInFlight { counters.peakInFlight = inFlight }
     }
 
     /// The push has its final outcome: tell the sink and free the slot.
@@ -286,12 +296,11 @@ public final class CurlEngine: WakeableEngine {
             let completed = MonotonicTime.now()
             var connects = 0
             _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
-            stats.connectionsOpened += connects
+            counters.connectionsOpened += connects
             for _ in 0..<connects { _ = lifecycle.handle(.connectionOpened, now: completed) }
             curl_multi_remove_handle(multi, easy)
             inFlight -= 1
             completedCount += 1
-            stats.lastCompletionNanos = completed
 
             let outcome: Outcome
             if result == CURLE_OK {
@@ -334,7 +343,7 @@ public final class CurlEngine: WakeableEngine {
             finish(slot, outcome: outcome, completed: completed, sink: sink)
             return
         case .finalTokenDead:
-            if deadTokens.insert(slot.push.deviceToken).inserted { stats.deadTokens += 1 }
+            if deadTokens.insert(slot.push.deviceToken).inserted { counters.deadTokens += 1 }
             finish(slot, outcome: outcome, completed: completed, sink: sink)
             return
         case .retry(let after):
@@ -342,7 +351,7 @@ public final class CurlEngine: WakeableEngine {
         case .backOffToken(let after):
             let until = completed + UInt64(after * 1e9)
             tokenHolds[slot.push.deviceToken] = TokenHold(untilNanos: until, strikes: strikes)
-            stats.tokenBackoffs += 1
+            counters.tokenBackoffs += 1
             slot.dueNanos = until
         case .retryWithNewProviderToken:
             slot.refreshedToken = true
@@ -355,8 +364,8 @@ public final class CurlEngine: WakeableEngine {
         case .failed(let e): key = e.key
         default: key = "other"
         }
-        stats.retries[key, default: 0] += 1
-        stats.retriesTotal += 1
+        counters.retries[key, default: 0] += 1
+        counters.retriesTotal += 1
         retryQueue.push(slot)
     }
 

@@ -45,55 +45,34 @@ public struct EngineConfiguration: Sendable {
     /// How many pushes may be in flight at once: every stream of every connection.
     public var window: Int { connections * streamsPerConnection }
 
+    /// The engine's settings for a run, derived from its configuration in this one place.
+    /// - Parameters:
+    ///   - baseURL: where the target answers (the simulator's URL, or APNs').
+    ///   - trustedCertificatePEM: the one CA to trust (the embedded simulator's); nil for the system's.
+    ///   - startedAtEpochSeconds: the run's start, which `apns-expiration` counts from.
+    public init(run c: RunConfig, baseURL: String, trustedCertificatePEM: String?, startedAtEpochSeconds: Int) {
+        self.init(baseURL: baseURL, topic: c.topic, pushType: c.workload.pushType,
+                  expiration: c.payload.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 },
+                  connections: c.transport.connections, streamsPerConnection: c.transport.streams,
+                  trustedCertificatePEM: trustedCertificatePEM)
+        pushTimeoutMillis = c.transport.pushTimeoutMillis
+        durationLimit = c.schedule.durationSeconds
+        collapseID = c.payload.collapseID
+        retry = RetryPolicy(c.retry)
+    }
+
+    /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and
+    /// the collapse id (``RunConfig``), for callers that build these settings by hand.
     public func validate() throws {
         guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
             throw EngineError.badConfiguration("target URL '\(baseURL)' must start with https:// (or http:// for h2c)")
         }
-        guard (1...64).contains(connections) else {
-            throw EngineError.badConfiguration("--connections \(connections) must be between 1 and 64")
-        }
-        guard (1...1000).contains(streamsPerConnection) else {
-            throw EngineError.badConfiguration("--streams \(streamsPerConnection) must be between 1 and 1000 (APNs allows up to about 1000)")
-        }
-        guard pushTimeoutMillis > 0 else { throw EngineError.badConfiguration("push timeout must be positive") }
-        if let collapseID {
-            guard !collapseID.isEmpty, collapseID.utf8.count <= 64, !collapseID.contains(where: { $0.isNewline }) else {
-                throw EngineError.badConfiguration("apns-collapse-id '\(collapseID)' must be 1 to 64 bytes on one line (APNs answers BadCollapseId otherwise)")
-            }
-        }
+        var transport = RunConfig.Transport()
+        transport.connections = connections
+        transport.streams = streamsPerConnection
+        transport.pushTimeoutMillis = pushTimeoutMillis
+        try transport.validate()
+        if let collapseID { try RunConfig.Payload.validate(collapseID: collapseID) }
         try retry.validate()
     }
-}
-
-/// What the engine saw of the run, besides per-push outcomes.
-public struct EngineStats: Sendable, Codable, Equatable {
-    /// New connections libcurl opened (CURLINFO_NUM_CONNECTS summed).
-    public var connectionsOpened = 0
-    /// Provider tokens signed during the run.
-    public var providerTokenSignings = 0
-    /// Monotonic nanoseconds of the first send and of the last completion.
-    public var firstSendNanos: UInt64 = 0
-    public var lastCompletionNanos: UInt64 = 0
-    /// Pushes handed to libcurl.
-    public var sent = 0
-    /// Most pushes in flight at once.
-    public var peakInFlight = 0
-    /// Resends, by what the previous attempt got (reason or transport error key).
-    public var retries: [String: Int] = [:]
-    /// Resends in all.
-    public var retriesTotal = 0
-    /// Pushes held because their device token was answered 429 TooManyRequests.
-    public var tokenBackoffs = 0
-    /// Device tokens found dead (410) during the run.
-    public var deadTokens = 0
-    /// Provider tokens signed again after ExpiredProviderToken.
-    public var providerTokenRefreshes = 0
-    /// Connections libcurl opened after the first ones (after GOAWAY, resets, …).
-    public var reconnects = 0
-    /// Times sends were held after a connection died young (reconnect backoff).
-    public var reconnectHolds = 0
-    /// HTTP/2 PINGs asked for on idle connections.
-    public var pings = 0
-
-    public init() {}
 }

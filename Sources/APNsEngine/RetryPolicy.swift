@@ -30,6 +30,16 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public init() {}
 
+    /// The policy a run's configuration describes.
+    public init(_ r: RunConfig.Retry) {
+        initialBackoff = Double(r.backoffMillis) / 1000
+        multiplier = r.multiplier
+        maxBackoff = max(Double(r.maxBackoffMillis) / 1000, initialBackoff)
+        maxAttempts = r.attempts
+        maxElapsed = Double(r.maxElapsedMillis) / 1000
+        tokenBackoff = Double(r.tokenBackoffMillis) / 1000
+    }
+
     /// Never retries anything (410 still marks the token dead).
     public static let never: RetryPolicy = { var p = RetryPolicy(); p.maxAttempts = 1; return p }()
 

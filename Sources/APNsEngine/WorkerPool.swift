@@ -22,28 +22,24 @@ import Foundation
 /// pushes keep the `intendedNanos` the source (e.g. `PacedSource`) gave them and each engine waits for
 /// them as it would alone.
 ///
-/// **Outcomes.** Each worker's engine records into its own sink (`workerSinks[i]`, on the worker's
-/// thread); the producer records into `sink` (on the producer's thread) only the pushes it pulled but
-/// could not hand over after the run stopped, and the source records its own not-sent pushes wherever it
-/// records them (the producer thread). The caller merges the worker sinks after `run` returns.
+/// **Outcomes.** Only the pool writes outcomes. Each worker's engine records its pushes into its own
+/// sink (`workerSinks[i]`, on the worker's thread); the producer records into `sink` (on the producer's
+/// thread) what the source says is not sent, and the pushes it pulled but could not hand over after the
+/// run stopped. The caller merges the sinks after `run` returns.
 ///
 /// **Stopping.** With a duration limit every engine stops at the same deadline (the pool's start plus
 /// the limit); an engine that stops early abandons its queue, and pushes still queued there end as
 /// `notSent(.runStopped)` in its sink. The producer stops pulling at the deadline (or when a queue is
-/// abandoned), records the push it holds as not sent and calls the source's `abandon()`. So every
-/// planned push still has exactly one outcome.
+/// abandoned), records the push it holds as not sent, abandons the source and records what the source
+/// still had planned. So every planned push still has exactly one outcome.
 ///
 /// **Empty queues.** A worker's queue can run empty while its engine has pushes in flight (the producer
 /// is behind, or waits on another worker's full queue). The engine is then told "nothing yet" (`next`
-/// returns false and `isExhausted` stays false; see `WakeableEngine`), keeps its transfers going in
+/// returns `.idle`; see `WakeableEngine`), keeps its transfers going in
 /// curl_multi_poll, and the producer's next push (or the close) wakes it. It is never blocked inside
 /// `next`: an engine blocked there reads its answers late and, as it fills its whole window before
 /// libcurl sends, sends in bursts. `lastRun[i].consumerWaits` counts how often a queue ran dry.
 public final class WorkerPool {
-    /// The most workers allowed on a machine with `cores` cores: 4 a core, at most 64.
-    public static func workerLimit(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
-        Swift.min(64, Swift.max(1, cores) * 4)
-    }
 
     /// What one worker did in the last run.
     public struct WorkerRun: Sendable, Equatable {
@@ -51,8 +47,8 @@ public final class WorkerPool {
         public var connections: Int
         /// Pushes the producer handed to this worker (sent or not).
         public var pushes: Int
-        /// This worker's engine stats.
-        public var stats: EngineStats
+        /// This worker's engine counters.
+        public var counters: EngineCounters
         /// Times the producer waited because this worker's queue was full.
         public var producerWaits: Int
         /// Times this worker's engine waited because its queue was empty.
@@ -66,9 +62,9 @@ public final class WorkerPool {
     /// Pushes each worker's queue holds at most.
     public let queueCapacity: Int
     /// Called on the thread that called `run` about every `configuration.progressInterval` seconds, with the
-    /// workers' stats summed, the pushes completed and the pushes in flight (each worker's as of its
+    /// workers' counters summed, the pushes completed and the pushes in flight (each worker's as of its
     /// latest progress report).
-    public var onProgress: ((EngineStats, _ completed: Int, _ inFlight: Int) -> Void)?
+    public var onProgress: ((EngineCounters, _ completed: Int, _ inFlight: Int) -> Void)?
     /// Per worker, what the last run did.
     public private(set) var lastRun: [WorkerRun] = []
 
@@ -77,27 +73,24 @@ public final class WorkerPool {
 
     private let tokens: [ProviderTokenCache]
     private let progressLock = NSLock()
-    private var progress: [(stats: EngineStats, completed: Int, inFlight: Int)] = []
+    private var progress: [(counters: EngineCounters, completed: Int, inFlight: Int)] = []
 
     public var workers: Int { workerConfigurations.count }
 
     /// - Parameters:
-    ///   - workers: threads, each with its own engine (at least 1, at most `workerLimit()`).
+    ///   - workers: threads, each with its own engine (at least 1, at most `RunConfig.Transport.workerLimit()`).
     ///   - configuration: as for one engine; `connections` is the total, at least one per worker.
     ///   - queueCapacity: pushes each worker's queue holds (default 1 024).
     ///   - makeTokens: called once per worker for its own provider token cache (same key for all).
     public init(workers: Int, configuration: EngineConfiguration, queueCapacity: Int = 1024,
                 makeTokens: () throws -> ProviderTokenCache) throws {
-        let limit = Self.workerLimit()
-        guard (1...limit).contains(workers) else {
-            throw EngineError.badConfiguration("--workers \(workers) must be between 1 and \(limit) (4 per core on this machine, at most 64)")
-        }
-        guard configuration.connections >= workers else {
-            throw EngineError.badConfiguration(
-                "--workers \(workers) needs at least \(workers) connections (each worker has its own; connections are the total across workers), got \(configuration.connections)")
-        }
         guard queueCapacity >= 1 else { throw EngineError.badConfiguration("worker queue capacity must be at least 1") }
         try configuration.validate()
+        var transport = RunConfig.Transport()
+        transport.connections = configuration.connections
+        transport.streams = configuration.streamsPerConnection
+        transport.workers = workers
+        try transport.validate()
         try LibcurlInfo.loaded().requireUsable()
         self.configuration = configuration
         self.queueCapacity = queueCapacity
@@ -149,20 +142,21 @@ public final class WorkerPool {
     // MARK: Running
 
     /// Sends every push `source` gives through the workers and returns when all have ended (or the
-    /// duration limit was reached and what was in flight has ended), with the workers' stats summed
+    /// duration limit was reached and what was in flight has ended), with the workers' counters summed
     /// (`peakInFlight` is the sum of the workers' peaks, an upper bound). Per-worker details are in
     /// `lastRun`. Blocks the calling thread, which emits the progress hook.
     /// - Parameters:
-    ///   - sink: gets the pushes the producer pulled but could not hand over after the run stopped.
+    ///   - sink: gets what the source says is not sent, and the pushes the producer pulled but could not
+    ///     hand over after the run stopped (on the producer's thread).
     ///   - workerSinks: one per worker; worker i's engine records every outcome of its pushes there.
-    public func run(source: PushSource, sink: OutcomeSink, workerSinks: [OutcomeSink]) throws -> EngineStats {
+    public func run(source: PushSource, sink: OutcomeSink, workerSinks: [OutcomeSink]) throws -> EngineCounters {
         let n = workers
         precondition(workerSinks.count == n, "one sink per worker")
         let queues = (0..<n).map { _ in PushQueue(capacity: queueCapacity) }
         let results = ResultBox(count: n)
         let started = MonotonicTime.now()
         let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
-        progressLock.withLock { progress = Array(repeating: (EngineStats(), 0, 0), count: n) }
+        progressLock.withLock { progress = Array(repeating: (EngineCounters(), 0, 0), count: n) }
         let group = DispatchGroup()
 
         // Every engine before any thread, so a setup failure leaves no thread waiting on a queue.
@@ -174,9 +168,9 @@ public final class WorkerPool {
                 config.durationLimit = now < deadline ? Double(deadline - now) / 1e9 : 1e-9
             }
             let engine = try CurlEngine(configuration: config, tokens: tokens[i])
-            engine.onProgress = { [weak self] stats, completed, inFlight in
+            engine.onProgress = { [weak self] counters, completed, inFlight in
                 guard let self else { return }
-                self.progressLock.withLock { self.progress[i] = (stats, completed, inFlight) }
+                self.progressLock.withLock { self.progress[i] = (counters, completed, inFlight) }
             }
             return engine
         }
@@ -191,19 +185,21 @@ public final class WorkerPool {
             let thread = Thread {
                 Self.nameThread("apnsbench-w\(i)")
                 let workerSink = sinkBox.value
-                let queueSource = QueueSource(queue: queue, sink: workerSink)
+                let queueSource = QueueSource(queue: queue)
                 if let observe = observer { queueSource.observer = { observe(i, $0) } }
                 do {
                     results.set(i, .success(try engine.run(source: queueSource, sink: workerSink)))
                 } catch {
                     // Nothing more will be taken from this queue: what is in it ends as not sent, and
                     // the producer stops at its next hand-over here.
-                    queueSource.abandon()
+                    var scratch = OutgoingPush(bodyCapacity: 0)
+                    queueSource.drainAfterAbandon(using: &scratch) { cause, push in
+                        workerSink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+                    }
                     results.set(i, .failure(error))
                 }
                 group.leave()
             }
-            thread.name = "apnsbench-worker-\(i)"
             thread.stackSize = 4 << 20
             thread.start()
         }
@@ -216,26 +212,25 @@ public final class WorkerPool {
             Self.produce(source: source, sink: sink, queues: queues, deadline: deadline)
             group.leave()
         }
-        producer.name = "apnsbench-producer"
         producer.stackSize = 4 << 20
         producer.start()
 
         let interval = Swift.max(0.1, configuration.progressInterval)
         while group.wait(timeout: .now() + interval) == .timedOut {
             if let onProgress {
-                let (stats, completed, inFlight) = progressTotals()
-                onProgress(stats, completed, inFlight)
+                let (counters, completed, inFlight) = progressTotals()
+                onProgress(counters, completed, inFlight)
             }
         }
 
-        var total = EngineStats()
+        var total = EngineCounters()
         var runs: [WorkerRun] = []
         var firstError: Error?
         for i in 0..<n {
             switch results.get(i) {
-            case .success(let stats)?:
-                total.add(stats)
-                runs.append(WorkerRun(connections: workerConfigurations[i].connections, pushes: queues[i].putCount, stats: stats,
+            case .success(let counters)?:
+                total += counters
+                runs.append(WorkerRun(connections: workerConfigurations[i].connections, pushes: queues[i].putCount, counters: counters,
                                       producerWaits: queues[i].producerWaits, consumerWaits: queues[i].consumerWaits))
             case .failure(let error)?:
                 if firstError == nil { firstError = error }
@@ -245,29 +240,42 @@ public final class WorkerPool {
         }
         if let firstError { throw firstError }
         lastRun = runs
-        if total.firstSendNanos == 0 { total.firstSendNanos = started }
         return total
     }
 
-    /// The producer: pull, pick the worker, hand over; stop at the deadline or when a worker stopped taking.
+    /// The producer: pull, pick the worker, hand over; record what the source says is not sent; stop at
+    /// the deadline or when a worker stopped taking.
     private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?) {
         let n = queues.count
         var push = OutgoingPush()
         var stopped = false
-        while true {
+        pulling: while true {
             if let deadline, MonotonicTime.now() >= deadline {
                 stopped = true
                 break
             }
-            guard source.next(into: &push) else { break }
-            if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
-                // That worker stopped (duration limit, or it failed): this push will not be sent.
-                sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
-                stopped = true
-                break
+            switch source.next(into: &push) {
+            case .push:
+                if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
+                    // That worker stopped (duration limit, or it failed): this push will not be sent.
+                    sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+                    stopped = true
+                    break pulling
+                }
+            case .notSent(let cause):
+                sink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+            case .idle:
+                // A source in front of the producer has nothing yet (none does today): ask again shortly.
+                usleep(100)
+            case .end:
+                break pulling
             }
         }
-        if stopped { source.abandon() }
+        if stopped {
+            source.drainAfterAbandon(using: &push) { cause, push in
+                sink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+            }
+        }
         for q in queues { q.close() }
     }
 
@@ -277,21 +285,21 @@ public final class WorkerPool {
         Thread.current.name = name
     }
 
-    private func progressTotals() -> (EngineStats, Int, Int) {
+    private func progressTotals() -> (EngineCounters, Int, Int) {
         progressLock.withLock {
-            var stats = EngineStats(), completed = 0, inFlight = 0
+            var counters = EngineCounters(), completed = 0, inFlight = 0
             for p in progress {
-                stats.add(p.stats)
+                counters += p.counters
                 completed += p.completed
                 inFlight += p.inFlight
             }
-            return (stats, completed, inFlight)
+            return (counters, completed, inFlight)
         }
     }
 }
 
-/// An engine that keeps running when its source has nothing ready yet (`PushSource.isExhausted` is
-/// false after `next(into:)` returned false), asks again after its next wait, and whose `wake()` ends
+/// An engine that keeps running when its source has nothing ready yet (`next(into:)` returned `.idle`),
+/// asks again after its next wait, and whose `wake()` ends
 /// that wait from any thread. A `WorkerPool` never blocks such an engine's thread on an empty queue:
 /// its transfers in flight keep going while the producer catches up.
 public protocol WakeableEngine: AnyObject {
@@ -302,38 +310,42 @@ public protocol WakeableEngine: AnyObject {
 /// thread only.
 final class QueueSource: PushSource {
     let queue: PushQueue
-    let sink: OutcomeSink
-    private var ended = false
+    private var abandoned = false
+    /// What was still queued when the engine stopped, handed out as not sent.
+    private var leftovers: [(priority: Priority, intended: UInt64)] = []
     var observer: ((OutgoingPush) -> Void)?
 
-    init(queue: PushQueue, sink: OutcomeSink) {
+    init(queue: PushQueue) {
         self.queue = queue
-        self.sink = sink
     }
 
-    /// Never waits: an empty queue is "nothing yet" (false, with `isExhausted` false), and the engine
-    /// waits in curl_multi_poll, with its transfers going, until the producer's next push wakes it.
-    func next(into push: inout OutgoingPush) -> Bool {
+    /// Never waits: an empty queue is "nothing yet" (`.idle`), and the engine waits in curl_multi_poll,
+    /// with its transfers going, until the producer's next push wakes it.
+    func next(into push: inout OutgoingPush) -> PullResult {
+        if abandoned {
+            guard let left = leftovers.popLast() else { return .end }
+            push.priority = left.priority
+            push.intendedNanos = left.intended
+            return .notSent(.runStopped)
+        }
         switch queue.poll(into: &push) {
         case .push:
             if let observer { observer(push) }
-            return true
+            return .push
         case .empty:
-            return false
+            return .idle
         case .ended:
-            ended = true
-            return false
+            return .end
         }
     }
 
-    var isExhausted: Bool { ended }
-
-    /// The engine stopped early: what is still queued ends as not sent, in this worker's sink.
+    /// The engine stopped early: the producer's next hand-over here fails, and what is still queued is
+    /// handed out as not sent.
     func abandon() {
-        let sink = self.sink
-        queue.abandon { push in
-            sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
-        }
+        guard !abandoned else { return }
+        abandoned = true
+        queue.abandon { leftovers.append(($0.priority, $0.intendedNanos)) }
+        leftovers.reverse()
     }
 }
 
@@ -347,34 +359,10 @@ private struct HandOver<T>: @unchecked Sendable {
 /// The workers' results, written on their threads and read after they joined.
 private final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [Result<EngineStats, Error>?]
+    private var results: [Result<EngineCounters, Error>?]
 
     init(count: Int) { results = Array(repeating: nil, count: count) }
 
-    func set(_ i: Int, _ r: Result<EngineStats, Error>) { lock.withLock { results[i] = r } }
-    func get(_ i: Int) -> Result<EngineStats, Error>? { lock.withLock { results[i] } }
-}
-
-extension EngineStats {
-    /// Adds another engine's stats: counts summed, the earliest first send, the latest completion, and
-    /// the peaks summed (an upper bound of the pool's peak: the workers' peaks need not coincide).
-    /// A field added to `EngineStats` must be added here too, or multi-worker runs report it as 0.
-    mutating func add(_ other: EngineStats) {
-        connectionsOpened += other.connectionsOpened
-        providerTokenSignings += other.providerTokenSignings
-        if other.firstSendNanos != 0, firstSendNanos == 0 || other.firstSendNanos < firstSendNanos {
-            firstSendNanos = other.firstSendNanos
-        }
-        lastCompletionNanos = Swift.max(lastCompletionNanos, other.lastCompletionNanos)
-        sent += other.sent
-        peakInFlight += other.peakInFlight
-        for (cause, n) in other.retries { retries[cause, default: 0] += n }
-        retriesTotal += other.retriesTotal
-        tokenBackoffs += other.tokenBackoffs
-        deadTokens += other.deadTokens
-        providerTokenRefreshes += other.providerTokenRefreshes
-        reconnects += other.reconnects
-        reconnectHolds += other.reconnectHolds
-        pings += other.pings
-    }
+    func set(_ i: Int, _ r: Result<EngineCounters, Error>) { lock.withLock { results[i] = r } }
+    func get(_ i: Int) -> Result<EngineCounters, Error>? { lock.withLock { results[i] } }
 }

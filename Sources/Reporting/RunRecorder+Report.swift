@@ -1,26 +1,33 @@
 import APNsCore
 import Foundation
+import Histogram
 
 extension RunRecorder {
     /// Builds the run's report from what was recorded. Call after the run (see the type's note on
-    /// reading histograms).
+    /// reading histograms). The pushes balance against the events: every push an event planned, and
+    /// one per bad line, must have an outcome (``expectedPlanned`` is set from `events`).
     /// - Parameters:
-    ///   - settings: the run's settings, copied verbatim.
+    ///   - configuration: the run's configuration, embedded verbatim.
+    ///   - events: what became of every event read.
     ///   - environment: library versions and machine (``EnvironmentInfo/current(libcurl:ssl:nghttp2:)``).
-    ///   - engine: the engine's shape and counters.
+    ///   - engine: the engine's counters.
+    ///   - staleness: what coalescing added per update (recorded ms), when coalescing was on.
     ///   - simulator: the simulator's counters when the target was the embedded simulator; default nil.
     ///   - startedAt: wall-clock start of the run; written as ISO-8601 UTC.
     ///   - durationSeconds: wall-clock length of the run, in seconds (a non-finite or negative value is written as 0).
     ///   - generatorVersion: the tool's version; default ``RunReport/Generator/defaultVersion``.
     public func makeReport(
-        settings: RunSettings,
+        configuration: RunConfig,
+        events: EventTally,
         environment: EnvironmentInfo,
-        engine: EngineSummary,
+        engine: EngineCounters,
+        staleness: Histogram<UInt64>? = nil,
         simulator: [String: Int]? = nil,
         startedAt: Date,
         durationSeconds: Double,
         generatorVersion: String = RunReport.Generator.defaultVersion
     ) -> RunReport {
+        expectedPlanned = events.expectedPushes
         var byPriority: [String: RunReport.PriorityLatency] = [:]
         for priority in Priority.allCases {
             let histograms = latency(priority: priority)
@@ -31,16 +38,9 @@ extension RunRecorder {
             generator: RunReport.Generator(version: generatorVersion),
             startedAt: startedAt.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)),
             durationSeconds: durationSeconds.isFinite ? Swift.max(0, durationSeconds) : 0,
-            configuration: settings,
+            configuration: configuration,
             environment: environment,
-            events: RunReport.Events(
-                read: eventsRead,
-                byKind: eventsByKind,
-                producedPushes: producedPushesEvents,
-                stateOnly: stateOnlyEvents,
-                invalid: invalidEvents,
-                badLineSamples: badLineSamples
-            ),
+            events: RunReport.Events(events),
             pushes: RunReport.Pushes(
                 planned: planned,
                 expectedPlanned: expectedPlanned,
@@ -55,16 +55,17 @@ extension RunRecorder {
                 serviceTime: overall.serviceTime,
                 responseTime: overall.responseTime,
                 byPriority: byPriority,
-                byPushType: overall.serviceTime.count > 0 ? [settings.pushType: overall] : [:],
+                byPushType: overall.serviceTime.count > 0 ? [configuration.workload.pushType.rawValue: overall] : [:],
                 undeliveredSent: undeliveredSent
             ),
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),
             timeline: timelineEntries,
             engine: engine,
             simulator: simulator,
-            coalescing: settings.coalesceMillis.map {
-                RunReport.Coalescing(windowMillis: $0, pushesSaved: notSent[NotSentCause.coalesced.rawValue] ?? 0,
-                                     staleness: LatencySummary(histogram: staleness, unit: "ms"))
+            coalescing: configuration.coalescing.windowMillis.map { window in
+                RunReport.Coalescing(windowMillis: Int(window), pushesSaved: notSent[NotSentCause.coalesced.rawValue] ?? 0,
+                                     staleness: staleness.map { LatencySummary(histogram: $0, unit: "ms") }
+                                         ?? LatencySummary(unit: "ms", count: 0, min: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0))
             }
         )
     }

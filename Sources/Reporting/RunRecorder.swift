@@ -1,12 +1,13 @@
 import APNsCore
 import Histogram
 
-/// The accounting of one run: every planned push and every event read ends in exactly one class,
-/// and the classes add up (``pushesBalance``, ``eventsBalance``).
+/// The push accounting of one run: every planned push ends in exactly one class, and the classes add
+/// up (``pushesBalance``). Events are counted apart, by the workload driver (`EventTally`), and the
+/// engine's own counters by the engine (`EngineCounters`); the report is built from all three.
 ///
-/// Single-threaded: the engine calls ``record(_:priority:intended:sent:completed:)`` on its own
-/// thread, and the push source calls the event methods on that same thread. There are no locks; a
-/// multi-worker run keeps one recorder per worker and ``merge(_:)``s them after the workers join.
+/// Single-threaded: only the engine (or the worker pool's producer) calls
+/// ``record(_:priority:intended:sent:completed:)``, on its own thread. There are no locks; a
+/// multi-worker run keeps one recorder per worker and adds them (``+=(_:_:)``) after the workers join.
 ///
 /// Recording a delivered push does not allocate: the histograms' buckets and the timeline's storage
 /// are allocated in `init`. The dictionaries keyed by reason, transport error and cause are touched
@@ -20,13 +21,6 @@ import Histogram
 ///   possible") or one later than the send counts from the send, so response time ≥ service time.
 /// Pushes that were sent but rejected, failed or timed out are counted in ``undeliveredSent`` instead.
 public final class RunRecorder: OutcomeSink {
-    /// Bad lines kept as samples for the report; later bad lines are only counted.
-    public static let badLineSampleLimit = 100
-    /// A bad line's detail is cut to this many characters in the samples.
-    public static let badLineDetailLimit = 200
-    /// The kind counted for a bad line whose kind could not be read.
-    public static let unknownKind = "?"
-
     // MARK: Pushes
 
     /// The number of pushes the workload said it would plan, if known. ``pushesBalance`` requires
@@ -64,39 +58,11 @@ public final class RunRecorder: OutcomeSink {
 
     var timeline: Timeline
 
-    // MARK: Events
-
-    /// Events read, bad lines included.
-    public private(set) var eventsRead = 0
-    /// Events by kind; bad lines without a readable kind count under ``unknownKind``.
-    public private(set) var eventsByKind: [String: Int] = [:]
-    /// Events that planned at least one push (even if the count was 0 — see ``recordEvent(kind:result:)``).
-    public private(set) var producedPushesEvents = 0
-    /// Pushes those events planned, summed.
-    public private(set) var pushesFromEvents = 0
-    public private(set) var stateOnlyEvents = 0
-    /// Invalid events by cause.
-    public private(set) var invalidEvents: [String: Int] = [:]
-    public private(set) var invalidEventsTotal = 0
-
-    // MARK: Coalescing
-
-    /// Staleness of coalesced Live Activity updates, in milliseconds (1 ms … 1 day).
-    public private(set) var staleness = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 86_400_000, numberOfSignificantValueDigits: .three)
-
-    /// Records how long one update waited before a push carrying it (or newer state) was released.
-    public func recordStaleness(millis: Int64) {
-        _ = staleness.record(UInt64(min(max(millis, 0), 86_400_000)))
-    }
-    /// The first ``badLineSampleLimit`` bad lines, device tokens redacted.
-    public private(set) var badLineSamples: [RunReport.BadLine] = []
-
     /// A recorder with all storage allocated.
     /// - Parameter expectedSeconds: timeline seconds to reserve up front (default 3 600, at most 86 400);
     ///   a longer run grows the timeline once in a while, never per push.
     public init(expectedSeconds: Int = 3_600) {
         timeline = Timeline(reservedSeconds: expectedSeconds)
-        badLineSamples.reserveCapacity(Self.badLineSampleLimit)
     }
 
     /// Sets second 0 of the timeline, in monotonic nanoseconds (`MonotonicTime.now()`). Without it,
@@ -189,41 +155,6 @@ public final class RunRecorder: OutcomeSink {
         }
     }
 
-    // MARK: Recording events
-
-    /// Counts one event read from the stream, by kind and by how it ended.
-    /// `.producedPushes(n)` counts as a producing event even for n = 0; a caller that planned nothing
-    /// should say `.stateOnly`.
-    public func recordEvent(kind: String, result: EventResult) {
-        eventsRead += 1
-        eventsByKind[kind, default: 0] += 1
-        switch result {
-        case .producedPushes(let count):
-            producedPushesEvents += 1
-            pushesFromEvents += Swift.max(0, count)
-        case .stateOnly:
-            stateOnlyEvents += 1
-        case .invalid(let cause):
-            invalidEvents[cause, default: 0] += 1
-            invalidEventsTotal += 1
-        }
-    }
-
-    /// Counts a line that could not be read as an event: an invalid event by `cause`, under `kind`
-    /// (default ``unknownKind``). The first ``badLineSampleLimit`` are kept with their line number and
-    /// `detail`, cut to ``badLineDetailLimit`` characters and with anything that looks like a device
-    /// token (32 or more hex digits in a row) replaced by `<token>`.
-    /// - Parameters:
-    ///   - lineNumber: 1-based line number in the stream.
-    ///   - cause: a bounded key such as `bad_json`.
-    ///   - detail: a short explanation for people.
-    public func recordBadLine(lineNumber: Int, cause: String, detail: String, kind: String = RunRecorder.unknownKind) {
-        recordEvent(kind: kind, result: .invalid(cause: cause))
-        if badLineSamples.count < Self.badLineSampleLimit {
-            badLineSamples.append(RunReport.BadLine(line: lineNumber, cause: cause, detail: Redaction.sanitize(detail, limit: Self.badLineDetailLimit)))
-        }
-    }
-
     // MARK: Balances
 
     /// Whether `planned == delivered + rejected + failed + timedOut + notSent`, and, when
@@ -235,23 +166,21 @@ public final class RunRecorder: OutcomeSink {
         return true
     }
 
-    /// Whether `eventsRead == producedPushes + stateOnly + invalid`.
-    public var eventsBalance: Bool {
-        eventsRead == producedPushesEvents + stateOnlyEvents + invalidEventsTotal
-    }
-
     /// The timeline so far, one entry per second from 0 to the last second with activity.
     public var timelineEntries: [RunReport.TimelineEntry] { timeline.entries }
 
     // MARK: Merging
 
-    /// Adds another recorder's counts, histograms, timeline and samples (for a run with one recorder
-    /// per worker). Timelines are aligned by their start times. Bad-line samples are appended up to
-    /// ``badLineSampleLimit``. ``expectedPlanned`` becomes the sum when both sides know it; if either
-    /// does not, the merged value is nil (unknown), since that side's share is unknown.
+    /// Adds another recorder's counts, histograms and timeline (for a run with one recorder per worker).
+    /// Timelines are aligned by their start times. ``expectedPlanned`` becomes the sum when both sides
+    /// know it; if either does not, the merged value is nil (unknown), since that side's share is unknown.
+    public static func += (mine: RunRecorder, other: RunRecorder) {
+        mine.merge(other)
+    }
+
+    /// See ``+=(_:_:)``.
     public func merge(_ other: RunRecorder) {
         precondition(other !== self, "a recorder cannot be merged into itself")
-        staleness.add(other.staleness)
         if let mine = expectedPlanned, let theirs = other.expectedPlanned {
             expectedPlanned = mine + theirs
         } else {
@@ -281,14 +210,5 @@ public final class RunRecorder: OutcomeSink {
         latencyPriority5.add(other.latencyPriority5)
         latencyPriority10.add(other.latencyPriority10)
         timeline.add(other.timeline)
-
-        eventsRead += other.eventsRead
-        for (kind, n) in other.eventsByKind { eventsByKind[kind, default: 0] += n }
-        producedPushesEvents += other.producedPushesEvents
-        pushesFromEvents += other.pushesFromEvents
-        stateOnlyEvents += other.stateOnlyEvents
-        for (cause, n) in other.invalidEvents { invalidEvents[cause, default: 0] += n }
-        invalidEventsTotal += other.invalidEventsTotal
-        badLineSamples.append(contentsOf: other.badLineSamples.prefix(Swift.max(0, Self.badLineSampleLimit - badLineSamples.count)))
     }
 }

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The stable, versioned `report.json` of one run: the input of `compare` and `merge`.
 ///
 /// JSON keys are the property names below (camelCase); the writer sorts keys and pretty-prints,
@@ -5,10 +7,10 @@
 /// every duration field says its unit in its name (`durationSeconds`, `pushTimeoutMillis`).
 ///
 /// ```json
-/// { "schemaVersion": 1,
+/// { "schemaVersion": 2,
 ///   "generator": { "name": "apnsbench", "version": "0.1.0" },
 ///   "startedAt": "2025-04-16T10:00:00Z", "durationSeconds": 12.5,
-///   "configuration": { … RunSettings … }, "environment": { … EnvironmentInfo … },
+///   "configuration": { … RunConfig, as the run used it … }, "environment": { … EnvironmentInfo … },
 ///   "events":  { "read": 10, "byKind": {"leave.status": 10}, "producedPushes": 8, "stateOnly": 1,
 ///                "invalid": {"bad_json": 1}, "badLineSamples": [{"line": 7, "cause": "bad_json", "detail": "…"}] },
 ///   "pushes":  { "planned": 8, "delivered": 6, "rejected": {"BadDeviceToken": {"status": 400, "count": 1}},
@@ -16,15 +18,16 @@
 ///   "latency": { "serviceTime": {…}, "responseTime": {…}, "byPriority": {"10": {…}}, "undeliveredSent": 1 },
 ///   "throughput": { "pushesPerSecond": 480.0, "sent": 7, "completed": 7 },
 ///   "timeline": [{ "second": 0, "sent": 7, "completed": 7, "delivered": 6, "errors": 1 }],
-///   "engine": { "connections": 1, "streams": 100, "connectionsOpened": 1, "providerTokenSignings": 1, "peakInFlight": 7 },
+///   "engine": { "sent": 7, "connectionsOpened": 1, "providerTokenSignings": 1, "peakInFlight": 7, "retries": {}, … },
 ///   "simulator": { "accepted": 6 } }
 /// ```
 ///
 /// Change the meaning or name of a field only together with ``currentSchemaVersion``; adding an
-/// optional field keeps the version.
+/// optional field keeps the version. Schema 2 embeds the run configuration (``RunConfig``) and the
+/// engine's counters (``EngineCounters``) as they are; schema 1 had flattened copies of both.
 public struct RunReport: Codable, Sendable, Equatable {
     /// The schema version this build writes and reads.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     /// The schema version of this report; ``load(from:)`` refuses any other than ``currentSchemaVersion``.
     public var schemaVersion: Int
@@ -34,8 +37,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var startedAt: String
     /// Wall-clock length of the run, in seconds.
     public var durationSeconds: Double
-    /// The run's settings, copied verbatim.
-    public var configuration: RunSettings
+    /// The run's configuration, verbatim: the profile with the command line's flags laid over it.
+    public var configuration: RunConfig
     /// Where the run ran: library versions and machine.
     public var environment: EnvironmentInfo
     /// What happened to every event read from the recorded stream.
@@ -48,8 +51,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var throughput: Throughput
     /// Per whole second since the run's start: sends, completions, deliveries and errors.
     public var timeline: [TimelineEntry]
-    /// The engine's connection and token counters.
-    public var engine: EngineSummary
+    /// The engine's counters (connections, provider tokens, retries, holds), summed over its workers.
+    public var engine: EngineCounters
     /// The simulator's own counters, when the run's target was the embedded simulator; absent otherwise.
     public var simulator: [String: Int]?
     /// What coalescing saved and cost, when it was on; absent otherwise.
@@ -60,14 +63,14 @@ public struct RunReport: Codable, Sendable, Equatable {
         generator: Generator = Generator(),
         startedAt: String,
         durationSeconds: Double,
-        configuration: RunSettings,
+        configuration: RunConfig,
         environment: EnvironmentInfo,
         events: Events,
         pushes: Pushes,
         latency: Latency,
         throughput: Throughput,
         timeline: [TimelineEntry],
-        engine: EngineSummary,
+        engine: EngineCounters,
         simulator: [String: Int]? = nil,
         coalescing: Coalescing? = nil
     ) {
@@ -126,6 +129,12 @@ extension RunReport {
 
     /// Every event read ends in exactly one class: `read == producedPushes + stateOnly + sum(invalid)`.
     public struct Events: Codable, Sendable, Equatable {
+        /// The report's view of a run's ``EventTally``.
+        public init(_ t: EventTally) {
+            self.init(read: t.read, byKind: t.byKind, producedPushes: t.producedPushes, stateOnly: t.stateOnly,
+                      invalid: t.invalid, badLineSamples: t.badLineSamples)
+        }
+
         /// Events (lines) read from the stream, including bad lines.
         public var read: Int
         /// Events by their `kind`; lines whose kind could not be read count under `"?"`.
@@ -136,7 +145,7 @@ extension RunReport {
         public var stateOnly: Int
         /// Invalid events by cause (e.g. `bad_json`, `missing_field`).
         public var invalid: [String: Int]
-        /// The first bad lines (at most ``RunRecorder/badLineSampleLimit``), in the order they were read.
+        /// The first bad lines (at most ``EventTally/badLineSampleLimit``), in the order they were read.
         public var badLineSamples: [BadLine]
 
         public init(read: Int, byKind: [String: Int], producedPushes: Int, stateOnly: Int, invalid: [String: Int], badLineSamples: [BadLine]) {
@@ -156,20 +165,7 @@ extension RunReport {
     }
 
     /// One bad line of the stream, as kept for the report. `detail` has device tokens redacted.
-    public struct BadLine: Codable, Sendable, Equatable {
-        /// 1-based line number in the stream.
-        public var line: Int
-        /// The bounded cause key, e.g. `bad_json`.
-        public var cause: String
-        /// A short human-readable explanation, at most ``RunRecorder/badLineDetailLimit`` characters.
-        public var detail: String
-
-        public init(line: Int, cause: String, detail: String) {
-            self.line = line
-            self.cause = cause
-            self.detail = detail
-        }
-    }
+    public typealias BadLine = EventTally.BadLine
 
     /// Every planned push ends in exactly one class:
     /// `planned == delivered + sum(rejected) + sum(failed) + timedOut + sum(notSent)`.

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The profile's service-level objective checked against a report: each target, what the run did, met or not.
 public struct SLOCheck: Sendable, Equatable {
     public var what: String
@@ -7,7 +9,7 @@ public struct SLOCheck: Sendable, Equatable {
 
     /// The checks for `report`'s SLO; empty when its profile has none.
     public static func checks(_ report: RunReport) -> [SLOCheck] {
-        guard let slo = report.configuration.slo else { return [] }
+        let slo = report.configuration.slo
         var out: [SLOCheck] = []
         if let p99 = slo.p99Millis {
             let r = report.latency.responseTime

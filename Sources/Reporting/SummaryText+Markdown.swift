@@ -1,3 +1,5 @@
+import APNsCore
+
 extension SummaryText {
     /// The column label of the coordinated-omission-corrected latency.
     public static let responseTimeLabel = "response time (from intended send, corrected for coordinated omission)"
@@ -11,9 +13,9 @@ extension SummaryText {
         var md = ""
         func line(_ text: String = "") { md += text + "\n" }
 
-        line("# apnsbench run: \(Format.cell(report.configuration.profile))")
+        line("# apnsbench run: \(Format.cell(report.configuration.profilePath))")
         line()
-        line("**Configuration:** " + configurationLine(report.configuration))
+        line("**Configuration:** " + configurationLine(report.configuration, perEventPriority: report.latency.byPriority.count > 1))
         line()
         line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
             + "Written by \(report.generator.name) \(report.generator.version), report schema \(report.schemaVersion).")
@@ -58,17 +60,15 @@ extension SummaryText {
         let env = report.environment
         line("## Engine and environment")
         line()
-        line("- connections: \(e.connections) × \(e.streams) streams configured, \(e.connectionsOpened) opened")
+        let c = report.configuration
+        line("- connections: \(c.transport.connections) × \(c.transport.streams) streams configured, \(e.connectionsOpened) opened")
         line("- provider token signings: \(e.providerTokenSignings)")
         line("- peak in flight: \(e.peakInFlight)")
-        let c = report.configuration
-        line("- knobs: priority \(c.priority), workers \(c.workers ?? 1), coalesce \(c.coalesceMillis.map { "\($0) ms" } ?? "off"), apns-expiration \(c.expirationSeconds.map { "start + \($0) s" } ?? "none"), apns-collapse-id \(c.collapseID.map { Format.code($0) } ?? "none")\(c.simulatorMode.map { ", simulator \($0)" } ?? "")")
-        if let retry = c.retry { line("- retry policy: \(retry)") }
-        if let r = e.resilience {
-            let byCause = r.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            line("- retries: \(r.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(r.tokenBackoffs); dead tokens (410): \(r.deadTokens); provider tokens re-signed after expiry: \(r.providerTokenRefreshes)")
-            line("- reconnects: \(r.reconnects) (\(r.reconnectHolds) held by backoff); idle PINGs: \(r.pings)")
-        }
+        line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.windowMillis.map { "\($0) ms" } ?? "off"), apns-expiration \(c.payload.expirationSeconds.map { "start + \($0) s" } ?? "none"), apns-collapse-id \(c.payload.collapseID.map { Format.code($0) } ?? "none")\(c.target == .simulator ? ", simulator \(c.simulator.mode)" : "")")
+        line("- retry policy: \(retryLine(c.retry))")
+        let byCause = e.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
+        line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); idle PINGs: \(e.pings)")
         line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
         line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")
         line()
@@ -94,24 +94,35 @@ extension SummaryText {
     }
 
     /// `profile … · workload … · stream … · target … · …` on one line.
-    static func configurationLine(_ c: RunSettings) -> String {
+    /// - Parameter perEventPriority: the workload chose a priority per event (more than one was used), so
+    ///   the configured one is only the default.
+    static func configurationLine(_ c: RunConfig, perEventPriority: Bool = false) -> String {
+        let priority = String(c.payload.priority.rawValue)
         var parts = [
-            "profile \(Format.code(c.profile))",
-            "workload \(Format.code(c.workload))",
-            "stream \(Format.code(c.stream))",
-            "target \(Format.code(c.target))",
-            "push type \(Format.code(c.pushType))",
+            "profile \(Format.code(c.profilePath))",
+            "workload \(Format.code(c.workload.name))",
+            "stream \(Format.code(c.workload.stream))",
+            "target \(Format.code(c.target.description))",
+            "push type \(Format.code(c.workload.pushType.rawValue))",
             "topic \(Format.code(c.topic))",
-            "priority \(Format.cell(c.priority))",
+            "priority \(perEventPriority ? "per event (default \(priority))" : priority)",
         ]
-        parts.append(c.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
-        parts.append("\(c.connections) connections × \(c.streams) streams")
-        if let w = c.workers { parts.append(w == 1 ? "1 worker" : "\(w) workers") }
-        parts.append("token refresh \(c.tokenRefreshSeconds) s")
-        parts.append("push timeout \(c.pushTimeoutMillis) ms")
-        parts.append("bad lines: \(Format.cell(c.badLinePolicy))")
-        parts.append(c.durationLimitSeconds.map { "duration limit \(Format.fixed($0, places: 1)) s" } ?? "no duration limit")
+        parts.append(c.payload.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
+        parts.append("\(c.transport.connections) connections × \(c.transport.streams) streams")
+        parts.append(c.transport.workers == 1 ? "1 worker" : "\(c.transport.workers) workers")
+        parts.append("schedule \(c.schedule.mode)")
+        parts.append("token refresh \(Int(c.auth.tokenRefreshMinutes * 60)) s")
+        parts.append("push timeout \(c.transport.pushTimeoutMillis) ms")
+        parts.append("bad lines: \(c.workload.badLines.rawValue)")
+        parts.append(c.schedule.durationSeconds.map { "duration limit \(Format.fixed($0, places: 1)) s" } ?? "no duration limit")
         return parts.joined(separator: " · ")
+    }
+
+    /// `10 attempts, backoff 1 s doubling to 60 s, within 300 s; 429 holds the token from 1 s`, or `never`.
+    static func retryLine(_ r: RunConfig.Retry) -> String {
+        guard r.attempts > 1 else { return "never" }
+        func s(_ ms: Int64) -> String { Format.fixed(Double(ms) / 1000, places: ms % 1000 == 0 ? 0 : 1) }
+        return "\(r.attempts) attempts, backoff \(s(r.backoffMillis)) s ×\(Format.fixed(r.multiplier, places: r.multiplier == r.multiplier.rounded() ? 0 : 1)) to \(s(max(r.maxBackoffMillis, r.backoffMillis))) s, within \(s(r.maxElapsedMillis)) s; 429 holds the token from \(s(r.tokenBackoffMillis)) s"
     }
 
     static func pushes(_ p: RunReport.Pushes, into md: inout String) {

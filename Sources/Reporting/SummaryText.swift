@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Human-readable renderings of a ``RunReport``: a short console summary and the Markdown `summary.md`.
 /// Both are rendered from the report alone, so an old `report.json` renders the same way.
 public enum SummaryText {
@@ -16,7 +18,7 @@ public enum SummaryText {
         let response = report.latency.responseTime
         let service = report.latency.serviceTime
         var lines: [String] = []
-        lines.append("apnsbench: \(c.profile) → \(c.target), \(Format.fixed(report.durationSeconds, places: 1)) s, "
+        lines.append("apnsbench: \(c.profilePath) → \(c.target), \(Format.fixed(report.durationSeconds, places: 1)) s, "
             + "\(p.planned) pushes planned" + (p.balanced ? " (balanced)" : " (NOT BALANCED)"))
         lines.append(row("delivered", p.delivered))
         lines.append(row("rejected", p.rejectedTotal, rejected))

@@ -10,6 +10,8 @@ struct APNSBench: ParsableCommand {
             an embedded APNs simulator (the default) or real APNs, and writes latency and error reports.
 
             Quick start:  apnsbench run            (profiles/leave-requests.yaml against the simulator)
+
+            \(ExitCodes.help)
             """,
         subcommands: [RunCommand.self, GenerateCommand.self, SimulateCommand.self],
         defaultSubcommand: nil

@@ -14,8 +14,10 @@ struct RunCommand: ParsableCommand {
             Starts the embedded APNs simulator on a free loopback port (HTTP/2 over TLS, with a certificate made \
             for this run and trusted by the engine alone) unless --target says otherwise, signs an ES256 provider \
             token (a fresh key against the simulator), replays the stream and writes DIR/report.json and \
-            DIR/summary.md. Exits 0 when the run completed, whatever APNs answered; non-zero on bad input or a \
-            setup failure, with the cause named.
+            DIR/summary.md. Flags override the profile's values; every value is checked once, and an error \
+            names the flag or the profile's key and line it came from.
+
+            \(ExitCodes.help)
             """)
 
     @Argument(help: "The run profile (YAML).")
@@ -34,7 +36,7 @@ struct RunCommand: ParsableCommand {
     var streams: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Engine threads, each with its own libcurl multi handle, share of --connections (at least one each) and provider token; pushes to one device token always go to the same worker, so per-token order holds (overrides the profile; 1-\(ReplayRun.workerLimit) here: 4 per core).",
+        "Engine threads, each with its own libcurl multi handle, share of --connections (at least one each) and provider token; pushes to one device token always go to the same worker, so per-token order holds (overrides the profile; 1-\(RunConfig.Transport.workerLimit()) here: 4 per core).",
         valueName: "N"))
     var workers: Int?
 
@@ -71,15 +73,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Stop sending after this many seconds; what was not sent is counted as not sent.")
     var duration: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Provider key file AuthKey_<KEYID>.p8 (or APNS_KEY_PATH).", valueName: "PATH"))
-    var keyPath: String?
+    @OptionGroup(title: "Provider key")
+    var credentials: CredentialOptions
 
-    @Option(name: .long, help: ArgumentHelp("Key id, 10 characters (or APNS_KEY_ID).", valueName: "ID"))
-    var keyId: String?
-
-    @Option(name: .long, help: ArgumentHelp("Team id, 10 characters (or APNS_TEAM_ID).", valueName: "ID"))
-    var teamId: String?
-
+    /// Checks only what the command line alone decides (the schedule flags exclude each other, values
+    /// parse); every range is the configuration's own rule, checked once after the profile is read.
     func validate() throws {
         guard Target(argument: target) != nil else {
             throw ValidationError("--target '\(target)' must be simulator, sandbox, production or an https:// URL")
@@ -87,69 +85,60 @@ struct RunCommand: ParsableCommand {
         if let priority, Priority(rawValue: priority) == nil {
             throw ValidationError("--priority \(priority) must be 1, 5 or 10")
         }
-        if let connections, !(1...64).contains(connections) { throw ValidationError("--connections \(connections) must be 1-64") }
-        if let streams, !(1...1000).contains(streams) { throw ValidationError("--streams \(streams) must be 1-1000") }
-        if let workers {
-            let limit = ReplayRun.workerLimit
-            guard (1...limit).contains(workers) else {
-                throw ValidationError("--workers \(workers) must be 1-\(limit) (4 per core on this machine, at most 64)")
-            }
-            if let connections, connections < workers {
-                throw ValidationError("--workers \(workers) needs --connections \(workers) or more: each worker has its own connections, and --connections is the total")
-            }
-        }
-        if let expiration, !(0...(86_400 * 30)).contains(expiration) { throw ValidationError("--expiration \(expiration) must be 0 to 2592000 seconds (30 days)") }
-        if let collapseId, collapseId.isEmpty || collapseId.utf8.count > 64 {
-            throw ValidationError("--collapse-id must be 1 to 64 bytes (APNs answers BadCollapseId otherwise), found \(collapseId.utf8.count)")
-        }
-        if let retryAttempts, !(1...100).contains(retryAttempts) { throw ValidationError("--retry-attempts \(retryAttempts) must be 1-100") }
-        if fastSimulator && Target(argument: target) != .simulator { throw ValidationError("--fast-simulator applies to --target simulator only") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
         _ = try schedule()
-        if let coalesce, coalesce != "0", DurationText.millis(coalesce) == nil {
-            throw ValidationError("--coalesce '\(coalesce)' must be a duration like 250ms or 1s (0 turns it off)")
-        }
+        _ = try coalesceMillis()
     }
 
     /// The schedule the flags ask for, or nil to keep the profile's.
     func schedule() throws -> Schedule? {
-        do {
-            if let speed { let s = Schedule.recorded(speed: speed); try s.validate(); return s }
-            if let rate { let s = Schedule.fixedRate(perSecond: rate); try s.validate(); return s }
-            if let ramp { return try Schedule.parseRamp(ramp) }
-        } catch {
-            throw ValidationError("\(error)")
+        if let speed { return .recorded(speed: speed) }
+        if let rate { return .fixedRate(perSecond: rate) }
+        if let ramp {
+            do { return try Schedule.parseRamp(ramp) } catch { throw ValidationError("--ramp: \(error)") }
         }
         return closedLoop ? .closedLoop : nil
     }
 
-    func run() throws {
-        let env = ProcessInfo.processInfo.environment
-        var options = RunOptions(profilePath: profile)
-        options.outDirectory = out
-        options.target = Target(argument: target)!
-        options.connections = connections
-        options.streams = streams
-        options.workers = workers
-        options.priority = priority.flatMap(Priority.init(rawValue:))
-        options.durationLimit = duration
-        options.expirationSeconds = expiration
-        options.collapseID = collapseId
-        options.retryAttempts = retryAttempts
-        options.fastSimulator = fastSimulator
-        options.schedule = try schedule()
-        options.coalesceMillis = coalesce.map { $0 == "0" ? 0 : DurationText.millis($0) ?? 0 }
-        options.credentials = Credentials(
-            keyPath: keyPath ?? env["APNS_KEY_PATH"], keyID: keyId ?? env["APNS_KEY_ID"], teamID: teamId ?? env["APNS_TEAM_ID"])
+    /// `--coalesce` in ms (0: off), or nil to keep the profile's.
+    func coalesceMillis() throws -> Int64? {
+        guard let coalesce else { return nil }
+        if coalesce == "0" { return 0 }
+        guard let ms = DurationText.millis(coalesce) else {
+            throw ValidationError("--coalesce '\(coalesce)' must be a duration like 250ms or 1s (0 turns it off)")
+        }
+        return ms
+    }
 
-        let result = try ReplayRun.execute(options)
+    func run() throws {
+        var request = RunRequest(profilePath: profile)
+        request.outDirectory = out
+        request.credentials = try credentials.single()
+        var o = RunConfigOverrides()
+        o.target = Target(argument: target)
+        o.connections = connections
+        o.streams = streams
+        o.workers = workers
+        o.priority = priority.flatMap(Priority.init(rawValue:))
+        o.schedule = try schedule()
+        o.durationSeconds = duration
+        o.coalesceMillis = try coalesceMillis()
+        o.expirationSeconds = expiration
+        o.collapseID = collapseId
+        o.retryAttempts = retryAttempts
+        o.fastSimulator = fastSimulator ? true : nil
+        request.overrides = o
+
+        let result: RunResult
+        do { result = try ReplayRun.execute(request) } catch let e as RunConfigFlagError {
+            throw ValidationError(e.description)
+        }
         print(SummaryText.console(result.report))
         print("report: \(result.reportPaths.joined(separator: ", "))")
         if let stop = result.stoppedAt {
             FileHandle.standardError.write(Data("apnsbench: stopped at a bad stream line (bad_lines: stop): \(stop)\n".utf8))
-            throw ExitCode(3)
+            throw ExitCodes.stoppedAtBadLine
         }
     }
 }

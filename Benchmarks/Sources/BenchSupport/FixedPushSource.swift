@@ -9,6 +9,7 @@ public final class FixedPushSource: PushSource {
     private let priority: Priority
     private var remaining = 0
     private var next = 0
+    private var abandoned = false
 
     public init(body: [UInt8], tokens: [String] = [BenchDefaults.deviceToken], priority: Priority = .immediate) {
         precondition(!tokens.isEmpty)
@@ -20,19 +21,27 @@ public final class FixedPushSource: PushSource {
     /// Arms the source for another `count` pushes.
     public func reset(count: Int) {
         remaining = count
+        abandoned = false
     }
 
-    public func next(into push: inout OutgoingPush) -> Bool {
-        guard remaining > 0 else { return false }
+    public func next(into push: inout OutgoingPush) -> PullResult {
+        guard remaining > 0 else { return .end }
         remaining -= 1
+        if abandoned {
+            push.priority = priority
+            return .notSent(.runStopped)
+        }
         push.deviceToken = tokens[next]
         next = next + 1 == tokens.count ? 0 : next + 1
         push.body.removeAll(keepingCapacity: true)
         push.body.append(contentsOf: body)
         push.priority = priority
         push.intendedNanos = 0
-        return true
+        return .push
     }
+
+    /// What was armed and not handed out ends as not sent.
+    public func abandon() { abandoned = true }
 }
 
 /// Counts outcomes and keeps the first one that was not a delivery, for the error message.

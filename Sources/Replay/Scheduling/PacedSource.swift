@@ -15,8 +15,9 @@ public final class PacedSource: PushSource {
         self.pacer = pacer
     }
 
-    public func next(into push: inout OutgoingPush) -> Bool {
-        guard inner.next(into: &push) else { return false }
+    public func next(into push: inout OutgoingPush) -> PullResult {
+        let result = inner.next(into: &push)
+        guard result == .push else { return result }
         if anchor == 0 { anchor = MonotonicTime.now() }
         let first = firstRecorded ?? push.recordedMillis
         firstRecorded = first
@@ -26,7 +27,7 @@ public final class PacedSource: PushSource {
             push.intendedNanos = 0
         }
         count += 1
-        return true
+        return .push
     }
 
     public func abandon() { inner.abandon() }

@@ -20,7 +20,7 @@ import APNsCore
 ///
 /// The payload is rendered once per registration and copied into each push of its fan-out; the fan-out's
 /// tokens are taken when the event is read, so later events never change a fan-out in progress.
-public final class EverdayApprovalsWorkload: ReplayWorkload {
+public final class EverdayApprovalsWorkload: WorkloadRules {
     /// The slots an Everday template may use.
     public enum Field: String, CaseIterable {
         case user_id, username, first_name, last_name
@@ -37,11 +37,8 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
         case family(Int)
     }
 
-    private let feed: EventFeed
     private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let accounting: EventAccounting
-    private let outcomes: OutcomeSink
     private var registry = DeviceDirectory<ParentGroup>()
 
     /// The fan-out in progress: its payload (rendered once), its tokens, the next one to send.
@@ -49,44 +46,29 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
     private var pendingTokens: [String] = []
     private var pendingNext = 0
     private var pendingRecordedMillis: Int64 = 0
-
-    public var stopError: StreamLineError? { feed.stopError }
-    public var readFailure: Error? { feed.readFailure }
+    /// A registration no parent device could receive.
+    private var pendingNoRecipients = false
 
     /// Parent devices registered now.
     public var parentDeviceCount: Int { registry.deviceCount }
     /// Tokens replaced by a newer one for the same device so far.
     public var retiredTokens: Int { registry.retiredTokens }
 
-    public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
-                badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
+    /// - Parameter priority: `apns-priority` of every push.
+    public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
         slots = try TemplateSlots(template, source: templateSource, workload: "everday-approvals")
-        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.priority = priority
-        self.accounting = accounting
-        self.outcomes = outcomes
         pendingBody.reserveCapacity(1024)
     }
 
-    public func next(into push: inout OutgoingPush) -> Bool {
-        if takePending(into: &push) { return true }
-        while let record = feed.next() {
-            do {
-                try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line)
-                if takePending(into: &push) { return true }
-            } catch {
-                if !feed.reject(error, record: record) { return false }
-            }
+    public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
+        if pendingNoRecipients {
+            pendingNoRecipients = false
+            push.priority = priority
+            push.intendedNanos = 0
+            return .notSent(.noRecipients)
         }
-        return false
-    }
-
-    /// The rest of a fan-out in progress when the run stopped: planned, never sent.
-    public func abandon() {
-        while pendingNext < pendingTokens.count {
-            pendingNext += 1
-            outcomes.record(.notSent(.runStopped), priority: priority, intended: 0, sent: 0, completed: 0)
-        }
+        return takePending(into: &push) ? .push : nil
     }
 
     /// Fills `push` with the next push of the fan-out in progress, if any.
@@ -102,8 +84,9 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
         return true
     }
 
-    /// Applies one event; a registration leaves its fan-out in the pending queue.
-    private func apply(kind: String, at: Int64, fields: FlatJSONObject, line: Int) throws {
+    /// Applies one event; a registration leaves its fan-out in the pending queue and returns its size.
+    public func apply(_ record: StreamRecord) throws -> Int {
+        let (kind, at, fields, line) = (record.kind, record.at, record.fields, record.line)
         func bad(_ field: String, _ why: String) -> StreamLineError {
             StreamLineError(line: line, cause: .badValue(field: field, why: why))
         }
@@ -116,7 +99,7 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
             _ = try fields.int("account_id")
             let family = try fields.optionalInt("family_id")
             registry.upsert(deviceID: deviceID, token: token, groups: family.map { [.allParents, .family($0)] } ?? [.allParents])
-            accounting.eventApplied(kind: kind, pushes: 0)
+            return 0
 
         case "parent.removed":
             let deviceID = try fields.string("device_id")
@@ -124,7 +107,7 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
                 throw bad("device_id", "'\(deviceID)' is not a registered parent device")
             }
             registry.remove(deviceID: deviceID)
-            accounting.eventApplied(kind: kind, pushes: 0)
+            return 0
 
         case "account.registered":
             let userID = try fields.int("user_id")
@@ -140,11 +123,9 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
                 if let device = registry.device(id) { pendingTokens.append(device.token) }
             }
             guard !pendingTokens.isEmpty else {
-                accounting.eventApplied(kind: kind, pushes: 1)
-                outcomes.record(.notSent(.noRecipients), priority: priority, intended: 0, sent: 0, completed: 0)
-                return
+                pendingNoRecipients = true
+                return 1
             }
-            accounting.eventApplied(kind: kind, pushes: pendingTokens.count)
             slots.set(.user_id, .integer(userID))
             slots.set(.username, .string(username))
             slots.set(.first_name, first.map { .string($0) } ?? .null)
@@ -162,6 +143,7 @@ public final class EverdayApprovalsWorkload: ReplayWorkload {
             if slots.uses(.registered_at) { slots.set(.registered_at, .string(Timestamp.iso8601(millis: at))) }
             slots.render(into: &pendingBody)
             pendingRecordedMillis = at
+            return pendingTokens.count
 
         default:
             throw StreamLineError(line: line, cause: .unknownKind(kind))

@@ -8,7 +8,7 @@ import APNsCore
 /// `leave.token` {request_id, activity_id?, token}, `leave.status` {request_id, status, staff_id?, staff_name?}.
 /// A status change for a request with no token yet is a planned push that ends as not sent (`no_token`);
 /// one for a request the stream never created ends as not sent (`unknown_target`).
-public final class LeaveRequestWorkload: ReplayWorkload {
+public final class LeaveRequestWorkload: WorkloadRules {
     /// The slots a leave-request template may use.
     public enum Field: String, CaseIterable {
         case timestamp, event, status
@@ -30,38 +30,24 @@ public final class LeaveRequestWorkload: ReplayWorkload {
         var requestTime: String
     }
 
-    private let feed: EventFeed
     private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let outcomes: OutcomeSink
-    private let accounting: EventAccounting
     private var requests: [Int: Request] = [:]
+    private var plan = SinglePlan()
 
-    public var stopError: StreamLineError? { feed.stopError }
-    public var readFailure: Error? { feed.readFailure }
-
-    public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
-                badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
+    /// - Parameter priority: `apns-priority` of every push.
+    public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
         slots = try TemplateSlots(template, source: templateSource, workload: "leave-requests")
-        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.priority = priority
-        self.accounting = accounting
-        self.outcomes = outcomes
     }
 
-    public func next(into push: inout OutgoingPush) -> Bool {
-        while let record = feed.next() {
-            do {
-                if try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line, into: &push) { return true }
-            } catch {
-                if !feed.reject(error, record: record) { return false }
-            }
-        }
-        return false
+    public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
+        plan.take(into: &push) { slots.render(into: &$0) }
     }
 
-    /// Applies one event; returns true when it filled `push` with a push to send.
-    private func apply(kind: String, at: Int64, fields: FlatJSONObject, line: Int, into push: inout OutgoingPush) throws -> Bool {
+    /// Applies one event: a status change plans one push (sent, or not sent without a token).
+    public func apply(_ record: StreamRecord) throws -> Int {
+        let (kind, at, fields, line) = (record.kind, record.at, record.fields, record.line)
         switch kind {
         case "leave.created":
             let id = try fields.int("request_id")
@@ -73,8 +59,7 @@ public final class LeaveRequestWorkload: ReplayWorkload {
                 studentID: try fields.int("student_id"), studentName: try fields.string("student_name"),
                 requestType: try fields.string("request_type"), reason: try fields.optionalString("reason"),
                 requestTime: Timestamp.iso8601(millis: at))
-            accounting.eventApplied(kind: kind, pushes: 0)
-            return false
+            return 0
 
         case "leave.token":
             let id = try fields.int("request_id")
@@ -85,8 +70,7 @@ public final class LeaveRequestWorkload: ReplayWorkload {
             }
             requests[id]!.token = token
             if let activityID { requests[id]!.activityID = activityID }
-            accounting.eventApplied(kind: kind, pushes: 0)
-            return false
+            return 0
 
         case "leave.status":
             let id = try fields.int("request_id")
@@ -96,14 +80,13 @@ public final class LeaveRequestWorkload: ReplayWorkload {
             }
             let staffName = try fields.optionalString("staff_name")
             let staffID = try fields.optionalInt("staff_id")
-            accounting.eventApplied(kind: kind, pushes: 1)
             guard let request = requests[id] else {
-                outcomes.record(.notSent(.unknownTarget), priority: priority, intended: 0, sent: 0, completed: 0)
-                return false
+                plan.state = .notSent(.unknownTarget, priority)
+                return 1
             }
             guard let token = request.token, !token.isEmpty else {
-                outcomes.record(.notSent(.noToken), priority: priority, intended: 0, sent: 0, completed: 0)
-                return false
+                plan.state = .notSent(.noToken, priority)
+                return 1
             }
             slots.set(.timestamp, .integer(Int(at / 1000)))
             slots.set(.event, .string(status == "finished" ? "end" : "update"))
@@ -118,12 +101,8 @@ public final class LeaveRequestWorkload: ReplayWorkload {
             slots.set(.response_time, .string(Timestamp.iso8601(millis: at)))
             slots.set(.responded_by, staffName.map { .string($0) } ?? .null)
             slots.set(.staff_id, staffID.map { .integer($0) } ?? .null)
-            slots.render(into: &push.body)
-            push.deviceToken = token
-            push.priority = priority
-            push.intendedNanos = 0
-            push.recordedMillis = at
-            return true
+            plan.state = .send(token: token, priority: priority, recordedMillis: at)
+            return 1
 
         default:
             throw StreamLineError(line: line, cause: .unknownKind(kind))

@@ -18,7 +18,7 @@ import APNsCore
 /// - `token` null or empty: the user had no device registered when the event was recorded — a planned
 ///   push that ends as not sent (`no_token`).
 /// - Optional fields that are absent are written as JSON `null` where the template uses them.
-public final class NotifyWorkload: ReplayWorkload {
+public final class NotifyWorkload: WorkloadRules {
     /// The slots a notify template may use.
     public enum Field: String, CaseIterable {
         case type, title, body, category, thread_id, target_id, badge
@@ -42,45 +42,31 @@ public final class NotifyWorkload: ReplayWorkload {
     private let types: Set<String>
     /// The sorted list, for error messages (built once).
     private let typeList: String
-    private let feed: EventFeed
     private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let accounting: EventAccounting
-    private let outcomes: OutcomeSink
-    public var stopError: StreamLineError? { feed.stopError }
-    public var readFailure: Error? { feed.readFailure }
+    private var plan = SinglePlan()
 
     /// - Parameters:
     ///   - workload: `cdbl-leave` or `ksr-cranes`: decides the accepted types.
     ///   - priority: The profile's priority, used for events without one.
     /// - Throws: `WorkloadError.unknownWorkload` for another name, `WorkloadError.unknownSlot` for a
     ///   template slot that is not a `Field`, `PayloadTemplate.CompileError` if a filled template is not JSON.
-    public init(workload: String, reader: EventStreamReader, template: PayloadTemplate, templateSource: String,
-                priority: Priority, badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
+    public init(workload: String, template: PayloadTemplate, templateSource: String, priority: Priority) throws {
         guard let types = Self.knownTypes[workload] else { throw WorkloadError.unknownWorkload(workload) }
         slots = try TemplateSlots(template, source: templateSource, workload: workload)
-        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.name = workload
         self.types = types
         self.typeList = types.sorted().joined(separator: ", ")
         self.priority = priority
-        self.accounting = accounting
-        self.outcomes = outcomes
     }
 
-    public func next(into push: inout OutgoingPush) -> Bool {
-        while let record = feed.next() {
-            do {
-                if try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line, into: &push) { return true }
-            } catch {
-                if !feed.reject(error, record: record) { return false }
-            }
-        }
-        return false
+    public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
+        plan.take(into: &push) { slots.render(into: &$0) }
     }
 
-    /// Applies one event; returns true when it filled `push`.
-    private func apply(kind: String, at: Int64, fields: FlatJSONObject, line: Int, into push: inout OutgoingPush) throws -> Bool {
+    /// Applies one event: each `notify` plans one push (not sent without a token).
+    public func apply(_ record: StreamRecord) throws -> Int {
+        let (kind, at, fields, line) = (record.kind, record.at, record.fields, record.line)
         guard kind == "notify" else { throw StreamLineError(line: line, cause: .unknownKind(kind)) }
         func bad(_ field: String, _ why: String) -> StreamLineError {
             StreamLineError(line: line, cause: .badValue(field: field, why: why))
@@ -115,10 +101,9 @@ public final class NotifyWorkload: ReplayWorkload {
             pushPriority = priority
         }
 
-        accounting.eventApplied(kind: kind, pushes: 1)
         guard let token, !token.isEmpty else {
-            outcomes.record(.notSent(.noToken), priority: pushPriority, intended: 0, sent: 0, completed: 0)
-            return false
+            plan.state = .notSent(.noToken, pushPriority)
+            return 1
         }
         slots.set(.type, .string(type))
         slots.set(.title, .string(title))
@@ -128,11 +113,7 @@ public final class NotifyWorkload: ReplayWorkload {
         slots.set(.target_id, targetID.map { .string($0) } ?? .null)
         slots.set(.badge, badge.map { .integer($0) } ?? .null)
         if slots.uses(.created_at) { slots.set(.created_at, .string(Timestamp.iso8601(millis: at))) }
-        slots.render(into: &push.body)
-        push.deviceToken = token
-        push.priority = pushPriority
-        push.intendedNanos = 0
-        push.recordedMillis = at
-        return true
+        plan.state = .send(token: token, priority: pushPriority, recordedMillis: at)
+        return 1
     }
 }

@@ -10,7 +10,7 @@ import APNsCore
 /// again, until the device registers a new one.
 /// `aps.timestamp` strictly increases per token even when recorded times collide. An order change at a
 /// store nobody follows is one planned push not sent (`no_recipients`).
-public final class OrderChangesWorkload: ReplayWorkload {
+public final class OrderChangesWorkload: WorkloadRules {
     /// The slots an order-changes template may use.
     public enum Field: String, CaseIterable {
         case timestamp, event, store_id, device_id
@@ -19,11 +19,8 @@ public final class OrderChangesWorkload: ReplayWorkload {
 
     struct Counts { var totalOrders = 0, lateOrders = 0, totalItems = 0, lastUpdated = 0, store = 0 }
 
-    private let feed: EventFeed
     private var slots: TemplateSlots<Field>
     private let priority: Priority
-    private let accounting: EventAccounting
-    private let outcomes: OutcomeSink
     private var directory = DeviceDirectory<Int>()
     private var timestamps = MonotonicTimestamps()
     /// What each device was last sent, for `activity.end`.
@@ -36,52 +33,41 @@ public final class OrderChangesWorkload: ReplayWorkload {
     private var pendingEvent = "update"
     private var pendingPriority = Priority.immediate
     private var pendingAt: Int64 = 0
+    /// An event that planned one push nobody can receive.
+    private var pendingNotSent: NotSentCause?
 
-    public var stopError: StreamLineError? { feed.stopError }
-    public var readFailure: Error? { feed.readFailure }
-
-    public init(reader: EventStreamReader, template: PayloadTemplate, templateSource: String, priority: Priority,
-                badLines: RunProfile.BadLinePolicy, accounting: EventAccounting, outcomes: OutcomeSink) throws {
+    /// - Parameter priority: `apns-priority` of events without one of their own.
+    public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
         slots = try TemplateSlots(template, source: templateSource, workload: "order-changes")
-        feed = EventFeed(reader: reader, policy: badLines, accounting: accounting, outcomes: outcomes, priority: priority)
         self.priority = priority
-        self.accounting = accounting
-        self.outcomes = outcomes
     }
 
     /// Tokens replaced by a newer registration (never pushed to again).
     public var retiredTokens: Int { directory.retiredTokens }
 
-    public func next(into push: inout OutgoingPush) -> Bool {
-        while true {
-            while pendingIndex < pending.count {
-                let deviceID = pending[pendingIndex]
-                pendingIndex += 1
-                guard let device = directory.device(deviceID) else {
-                    // Planned for a device that is gone: counted, never dropped silently.
-                    outcomes.record(.notSent(.unknownTarget), priority: pendingPriority, intended: 0, sent: 0, completed: 0)
-                    continue
-                }
-                fill(&push, deviceID: deviceID, token: device.token)
-                return true
-            }
-            guard let record = feed.next() else { return false }
-            do { try apply(kind: record.kind, at: record.at, fields: record.fields, line: record.line) } catch {
-                if !feed.reject(error, record: record) { return false }
-            }
+    public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
+        if let cause = pendingNotSent {
+            pendingNotSent = nil
+            push.priority = pendingPriority
+            push.intendedNanos = 0
+            return .notSent(cause)
         }
+        guard pendingIndex < pending.count else { return nil }
+        let deviceID = pending[pendingIndex]
+        pendingIndex += 1
+        guard let device = directory.device(deviceID) else {
+            // Planned for a device that is gone: counted, never dropped silently.
+            push.priority = pendingPriority
+            push.intendedNanos = 0
+            return .notSent(.unknownTarget)
+        }
+        fill(&push, deviceID: deviceID, token: device.token)
+        return .push
     }
 
-    /// The rest of a fan-out in progress when the run stopped: planned, never sent.
-    public func abandon() {
-        while pendingIndex < pending.count {
-            pendingIndex += 1
-            outcomes.record(.notSent(.runStopped), priority: pendingPriority, intended: 0, sent: 0, completed: 0)
-        }
-    }
-
-    /// Applies one event; a push-producing event leaves its fan-out in `pending`.
-    private func apply(kind: String, at: Int64, fields: FlatJSONObject, line: Int) throws {
+    /// Applies one event; a push-producing event leaves its fan-out in `pending` and returns its size.
+    public func apply(_ record: StreamRecord) throws -> Int {
+        let (kind, at, fields, line) = (record.kind, record.at, record.fields, record.line)
         switch kind {
         case "device.register":
             let deviceID = try fields.string("device_id")
@@ -89,7 +75,7 @@ public final class OrderChangesWorkload: ReplayWorkload {
             let stores = try fields.intArray("store_ids")
             if let old = directory.device(deviceID), old.token != token { timestamps.forget(old.token) }
             directory.upsert(deviceID: deviceID, token: token, groups: stores)
-            accounting.eventApplied(kind: kind, pushes: 0)
+            return 0
 
         case "order.change":
             let store = try fields.int("store_id")
@@ -105,24 +91,26 @@ public final class OrderChangesWorkload: ReplayWorkload {
             }
             let eventPriority = try self.eventPriority(fields, line: line)
             let followers = directory.followers(of: store)
-            accounting.eventApplied(kind: kind, pushes: max(1, followers.count))
             guard !followers.isEmpty else {
-                outcomes.record(.notSent(.noRecipients), priority: eventPriority, intended: 0, sent: 0, completed: 0)
-                return
+                pendingPriority = eventPriority
+                pendingNotSent = .noRecipients
+                return 1
             }
             start(followers, counts: counts, event: event, priority: eventPriority, at: at)
+            return followers.count
 
         case "activity.end":
             let deviceID = try fields.string("device_id")
             let eventPriority = try self.eventPriority(fields, line: line)
-            accounting.eventApplied(kind: kind, pushes: 1)
             guard directory.device(deviceID) != nil else {
-                outcomes.record(.notSent(.unknownTarget), priority: eventPriority, intended: 0, sent: 0, completed: 0)
-                return
+                pendingPriority = eventPriority
+                pendingNotSent = .unknownTarget
+                return 1
             }
             var counts = lastCounts[deviceID] ?? Counts()
             counts.lastUpdated = Int(at / 1000)
             start([deviceID], counts: counts, event: "end", priority: eventPriority, at: at)
+            return 1
 
         default:
             throw StreamLineError(line: line, cause: .unknownKind(kind))

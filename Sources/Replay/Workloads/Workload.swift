@@ -1,51 +1,29 @@
 import APNsCore
 
-/// Where a workload reports what became of each stream event. Every event read ends in exactly one
-/// class: it produced pushes, it only changed state, or it was a bad line.
-public protocol EventAccounting: AnyObject {
-    /// An event was applied; `pushes` is how many pushes it planned (0: it only changed state).
-    func eventApplied(kind: String, pushes: Int)
-    /// A line could not be used, with its line number and cause.
-    func badLine(_ error: StreamLineError, kind: String?)
-}
-
-/// A workload turns a recorded stream's events into pushes, one by one, as the engine asks for them.
-public protocol ReplayWorkload: PushSource {
-    /// Set when the profile's bad-line policy is `stop` and a bad line was met; the run stops there.
-    var stopError: StreamLineError? { get }
-    /// Set when reading the stream failed (I/O); the run stops and fails with it.
-    var readFailure: Error? { get }
-}
-
 /// The workloads a profile can name.
 public enum Workloads {
     public static let names = ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"]
 
-    /// Builds the workload a profile names, reading its stream and checking its template's slots.
-    public static func make(
-        profile: RunProfile, template: PayloadTemplate, accounting: EventAccounting, outcomes: OutcomeSink
-    ) throws -> ReplayWorkload {
-        switch profile.workload {
+    /// The rules a workload name stands for, with its template's slots checked.
+    public static func rules(named name: String, template: PayloadTemplate, templateSource: String, priority: Priority) throws -> WorkloadRules {
+        switch name {
         case "leave-requests":
-            return try LeaveRequestWorkload(
-                reader: EventStreamReader(path: profile.streamPath), template: template, templateSource: profile.templatePath,
-                priority: profile.priority, badLines: profile.badLines, accounting: accounting, outcomes: outcomes)
+            return try LeaveRequestWorkload(template: template, templateSource: templateSource, priority: priority)
         case "order-changes":
-            return try OrderChangesWorkload(
-                reader: EventStreamReader(path: profile.streamPath), template: template, templateSource: profile.templatePath,
-                priority: profile.priority, badLines: profile.badLines, accounting: accounting, outcomes: outcomes)
+            return try OrderChangesWorkload(template: template, templateSource: templateSource, priority: priority)
         case "cdbl-leave", "ksr-cranes":
-            return try NotifyWorkload(
-                workload: profile.workload, reader: EventStreamReader(path: profile.streamPath), template: template,
-                templateSource: profile.templatePath, priority: profile.priority, badLines: profile.badLines,
-                accounting: accounting, outcomes: outcomes)
+            return try NotifyWorkload(workload: name, template: template, templateSource: templateSource, priority: priority)
         case "everday-approvals":
-            return try EverdayApprovalsWorkload(
-                reader: EventStreamReader(path: profile.streamPath), template: template, templateSource: profile.templatePath,
-                priority: profile.priority, badLines: profile.badLines, accounting: accounting, outcomes: outcomes)
+            return try EverdayApprovalsWorkload(template: template, templateSource: templateSource, priority: priority)
         default:
-            throw WorkloadError.unknownWorkload(profile.workload)
+            throw WorkloadError.unknownWorkload(name)
         }
+    }
+
+    /// The configured workload over its recorded stream, as the engine's push source.
+    public static func driver(_ workload: RunConfig.Workload, priority: Priority, template: PayloadTemplate) throws -> WorkloadDriver {
+        let rules = try rules(named: workload.name, template: template, templateSource: workload.template, priority: priority)
+        return WorkloadDriver(reader: try EventStreamReader(path: workload.stream), rules: rules, badLines: workload.badLines, priority: priority)
     }
 }
 

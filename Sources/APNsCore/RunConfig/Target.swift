@@ -40,15 +40,18 @@ public enum Target: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A provider key given on the command line or in the environment (APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID).
-public struct Credentials: Sendable, Equatable {
-    public var keyPath: String?
-    public var keyID: String?
-    public var teamID: String?
+/// In `report.json` a target is its description: `simulator`, `sandbox`, `production` or the URL.
+extension Target: Codable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let target = Target(argument: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a target"))
+        }
+        self = target
+    }
 
-    public init(keyPath: String? = nil, keyID: String? = nil, teamID: String? = nil) {
-        self.keyPath = keyPath
-        self.keyID = keyID
-        self.teamID = teamID
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
     }
 }

@@ -1,13 +1,13 @@
 /// Keeps device tokens and oversized text out of reports.
-enum Redaction {
+public enum Redaction {
     /// Runs of this many hex digits or more are taken for tokens (device tokens are 64 hex digits,
     /// Live Activity tokens longer; UUIDs are broken up by dashes and stay).
-    static let tokenMinimumHexDigits = 32
-    static let replacement = "<token>"
+    public static let tokenMinimumHexDigits = 32
+    public static let replacement = "<token>"
 
     /// `text` with every run of at least ``tokenMinimumHexDigits`` hex digits replaced by `<token>`,
     /// then cut to `limit` characters (with `…` when cut).
-    static func sanitize(_ text: String, limit: Int) -> String {
+    public static func sanitize(_ text: String, limit: Int) -> String {
         var out = ""
         var run = ""
         func flush() {

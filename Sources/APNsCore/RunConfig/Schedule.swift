@@ -57,30 +57,49 @@ public struct ScheduleError: Error, CustomStringConvertible, Equatable {
     public init(_ description: String) { self.description = description }
 }
 
-/// The schedule as a pure function: the intended offset from the run's start of the n-th push (0-based)
-/// whose event was recorded `recordedMillis` after the stream's first event. Nil for a closed loop.
-public struct Pacer: Sendable, Equatable {
-    public let schedule: Schedule
 
-    public init(_ schedule: Schedule) { self.schedule = schedule }
+/// In `report.json` a schedule is a flat object: `{"kind": "closed-loop"}`, `{"kind": "recorded", "speed": 60}`,
+/// `{"kind": "rate", "perSecond": 2000}`, `{"kind": "ramp", "from": 1000, "to": 20000, "seconds": 60}`: the
+/// same names a profile uses, so a reader needs no Swift enum encoding.
+extension Schedule: Codable {
+    private enum CodingKeys: String, CodingKey { case kind, speed, perSecond, from, to, seconds }
 
-    /// Seconds after the start at which push `n` is due.
-    public func offset(push n: Int, recordedMillis: Int64) -> Double? {
-        switch schedule {
-        case .closedLoop:
-            return nil
-        case let .recorded(speed):
-            return max(0, Double(recordedMillis) / 1000 / speed)
-        case let .fixedRate(r):
-            return Double(n) / r
-        case let .ramp(r0, r1, t):
-            // Pushes due by time x (x <= t): r0·x + (r1 − r0)·x² / (2t). Solve for the n-th.
-            let total = r0 * t + (r1 - r0) * t / 2
-            let k = Double(n)
-            if k >= total { return t + (k - total) / r1 }
-            let a = (r1 - r0) / (2 * t)
-            if abs(a) < 1e-12 { return k / r0 }
-            return (-r0 + (r0 * r0 + 4 * a * k).squareRoot()) / (2 * a)
+    /// The profile's `schedule:` word for this case.
+    public var kind: String {
+        switch self {
+        case .closedLoop: return "closed-loop"
+        case .recorded: return "recorded"
+        case .fixedRate: return "rate"
+        case .ramp: return "ramp"
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(String.self, forKey: .kind)
+        switch kind {
+        case "closed-loop": self = .closedLoop
+        case "recorded": self = .recorded(speed: try c.decode(Double.self, forKey: .speed))
+        case "rate": self = .fixedRate(perSecond: try c.decode(Double.self, forKey: .perSecond))
+        case "ramp":
+            self = .ramp(from: try c.decode(Double.self, forKey: .from), to: try c.decode(Double.self, forKey: .to),
+                         seconds: try c.decode(Double.self, forKey: .seconds))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown schedule kind '\(kind)'")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        switch self {
+        case .closedLoop: break
+        case let .recorded(speed): try c.encode(speed, forKey: .speed)
+        case let .fixedRate(r): try c.encode(r, forKey: .perSecond)
+        case let .ramp(a, b, s):
+            try c.encode(a, forKey: .from)
+            try c.encode(b, forKey: .to)
+            try c.encode(s, forKey: .seconds)
         }
     }
 }

@@ -1,0 +1,59 @@
+/// What the engine did during a run, besides per-push outcomes: its connections, provider tokens,
+/// retries and per-token holds. One type for the engine (each worker counts its own), the worker pool
+/// (which adds its workers' with ``+(_:_:)``), the report (which embeds it as `engine`) and later
+/// merges of shard reports.
+///
+/// Every field is a count that adds up across workers and shards, so ``+(_:_:)`` adds every field; a
+/// test fills every field through `Codable` and checks the sum, so a field added here and forgotten
+/// there fails it.
+public struct EngineCounters: Codable, Equatable, Sendable {
+    /// Pushes handed to libcurl, attempts included.
+    public var sent = 0
+    /// New connections libcurl opened (CURLINFO_NUM_CONNECTS summed).
+    public var connectionsOpened = 0
+    /// Provider tokens (JWTs) signed during the run.
+    public var providerTokenSignings = 0
+    /// Most pushes in flight at once. Summed across workers and shards: an upper bound, since their
+    /// peaks need not coincide.
+    public var peakInFlight = 0
+    /// Resends, by what the previous attempt got (a reason, or a transport error key like `curl_56_recv_error`).
+    public var retries: [String: Int] = [:]
+    /// Resends in all (each push is still counted once, by its final outcome).
+    public var retriesTotal = 0
+    /// Pushes held because their device token was answered 429 TooManyRequests.
+    public var tokenBackoffs = 0
+    /// Device tokens answered 410 and not pushed again in the run.
+    public var deadTokens = 0
+    /// Provider tokens signed again after ExpiredProviderToken.
+    public var providerTokenRefreshes = 0
+    /// Connections opened after the first ones (after GOAWAY, resets, …).
+    public var reconnects = 0
+    /// Times sends were held because a connection died young (reconnect backoff).
+    public var reconnectHolds = 0
+    /// HTTP/2 PINGs asked for on idle connections.
+    public var pings = 0
+
+    public init() {}
+
+    /// Both sides' counts added, field by field.
+    public static func + (a: EngineCounters, b: EngineCounters) -> EngineCounters {
+        var s = a
+        s += b
+        return s
+    }
+
+    public static func += (a: inout EngineCounters, b: EngineCounters) {
+        a.sent += b.sent
+        a.connectionsOpened += b.connectionsOpened
+        a.providerTokenSignings += b.providerTokenSignings
+        a.peakInFlight += b.peakInFlight
+        for (cause, n) in b.retries { a.retries[cause, default: 0] += n }
+        a.retriesTotal += b.retriesTotal
+        a.tokenBackoffs += b.tokenBackoffs
+        a.deadTokens += b.deadTokens
+        a.providerTokenRefreshes += b.providerTokenRefreshes
+        a.reconnects += b.reconnects
+        a.reconnectHolds += b.reconnectHolds
+        a.pings += b.pings
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Values given on the command line, each overriding the profile's. Nil leaves the profile's value.
+public struct RunConfigOverrides: Equatable, Sendable {
+    public var target: Target?
+    public var connections: Int?
+    public var streams: Int?
+    public var workers: Int?
+    public var priority: Priority?
+    public var schedule: Schedule?
+    public var durationSeconds: Double?
+    /// Coalescing window in ms; 0 turns coalescing off.
+    public var coalesceMillis: Int64?
+    public var expirationSeconds: Int?
+    public var collapseID: String?
+    public var retryAttempts: Int?
+    public var fastSimulator: Bool?
+
+    public init() {}
+
+    /// The keys these overrides set: an error about one of them names the flag, not the profile key.
+    public var keys: Set<ConfigKey> {
+        var k: Set<ConfigKey> = []
+        if connections != nil { k.insert(.connections) }
+        if streams != nil { k.insert(.streams) }
+        if workers != nil { k.insert(.workers) }
+        if priority != nil { k.insert(.priority) }
+        switch schedule {
+        case .recorded?: k.insert(.speed)
+        case .fixedRate?: k.insert(.rate)
+        case .ramp?: k.insert(.ramp)
+        case .closedLoop?: k.insert(.schedule)
+        case nil: break
+        }
+        if durationSeconds != nil { k.insert(.duration) }
+        if coalesceMillis != nil { k.insert(.coalesce) }
+        if expirationSeconds != nil { k.insert(.expiration) }
+        if collapseID != nil { k.insert(.collapseID) }
+        if retryAttempts != nil { k.insert(.retryAttempts) }
+        if fastSimulator == true { k.insert(.fastSimulator) }
+        return k
+    }
+}
+
+extension RunConfig {
+    /// This configuration with the command line's values laid over it (not yet validated).
+    public func overlaying(_ o: RunConfigOverrides) -> RunConfig {
+        var c = self
+        if let v = o.target { c.target = v }
+        if let v = o.connections { c.transport.connections = v }
+        if let v = o.streams { c.transport.streams = v }
+        if let v = o.workers { c.transport.workers = v }
+        if let v = o.priority { c.payload.priority = v }
+        if let v = o.schedule { c.schedule.mode = v }
+        if let v = o.durationSeconds { c.schedule.durationSeconds = v }
+        if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }
+        if let v = o.expirationSeconds { c.payload.expirationSeconds = v }
+        if let v = o.collapseID { c.payload.collapseID = v }
+        if let v = o.retryAttempts { c.retry.attempts = v }
+        if let v = o.fastSimulator { c.simulator.fast = v }
+        return c
+    }
+
+    /// Validates, naming the flag for a value the overrides gave and the profile key (with the profile's
+    /// path) otherwise.
+    public func validate(setBy overrides: RunConfigOverrides,
+                         cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        do { try validate(cores: cores) } catch let e as RunConfigError {
+            if overrides.keys.contains(e.key) { throw RunConfigFlagError(error: e) }
+            throw RunConfigProfileError(profile: profilePath, error: e)
+        }
+    }
+}
+
+/// A value from the command line that is out of range: `--connections must be between 1 and 64, found 65`.
+public struct RunConfigFlagError: Error, CustomStringConvertible, Sendable {
+    public let error: RunConfigError
+    public var description: String { error.flagDescription }
+}
+
+/// A value from the profile that is out of range: `profiles/x.yaml: 'connections' must be …`.
+public struct RunConfigProfileError: Error, CustomStringConvertible, Sendable {
+    public let profile: String
+    public let error: RunConfigError
+    public var description: String { "\(profile): \(error)" }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// One knob of ``RunConfig``, named as a profile spells it and as the command line spells it, so an
+/// error can name whichever the value came from.
+public enum ConfigKey: String, CaseIterable, Sendable {
+    case connections, streams, workers
+    case pushTimeout = "push_timeout_ms"
+    case tokenRefresh = "token_refresh_minutes"
+    case priority
+    case expiration = "expiration_seconds"
+    case collapseID = "collapse_id"
+    case retryAttempts = "retry_attempts"
+    case retryBackoff = "retry_backoff"
+    case retryMaxElapsed = "retry_max_elapsed"
+    case coalesce
+    case schedule, speed, rate, ramp
+    case duration
+    case sloP99 = "slo_p99_ms"
+    case sloMinDelivered = "slo_min_delivered"
+    case fastSimulator = "fast_simulator"
+
+    /// The profile's key.
+    public var profileKey: String { rawValue }
+
+    /// The `apnsbench run` flag that sets it, if one does.
+    public var flag: String? {
+        switch self {
+        case .connections: return "--connections"
+        case .streams: return "--streams"
+        case .workers: return "--workers"
+        case .priority: return "--priority"
+        case .expiration: return "--expiration"
+        case .collapseID: return "--collapse-id"
+        case .retryAttempts: return "--retry-attempts"
+        case .coalesce: return "--coalesce"
+        case .speed: return "--speed"
+        case .rate: return "--rate"
+        case .ramp: return "--ramp"
+        case .duration: return "--duration"
+        case .fastSimulator: return "--fast-simulator"
+        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .sloP99, .sloMinDelivered: return nil
+        }
+    }
+}
+
+/// A configuration value out of range or in conflict with another, naming the key.
+public struct RunConfigError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The key whose value is wrong.
+    public let key: ConfigKey
+    /// What is wrong, to follow the key's name: `must be between 1 and 64, found 65`.
+    public let problem: String
+
+    public init(_ key: ConfigKey, _ problem: String) {
+        self.key = key
+        self.problem = problem
+    }
+
+    /// As a profile reader sees it: `'connections' must be between 1 and 64, found 65`.
+    public var description: String { "'\(key.profileKey)' \(problem)" }
+
+    /// As a command-line user sees it: `--connections must be between 1 and 64, found 65`.
+    public var flagDescription: String { "\(key.flag ?? key.profileKey) \(problem)" }
+}
+
+extension RunConfig.Transport {
+    /// The most workers allowed on a machine with `cores` cores: 4 a core, at most 64.
+    public static func workerLimit(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        min(64, max(1, cores) * 4)
+    }
+
+    /// Connections, streams, workers and the push timeout in range, with a connection for every worker.
+    public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try RunConfig.check(.connections, connections, in: 1...64)
+        try RunConfig.check(.streams, streams, in: 1...1000, why: " (APNs allows up to about 1000)")
+        let limit = Self.workerLimit(cores: cores)
+        try RunConfig.check(.workers, workers, in: 1...limit, why: " on this machine (4 per core, at most 64)")
+        guard connections >= workers else {
+            throw RunConfigError(.workers, "\(workers) needs \(workers) connections or more: each worker has its own, and connections (\(connections)) are the total across workers")
+        }
+        try RunConfig.check(.pushTimeout, pushTimeoutMillis, in: 1...600_000)
+    }
+}
+
+extension RunConfig.Payload {
+    /// The one rule for `apns-collapse-id` (APNs answers BadCollapseId otherwise; a line break would end
+    /// the header). The engine checks it again for callers that build its settings by hand.
+    public static func validate(collapseID: String) throws {
+        let bytes = collapseID.utf8.count
+        guard (1...64).contains(bytes) else {
+            throw RunConfigError(.collapseID, "must be 1 to 64 bytes (APNs answers BadCollapseId otherwise), found \(bytes)")
+        }
+        guard !collapseID.contains(where: \.isNewline) else { throw RunConfigError(.collapseID, "must be on one line") }
+    }
+
+    public func validate() throws {
+        if let e = expirationSeconds { try RunConfig.check(.expiration, e, in: 0...(86_400 * 30), why: " seconds (30 days)") }
+        if let id = collapseID { try Self.validate(collapseID: id) }
+    }
+}
+
+extension RunConfig.Retry {
+    public func validate() throws {
+        try RunConfig.check(.retryAttempts, attempts, in: 1...100)
+        guard backoffMillis >= 0 else { throw RunConfigError(.retryBackoff, "must not be negative, found \(backoffMillis) ms") }
+        guard maxElapsedMillis >= 0 else { throw RunConfigError(.retryMaxElapsed, "must not be negative, found \(maxElapsedMillis) ms") }
+        guard multiplier >= 1, maxBackoffMillis >= 0, tokenBackoffMillis >= 0 else {
+            throw RunConfigError(.retryBackoff, "needs a multiplier of at least 1 and backoffs of at least 0")
+        }
+    }
+}
+
+extension RunConfig {
+    /// Checks every value once, with an error naming the key; call after laying flags over the profile.
+    public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try transport.validate(cores: cores)
+        let minutes = auth.tokenRefreshMinutes
+        guard minutes >= 20, minutes < 60 else {
+            throw RunConfigError(.tokenRefresh, "must be at least 20 and below 60, found \(Self.trim(minutes))")
+        }
+        try payload.validate()
+        try retry.validate()
+        do { try schedule.mode.validate() } catch {
+            let key: ConfigKey
+            switch schedule.mode {
+            case .closedLoop: key = .schedule
+            case .recorded: key = .speed
+            case .fixedRate: key = .rate
+            case .ramp: key = .ramp
+            }
+            throw RunConfigError(key, "\(error)")
+        }
+        if let d = schedule.durationSeconds, !(d > 0 && d.isFinite) {
+            throw RunConfigError(.duration, "must be a positive number of seconds, found \(Self.trim(d))")
+        }
+        if let window = coalescing.windowMillis {
+            guard window > 0 else { throw RunConfigError(.coalesce, "must be a positive duration, found \(window) ms") }
+            guard workload.pushType == .liveactivity else {
+                throw RunConfigError(.coalesce, "applies to Live Activity updates; \(name) sends \(workload.pushType.rawValue) pushes")
+            }
+        }
+        if let p99 = slo.p99Millis { try Self.check(.sloP99, p99, in: 1...3_600_000) }
+        if let share = slo.minDelivered, !(0...1).contains(share) {
+            throw RunConfigError(.sloMinDelivered, "must be a share between 0 and 1, found \(share)")
+        }
+        if simulator.fast, target != .simulator {
+            throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")
+        }
+    }
+
+    static func check(_ key: ConfigKey, _ value: Int, in range: ClosedRange<Int>, why: String = "") throws {
+        guard range.contains(value) else {
+            throw RunConfigError(key, "must be between \(range.lowerBound) and \(range.upperBound)\(why), found \(value)")
+        }
+    }
+
+    static func trim(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+}

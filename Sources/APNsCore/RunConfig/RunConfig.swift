@@ -1,0 +1,178 @@
+/// Everything one run is made with, as one value: what the profile says, with the command line's flags
+/// laid over it (``overlaying(_:)``), checked once (``validate(cores:)``), turned into the engine's
+/// settings in one place, and embedded verbatim in `report.json` as `configuration`.
+///
+/// Sweep varies its keys, compare refuses two runs whose configurations differ, and merge requires the
+/// shards' configurations to be equal: so every knob that changes what a run does lives here, and
+/// nothing that is secret (the provider key) or machine-specific (ports, paths of temporary files) does.
+///
+/// Sections follow async-http-client's `HTTPClient.Configuration`: each is a small struct whose
+/// properties state their defaults.
+public struct RunConfig: Codable, Equatable, Sendable {
+    /// The profile's name, e.g. `order-changes`.
+    public var name: String
+    /// The profile's free-text description.
+    public var description: String?
+    /// The profile file the run started from, e.g. `profiles/order-changes.yaml`.
+    public var profilePath: String
+    /// Which recording, which rules turn its events into pushes, and what to do with a bad line.
+    public var workload: Workload
+    /// Where pushes go. Default the embedded simulator.
+    public var target: Target = .simulator
+    /// Provider-token (JWT) handling.
+    public var auth = Auth()
+    /// Connections, streams and engine threads.
+    public var transport = Transport()
+    /// When pushes are due, and how long the run may send.
+    public var schedule = Scheduling()
+    /// Per-push headers.
+    public var payload = Payload()
+    /// What is resent after which answer, and when.
+    public var retry = Retry()
+    /// The batching knob for Live Activity updates.
+    public var coalescing = Coalescing()
+    /// What the report checks the run against.
+    public var slo = SLO()
+    /// The embedded simulator, when the target is the simulator.
+    public var simulator = Simulator()
+
+    public init(name: String, profilePath: String, workload: Workload) {
+        self.name = name
+        self.profilePath = profilePath
+        self.workload = workload
+    }
+
+    /// The topic pushes are sent to.
+    public var topic: String { workload.pushType.topic(bundleID: workload.bundleID) }
+
+    /// The recorded stream and how its events become pushes.
+    public struct Workload: Codable, Equatable, Sendable {
+        /// How bad stream lines are handled.
+        public enum BadLinePolicy: String, Codable, Sendable, CaseIterable {
+            /// Count it (an invalid event, and one push not sent `bad_line`) and go on. The default.
+            case skip
+            /// Stop the run at the first one; the report is still written.
+            case stop
+        }
+
+        /// The workload that turns events into pushes, e.g. `order-changes`.
+        public var name: String
+        /// The NDJSON recording (a path resolved against the profile's folder).
+        public var stream: String
+        /// The payload template, JSON with `{{slots}}`.
+        public var template: String
+        /// `apns-push-type`. Default `liveactivity`.
+        public var pushType: PushType = .liveactivity
+        /// The app's bundle id; the topic is this plus the push type's suffix.
+        public var bundleID: String
+        /// A file of device tokens the stream plants as dead (one a line): the embedded simulator answers
+        /// them 410 Unregistered. Default none.
+        public var deadTokens: String?
+        /// Default `.skip`.
+        public var badLines: BadLinePolicy = .skip
+
+        public init(name: String, stream: String, template: String, bundleID: String) {
+            self.name = name
+            self.stream = stream
+            self.template = template
+            self.bundleID = bundleID
+        }
+    }
+
+    /// Provider-token (JWT) handling.
+    public struct Auth: Codable, Equatable, Sendable {
+        /// Minutes between signings of the provider token, at least 20 and below 60 (APNs refuses tokens
+        /// older than an hour and answers TooManyProviderTokenUpdates to more than one new token in 20
+        /// minutes). Default 50.
+        public var tokenRefreshMinutes: Double = 50
+        public init() {}
+    }
+
+    /// Connections, streams and threads.
+    public struct Transport: Codable, Equatable, Sendable {
+        /// HTTP/2 connections in all, 1–64. Default 1.
+        public var connections = 1
+        /// Concurrent streams per connection, 1–1000 (APNs allows about 1000). Default 100.
+        public var streams = 100
+        /// Engine threads, each with its own share of `connections` (so at least one connection each);
+        /// pushes to one device token always go to the same worker. Default 1.
+        public var workers = 1
+        /// How long one push may take from send to answer before it counts as timed out, in ms, 1–600 000.
+        /// Default 30 000.
+        public var pushTimeoutMillis = 30_000
+        public init() {}
+
+        /// Pushes in flight at most: every stream of every connection.
+        public var window: Int { connections * streams }
+    }
+
+    /// When pushes are due.
+    public struct Scheduling: Codable, Equatable, Sendable {
+        /// Default closed loop: as fast as the in-flight window allows.
+        public var mode: Schedule = .closedLoop
+        /// Stop sending after this many seconds; what was not sent is counted as not sent. Default none.
+        public var durationSeconds: Double?
+        public init() {}
+    }
+
+    /// Headers every push carries.
+    public struct Payload: Codable, Equatable, Sendable {
+        /// `apns-priority` of pushes whose event does not choose one. Default 10.
+        public var priority: Priority = .immediate
+        /// `apns-expiration` = the run's start + this many seconds (0: deliver now or never), 0 to 30 days;
+        /// nil sends no header. Default nil.
+        public var expirationSeconds: Int?
+        /// `apns-collapse-id` on every push, 1–64 bytes; nil sends none. Default nil.
+        public var collapseID: String?
+        public init() {}
+    }
+
+    /// The retry policy: 5xx and transport errors back off exponentially; 429 holds that token;
+    /// ExpiredProviderToken re-signs and retries once; 410 marks the token dead; other 4xx are final.
+    public struct Retry: Codable, Equatable, Sendable {
+        /// Attempts in all, the first included, 1–100 (1: never retry). Default 10.
+        public var attempts = 10
+        /// Delay before the second attempt, ms. Default 1 000.
+        public var backoffMillis: Int64 = 1_000
+        /// Each further delay is the previous one times this. Default 2.
+        public var multiplier: Double = 2
+        /// No single delay is longer than this (ms), nor shorter than `backoffMillis`. Default 60 000.
+        public var maxBackoffMillis: Int64 = 60_000
+        /// No retry later than this long after the first send, ms. Default 300 000 (5 minutes).
+        public var maxElapsedMillis: Int64 = 300_000
+        /// First hold of a device token answered 429, doubling while refused, ms. Default 1 000.
+        public var tokenBackoffMillis: Int64 = 1_000
+        public init() {}
+    }
+
+    /// Live Activity update coalescing.
+    public struct Coalescing: Codable, Equatable, Sendable {
+        /// Updates to one token within this window of recorded time collapse into the latest; nil: off.
+        /// Default off.
+        public var windowMillis: Int64?
+        public init() {}
+    }
+
+    /// The service-level objective the report checks; nil rules are not checked.
+    public struct SLO: Codable, Equatable, Sendable {
+        /// p99 response time (from the intended send) at most this many ms, 1 ms – 1 hour.
+        public var p99Millis: Int?
+        /// At least this share of planned pushes delivered, 0–1.
+        public var minDelivered: Double?
+        public init() {}
+
+        /// Whether any rule is set.
+        public var isEmpty: Bool { p99Millis == nil && minDelivered == nil }
+    }
+
+    /// The embedded simulator.
+    public struct Simulator: Codable, Equatable, Sendable {
+        /// Answer 200 to everything without validating, so the numbers are the client's. Only with the
+        /// simulator target. Default false (validating).
+        public var fast = false
+        public init() {}
+
+        /// `fast` or `validating`.
+        public var mode: String { fast ? "fast" : "validating" }
+    }
+}

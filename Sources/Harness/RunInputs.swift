@@ -1,0 +1,67 @@
+import APNsCore
+import APNsEngine
+import Foundation
+import Replay
+
+/// What a run reads before anything starts, so bad input fails first, with its source named: libcurl
+/// itself, the payload template, the stream, the dead-token list and the provider key.
+struct RunInputs {
+    let libcurl: LibcurlInfo
+    let template: PayloadTemplate
+    let key: SigningKey
+    /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
+    let deadTokens: [String]
+
+    init(_ config: RunConfig, credentials: Credentials) throws {
+        libcurl = LibcurlInfo.loaded()
+        try libcurl.requireUsable()
+        let w = config.workload
+        guard let templateData = FileManager.default.contents(atPath: w.template) else {
+            throw RunError("template \(w.template) (from \(config.profilePath)) cannot be read")
+        }
+        template = try PayloadTemplate(json: String(decoding: templateData, as: UTF8.self), source: w.template)
+        guard FileManager.default.isReadableFile(atPath: w.stream) else {
+            throw RunError("stream \(w.stream) (from \(config.profilePath)) cannot be read")
+        }
+        deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
+        key = try Self.signingKey(credentials, target: config.target)
+    }
+
+    /// A provider token cache for one engine (each worker signs its own).
+    func makeTokens(_ config: RunConfig) throws -> ProviderTokenCache {
+        try ProviderTokenCache(key: key, refreshInterval: config.auth.tokenRefreshMinutes * 60)
+    }
+
+    /// One token a line; blank lines and `#` comments skipped; a line that is not a token is an error
+    /// naming the file and the line.
+    static func readTokenList(_ path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunError("dead-token list \(path) cannot be read")
+        }
+        var tokens: [String] = []
+        for (i, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard DeviceToken.isValid(line) else {
+                throw RunError("\(path):\(i + 1): '\(DeviceToken.redacted(line))' is not a device token (even-length hex, 64-200 characters)")
+            }
+            tokens.append(line)
+        }
+        return tokens
+    }
+
+    /// The key from --key-path/--key-id/--team-id (or APNS_* variables); against the simulator a fresh
+    /// key is made when none is given.
+    static func signingKey(_ c: Credentials, target: Target) throws -> SigningKey {
+        if let path = c.keyPath {
+            guard let keyID = c.keyID, let teamID = c.teamID else {
+                throw RunError("--key-path needs --key-id and --team-id (or APNS_KEY_ID and APNS_TEAM_ID)")
+            }
+            return try SigningKey(p8Path: path, keyID: keyID, teamID: teamID)
+        }
+        guard target == .simulator else {
+            throw RunError("target \(target) needs a provider key: --key-path AuthKey_XXXXXXXXXX.p8 --key-id XXXXXXXXXX --team-id XXXXXXXXXX (or APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID)")
+        }
+        return SigningKey.generate()
+    }
+}

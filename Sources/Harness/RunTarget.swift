@@ -1,0 +1,41 @@
+import APNsCore
+import APNsSimulator
+
+/// Where a run's pushes go: the embedded simulator, started for the run on a free loopback port with a
+/// certificate only the engine trusts, or a URL (APNs, or any APNs-like server).
+final class RunTarget {
+    /// `https://host:port` (or `http://` for h2c).
+    let baseURL: String
+    /// The one CA the engine trusts (the embedded simulator's); nil for the system's trust store.
+    let trustedCertificatePEM: String?
+    /// The embedded simulator, when the target is the simulator.
+    let simulator: APNsSimulator?
+
+    init(_ config: RunConfig, inputs: RunInputs) throws {
+        guard config.target == .simulator else {
+            baseURL = config.target.baseURL!
+            trustedCertificatePEM = nil
+            simulator = nil
+            return
+        }
+        var s = SimulatorConfiguration()
+        let key = inputs.key
+        s.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
+        s.topicsByTeam[key.teamID] = [config.workload.bundleID]
+        for token in inputs.deadTokens { s.deviceRegistry.kill(token: token) }
+        s.fast = config.simulator.fast
+        let sim = try APNsSimulator(configuration: s)
+        try sim.start()
+        simulator = sim
+        baseURL = sim.url
+        trustedCertificatePEM = sim.certificates?.caPEM
+    }
+
+    /// How people read it in the start line.
+    var description: String { simulator.map { "the embedded simulator at \($0.url)" } ?? baseURL }
+
+    /// The simulator's counters, for the report.
+    var simulatorCounters: [String: Int]? { simulator?.counterSnapshot.flattened }
+
+    func stop() { simulator?.stop() }
+}

@@ -1,0 +1,138 @@
+import APNsCore
+
+/// One good line of a recorded stream, as a workload's rules see it.
+public struct StreamRecord {
+    /// 1-based line number.
+    public let line: Int
+    /// Epoch milliseconds.
+    public let at: Int64
+    public let kind: String
+    public let fields: FlatJSONObject
+}
+
+/// A workload's rules: how each event changes the workload's state and which pushes it plans. The
+/// shared ``WorkloadDriver`` reads the stream, applies the bad-line policy, counts every event and hands
+/// the planned pushes to the engine; the rules only decide.
+public protocol WorkloadRules: AnyObject {
+    /// Applies one event. Returns how many pushes it planned (0: it only changed state); the driver then
+    /// takes exactly that many results from ``nextPlanned(into:)``. Throws a `StreamLineError` (or any
+    /// error, counted as a bad value) for an event it cannot use; such an event plans nothing.
+    func apply(_ record: StreamRecord) throws -> Int
+
+    /// The next push the last event planned: `.push` with `push` filled, or `.notSent(cause)` with
+    /// `push.priority` set; nil once the plan is done.
+    func nextPlanned(into push: inout OutgoingPush) -> PullResult?
+}
+
+/// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
+///
+/// Every event read ends in exactly one class of ``events`` (planned pushes, state only, or a bad line),
+/// and every push an event planned comes out of ``next(into:)`` exactly once, as `.push` or as
+/// `.notSent(cause)`; a bad line comes out as one `.notSent(.bad_line)` (it may have planned a push). So
+/// the run's outcomes add up to ``EventTally/expectedPushes``.
+///
+/// Bad lines follow the profile's policy: `skip` counts them and goes on; `stop` counts the first and
+/// ends the stream there (``stopError``). An I/O failure of the file ends it too (``readFailure``).
+public final class WorkloadDriver: PushSource {
+    private let reader: EventStreamReader
+    private let rules: WorkloadRules
+    private let policy: RunConfig.Workload.BadLinePolicy
+    private let priority: Priority
+    private var stopping = false
+
+    /// What became of every event read so far.
+    public private(set) var events = EventTally()
+    /// The bad line that ended the stream under `bad_lines: stop`.
+    public private(set) var stopError: StreamLineError?
+    /// The I/O error that ended it.
+    public private(set) var readFailure: Error?
+
+    /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
+    public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
+        self.reader = reader
+        self.rules = rules
+        self.policy = badLines
+        self.priority = priority
+    }
+
+    public func next(into push: inout OutgoingPush) -> PullResult {
+        while true {
+            if let planned = rules.nextPlanned(into: &push) {
+                // After abandon(), what was planned and not handed out ends as not sent.
+                return stopping ? .notSent(.runStopped) : planned
+            }
+            if stopping { return .end }
+            let event: EventStreamReader.Event?
+            do { event = try reader.next() } catch {
+                // The file itself failed, not a line: the run cannot go on.
+                readFailure = error
+                stopping = true
+                return .end
+            }
+            switch event {
+            case nil:
+                return .end
+            case let .bad(error)?:
+                return badLine(error, kind: nil, push: &push)
+            case let .record(line, at, kind, fields)?:
+                let record = StreamRecord(line: line, at: at, kind: kind, fields: fields)
+                do {
+                    let planned = try rules.apply(record)
+                    events.record(kind: kind, planned > 0 ? .producedPushes(planned) : .stateOnly)
+                } catch {
+                    let lineError = error as? StreamLineError
+                        ?? StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)"))
+                    return badLine(lineError, kind: kind, push: &push)
+                }
+            }
+        }
+    }
+
+    /// The rest of a fan-out in progress ends as not sent; the stream is not read further.
+    public func abandon() { stopping = true }
+
+    /// Counts a line that could not be used (an invalid event, and one push not sent: it may have planned
+    /// one); under `bad_lines: stop` the stream ends here.
+    private func badLine(_ error: StreamLineError, kind: String?, push: inout OutgoingPush) -> PullResult {
+        events.recordBadLine(line: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? EventTally.unknownKind)
+        if policy == .stop {
+            stopError = error
+            stopping = true
+        }
+        push.priority = priority
+        push.intendedNanos = 0
+        return .notSent(.badLine)
+    }
+}
+
+/// The one push an event of a one-push-per-event workload planned, or why it is not sent.
+struct SinglePlan {
+    enum State {
+        case empty
+        case send(token: String, priority: Priority, recordedMillis: Int64)
+        case notSent(NotSentCause, Priority)
+    }
+
+    var state = State.empty
+
+    /// Hands out the plan once: `render` writes the payload (the slots were set when the event was applied).
+    mutating func take(into push: inout OutgoingPush, render: (inout [UInt8]) -> Void) -> PullResult? {
+        switch state {
+        case .empty:
+            return nil
+        case let .notSent(cause, priority):
+            state = .empty
+            push.priority = priority
+            push.intendedNanos = 0
+            return .notSent(cause)
+        case let .send(token, priority, at):
+            state = .empty
+            render(&push.body)
+            push.deviceToken = token
+            push.priority = priority
+            push.intendedNanos = 0
+            push.recordedMillis = at
+            return .push
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// apnsbench's exit codes: one meaning each, listed in `apnsbench --help` and the README.
+enum ExitCodes {
+    /// The command did its work (a run completed, whatever APNs answered).
+    static let done = ExitCode.success
+    /// Bad input or a setup failure (a profile, stream, template, key or report that cannot be used; a
+    /// target that cannot be reached), with the cause named.
+    static let failure = ExitCode.failure
+    /// A run stopped at a bad stream line under `bad_lines: stop`; the report was still written.
+    static let stoppedAtBadLine = ExitCode(3)
+    /// A command line the parser refuses (unknown flag, bad value, conflicting flags).
+    static let usage = ExitCode.validationFailure
+
+    /// The table `--help` and the README show.
+    static let help = """
+        Exit codes:
+          0   done (a run completed, whatever APNs answered)
+          1   bad input or setup failure, with the cause named
+          3   run stopped at a bad stream line (bad_lines: stop); the report was written
+          64  usage: a flag or argument the command line parser refuses
+        """
+}
