@@ -1,6 +1,7 @@
 import APNsCore
 @testable import APNsEngine
 import APNsSimulator
+import TestSupport
 import XCTest
 
 final class CurlEngineTests: XCTestCase {
@@ -25,9 +26,9 @@ final class CurlEngineTests: XCTestCase {
         let fixture = try SimulatorFixture()
         defer { fixture.simulator.stop() }
         let engine = try fixture.engine(fixture.engineConfiguration(connections: 2, streams: 100))
-        let items = (0..<10_000).map { _ in ListPushSource.Item(token: goodToken, body: smallPayload) }
-        let sink = CollectingSink()
-        let stats = try engine.runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let items = (0..<10_000).map { _ in FakePushSource.Item(token: goodToken, body: smallPayload) }
+        let sink = RecordingSink()
+        let stats = try engine.runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         XCTAssertEqual(sink.outcomes.count, 10_000)
         XCTAssertEqual(sink.delivered, 10_000, "outcomes other than delivered: \(sink.rejected) \(sink.outcomes.filter { $0 != .delivered }.prefix(3))")
         XCTAssertEqual(stats.sent, 10_000)
@@ -47,27 +48,27 @@ final class CurlEngineTests: XCTestCase {
         let fixture = try SimulatorFixture()
         defer { fixture.simulator.stop() }
         let oversize = Array(#"{"aps":{"alert":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 4100) + Array(#""}}"#.utf8)
-        let items: [ListPushSource.Item] = [
+        let items: [FakePushSource.Item] = [
             .init(token: goodToken, body: smallPayload),
             .init(token: "not-hex-and-too-short", body: smallPayload),
             .init(token: goodToken, body: oversize),
             .init(token: goodToken, body: smallPayload),
         ]
-        let sink = CollectingSink()
-        _ = try fixture.engine(fixture.engineConfiguration()).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let sink = RecordingSink()
+        _ = try fixture.engine(fixture.engineConfiguration()).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         XCTAssertEqual(sink.delivered, 2)
         XCTAssertEqual(sink.rejected, ["BadDeviceToken": 1, "PayloadTooLarge": 1])
 
         // A Live Activity push whose topic lacks the .push-type.liveactivity suffix.
-        let wrongTopic = CollectingSink()
+        let wrongTopic = RecordingSink()
         _ = try fixture.engine(fixture.engineConfiguration(topic: fixture.bundleID))
-            .runOnOwnThread(source: ListPushSource([.init(token: goodToken, body: smallPayload)]), sink: wrongTopic)
+            .runOnOwnThread(source: FakePushSource.list([.init(token: goodToken, body: smallPayload)]), sink: wrongTopic)
         XCTAssertEqual(wrongTopic.rejected, ["BadTopic": 1])
 
         // A topic of a bundle the team does not own.
-        let foreign = CollectingSink()
+        let foreign = RecordingSink()
         _ = try fixture.engine(fixture.engineConfiguration(topic: "com.other.app.push-type.liveactivity"))
-            .runOnOwnThread(source: ListPushSource([.init(token: goodToken, body: smallPayload)]), sink: foreign)
+            .runOnOwnThread(source: FakePushSource.list([.init(token: goodToken, body: smallPayload)]), sink: foreign)
         XCTAssertEqual(foreign.rejected, ["TopicDisallowed": 1])
     }
 
@@ -81,9 +82,9 @@ final class CurlEngineTests: XCTestCase {
         config.retry.maxAttempts = 3
         config.lifecycle.reconnectInitial = 0.001
         config.lifecycle.reconnectMax = 0.01
-        let sink = CollectingSink()
+        let sink = RecordingSink()
         let stats = try fixture.engine(config).runOnOwnThread(
-            source: ListPushSource((0..<5).map { _ in .init(token: goodToken, body: smallPayload) }), sink: sink)
+            source: FakePushSource.list((0..<5).map { _ in .init(token: goodToken, body: smallPayload) }), sink: sink)
         XCTAssertEqual(sink.outcomes.count, 5)
         for outcome in sink.outcomes {
             guard case let .failed(error) = outcome else { return XCTFail("expected a transport failure, got \(outcome)") }

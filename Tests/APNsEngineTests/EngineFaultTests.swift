@@ -2,6 +2,7 @@ import APNsCore
 @testable import APNsEngine
 import APNsSimulator
 import Foundation
+import TestSupport
 import XCTest
 
 /// The engine against the simulator's injected faults: every push ends in exactly one terminal class,
@@ -21,7 +22,7 @@ final class EngineFaultTests: XCTestCase {
     func tokens(_ n: Int) -> [String] { (0..<n).map { String(format: "%064x", $0 + 1) } }
 
     /// Asserts that the sink got one outcome per push and returns the count of each class.
-    func assertOneOutcomeEach(_ sink: CollectingSink, pushes: Int, file: StaticString = #filePath, line: UInt = #line) {
+    func assertOneOutcomeEach(_ sink: RecordingSink, pushes: Int, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(sink.outcomes.count, pushes, "one outcome per push", file: file, line: line)
     }
 
@@ -30,9 +31,9 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 100)
         fastRetries(&config)
-        let items = (0..<2000).map { i in ListPushSource.Item(token: tokens(50)[i % 50], body: smallPayload) }
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let items = (0..<2000).map { i in FakePushSource.Item(token: tokens(50)[i % 50], body: smallPayload) }
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         assertOneOutcomeEach(sink, pushes: 2000)
         XCTAssertEqual(sink.delivered, 2000, "not delivered: \(sink.outcomes.filter { $0 != .delivered }.prefix(5))")
         let counters = fixture.simulator.counterSnapshot
@@ -54,9 +55,9 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 50)
         fastRetries(&config, attempts: 30)
-        let items = (0..<1000).map { i in ListPushSource.Item(token: tokens(20)[i % 20], body: smallPayload) }
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let items = (0..<1000).map { i in FakePushSource.Item(token: tokens(20)[i % 20], body: smallPayload) }
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         assertOneOutcomeEach(sink, pushes: 1000)
         XCTAssertEqual(sink.delivered, 1000)
         let counters = fixture.simulator.counterSnapshot
@@ -76,9 +77,9 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 10)
         fastRetries(&config, attempts: 3)
-        let sink = CollectingSink()
+        let sink = RecordingSink()
         let stats = try fixture.engine(config).runOnOwnThread(
-            source: ListPushSource((0..<20).map { i in .init(token: tokens(20)[i], body: smallPayload) }), sink: sink)
+            source: FakePushSource.list((0..<20).map { i in .init(token: tokens(20)[i], body: smallPayload) }), sink: sink)
         assertOneOutcomeEach(sink, pushes: 20)
         XCTAssertEqual(sink.rejected, ["ServiceUnavailable": 20])
         XCTAssertEqual(stats.retriesTotal, 40, "3 attempts each: 2 retries")
@@ -93,9 +94,9 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 20)
         fastRetries(&config, attempts: 30)
-        let items = (0..<1500).map { i in ListPushSource.Item(token: tokens(30)[i % 30], body: smallPayload) }
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let items = (0..<1500).map { i in FakePushSource.Item(token: tokens(30)[i % 30], body: smallPayload) }
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         assertOneOutcomeEach(sink, pushes: 1500)
         XCTAssertEqual(sink.delivered, 1500, "not delivered: \(sink.outcomes.filter { $0 != .delivered }.prefix(5))")
         let counters = fixture.simulator.counterSnapshot
@@ -117,14 +118,14 @@ final class EngineFaultTests: XCTestCase {
         let hot = String(repeating: "cd", count: 32)
         let cold = tokens(200)
         // 30 pushes to one token among 200 pushes to 200 others (one each: never over the limit).
-        var items: [ListPushSource.Item] = []
+        var items: [FakePushSource.Item] = []
         for i in 0..<200 {
             items.append(.init(token: cold[i], body: smallPayload))
             if i % 7 == 0 && items.filter({ $0.token == hot }).count < 30 { items.append(.init(token: hot, body: smallPayload)) }
         }
         while items.filter({ $0.token == hot }).count < 30 { items.append(.init(token: hot, body: smallPayload)) }
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         assertOneOutcomeEach(sink, pushes: 230)
         XCTAssertEqual(sink.delivered, 230, "not delivered: \(sink.rejected)")
         let limited = fixture.simulator.counterSnapshot.rejected["TooManyRequests", default: 0]
@@ -139,11 +140,11 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         // One stream: the 410 comes back before the next push to that token is taken.
         let config = fixture.engineConfiguration(streams: 1)
-        let items = [ListPushSource.Item(token: goodToken, body: smallPayload)]
-            + (0..<5).map { _ in ListPushSource.Item(token: dead, body: smallPayload) }
-            + [ListPushSource.Item(token: goodToken, body: smallPayload)]
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let items = [FakePushSource.Item(token: goodToken, body: smallPayload)]
+            + (0..<5).map { _ in FakePushSource.Item(token: dead, body: smallPayload) }
+            + [FakePushSource.Item(token: goodToken, body: smallPayload)]
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         assertOneOutcomeEach(sink, pushes: 7)
         XCTAssertEqual(sink.delivered, 2)
         XCTAssertEqual(sink.rejected, ["Unregistered": 1])
@@ -160,16 +161,16 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         let tokens = try ProviderTokenCache(key: fixture.key, clock: engineClock.wallClock)
         let engine = try CurlEngine(configuration: fixture.engineConfiguration(streams: 10), tokens: tokens)
-        let first = CollectingSink()
-        _ = try engine.runOnOwnThread(source: ListPushSource((0..<20).map { _ in .init(token: goodToken, body: smallPayload) }), sink: first)
+        let first = RecordingSink()
+        _ = try engine.runOnOwnThread(source: FakePushSource.list((0..<20).map { _ in .init(token: goodToken, body: smallPayload) }), sink: first)
         XCTAssertEqual(first.delivered, 20)
 
         // An hour and a minute later for APNs; 21 minutes later for the engine, which has not re-signed
         // on its own (refresh every 50 minutes) but may now (the 20-minute rule).
         simulatorClock.advance(61 * 60)
         engineClock.advance(21 * 60)
-        let second = CollectingSink()
-        let stats = try engine.runOnOwnThread(source: ListPushSource((0..<20).map { _ in .init(token: goodToken, body: smallPayload) }), sink: second)
+        let second = RecordingSink()
+        let stats = try engine.runOnOwnThread(source: FakePushSource.list((0..<20).map { _ in .init(token: goodToken, body: smallPayload) }), sink: second)
         assertOneOutcomeEach(second, pushes: 20)
         XCTAssertEqual(second.delivered, 20, "rejected: \(second.rejected)")
         let expired = fixture.simulator.counterSnapshot.rejected["ExpiredProviderToken", default: 0]
@@ -186,9 +187,9 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 100)
         fastRetries(&config)
-        let items = (0..<1500).map { i in ListPushSource.Item(token: i % 50 == 7 ? "0bad" : goodToken, body: smallPayload) }
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: ListPushSource(items), sink: sink)
+        let items = (0..<1500).map { i in FakePushSource.Item(token: i % 50 == 7 ? "0bad" : goodToken, body: smallPayload) }
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
         assertOneOutcomeEach(sink, pushes: 1500)
         XCTAssertEqual(sink.rejected, ["BadDeviceToken": 30])
         XCTAssertEqual(sink.delivered, 1470, "not delivered: \(sink.outcomes.filter { $0 != .delivered && $0 != .rejected(.badDeviceToken) }.prefix(5))")
@@ -202,9 +203,9 @@ final class EngineFaultTests: XCTestCase {
     func testStreamLimitOfOneIsHonouredUntilItRises() throws {
         let fixture = try SimulatorFixture { $0.maxConcurrentStreams = 40 }
         defer { fixture.simulator.stop() }
-        let sink = CollectingSink()
+        let sink = RecordingSink()
         let stats = try fixture.engine(fixture.engineConfiguration(streams: 100))
-            .runOnOwnThread(source: ListPushSource((0..<2000).map { _ in .init(token: goodToken, body: smallPayload) }), sink: sink)
+            .runOnOwnThread(source: FakePushSource.list((0..<2000).map { _ in .init(token: goodToken, body: smallPayload) }), sink: sink)
         XCTAssertEqual(sink.delivered, 2000)
         let counters = fixture.simulator.counterSnapshot
         XCTAssertEqual(counters.streamsRefused, 0, "no stream past the limit of 1, then of 40")
@@ -222,33 +223,14 @@ final class TestClock: @unchecked Sendable {
     var wallClock: WallClock { WallClock { [self] in self.now } }
 }
 
-/// Pushes spaced out in time, to leave the connection idle in between.
-final class SpacedPushSource: PushSource {
-    let count: Int
-    let gapNanos: UInt64
-    private var index = 0
-    private var start: UInt64 = 0
-    init(count: Int, gapSeconds: Double) { self.count = count; self.gapNanos = UInt64(gapSeconds * 1e9) }
-    func next(into push: inout OutgoingPush) -> Bool {
-        guard index < count else { return false }
-        if start == 0 { start = MonotonicTime.now() }
-        push.deviceToken = goodToken
-        push.body = smallPayload
-        push.priority = .immediate
-        push.intendedNanos = start + UInt64(index) * gapNanos
-        index += 1
-        return true
-    }
-}
-
 final class IdleConnectionTests: XCTestCase {
     func testAnIdleConnectionIsPingedAndKept() throws {
         let fixture = try SimulatorFixture()
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration()
         config.lifecycle.pingInterval = 0.25
-        let sink = CollectingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: SpacedPushSource(count: 3, gapSeconds: 0.7), sink: sink)
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.spaced(3, gapSeconds: 0.7, token: goodToken, body: smallPayload), sink: sink)
         XCTAssertEqual(sink.delivered, 3)
         XCTAssertGreaterThanOrEqual(stats.pings, 2, "idle 0.7 s twice with a 0.25 s ping interval")
         XCTAssertEqual(stats.connectionsOpened, 1, "the pinged connection was kept and reused")

@@ -1,46 +1,8 @@
 import APNsCore
 import APNsEngine
 import APNsSimulator
+import TestSupport
 import XCTest
-
-/// A push source over a fixed list, for tests.
-final class ListPushSource: PushSource {
-    struct Item {
-        var token: String
-        var body: [UInt8]
-        var priority: Priority = .immediate
-    }
-    private var items: [Item]
-    private var index = 0
-    init(_ items: [Item]) { self.items = items }
-
-    func next(into push: inout OutgoingPush) -> Bool {
-        guard index < items.count else { return false }
-        let item = items[index]
-        index += 1
-        push.deviceToken = item.token
-        push.body.removeAll(keepingCapacity: true)
-        push.body.append(contentsOf: item.body)
-        push.priority = item.priority
-        push.intendedNanos = 0
-        return true
-    }
-}
-
-/// Collects outcomes, for tests.
-final class CollectingSink: OutcomeSink {
-    var outcomes: [Outcome] = []
-    var delivered = 0
-    var rejected: [String: Int] = [:]
-    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
-        outcomes.append(outcome)
-        switch outcome {
-        case .delivered: delivered += 1
-        case let .rejected(r): rejected[r.rawValue, default: 0] += 1
-        default: break
-        }
-    }
-}
 
 /// A simulator on a free loopback port that knows `key`, and an engine configuration pointed at it.
 struct SimulatorFixture {

@@ -2,63 +2,12 @@ import APNsCore
 @testable import APNsEngine
 import APNsSimulator
 import Foundation
+import TestSupport
 import XCTest
 
-/// A source of `tokens.count × perToken` pushes, tokens interleaved round-robin; push `seq` (0-based, in
-/// source order) carries `intendedNanos = due(seq)` and its sequence number in the body. `abandon()`
-/// records what it has not handed out as not sent in `sink`, as a workload would.
-final class SequencedSource: PushSource {
-    let tokens: [String]
-    let total: Int
-    let due: (Int) -> UInt64
-    let sink: OutcomeSink
-    private(set) var handedOut = 0
-    private(set) var abandoned = false
-
-    init(tokens: [String], perToken: Int, sink: OutcomeSink, due: @escaping (Int) -> UInt64 = { UInt64($0) + 1 }) {
-        self.tokens = tokens
-        total = tokens.count * perToken
-        self.sink = sink
-        self.due = due
-    }
-
-    func token(of seq: Int) -> String { tokens[seq % tokens.count] }
-
-    func next(into push: inout OutgoingPush) -> Bool {
-        guard handedOut < total else { return false }
-        let seq = handedOut
-        handedOut += 1
-        push.deviceToken = token(of: seq)
-        push.body.removeAll(keepingCapacity: true)
-        push.body.append(contentsOf: #"{"aps":{"timestamp":\#(1_714_042_800 + seq),"event":"update","content-state":{"seq":\#(seq)}}}"#.utf8)
-        push.priority = .immediate
-        push.intendedNanos = due(seq)
-        return true
-    }
-
-    func abandon() {
-        abandoned = true
-        while handedOut < total {
-            sink.record(.notSent(.runStopped), priority: .immediate, intended: due(handedOut), sent: 0, completed: 0)
-            handedOut += 1
-        }
-    }
-}
-
-/// Every record, in the order recorded.
-final class RecordingSink: OutcomeSink {
-    struct Entry {
-        var outcome: Outcome
-        var intended: UInt64
-        var sent: UInt64
-        var completed: UInt64
-    }
-    private(set) var entries: [Entry] = []
-    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
-        entries.append(Entry(outcome: outcome, intended: intended, sent: sent, completed: completed))
-    }
-    var delivered: Int { entries.filter { $0.outcome == .delivered }.count }
-    var runStopped: Int { entries.filter { $0.outcome == .notSent(.runStopped) }.count }
+extension FakePushSource {
+    /// The device token of push `seq` of a `sequenced` source.
+    static func token(of seq: Int, _ tokens: [String]) -> String { tokens[seq % tokens.count] }
 }
 
 /// `count` distinct 64-hex tokens from a fixed seed.
@@ -113,12 +62,12 @@ final class WorkerPoolTests: XCTestCase {
         let key = SigningKey.generate()
         let config = EngineConfiguration(baseURL: "https://127.0.0.1:1", topic: "t", pushType: .alert, connections: 1)
         XCTAssertThrowsError(try WorkerPool(workers: 2, configuration: config) { try ProviderTokenCache(key: key) }) { error in
-            XCTAssertTrue("\(error)".contains("at least 2 connections"), "\(error)")
+            XCTAssertTrue("\(error)".contains("needs 2 connections or more"), "\(error)")
         }
         XCTAssertThrowsError(try WorkerPool(workers: 0, configuration: config) { try ProviderTokenCache(key: key) })
         var many = config
         many.connections = 64
-        let limit = WorkerPool.workerLimit()
+        let limit = RunConfig.Transport.workerLimit()
         XCTAssertThrowsError(try WorkerPool(workers: limit + 1, configuration: many) { try ProviderTokenCache(key: key) }) { error in
             XCTAssertTrue("\(error)".contains("between 1 and \(limit)"), "\(error)")
         }
@@ -129,22 +78,21 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(pool.workerConfigurations.map(\.streamsPerConnection), [100, 100])
     }
 
-    func testEngineStatsAddCoversEveryField() throws {
-        // Every number in EngineStats set to 1 (through Codable, so a field added later is covered too).
-        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(EngineStats())) as? [String: Any])
+    func testEngineCountersPlusCoversEveryField() throws {
+        // Every number in EngineCounters set to 1 (through Codable, so a field added later is covered too).
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(EngineCounters())) as? [String: Any])
+        XCTAssertGreaterThan(json.count, 10)
         for (key, value) in json {
             json[key] = value is [String: Any] ? ["x": 1] : 1
         }
-        let ones = try JSONDecoder().decode(EngineStats.self, from: JSONSerialization.data(withJSONObject: json))
-        var sum = ones
-        sum.add(ones)
-        let summed = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(sum)) as? [String: Any])
+        let ones = try JSONDecoder().decode(EngineCounters.self, from: JSONSerialization.data(withJSONObject: json))
+        let summed = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(ones + ones)) as? [String: Any])
+        XCTAssertEqual(summed.count, json.count)
         for (key, value) in summed {
-            let expected = ["firstSendNanos", "lastCompletionNanos"].contains(key) ? 1 : 2
             if let table = value as? [String: Int] {
-                XCTAssertEqual(table, ["x": expected], key)
+                XCTAssertEqual(table, ["x": 2], key)
             } else {
-                XCTAssertEqual(value as? Int, expected, "EngineStats.add does not merge '\(key)'")
+                XCTAssertEqual(value as? Int, 2, "EngineCounters.+ does not add '\(key)'")
             }
         }
     }
@@ -268,21 +216,32 @@ final class WorkerPoolTests: XCTestCase {
     }
 
     func testQueueSourceTellsNothingYetFromEnded() {
-        let sink = RecordingSink()
         let q = PushQueue(capacity: 2)
-        let source = QueueSource(queue: q, sink: sink)
+        let source = QueueSource(queue: q)
         var out = OutgoingPush()
-        XCTAssertFalse(source.next(into: &out))
-        XCTAssertFalse(source.isExhausted, "empty but open: nothing yet")
+        XCTAssertEqual(source.next(into: &out), .idle, "empty but open: nothing yet")
         var p = push("t", 7)
         XCTAssertTrue(q.put(&p))
-        XCTAssertTrue(source.next(into: &out))
+        XCTAssertEqual(source.next(into: &out), .push)
         XCTAssertEqual(out.intendedNanos, 7)
-        XCTAssertFalse(source.isExhausted)
         q.close()
-        XCTAssertFalse(source.next(into: &out))
-        XCTAssertTrue(source.isExhausted)
-        XCTAssertTrue(sink.entries.isEmpty)
+        XCTAssertEqual(source.next(into: &out), .end)
+    }
+
+    func testAnAbandonedQueueSourceGivesBackWhatWasQueuedAsNotSent() {
+        let q = PushQueue(capacity: 4)
+        let source = QueueSource(queue: q)
+        for seq in [3, 4] {
+            var p = push("t", seq)
+            XCTAssertTrue(q.put(&p))
+        }
+        var out = OutgoingPush()
+        var given: [(NotSentCause, UInt64)] = []
+        source.drainAfterAbandon(using: &out) { given.append(($0, $1.intendedNanos)) }
+        XCTAssertEqual(given.map(\.0), [.runStopped, .runStopped])
+        XCTAssertEqual(given.map(\.1), [3, 4], "oldest first, with their intended times")
+        var late = push("t", 5)
+        XCTAssertFalse(q.put(&late), "the producer's next hand-over fails")
     }
 
     func testProducerAndConsumerThreadsKeepOrder() {
@@ -319,7 +278,7 @@ final class WorkerPoolTests: XCTestCase {
         let tokens = testTokens(30)
         let perToken = 200
         let main = RecordingSink()
-        let source = SequencedSource(tokens: tokens, perToken: perToken, sink: main)
+        let source = FakePushSource.sequenced(tokens: tokens, perToken: perToken)
         let sinks = (0..<workers).map { _ in RecordingSink() }
         let pool = try WorkerPool(workers: workers, configuration: fixture.engineConfiguration(connections: 3, streams: 50), queueCapacity: 64) {
             try ProviderTokenCache(key: fixture.key)
@@ -353,7 +312,7 @@ final class WorkerPoolTests: XCTestCase {
                 let seq = Int(e.intended) - 1
                 XCTAssertEqual(workerOfSeq[seq], -1, "push \(seq) recorded twice")
                 workerOfSeq[seq] = w
-                XCTAssertEqual(w, WorkerPool.worker(for: source.token(of: seq), of: workers))
+                XCTAssertEqual(w, WorkerPool.worker(for: FakePushSource.token(of: seq, tokens), of: workers))
             }
         }
         XCTAssertFalse(workerOfSeq.contains(-1))
@@ -364,7 +323,7 @@ final class WorkerPoolTests: XCTestCase {
         for (w, seqs) in taken.enumerated() {
             var last: [String: Int] = [:]
             for seq in seqs {
-                let token = source.token(of: seq)
+                let token = FakePushSource.token(of: seq, tokens)
                 XCTAssertEqual(WorkerPool.worker(for: token, of: workers), w)
                 if let prev = last[token] { XCTAssertLessThan(prev, seq, "worker \(w) took \(seq) after \(prev)") }
                 last[token] = seq
@@ -374,7 +333,7 @@ final class WorkerPoolTests: XCTestCase {
         for sink in sinks {
             var lastSent: [String: (seq: Int, sent: UInt64)] = [:]
             for e in sink.entries.sorted(by: { $0.intended < $1.intended }) {
-                let seq = Int(e.intended) - 1, token = source.token(of: seq)
+                let seq = Int(e.intended) - 1, token = FakePushSource.token(of: seq, tokens)
                 if let prev = lastSent[token] { XCTAssertLessThanOrEqual(prev.sent, e.sent, "push \(seq) sent before \(prev.seq)") }
                 lastSent[token] = (seq, e.sent)
             }
@@ -390,7 +349,7 @@ final class WorkerPoolTests: XCTestCase {
         let main = RecordingSink()
         // 6 000 pushes paced over 60 s; the run stops after 0.3 s.
         let start = MonotonicTime.now()
-        let source = SequencedSource(tokens: tokens, perToken: perToken, sink: main) { start + UInt64($0) * 10_000_000 }
+        let source = FakePushSource.sequenced(tokens: tokens, perToken: perToken) { start + UInt64($0) * 10_000_000 }
         var config = fixture.engineConfiguration(connections: 2, streams: 20)
         config.durationLimit = 0.3
         let sinks = (0..<workers).map { _ in RecordingSink() }
@@ -411,30 +370,23 @@ final class WorkerPoolTests: XCTestCase {
         // Pushes the workers were handed but did not send ended in the workers' sinks.
         for (w, run) in pool.lastRun.enumerated() {
             XCTAssertEqual(run.pushes, sinks[w].entries.count)
-            XCTAssertEqual(run.stats.sent, sinks[w].delivered)
+            XCTAssertEqual(run.counters.sent, sinks[w].delivered)
         }
     }
 
     func testASlowProducerLeavesQueuesEmptyAndNothingIsLost() throws {
         // The producer pauses every 20 pushes, so the workers' queues run dry with pushes in flight: the
         // engines are told "nothing yet", keep going, and are woken by the next push (or the close).
-        final class SlowSource: PushSource {
-            let inner: SequencedSource
-            init(_ inner: SequencedSource) { self.inner = inner }
-            func next(into push: inout OutgoingPush) -> Bool {
-                if inner.handedOut % 20 == 19 { usleep(5_000) }
-                return inner.next(into: &push)
-            }
-        }
         let fixture = try SimulatorFixture()
         defer { fixture.simulator.stop() }
         let main = RecordingSink()
-        let source = SequencedSource(tokens: testTokens(16), perToken: 25, sink: main)
+        let source = FakePushSource.sequenced(tokens: testTokens(16), perToken: 25)
+        source.pause = (every: 20, micros: 5_000)
         let sinks = [RecordingSink(), RecordingSink()]
         let pool = try WorkerPool(workers: 2, configuration: fixture.engineConfiguration(connections: 2, streams: 10)) {
             try ProviderTokenCache(key: fixture.key)
         }
-        let stats = try pool.run(source: SlowSource(source), sink: main, workerSinks: sinks)
+        let stats = try pool.run(source: source, sink: main, workerSinks: sinks)
         XCTAssertEqual(main.entries.count, 0)
         XCTAssertEqual(sinks.map(\.delivered).reduce(0, +), 400)
         XCTAssertEqual(sinks.map(\.entries.count).reduce(0, +), 400)
@@ -450,9 +402,9 @@ final class WorkerPoolTests: XCTestCase {
         let main = RecordingSink()
         let start = MonotonicTime.now()
         // 100 pushes over about 1 s, so that progress is reported at least once along the way.
-        let source = SequencedSource(tokens: testTokens(10), perToken: 10, sink: main) { start + UInt64($0) * 10_000_000 }
+        let source = FakePushSource.sequenced(tokens: testTokens(10), perToken: 10) { start + UInt64($0) * 10_000_000 }
         let pool = try WorkerPool(workers: 2, configuration: config) { try ProviderTokenCache(key: fixture.key) }
-        var reports: [(EngineStats, Int, Int)] = []
+        var reports: [(EngineCounters, Int, Int)] = []
         pool.onProgress = { reports.append(($0, $1, $2)) }
         let sinks = [RecordingSink(), RecordingSink()]
         _ = try pool.run(source: source, sink: main, workerSinks: sinks)

@@ -25,7 +25,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
     @discardableResult
     func runShipped(_ name: String, notSentByDesign: Set<String>,
                     file: StaticString = #filePath, line: UInt = #line) throws -> RunReport {
-        var options = RunOptions(profilePath: Self.repo.appendingPathComponent("profiles/\(name).yaml").path)
+        var options = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/\(name).yaml").path)
         options.outDirectory = scratch.appendingPathComponent(name).path
         let result = try ReplayRun.execute(options, log: { _ in })
         let report = result.report
@@ -46,7 +46,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
         XCTAssertTrue(report.events.balanced, file: file, line: line)
         XCTAssertEqual(report.events.invalidTotal, 0, "\(report.events.badLineSamples)", file: file, line: line)
         XCTAssertEqual(report.simulator?["accepted"], p.delivered, file: file, line: line)
-        XCTAssertEqual(report.configuration.pushType, "alert", file: file, line: line)
+        XCTAssertEqual(report.configuration.workload.pushType, .alert, file: file, line: line)
         let loaded = try RunReport.load(from: scratch.appendingPathComponent("\(name)/report.json").path)
         XCTAssertEqual(loaded.pushes, p, file: file, line: line)
         return report
@@ -101,7 +101,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
             push_type: alert
             bundle_id: au.batserver.everday
             """.write(to: profile, atomically: true, encoding: .utf8)
-        var options = RunOptions(profilePath: profile.path)
+        var options = RunRequest(profilePath: profile.path)
         options.outDirectory = scratch.appendingPathComponent("everday-report").path
         let report = try ReplayRun.execute(options, log: { _ in }).report
         XCTAssertEqual(report.pushes.delivered, 4, "2 devices x 2 registrations")
@@ -132,7 +132,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
             bundle_id: bd.com.cdbl.lms
             bad_lines: stop
             """.write(to: profile, atomically: true, encoding: .utf8)
-        var options = RunOptions(profilePath: profile.path)
+        var options = RunRequest(profilePath: profile.path)
         options.outDirectory = scratch.appendingPathComponent("cdbl-report").path
         let result = try ReplayRun.execute(options, log: { _ in })
         XCTAssertEqual(result.stoppedAt?.line, 2)

@@ -20,7 +20,7 @@ final class LeaveRequestReplayTests: XCTestCase {
     }
 
     func testShippedProfileReplaysWithCountsThatAddUp() throws {
-        var options = RunOptions(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
+        var options = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
         options.outDirectory = scratch.appendingPathComponent("report").path
         let result = try ReplayRun.execute(options, log: { _ in })
         let p = result.report.pushes
@@ -61,7 +61,7 @@ final class LeaveRequestReplayTests: XCTestCase {
             #"{"at":"2025-04-16T07:06:00Z","kind":"leave.status","request_id":1,"status":"finished","staff_name":"Jane"}"#,
         ]
         let profile = try writeProfile(stream: lines, badLines: "skip")
-        var options = RunOptions(profilePath: profile)
+        var options = RunRequest(profilePath: profile)
         options.outDirectory = scratch.appendingPathComponent("report").path
         let result = try ReplayRun.execute(options, log: { _ in })
         let report = result.report
@@ -82,7 +82,7 @@ final class LeaveRequestReplayTests: XCTestCase {
 
         // With `bad_lines: stop` the run stops at line 3 and says so; the report still balances.
         let stopping = try writeProfile(stream: lines, badLines: "stop")
-        var stopOptions = RunOptions(profilePath: stopping)
+        var stopOptions = RunRequest(profilePath: stopping)
         stopOptions.outDirectory = scratch.appendingPathComponent("stop").path
         let stopped = try ReplayRun.execute(stopOptions, log: { _ in })
         XCTAssertEqual(stopped.stoppedAt?.line, 3)
@@ -94,7 +94,7 @@ final class LeaveRequestReplayTests: XCTestCase {
         let path = scratch.appendingPathComponent("typo.yaml").path
         try "name: x\nworkload: leave-requests\nstream: s.ndjson\ntemplate: t.json\nbundle_id: com.x\nconections: 4\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try ReplayRun.execute(RunOptions(profilePath: path), log: { _ in })) { error in
+        XCTAssertThrowsError(try ReplayRun.execute(RunRequest(profilePath: path), log: { _ in })) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("typo.yaml:6"), text)
             XCTAssertTrue(text.contains("conections"), text)
@@ -102,8 +102,8 @@ final class LeaveRequestReplayTests: XCTestCase {
     }
 
     func testRealAPNsWithoutAKeyIsRefusedBeforeSending() throws {
-        var options = RunOptions(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
-        options.target = .sandbox
+        var options = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
+        options.overrides.target = .sandbox
         options.outDirectory = scratch.appendingPathComponent("r").path
         XCTAssertThrowsError(try ReplayRun.execute(options, log: { _ in })) { error in
             XCTAssertTrue("\(error)".contains("--key-path"), "\(error)")

@@ -23,10 +23,10 @@ final class OrderChangesReplayTests: XCTestCase {
                                         settings: "streams: 50\n" + extra)
     }
 
-    func run(_ profile: String, configure: (inout RunOptions) -> Void = { _ in }) throws -> RunReport {
-        var options = RunOptions(profilePath: profile)
+    func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> RunReport {
+        var options = RunRequest(profilePath: profile)
         options.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
-        configure(&options)
+        configure(&options.overrides)
         return try ReplayRun.execute(options, log: { _ in }).report
     }
 
@@ -69,22 +69,22 @@ final class OrderChangesReplayTests: XCTestCase {
         let path = try profile(events: 400, devices: 40, stores: 4)
         let report = try run(path) {
             $0.schedule = .fixedRate(perSecond: 200)
-            $0.durationLimit = 0.5
+            $0.durationSeconds = 0.5
             $0.coalesceMillis = 5_000
         }
         let p = report.pushes
         XCTAssertTrue(p.balanced, "\(p)")
         XCTAssertEqual(p.expectedPlanned, p.planned)
         XCTAssertGreaterThan(p.notSent["run_stopped"] ?? 0, 0)
-        XCTAssertEqual(report.configuration.schedule, "rate 200/s")
-        XCTAssertEqual(report.configuration.coalesceMillis, 5_000)
+        XCTAssertEqual(report.configuration.schedule.mode, .fixedRate(perSecond: 200))
+        XCTAssertEqual(report.configuration.coalescing.windowMillis, 5_000)
     }
 
     func testRecordedPaceSchedulesFromTheRecording() throws {
         // The whole recording is a day; at 200,000x it takes under half a second of intended time.
         let report = try run(try profile(events: 200, devices: 10, stores: 2)) { $0.schedule = .recorded(speed: 200_000) }
         XCTAssertTrue(report.pushes.balanced)
-        XCTAssertEqual(report.configuration.schedule, "recorded x200000")
+        XCTAssertEqual(report.configuration.schedule.mode, .recorded(speed: 200_000))
         XCTAssertGreaterThanOrEqual(report.latency.responseTime.p50, report.latency.serviceTime.p50)
     }
 }

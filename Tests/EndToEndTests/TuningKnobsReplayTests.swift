@@ -10,12 +10,12 @@ import XCTest
 final class TuningKnobsReplayTests: XCTestCase {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func run(_ configure: (inout RunOptions) -> Void) throws -> RunReport {
+    func run(_ configure: (inout RunConfigOverrides) -> Void) throws -> RunReport {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-knobs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        var options = RunOptions(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
+        var options = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
         options.outDirectory = out.path
-        configure(&options)
+        configure(&options.overrides)
         let report = try ReplayRun.execute(options, log: { _ in }).report
         XCTAssertTrue(report.pushes.balanced)
         // What was written is what was returned, knobs included.
@@ -32,32 +32,33 @@ final class TuningKnobsReplayTests: XCTestCase {
             $0.streams = 20
         }
         let c = report.configuration
-        XCTAssertEqual(c.collapseID, "leave-42")
-        XCTAssertEqual(c.expirationSeconds, 3600)
-        XCTAssertEqual(c.connections, 3)
-        XCTAssertEqual(c.streams, 20)
-        XCTAssertEqual(c.workers, 1)
-        XCTAssertEqual(c.simulatorMode, "validating")
-        XCTAssertTrue(c.retry?.hasPrefix("3 attempts") ?? false, c.retry ?? "nil")
+        XCTAssertEqual(c.payload.collapseID, "leave-42")
+        XCTAssertEqual(c.payload.expirationSeconds, 3600)
+        XCTAssertEqual(c.transport.connections, 3)
+        XCTAssertEqual(c.transport.streams, 20)
+        XCTAssertEqual(c.transport.workers, 1)
+        XCTAssertEqual(c.simulator.mode, "validating")
+        XCTAssertEqual(c.retry.attempts, 3)
         // The validating simulator accepted every push carrying them (a bad collapse id or expiration
         // would be BadCollapseId / BadExpirationDate).
         XCTAssertEqual(report.pushes.rejectedTotal, 0, "\(report.pushes.rejected)")
         XCTAssertEqual(report.simulator?["accepted"], report.pushes.delivered)
-        XCTAssertNotNil(report.engine.resilience)
-        XCTAssertEqual(report.engine.resilience?.retriesTotal, 0)
+        XCTAssertEqual(report.engine.retriesTotal, 0)
     }
 
     func testSLOIsCheckedAgainstTheRun() throws {
         let report = try run { $0.fastSimulator = true }
-        XCTAssertEqual(report.configuration.simulatorMode, "fast")
-        XCTAssertEqual(report.configuration.slo, .init(p99Millis: 1000, minDelivered: 0.95))
+        XCTAssertEqual(report.configuration.simulator.mode, "fast")
+        XCTAssertEqual(report.configuration.slo.p99Millis, 1000)
+        XCTAssertEqual(report.configuration.slo.minDelivered, 0.95)
         let checks = SLOCheck.checks(report)
         XCTAssertEqual(checks.count, 2)
         let share = Double(report.pushes.delivered) / Double(report.pushes.planned)
         XCTAssertEqual(checks[1].met, share >= 0.95)
         // A target no run can meet is reported missed.
         var strict = report
-        strict.configuration.slo = .init(p99Millis: nil, minDelivered: 1.0)
+        strict.configuration.slo.p99Millis = nil
+        strict.configuration.slo.minDelivered = 1.0
         XCTAssertEqual(SLOCheck.checks(strict).map(\.met), [report.pushes.delivered == report.pushes.planned])
         XCTAssertTrue(SummaryText.markdown(report).contains("## Service-level objective"))
     }

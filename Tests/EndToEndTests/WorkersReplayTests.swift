@@ -22,10 +22,10 @@ final class WorkersReplayTests: XCTestCase {
                                         settings: "connections: 3\nstreams: 20\n" + extra)
     }
 
-    func run(_ profile: String, configure: (inout RunOptions) -> Void = { _ in }) throws -> (RunReport, String) {
-        var options = RunOptions(profilePath: profile)
+    func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> (RunReport, String) {
+        var options = RunRequest(profilePath: profile)
         options.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
-        configure(&options)
+        configure(&options.overrides)
         let result = try ReplayRun.execute(options, log: { _ in })
         let md = try String(contentsOfFile: (options.outDirectory as NSString).appendingPathComponent("summary.md"), encoding: .utf8)
         return (result.report, md)
@@ -41,8 +41,8 @@ final class WorkersReplayTests: XCTestCase {
             XCTAssertEqual(report.pushes.failed, [:])
             XCTAssertEqual(report.pushes.timedOut, 0)
         }
-        XCTAssertEqual(one.configuration.workers, 1)
-        XCTAssertEqual(three.configuration.workers, 3)
+        XCTAssertEqual(one.configuration.transport.workers, 1)
+        XCTAssertEqual(three.configuration.transport.workers, 3)
         XCTAssertTrue(md.contains("3 workers"), md)
         // The same workload, the same answers: the workers change who sends, not what happens.
         XCTAssertEqual(three.pushes.planned, one.pushes.planned)
@@ -64,29 +64,30 @@ final class WorkersReplayTests: XCTestCase {
         let (report, _) = try run(path) {
             $0.workers = 2
             $0.schedule = .fixedRate(perSecond: 200)
-            $0.durationLimit = 0.5
+            $0.durationSeconds = 0.5
             $0.coalesceMillis = 5_000
         }
         let p = report.pushes
         XCTAssertTrue(p.balanced, "\(p)")
         XCTAssertEqual(p.expectedPlanned, p.planned)
         XCTAssertGreaterThan(p.notSent["run_stopped"] ?? 0, 0)
-        XCTAssertEqual(report.configuration.workers, 2)
+        XCTAssertEqual(report.configuration.transport.workers, 2)
     }
 
     func testWorkersAreReadFromTheProfileAndChecked() throws {
         let (report, _) = try run(try profile(extra: "workers: 2"))
-        XCTAssertEqual(report.configuration.workers, 2)
+        XCTAssertEqual(report.configuration.transport.workers, 2)
         XCTAssertTrue(report.pushes.balanced)
 
         XCTAssertThrowsError(try run(try profile(extra: "workers: 2")) { $0.connections = 1 }) { error in
-            XCTAssertTrue("\(error)".contains("2 workers need at least 2 connections"), "\(error)")
+            XCTAssertTrue("\(error)".contains("'workers' 2 needs 2 connections or more"), "\(error)")
         }
         XCTAssertThrowsError(try run(try profile(extra: "workers: 0"))) { error in
-            XCTAssertTrue("\(error)".contains("'workers' must be between 1 and 64"), "\(error)")
+            XCTAssertTrue("\(error)".contains("'workers' must be between 1 and \(RunConfig.Transport.workerLimit())"), "\(error)")
         }
-        XCTAssertThrowsError(try run(try profile()) { $0.workers = ReplayRun.workerLimit + 1 }) { error in
-            XCTAssertTrue("\(error)".contains("workers \(ReplayRun.workerLimit + 1) must be between 1 and"), "\(error)")
+        let limit = RunConfig.Transport.workerLimit()
+        XCTAssertThrowsError(try run(try profile()) { $0.workers = limit + 1 }) { error in
+            XCTAssertEqual("\(error)", "--workers must be between 1 and \(limit) on this machine (4 per core, at most 64), found \(limit + 1)")
         }
     }
 }

@@ -1,39 +1,26 @@
 import APNsCore
 @testable import Replay
+import TestSupport
 import XCTest
 
 final class CoalescerTests: XCTestCase {
-    final class Source: PushSource {
-        var items: [(token: String, at: Int64, body: String)]
-        var i = 0
-        init(_ items: [(String, Int64, String)]) { self.items = items.map { (token: $0.0, at: $0.1, body: $0.2) } }
-        func next(into push: inout OutgoingPush) -> Bool {
-            guard i < items.count else { return false }
-            let it = items[i]
-            i += 1
-            push.deviceToken = it.token
-            push.body = Array(it.body.utf8)
-            push.recordedMillis = it.at
-            return true
-        }
+    struct Result {
+        var out: [(String, Int64, String)]
+        /// Updates superseded, as the coalescer counted them and as it said them (not sent `coalesced`).
+        var saved: Int
+        var coalesced: Int
+        /// Every update's staleness, from the coalescer's histogram.
+        var staleness: [UInt64]
+        var notSent: [String: Int]
     }
 
-    final class Books: OutcomeSink, CoalescingAccounting {
-        var coalesced = 0
-        var staleness: [Int64] = []
-        func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
-            if outcome == .notSent(.coalesced) { coalesced += 1 }
-        }
-        func coalescingStaleness(millis: Int64) { staleness.append(millis) }
-    }
-
-    func drain(_ items: [(String, Int64, String)], window: Int64) -> (out: [(String, Int64, String)], books: Books, saved: Int) {
-        let books = Books()
-        let c = Coalescer(Source(items), windowMillis: window, outcomes: books, accounting: books)
-        var push = OutgoingPush()
-        var out: [(String, Int64, String)] = []
-        while c.next(into: &push) { out.append((push.deviceToken, push.recordedMillis, String(decoding: push.body, as: UTF8.self))) }
-        return (out, books, c.saved)
+    func drain(_ items: [(String, Int64, String)], window: Int64) -> Result {
+        let c = Coalescer(FakePushSource.recorded(items.map { (token: $0.0, at: $0.1, body: $0.2) }), windowMillis: window)
+        let d = TestSupport.drain(c)
+        var staleness: [UInt64] = []
+        for v in c.staleness.recordedValues() { staleness += Array(repeating: v.value, count: Int(v.count)) }
+        return Result(out: d.pushes.map { ($0.token, $0.recordedMillis, $0.body) }, saved: c.saved,
+                      coalesced: d.notSentByCause["coalesced"] ?? 0, staleness: staleness.sorted(), notSent: d.notSentByCause)
     }
 
     func testUpdatesWithinTheWindowCollapseToTheLatest() {
@@ -42,11 +29,11 @@ final class CoalescerTests: XCTestCase {
         // Released when the window the first update opened closes.
         XCTAssertEqual(r.out.map(\.1), [250, 460, 510, 850])
         XCTAssertEqual(r.saved, 2)
-        XCTAssertEqual(r.books.coalesced, 2)
+        XCTAssertEqual(r.coalesced, 2)
         // Counts add up: every input is either released or saved.
         XCTAssertEqual(r.out.count + r.saved, 6)
         // Staleness of every update: release - recorded.
-        XCTAssertEqual(r.books.staleness.sorted(), [50, 150, 250, 250, 250, 250])
+        XCTAssertEqual(r.staleness, [50, 150, 250, 250, 250, 250])
     }
 
     func testDistinctTokensNeverMergeAndOrderIsByWindowOpening() {
@@ -63,6 +50,20 @@ final class CoalescerTests: XCTestCase {
         XCTAssertEqual(r.out.count, 40)
         XCTAssertEqual(r.saved, 960)
         XCTAssertEqual(r.out.last?.2, "u999")
-        XCTAssertEqual(r.books.staleness.max(), 250)
+        XCTAssertEqual(r.staleness.max(), 250)
+    }
+
+    func testAbandonGivesBackHeldUpdatesAsNotSent() {
+        // Three tokens held in open windows when the run stops: each ends as not sent (run_stopped), and
+        // nothing is read from the inner source after that.
+        let inner = FakePushSource.recorded([("A", 0, "a0"), ("B", 10, "b0"), ("C", 20, "c0"), ("D", 5_000, "d0"), ("E", 6_000, "e0")])
+        let c = Coalescer(inner, windowMillis: 1_000)
+        var push = OutgoingPush()
+        XCTAssertEqual(c.next(into: &push), .push, "A's window closed when D arrived")
+        var given: [NotSentCause] = []
+        c.drainAfterAbandon(using: &push) { cause, _ in given.append(cause) }
+        // B, C and D were held; E was still in the inner source, which gives it back as not sent too.
+        XCTAssertEqual(given, [.runStopped, .runStopped, .runStopped, .runStopped])
+        XCTAssertEqual(inner.handedOut, 5)
     }
 }

@@ -4,11 +4,14 @@ import Foundation
 import XCTest
 
 final class EverdayApprovalsWorkloadTests: XCTestCase {
-    func make(_ lines: [String], badLines: RunProfile.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> EverdayApprovalsWorkload {
+    /// The rules of the last `make`, for their registry counts.
+    var rules: EverdayApprovalsWorkload!
+
+    func make(_ lines: [String], badLines: RunConfig.Workload.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> WorkloadDriver {
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
         let (template, source) = try AlertTestSupport.shippedTemplate("everday-approvals")
-        return try EverdayApprovalsWorkload(reader: EventStreamReader(path: path), template: template, templateSource: source,
-                                            priority: .immediate, badLines: badLines, accounting: ledger, outcomes: ledger)
+        rules = try EverdayApprovalsWorkload(template: template, templateSource: source, priority: .immediate)
+        return try ledger.driver(rules, path: path, badLines: badLines)
     }
 
     var minute = 0
@@ -72,8 +75,8 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         let w = try make(lines, ledger: ledger)
         ledger.drain(w)
         XCTAssertEqual(ledger.sent.map(\.token), [t[1], t[2], t[3], t[2], t[5], t[4]])
-        XCTAssertEqual(w.retiredTokens, 3)
-        XCTAssertEqual(w.parentDeviceCount, 2)
+        XCTAssertEqual(rules.retiredTokens, 3)
+        XCTAssertEqual(rules.parentDeviceCount, 2)
         // Once replaced, a token never appears again.
         let firstReplacement = ledger.sent.firstIndex { $0.token == t[3] }!
         XCTAssertFalse(ledger.sent[firstReplacement...].contains { $0.token == t[1] })
@@ -87,12 +90,12 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         let lines = [device("A", t[1]), device("B", t[2]), registered(1, "kid1"), removed("A"), device("B", t[3])]
         let w = try make(lines, ledger: ledger)
         var push = OutgoingPush()
-        XCTAssertTrue(w.next(into: &push))
+        XCTAssertEqual(w.next(into: &push), .push)
         XCTAssertEqual(push.deviceToken, t[1])
-        XCTAssertTrue(w.next(into: &push))
+        XCTAssertEqual(w.next(into: &push), .push)
         XCTAssertEqual(push.deviceToken, t[2])
-        XCTAssertFalse(w.next(into: &push))
-        XCTAssertEqual(w.parentDeviceCount, 1)
+        XCTAssertEqual(w.next(into: &push), .end)
+        XCTAssertEqual(rules.parentDeviceCount, 1)
     }
 
     func testAFamilysRegistrationGoesToThatFamilysParentsAndOneWithoutAFamilyToAll() throws {
@@ -116,7 +119,7 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
 
         let bad = WorkloadLedger()
         bad.drain(try make([#"{"at":"2025-03-03T00:00:00Z","kind":"account.registered","user_id":1,"username":"x","family_id":"7"}"#], ledger: bad))
-        XCTAssertEqual(bad.badLines.map(\.key), ["wrong_type"])
+        XCTAssertEqual(bad.badLines.map(\.cause), ["wrong_type"])
     }
 
     func testZeroParentsIsOnePlannedPushNotSent() throws {
@@ -162,10 +165,10 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         let w = try make(lines, ledger: ledger)
         ledger.drain(w)
         XCTAssertEqual(ledger.badLines.map(\.line), [2, 3, 4, 5, 6, 7, 8])
-        XCTAssertEqual(ledger.badLines.map(\.key),
+        XCTAssertEqual(ledger.badLines.map(\.cause),
                        ["bad_value", "missing_field", "bad_value", "bad_value", "wrong_type", "unknown_kind", "time_backwards"])
-        XCTAssertTrue(ledger.badLines[0].description.contains("push_token"), ledger.badLines[0].description)
-        XCTAssertTrue(ledger.badLines[2].description.contains("'nobody' is not a registered parent device"), ledger.badLines[2].description)
+        XCTAssertTrue(ledger.badLines[0].detail.contains("push_token"), ledger.badLines[0].detail)
+        XCTAssertTrue(ledger.badLines[2].detail.contains("'nobody' is not a registered parent device"), ledger.badLines[2].detail)
         XCTAssertEqual(ledger.sent.map(\.token), [t[1]], "the bad device line registered nothing")
         XCTAssertEqual(ledger.count(.notSent(.badLine)), 7)
         ledger.assertBalanced(linesRead: lines.count)
@@ -181,11 +184,8 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
     }
 
     func testTemplateSlotsAreChecked() throws {
-        let path = StreamTestFiles.write("", for: self)
-        let ledger = WorkloadLedger()
         let template = try PayloadTemplate(json: #"{"aps":{"alert":"{{store_id}}"}}"#, source: "t.json")
-        XCTAssertThrowsError(try EverdayApprovalsWorkload(reader: EventStreamReader(path: path), template: template, templateSource: "t.json",
-                                                          priority: .immediate, badLines: .skip, accounting: ledger, outcomes: ledger)) { error in
+        XCTAssertThrowsError(try EverdayApprovalsWorkload(template: template, templateSource: "t.json", priority: .immediate)) { error in
             XCTAssertTrue("\(error)".contains("slot 'store_id' is not a field of workload everday-approvals"), "\(error)")
         }
     }

@@ -22,16 +22,11 @@ final class LeaveRequestWorkloadTests: XCTestCase {
             #"{"at":"2025-04-16T12:00:00Z","kind":"leave.status","request_id":22,"status":"finished"}"#,
         ]
         let path = StreamTestFiles.write(lines.joined(separator: "\n"), for: self)
-        let ledger = OrderChangesLedger()
-        let workload = try LeaveRequestWorkload(
-            reader: EventStreamReader(path: path), template: Self.template, templateSource: "t", priority: .immediate,
-            badLines: .skip, accounting: ledger, outcomes: ledger)
-        var push = OutgoingPush()
-        var sent: [[String: Any]] = []
-        while workload.next(into: &push) {
-            XCTAssertEqual(push.deviceToken, token)
-            sent.append(try XCTUnwrap(JSONSerialization.jsonObject(with: Data(push.body)) as? [String: Any]))
-        }
+        let ledger = WorkloadLedger()
+        let rules = try LeaveRequestWorkload(template: Self.template, templateSource: "t", priority: .immediate)
+        ledger.drain(try ledger.driver(rules, path: path))
+        XCTAssertEqual(ledger.sent.map(\.token), [token, token])
+        let sent = ledger.sent.map(\.json)
         XCTAssertEqual(ledger.notSent, ["no_token": 1])
         XCTAssertEqual(sent.count, 2)
         let aps = sent.map { $0["aps"] as? [String: Any] ?? [:] }
@@ -41,5 +36,6 @@ final class LeaveRequestWorkloadTests: XCTestCase {
         XCTAssertEqual((aps[0]["content-state"] as? [String: Any])?["responseTime"] as? String, "2025-04-16T10:04:52Z")
         XCTAssertTrue((aps[1]["content-state"] as? [String: Any])?["respondedBy"] is NSNull, "no staff name: null, as the app's optional")
         XCTAssertEqual(ledger.planned, 3)
+        ledger.assertBalanced(linesRead: lines.count)
     }
 }

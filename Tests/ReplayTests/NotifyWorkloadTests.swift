@@ -3,58 +3,6 @@ import Foundation
 @testable import Replay
 import XCTest
 
-/// A fake run: counts events as `EventAccounting` and outcomes as `OutcomeSink`, and plays the engine by
-/// pulling pushes from a workload and recording each as delivered.
-final class WorkloadLedger: EventAccounting, OutcomeSink {
-    struct Sent {
-        var token: String
-        var body: String
-        var priority: Priority
-        var recordedMillis: Int64
-        /// The body parsed (tests only; the workload never parses payloads).
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
-        var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
-        var alert: [String: Any] { aps["alert"] as? [String: Any] ?? [:] }
-    }
-
-    var applied: [(kind: String, pushes: Int)] = []
-    var badLines: [StreamLineError] = []
-    var outcomes: [(outcome: Outcome, priority: Priority)] = []
-    var sent: [Sent] = []
-
-    func eventApplied(kind: String, pushes: Int) { applied.append((kind, pushes)) }
-    func badLine(_ error: StreamLineError, kind: String?) { badLines.append(error) }
-    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
-        outcomes.append((outcome, priority))
-    }
-
-    /// Pulls every push from `workload` (reusing one `OutgoingPush`, as the engine does) and records each
-    /// as delivered.
-    func drain(_ workload: ReplayWorkload) {
-        var push = OutgoingPush(bodyCapacity: 64)
-        while workload.next(into: &push) {
-            sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
-                             priority: push.priority, recordedMillis: push.recordedMillis))
-            record(.delivered, priority: push.priority, intended: 0, sent: 1, completed: 2)
-        }
-    }
-
-    var eventsRead: Int { applied.count + badLines.count }
-    var producedPushes: Int { applied.filter { $0.pushes > 0 }.count }
-    var stateOnly: Int { applied.filter { $0.pushes == 0 }.count }
-    var pushesPlannedByEvents: Int { applied.reduce(0) { $0 + $1.pushes } }
-    func count(_ outcome: Outcome) -> Int { outcomes.filter { $0.outcome == outcome }.count }
-
-    /// Events: produced + state only + invalid = read; pushes: every planned push has one outcome, and the
-    /// outcomes are the events' planned pushes plus one per bad line.
-    func assertBalanced(linesRead: Int, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(producedPushes + stateOnly + badLines.count, linesRead, "events", file: file, line: line)
-        XCTAssertEqual(outcomes.count, pushesPlannedByEvents + badLines.count, "pushes", file: file, line: line)
-        let classes = count(.delivered) + outcomes.filter { if case .notSent = $0.outcome { return true } else { return false } }.count
-        XCTAssertEqual(classes, outcomes.count, "terminal classes", file: file, line: line)
-    }
-}
-
 enum AlertTestSupport {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -69,11 +17,11 @@ enum AlertTestSupport {
 
 final class NotifyWorkloadTests: XCTestCase {
     func make(_ lines: [String], workload: String = "cdbl-leave", priority: Priority = .powerAware,
-              badLines: RunProfile.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> NotifyWorkload {
+              badLines: RunConfig.Workload.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> WorkloadDriver {
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
         let (template, source) = try AlertTestSupport.shippedTemplate(workload)
-        return try NotifyWorkload(workload: workload, reader: EventStreamReader(path: path), template: template, templateSource: source,
-                                  priority: priority, badLines: badLines, accounting: ledger, outcomes: ledger)
+        let rules = try NotifyWorkload(workload: workload, template: template, templateSource: source, priority: priority)
+        return try ledger.driver(rules, path: path, badLines: badLines, priority: priority)
     }
 
     func notify(_ at: String, token: String? = AlertTestSupport.token(1), type: String = "LEAVE_APPROVED", title: String = "Leave Approved",
@@ -157,14 +105,14 @@ final class NotifyWorkloadTests: XCTestCase {
         let w = try make(lines, ledger: ledger)
         ledger.drain(w)
         XCTAssertEqual(ledger.badLines.map(\.line), [2, 3, 4, 5, 6, 7, 8, 9])
-        XCTAssertEqual(ledger.badLines.map(\.key),
+        XCTAssertEqual(ledger.badLines.map(\.cause),
                        ["bad_value", "bad_value", "wrong_type", "bad_value", "bad_value", "missing_field", "unknown_kind", "bad_value"])
-        XCTAssertTrue(ledger.badLines[0].description.contains("line 2"), ledger.badLines[0].description)
-        XCTAssertTrue(ledger.badLines[0].description.contains("'WORK_ENTRY_APPROVED' is not a cdbl-leave notification type"),
-                      ledger.badLines[0].description)
-        XCTAssertTrue(ledger.badLines[1].description.contains("field 'priority'"), ledger.badLines[1].description)
-        XCTAssertTrue(ledger.badLines[1].description.contains("7 is not 5 or 10"), ledger.badLines[1].description)
-        XCTAssertTrue(ledger.badLines[3].description.contains("field 'token'"), ledger.badLines[3].description)
+        XCTAssertTrue(ledger.badLines[0].detail.contains("line 2"), ledger.badLines[0].detail)
+        XCTAssertTrue(ledger.badLines[0].detail.contains("'WORK_ENTRY_APPROVED' is not a cdbl-leave notification type"),
+                      ledger.badLines[0].detail)
+        XCTAssertTrue(ledger.badLines[1].detail.contains("field 'priority'"), ledger.badLines[1].detail)
+        XCTAssertTrue(ledger.badLines[1].detail.contains("7 is not 5 or 10"), ledger.badLines[1].detail)
+        XCTAssertTrue(ledger.badLines[3].detail.contains("field 'token'"), ledger.badLines[3].detail)
         XCTAssertEqual(ledger.sent.count, 2)
         XCTAssertEqual(ledger.count(.notSent(.badLine)), 8)
         ledger.assertBalanced(linesRead: lines.count)
@@ -187,24 +135,18 @@ final class NotifyWorkloadTests: XCTestCase {
         let w = try make(lines, badLines: .stop, ledger: ledger)
         ledger.drain(w)
         XCTAssertEqual(w.stopError?.line, 2)
-        XCTAssertEqual(w.stopError?.key, "not_json")
+        XCTAssertEqual(w.stopError?.cause.key, "not_json")
         XCTAssertEqual(ledger.sent.count, 1)
         XCTAssertEqual(ledger.eventsRead, 2)
     }
 
     func testTemplateSlotsAndWorkloadNamesAreChecked() throws {
-        let path = StreamTestFiles.write("", for: self)
-        let ledger = WorkloadLedger()
         let template = try PayloadTemplate(json: #"{"aps":{"alert":{"title":"{{title}}","body":"{{student_name}}"}}}"#, source: "t.json")
-        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl-leave", reader: EventStreamReader(path: path), template: template,
-                                                templateSource: "t.json", priority: .immediate, badLines: .skip,
-                                                accounting: ledger, outcomes: ledger)) { error in
+        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl-leave", template: template, templateSource: "t.json", priority: .immediate)) { error in
             XCTAssertTrue("\(error)".contains("slot 'student_name'"), "\(error)")
         }
         let (good, source) = try AlertTestSupport.shippedTemplate("cdbl-leave")
-        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl", reader: EventStreamReader(path: path), template: good,
-                                                templateSource: source, priority: .immediate, badLines: .skip,
-                                                accounting: ledger, outcomes: ledger)) { error in
+        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl", template: good, templateSource: source, priority: .immediate)) { error in
             XCTAssertEqual(error as? WorkloadError, .unknownWorkload("cdbl"))
         }
         XCTAssertEqual(NotifyWorkload.workloadNames, ["cdbl-leave", "ksr-cranes"])

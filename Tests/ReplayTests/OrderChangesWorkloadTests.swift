@@ -3,21 +3,6 @@ import Foundation
 @testable import Replay
 import XCTest
 
-/// Counts what a workload reports, for these tests.
-final class OrderChangesLedger: EventAccounting, OutcomeSink {
-    var applied: [(kind: String, pushes: Int)] = []
-    var bad: [StreamLineError] = []
-    var notSent: [String: Int] = [:]
-
-    func eventApplied(kind: String, pushes: Int) { applied.append((kind, pushes)) }
-    func badLine(_ error: StreamLineError, kind: String?) { bad.append(error) }
-    func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
-        if case let .notSent(cause) = outcome { notSent[cause.rawValue, default: 0] += 1 }
-    }
-    /// Planned pushes the events announced (each bad line counts one, as the workload records it).
-    var planned: Int { applied.reduce(0) { $0 + $1.pushes } + bad.count }
-}
-
 final class OrderChangesWorkloadTests: XCTestCase {
     struct Sent {
         let token: String
@@ -36,19 +21,20 @@ final class OrderChangesWorkloadTests: XCTestCase {
     let tokenA = String(repeating: "a1", count: 80), tokenB = String(repeating: "b2", count: 80)
     let tokenC = String(repeating: "c3", count: 80), tokenD = String(repeating: "d4", count: 32)
 
-    func replay(_ lines: [String], policy: RunProfile.BadLinePolicy = .skip) throws -> (sent: [Sent], ledger: OrderChangesLedger, workload: OrderChangesWorkload) {
+    /// The rules and the driver of the last `replay`.
+    var rules: OrderChangesWorkload!
+    var driver: WorkloadDriver!
+
+    func replay(_ lines: [String], policy: RunConfig.Workload.BadLinePolicy = .skip) throws -> (sent: [Sent], ledger: WorkloadLedger, workload: OrderChangesWorkload) {
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
-        let ledger = OrderChangesLedger()
-        let workload = try OrderChangesWorkload(
-            reader: EventStreamReader(path: path), template: Self.template, templateSource: "order-changes.json",
-            priority: .immediate, badLines: policy, accounting: ledger, outcomes: ledger)
-        var push = OutgoingPush()
-        var sent: [Sent] = []
-        while workload.next(into: &push) {
-            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(push.body)) as? [String: Any])
-            sent.append(Sent(token: push.deviceToken, priority: push.priority, json: json))
+        let ledger = WorkloadLedger()
+        rules = try OrderChangesWorkload(template: Self.template, templateSource: "order-changes.json", priority: .immediate)
+        driver = try ledger.driver(rules, path: path, badLines: policy)
+        ledger.drain(driver)
+        let sent = try ledger.sent.map { s in
+            Sent(token: s.token, priority: s.priority, json: try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.body.utf8)) as? [String: Any]))
         }
-        return (sent, ledger, workload)
+        return (sent, ledger, rules)
     }
 
     func register(_ at: Int, _ device: String, _ token: String, _ stores: [Int]) -> String {
@@ -145,8 +131,8 @@ final class OrderChangesWorkloadTests: XCTestCase {
             change(6, store: 1),
         ])
         XCTAssertEqual(sent.map(\.token), [tokenA])
-        XCTAssertEqual(ledger.bad.map(\.line), [2, 3, 4, 5, 6])
-        XCTAssertEqual(ledger.bad.map(\.cause.key), ["wrong_type", "bad_value", "bad_value", "missing_field", "unknown_kind"])
+        XCTAssertEqual(ledger.badLines.map(\.line), [2, 3, 4, 5, 6])
+        XCTAssertEqual(ledger.badLines.map(\.cause), ["wrong_type", "bad_value", "bad_value", "missing_field", "unknown_kind"])
         XCTAssertEqual(ledger.notSent, ["bad_line": 5])
         XCTAssertEqual(ledger.planned, 1 + 5)
     }
@@ -156,6 +142,6 @@ final class OrderChangesWorkloadTests: XCTestCase {
             register(0, "D1", tokenA, [1]), "{oops", change(2, store: 1),
         ], policy: .stop)
         XCTAssertTrue(sent.isEmpty)
-        XCTAssertEqual(workload.stopError?.line, 2)
+        XCTAssertEqual(driver.stopError?.line, 2)
     }
 }

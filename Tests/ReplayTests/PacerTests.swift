@@ -1,3 +1,4 @@
+import APNsCore
 @testable import Replay
 import XCTest
 

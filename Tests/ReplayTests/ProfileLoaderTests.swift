@@ -13,7 +13,7 @@ final class ProfileLoaderTests: XCTestCase {
 
         """
 
-    func parse(_ extra: String) throws -> RunProfile { try ProfileLoader.parse(yaml: base + extra, file: "p.yaml") }
+    func parse(_ extra: String) throws -> RunConfig { try ProfileLoader.parse(yaml: base + extra, file: "p.yaml") }
 
     func assertError(_ extra: String, line: Int, mentions words: [String], file: StaticString = #filePath, l: UInt = #line) {
         XCTAssertThrowsError(try parse(extra), file: file, line: l) { error in
@@ -36,18 +36,43 @@ final class ProfileLoaderTests: XCTestCase {
             connections: 4
             expiration_seconds: 3600
             """)
-        XCTAssertEqual(p.collapseID, "store-42")
-        XCTAssertEqual(p.retryAttempts, 4)
-        XCTAssertEqual(p.retryBackoffMillis, 500)
-        XCTAssertEqual(p.retryMaxElapsedMillis, 120_000)
-        XCTAssertEqual(p.sloP99Millis, 750)
-        XCTAssertEqual(p.sloMinDelivered, 0.9)
-        XCTAssertEqual(p.workers, 2)
-        XCTAssertEqual(p.expirationSeconds, 3600)
+        XCTAssertEqual(p.payload.collapseID, "store-42")
+        XCTAssertEqual(p.retry.attempts, 4)
+        XCTAssertEqual(p.retry.backoffMillis, 500)
+        XCTAssertEqual(p.retry.maxElapsedMillis, 120_000)
+        XCTAssertEqual(p.slo.p99Millis, 750)
+        XCTAssertEqual(p.slo.minDelivered, 0.9)
+        XCTAssertEqual(p.transport.workers, 2)
+        XCTAssertEqual(p.transport.connections, 4)
+        XCTAssertEqual(p.payload.expirationSeconds, 3600)
         let defaults = try parse("")
-        XCTAssertNil(defaults.collapseID)
-        XCTAssertNil(defaults.retryAttempts)
-        XCTAssertNil(defaults.sloP99Millis)
+        XCTAssertNil(defaults.payload.collapseID)
+        XCTAssertEqual(defaults.retry, RunConfig.Retry(), "the documented defaults: 10 attempts, 1 s doubling to 60 s, within 5 minutes")
+        XCTAssertEqual(defaults.retry.attempts, 10)
+        XCTAssertTrue(defaults.slo.isEmpty)
+        XCTAssertEqual(defaults.transport.connections, 1)
+        XCTAssertEqual(defaults.transport.streams, 100)
+        XCTAssertEqual(defaults.schedule.mode, .closedLoop)
+        XCTAssertEqual(defaults.profilePath, "p.yaml")
+        XCTAssertEqual(defaults.workload.stream, "s.ndjson")
+    }
+
+    func testScheduleDurationAndCoalescingAreRead() throws {
+        let p = try parse("schedule: rate\nrate: 250\nduration: 30s\ncoalesce: 250ms\n")
+        XCTAssertEqual(p.schedule.mode, .fixedRate(perSecond: 250))
+        XCTAssertEqual(p.schedule.durationSeconds, 30)
+        XCTAssertEqual(p.coalescing.windowMillis, 250)
+    }
+
+    func testRangesAreTheConfigurationsOwnRulesNamedByKeyAndLine() {
+        assertError("connections: 65\n", line: 6, mentions: ["'connections'", "between 1 and 64", "65"])
+        assertError("streams: 0\n", line: 6, mentions: ["'streams'", "between 1 and 1000"])
+        assertError("connections: 1\nworkers: 2\n", line: 7, mentions: ["'workers'", "2 connections or more"])
+        assertError("token_refresh_minutes: 61\n", line: 6, mentions: ["token_refresh_minutes", "below 60"])
+        assertError("expiration_seconds: -1\n", line: 6, mentions: ["expiration_seconds"])
+        assertError("schedule: rate\nrate: -5\n", line: 7, mentions: ["'rate'", "positive"])
+        assertError("push_type: alert\ncoalesce: 1s\n", line: 7, mentions: ["'coalesce'", "Live Activity"])
+        assertError("duration: 0s\n", line: 6, mentions: ["duration"])
     }
 
     func testBadValuesNameTheirKeyAndLine() {

@@ -1,3 +1,5 @@
+import APNsCore
+@testable import Replay
 import Foundation
 import XCTest
 
@@ -45,5 +47,97 @@ struct StreamTestRandom: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// A fake run of a workload: its rules wrapped so the ledger sees what each event planned, driven by a
+/// `WorkloadDriver` and pulled the way the engine pulls (one `OutgoingPush` reused), every push counted
+/// as delivered and every not-sent push by its cause.
+final class WorkloadLedger {
+    struct Sent {
+        var token: String
+        var body: String
+        var priority: Priority
+        var recordedMillis: Int64
+        /// The body parsed (tests only; the workload never parses payloads).
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+        var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
+        var alert: [String: Any] { aps["alert"] as? [String: Any] ?? [:] }
+    }
+
+    /// Sees each event's plan on its way to the driver.
+    final class Rules: WorkloadRules {
+        let inner: WorkloadRules
+        weak var ledger: WorkloadLedger?
+        init(_ inner: WorkloadRules) { self.inner = inner }
+        func apply(_ record: StreamRecord) throws -> Int {
+            let n = try inner.apply(record)
+            ledger?.applied.append((record.kind, n))
+            return n
+        }
+        func nextPlanned(into push: inout OutgoingPush) -> PullResult? { inner.nextPlanned(into: &push) }
+    }
+
+    var applied: [(kind: String, pushes: Int)] = []
+    var outcomes: [(outcome: Outcome, priority: Priority)] = []
+    var sent: [Sent] = []
+    private(set) var driver: WorkloadDriver?
+
+    /// A driver over `rules` and the stream at `path` that this ledger watches.
+    func driver(_ rules: WorkloadRules, path: String, badLines: RunConfig.Workload.BadLinePolicy = .skip,
+                priority: Priority = .immediate) throws -> WorkloadDriver {
+        let watched = Rules(rules)
+        watched.ledger = self
+        let d = WorkloadDriver(reader: try EventStreamReader(path: path), rules: watched, badLines: badLines, priority: priority)
+        driver = d
+        return d
+    }
+
+    /// Takes one result from `driver`, recording it; false at the end.
+    @discardableResult
+    func pull(_ driver: WorkloadDriver, into push: inout OutgoingPush) -> PullResult {
+        let result = driver.next(into: &push)
+        switch result {
+        case .push:
+            sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
+                             priority: push.priority, recordedMillis: push.recordedMillis))
+            outcomes.append((.delivered, push.priority))
+        case .notSent(let cause):
+            outcomes.append((.notSent(cause), push.priority))
+        case .idle, .end:
+            break
+        }
+        return result
+    }
+
+    /// Pulls every push from `driver`.
+    func drain(_ driver: WorkloadDriver) {
+        var push = OutgoingPush(bodyCapacity: 64)
+        while pull(driver, into: &push) != .end {}
+    }
+
+    /// Bad lines as the driver counted them (the first 100).
+    var badLines: [EventTally.BadLine] { driver?.events.badLineSamples ?? [] }
+    var events: EventTally { driver?.events ?? EventTally() }
+    var eventsRead: Int { events.read }
+    var producedPushes: Int { applied.filter { $0.pushes > 0 }.count }
+    var stateOnly: Int { applied.filter { $0.pushes == 0 }.count }
+    var pushesPlannedByEvents: Int { applied.reduce(0) { $0 + $1.pushes } }
+    /// Planned pushes the events announced, plus one per bad line.
+    var planned: Int { pushesPlannedByEvents + events.invalidTotal }
+    /// Not-sent pushes by cause.
+    var notSent: [String: Int] {
+        outcomes.reduce(into: [:]) { if case let .notSent(c) = $1.outcome { $0[c.rawValue, default: 0] += 1 } }
+    }
+    func count(_ outcome: Outcome) -> Int { outcomes.filter { $0.outcome == outcome }.count }
+
+    /// Events: produced + state only + invalid = read, and the driver's tally agrees with what the rules
+    /// said; pushes: one outcome per planned push, plus one per bad line.
+    func assertBalanced(linesRead: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(producedPushes + stateOnly + events.invalidTotal, linesRead, "events", file: file, line: line)
+        XCTAssertTrue(events.balanced, "event tally", file: file, line: line)
+        XCTAssertEqual(events.read, linesRead, "events read", file: file, line: line)
+        XCTAssertEqual(events.expectedPushes, planned, "the tally's planned pushes", file: file, line: line)
+        XCTAssertEqual(outcomes.count, planned, "pushes", file: file, line: line)
     }
 }

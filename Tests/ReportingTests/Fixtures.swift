@@ -13,29 +13,31 @@ enum Fixtures {
     /// A device token as it appears in streams: 64 hex digits. Must never appear in a report.
     static let deviceToken = "80b3c5a1d2e4f60718293a4b5c6d7e8f80b3c5a1d2e4f60718293a4b5c6d7e8f"
 
-    static let settings = RunSettings(
-        profile: "profiles/leave-requests.yaml",
-        workload: "leave-requests",
-        stream: "profiles/streams/leave-requests.ndjson",
-        target: "simulator",
-        pushType: "liveactivity",
-        topic: "com.example.app.push-type.liveactivity",
-        priority: "per-event",
-        expirationSeconds: 3_600,
-        connections: 2,
-        streams: 50,
-        tokenRefreshSeconds: 3_000,
-        pushTimeoutMillis: 30_000,
-        badLinePolicy: "skip",
-        durationLimitSeconds: 60
-    )
+    static let configuration: RunConfig = {
+        var w = RunConfig.Workload(name: "leave-requests", stream: "profiles/streams/leave-requests.ndjson",
+                                   template: "profiles/templates/leave-requests.json", bundleID: "com.example.app")
+        w.pushType = .liveactivity
+        var c = RunConfig(name: "leave-requests", profilePath: "profiles/leave-requests.yaml", workload: w)
+        c.payload.expirationSeconds = 3_600
+        c.transport.connections = 2
+        c.transport.streams = 50
+        c.schedule.durationSeconds = 60
+        return c
+    }()
 
     static let environment = EnvironmentInfo(
         libcurl: "8.14.1", ssl: "OpenSSL/3.0.17", nghttp2: "1.64.0",
         os: "Linux test", cpuCount: 2, hostname: "bench-host"
     )
 
-    static let engine = EngineSummary(connections: 2, streams: 50, connectionsOpened: 3, providerTokenSignings: 1, peakInFlight: 37)
+    static let engine: EngineCounters = {
+        var e = EngineCounters()
+        e.sent = 14
+        e.connectionsOpened = 3
+        e.providerTokenSignings = 1
+        e.peakInFlight = 37
+        return e
+    }()
 
     /// 2025-04-16T10:00:00Z
     static let startedAt = Date(timeIntervalSince1970: 1_744_797_600)
@@ -49,7 +51,7 @@ enum Fixtures {
         recorder.record(outcome, priority: priority, intended: sent - ns(ms: lateMs), sent: sent, completed: sent + ns(ms: serviceMs))
     }
 
-    /// A recorder holding one known mix of every terminal class (18 planned) and of every event class.
+    /// A recorder holding one known mix of every terminal class (18 planned).
     ///
     /// delivered 5 (3 at priority 10, 2 at priority 5) · rejected 4 (BadDeviceToken 2, TooManyRequests 1, HTTP502 1)
     /// · failed 3 (curl_7_couldnt_connect 2, curl_56_recv_error 1) · timed out 2 · not sent 4 (no_token 3, run_stopped 1)
@@ -73,18 +75,34 @@ enum Fixtures {
         send(r, .timedOut, sentAfterMs: 90, serviceMs: 30_000)
         for _ in 0..<3 { r.record(.notSent(.noToken), priority: .immediate, intended: t0, sent: 0, completed: 0) }
         r.record(.notSent(.runStopped), priority: .powerAware, intended: t0, sent: 0, completed: 0)
-
-        r.recordEvent(kind: "leave.created", result: .producedPushes(1))
-        r.recordEvent(kind: "leave.status", result: .producedPushes(3))
-        r.recordEvent(kind: "leave.token", result: .stateOnly)
-        r.recordEvent(kind: "leave.status", result: .invalid(cause: "unknown_request"))
-        r.recordBadLine(lineNumber: 7, cause: "bad_json", detail: "unexpected end of line after \"token\":\"\(deviceToken)\"")
         return r
     }
 
-    static func report(from recorder: RunRecorder, simulator: [String: Int]? = ["accepted": 5, "rejected": 4]) -> RunReport {
+    /// Events of every class that plan `planned` pushes in all (the mixed recorder's 18 by default):
+    /// two producing events, one state-only, one invalid event and one bad line (each invalid one counts a push).
+    static func mixedEvents(planned: Int = 18) -> EventTally {
+        var e = EventTally()
+        e.record(kind: "leave.created", .producedPushes(4))
+        e.record(kind: "leave.status", .producedPushes(planned - 6))
+        e.record(kind: "leave.token", .stateOnly)
+        e.record(kind: "leave.status", .invalid(cause: "unknown_request"))
+        e.recordBadLine(line: 7, cause: "bad_json", detail: "unexpected end of line after \"token\":\"\(deviceToken)\"")
+        return e
+    }
+
+    /// One event that planned exactly what `recorder` recorded, so its pushes balance.
+    static func matchingEvents(_ recorder: RunRecorder) -> EventTally {
+        var e = EventTally()
+        e.record(kind: "test.event", recorder.planned > 0 ? .producedPushes(recorder.planned) : .stateOnly)
+        return e
+    }
+
+    /// The report of `recorder`; its events are the mixed ones when it planned 18 pushes, else matching ones.
+    static func report(from recorder: RunRecorder, events: EventTally? = nil,
+                       simulator: [String: Int]? = ["accepted": 5, "rejected": 4]) -> RunReport {
         recorder.makeReport(
-            settings: settings, environment: environment, engine: engine, simulator: simulator,
+            configuration: configuration, events: events ?? (recorder.planned == 18 ? mixedEvents() : matchingEvents(recorder)),
+            environment: environment, engine: engine, simulator: simulator,
             startedAt: startedAt, durationSeconds: 31.25
         )
     }

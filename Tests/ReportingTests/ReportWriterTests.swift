@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import XCTest
 @testable import Reporting
@@ -56,19 +57,20 @@ final class ReportWriterTests: XCTestCase {
     func testSummaryFlagsAnUnbalancedRunAndOmitsEmptySections() throws {
         let recorder = RunRecorder()
         Fixtures.send(recorder, .delivered)
-        recorder.expectedPlanned = 2
-        let md = SummaryText.markdown(Fixtures.report(from: recorder, simulator: nil))
+        var events = EventTally()
+        events.record(kind: "notify", .producedPushes(2))
+        let md = SummaryText.markdown(Fixtures.report(from: recorder, events: events, simulator: nil))
         XCTAssertTrue(md.contains("Balanced: **NO**"), md)
         XCTAssertTrue(md.contains("workload expected 2"), md)
         XCTAssertFalse(md.contains("## Bad lines"))
         XCTAssertFalse(md.contains("## Simulator"))
-        XCTAssertFalse(md.contains("## Events"))
+        XCTAssertFalse(md.contains("## Coalescing"))
     }
 
     func testSummaryEscapesTableBreakingText() {
-        let recorder = RunRecorder()
-        recorder.recordBadLine(lineNumber: 2, cause: "bad_json", detail: "a | b")
-        let md = SummaryText.markdown(Fixtures.report(from: recorder))
+        var events = EventTally()
+        events.recordBadLine(line: 2, cause: "bad_json", detail: "a | b")
+        let md = SummaryText.markdown(Fixtures.report(from: RunRecorder(), events: events))
         XCTAssertTrue(md.contains("| 2 | bad_json | a \\| b |"), md)
     }
 }

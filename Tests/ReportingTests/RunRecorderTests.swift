@@ -42,7 +42,6 @@ final class RunRecorderTests: XCTestCase {
         let r = RunRecorder()
         XCTAssertEqual(r.planned, 0)
         XCTAssertTrue(r.pushesBalance)
-        XCTAssertTrue(r.eventsBalance)
         XCTAssertEqual(r.pushesPerSecond, 0)
         XCTAssertEqual(r.timelineEntries, [])
     }
@@ -128,89 +127,6 @@ final class RunRecorderTests: XCTestCase {
         XCTAssertEqual(r.pushesPerSecond, 10 / 1.9, accuracy: 1e-9)
     }
 
-    // MARK: Events
-
-    func testEventsBalanceAcrossEveryClass() {
-        let r = Fixtures.mixedRecorder()
-        XCTAssertEqual(r.eventsRead, 5)
-        XCTAssertEqual(r.producedPushesEvents, 2)
-        XCTAssertEqual(r.pushesFromEvents, 4)
-        XCTAssertEqual(r.stateOnlyEvents, 1)
-        XCTAssertEqual(r.invalidEvents, ["unknown_request": 1, "bad_json": 1])
-        XCTAssertEqual(r.invalidEventsTotal, 2)
-        XCTAssertEqual(r.eventsByKind, ["leave.created": 1, "leave.status": 2, "leave.token": 1, "?": 1])
-        XCTAssertTrue(r.eventsBalance)
-    }
-
-    func testBadLinesAreCountedAndTheFirstHundredKept() {
-        let r = RunRecorder()
-        for line in 1...150 {
-            r.recordBadLine(lineNumber: line, cause: line.isMultiple(of: 2) ? "bad_json" : "missing_field", detail: "line \(line)")
-        }
-        r.recordBadLine(lineNumber: 151, cause: "bad_json", detail: "has a kind", kind: "notify")
-        XCTAssertEqual(r.eventsRead, 151)
-        XCTAssertEqual(r.invalidEvents, ["bad_json": 76, "missing_field": 75])
-        XCTAssertEqual(r.eventsByKind, ["?": 150, "notify": 1])
-        XCTAssertEqual(r.badLineSamples.count, RunRecorder.badLineSampleLimit)
-        XCTAssertEqual(r.badLineSamples.first, RunReport.BadLine(line: 1, cause: "missing_field", detail: "line 1"))
-        XCTAssertEqual(r.badLineSamples.last?.line, 100)
-        XCTAssertTrue(r.eventsBalance)
-    }
-
-    func testBadLineDetailsHaveTokensRedactedAndAreBounded() {
-        let r = RunRecorder()
-        r.recordBadLine(lineNumber: 3, cause: "bad_json", detail: "{\"token\":\"\(Fixtures.deviceToken)\",\n\"kind\":")
-        r.recordBadLine(lineNumber: 4, cause: "too_long", detail: String(repeating: "x", count: 5_000))
-        r.recordBadLine(lineNumber: 5, cause: "missing_field", detail: "activity_id E0D6A1B2-1111-2222-3333-444455556666 has no token")
-
-        let detail = r.badLineSamples[0].detail
-        XCTAssertFalse(detail.contains(Fixtures.deviceToken))
-        XCTAssertFalse(detail.contains("80b3c5a1"))
-        XCTAssertTrue(detail.contains("<token>"), detail)
-        XCTAssertFalse(detail.contains("\n"))
-        XCTAssertEqual(r.badLineSamples[1].detail.count, RunRecorder.badLineDetailLimit)
-        XCTAssertTrue(r.badLineSamples[1].detail.hasSuffix("…"))
-        XCTAssertEqual(r.badLineSamples[2].detail, "activity_id E0D6A1B2-1111-2222-3333-444455556666 has no token", "UUIDs are not tokens")
-    }
-
-    // MARK: Timeline
-
-    func testTimelineBucketsBySecondSinceStart() {
-        let r = RunRecorder()
-        r.start(atNanos: Fixtures.t0)
-        Fixtures.send(r, .delivered, sentAfterMs: 500, serviceMs: 700)         // sent s0, delivered s1
-        Fixtures.send(r, .rejected(.badDeviceToken), sentAfterMs: 1_100, serviceMs: 1_400) // sent s1, error s2
-        Fixtures.send(r, .timedOut, sentAfterMs: 2_000, serviceMs: 1_000)      // sent s2, error s3
-        Fixtures.send(r, .failed(TransportError(code: 7, key: "curl_7_couldnt_connect")), sentAfterMs: 2_999, serviceMs: 0.5) // sent s2, error s2
-        r.record(.notSent(.noToken), priority: .immediate, intended: Fixtures.t0, sent: 0, completed: 0) // nowhere
-
-        XCTAssertEqual(r.timelineEntries, [
-            RunReport.TimelineEntry(second: 0, sent: 1, completed: 0, delivered: 0, errors: 0),
-            RunReport.TimelineEntry(second: 1, sent: 1, completed: 1, delivered: 1, errors: 0),
-            RunReport.TimelineEntry(second: 2, sent: 2, completed: 2, delivered: 0, errors: 2),
-            RunReport.TimelineEntry(second: 3, sent: 0, completed: 1, delivered: 0, errors: 1),
-        ])
-    }
-
-    func testTimelineStartsAtTheFirstSendWhenNotStarted() {
-        let r = RunRecorder()
-        XCTAssertNil(r.startNanos)
-        Fixtures.send(r, .delivered, sentAfterMs: 7_300, serviceMs: 1_200) // completes 1.2 s after the start
-        XCTAssertEqual(r.startNanos, Fixtures.t0 + Fixtures.ns(ms: 7_300))
-        XCTAssertEqual(r.timelineEntries.map(\.second), [0, 1])
-        XCTAssertEqual(r.timelineEntries.map(\.delivered), [0, 1])
-    }
-
-    func testTimelineFoldsSecondsPastTheCapIntoTheLast() {
-        let r = RunRecorder()
-        r.start(atNanos: Fixtures.t0)
-        Fixtures.send(r, .delivered, sentAfterMs: 100_000_000, serviceMs: 1) // 100 000 s in
-        Fixtures.send(r, .delivered, sentAfterMs: 200_000_000, serviceMs: 1)
-        let entries = r.timelineEntries
-        XCTAssertEqual(entries.count, Timeline.maxSeconds)
-        XCTAssertEqual(entries.last, RunReport.TimelineEntry(second: Timeline.maxSeconds - 1, sent: 2, completed: 2, delivered: 2, errors: 0))
-    }
-
     // MARK: Merge
 
     func testMergeAddsCountsHistogramsAndTimelines() {
@@ -218,7 +134,7 @@ final class RunRecorderTests: XCTestCase {
         let b = Fixtures.mixedRecorder()
         a.expectedPlanned = 18
         b.expectedPlanned = 18
-        a.merge(b)
+        a += b
 
         XCTAssertEqual(a.planned, 36)
         XCTAssertEqual(a.delivered, 10)
@@ -230,9 +146,6 @@ final class RunRecorderTests: XCTestCase {
         XCTAssertTrue(a.pushesBalance)
         XCTAssertEqual(a.latency.count, 10)
         XCTAssertEqual(a.latency(priority: .powerAware).count, 4)
-        XCTAssertEqual(a.eventsRead, 10)
-        XCTAssertTrue(a.eventsBalance)
-        XCTAssertEqual(a.badLineSamples.count, 2)
         XCTAssertEqual(a.timelineEntries.map(\.sent).reduce(0, +), 28)
         XCTAssertEqual(a.timelineEntries.first?.sent, 2 * 10, "both workers' first-second sends land in second 0")
     }
@@ -252,16 +165,5 @@ final class RunRecorderTests: XCTestCase {
         a.expectedPlanned = 18
         a.merge(Fixtures.mixedRecorder())
         XCTAssertNil(a.expectedPlanned)
-    }
-
-    func testMergeCapsBadLineSamples() {
-        let a = RunRecorder()
-        let b = RunRecorder()
-        for line in 1...80 { a.recordBadLine(lineNumber: line, cause: "bad_json", detail: "") }
-        for line in 81...160 { b.recordBadLine(lineNumber: line, cause: "bad_json", detail: "") }
-        a.merge(b)
-        XCTAssertEqual(a.invalidEvents["bad_json"], 160)
-        XCTAssertEqual(a.badLineSamples.count, RunRecorder.badLineSampleLimit)
-        XCTAssertEqual(a.badLineSamples.last?.line, 100)
     }
 }

@@ -1,3 +1,4 @@
+import APNsCore
 import XCTest
 @testable import Reporting
 
@@ -23,8 +24,9 @@ final class SummaryTextTests: XCTestCase {
     func testConsoleSummaryOfARunWithoutDeliveries() {
         let recorder = RunRecorder()
         recorder.record(.notSent(.noToken), priority: .immediate, intended: Fixtures.t0, sent: 0, completed: 0)
-        recorder.expectedPlanned = 3
-        let text = SummaryText.console(Fixtures.report(from: recorder))
+        var events = EventTally()
+        events.record(kind: "notify", .producedPushes(3))
+        let text = SummaryText.console(Fixtures.report(from: recorder, events: events))
         XCTAssertTrue(text.contains("NOT BALANCED"), text)
         XCTAssertTrue(text.contains("no delivered pushes"), text)
         XCTAssertTrue(text.contains("0.0 pushes/s"), text)
