@@ -179,7 +179,9 @@ final class WorkerPoolTests: XCTestCase {
             var p = self.push("t", 2)
             if !q.put(&p), p.intendedNanos == 2 { refused.fulfill() }
         }.start()
-        while q.producerWaits == 0 { usleep(100) }  // the producer is waiting on the full queue
+        guard waitUntil(seconds: 10, { q.producerWaits > 0 }) else {
+            return XCTFail("the producer never waited on the full queue within 10 s")
+        }
         var dropped: [UInt64] = []
         XCTAssertEqual(q.abandon { dropped.append($0.intendedNanos) }, 2)
         XCTAssertEqual(dropped, [0, 1])
