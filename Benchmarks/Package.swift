@@ -17,6 +17,7 @@ let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let core = Target.Dependency.product(name: "APNsCore", package: "apnsbench")
 let engine = Target.Dependency.product(name: "APNsEngine", package: "apnsbench")
 let reporting = Target.Dependency.product(name: "Reporting", package: "apnsbench")
+let testSupport = Target.Dependency.product(name: "TestSupport", package: "apnsbench")
 let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
 
 let package = Package(
@@ -33,8 +34,8 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("curl")]
         ),
-        // What both the benchmarks and engine-vs-reference need: a push source that does not allocate,
-        // a counting sink, the simulator as a child process, the reference loop from Swift, CPU time.
+        // What both the benchmarks and engine-vs-reference need besides TestSupport's push source (which
+        // does not allocate) and sink: the simulator as a child process, the reference loop from Swift, CPU time.
         .target(
             name: "BenchSupport",
             dependencies: [core, engine, "CurlReference"],
@@ -42,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "engine-vs-reference",
-            dependencies: [core, engine, "BenchSupport"],
+            dependencies: [core, engine, "BenchSupport", testSupport],
             swiftSettings: swift5
         ),
         .executableTarget(
@@ -53,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EngineBenchmarks",
-            dependencies: [core, engine, "BenchSupport", benchmark],
+            dependencies: [core, engine, "BenchSupport", testSupport, benchmark],
             path: "Benchmarks/EngineBenchmarks",
             swiftSettings: swift5,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -14,6 +14,7 @@ import APNsCore
 import APNsEngine
 import Benchmark
 import BenchSupport
+import TestSupport
 import Foundation
 
 let pushesPerSecond = BenchmarkMetric.custom("pushesPerSecond", polarity: .prefersLarger, useScalingFactor: false)
@@ -35,8 +36,8 @@ final class Fixture {
     let target: SimulatorTarget
     let tokens: ProviderTokenCache
     let bearer: String
-    let source = FixedPushSource(body: BenchDefaults.body)
-    let sink = CountingSink()
+    let source = FakePushSource.repeating(0, body: BenchDefaults.body, tokens: [BenchDefaults.deviceToken])
+    let sink = RecordingSink(keepEntries: false)
     lazy var engine: CurlEngine = try! CurlEngine(
         configuration: EngineSetup.configuration(url: target.url, caPEM: target.caPEM), tokens: tokens)
     lazy var pollLoop: ReferenceLoop = try! ReferenceLoop(

@@ -15,6 +15,7 @@
 import APNsCore
 import APNsEngine
 import BenchSupport
+import TestSupport
 import Foundation
 
 struct Mode {
@@ -164,8 +165,8 @@ print("""
 // MARK: Runs
 
 let engineConfiguration = EngineSetup.configuration(url: baseURL, caPEM: caPEM, connections: connections, streams: streams)
-let source = FixedPushSource(body: body)
-let sink = CountingSink()
+let source = FakePushSource.repeating(0, body: body, tokens: [BenchDefaults.deviceToken])
+let sink = RecordingSink(keepEntries: false)
 
 /// One run of `count` pushes in `mode`, with a new engine or reference loop (so connection setup is in
 /// every run alike).
