@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// Benchmarks of the apnsbench hot path (issue 5), a nested package so that the library itself gains no
+// Benchmarks of the apnsbench hot path, a nested package so that the library itself gains no
 // benchmark dependency (as swift-nio does it).
 //
 // - Benchmarks/CoreBenchmarks, Benchmarks/EngineBenchmarks: package-benchmark suites. Their p90 malloc

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the engine against the transport's ceiling (issue 5, items 2 and 3; not a test).
+# Benchmark of the engine against the transport's ceiling (a measurement, not a test).
 #
 # Starts `apnsbench simulate --fast` pinned to one core and, pinned to the other, runs
 #   1. Benchmarks' engine-vs-reference: rounds alternating the bare libcurl loop driven by

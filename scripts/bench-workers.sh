@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scaling of `apnsbench run --workers N` (issue 5, item 5; a measurement, not a test).
+# Scaling of `apnsbench run --workers N` (a measurement, not a test).
 #
 # Runs the profile with each worker count in turn, ROUNDS times interleaved (1, 2, 1, 2, ...), and prints
 # per run and as medians: pushes/s (the report's throughput), the process's CPU µs per push (engine threads,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale run of issue 4: order changes with --devices 50000 --stores 500 at 1M and 5M events, replayed
+# The scale run: order changes with --devices 50000 --stores 500 at 1M and 5M events, replayed
 # against the embedded simulator, with peak RSS (from /usr/bin/time) and the achieved rate of each run.
 # Streaming means peak RSS should not grow with the stream's length.
 #

@@ -1,7 +1,7 @@
 import Foundation
 
 /// base64url without padding (RFC 7515 §2), as JWS uses it, and a lenient decoder that also takes
-/// standard base64 with padding (APNs accepts both; apns-reference.md §6).
+/// standard base64 with padding (APNs accepts both).
 public enum Base64URL {
     public static func encode<D: DataProtocol>(_ data: D) -> String {
         var s = Data(data).base64EncodedString()

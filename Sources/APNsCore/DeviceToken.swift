@@ -1,5 +1,5 @@
 /// Device tokens are the hex of the token bytes. Apple says not to assume a size: 64-hex tokens are
-/// usual, 108 and 160 have been seen, Live Activity tokens are about 160 (apns-reference.md §4).
+/// usual, 108 and 160 have been seen, Live Activity tokens are about 160.
 public enum DeviceToken {
     /// Shortest and longest hex length accepted.
     public static let hexLengthRange = 64...200

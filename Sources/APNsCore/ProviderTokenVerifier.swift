@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// A provider token as APNs reads it: the parts of a JWS, decoded with the leniencies APNs is known to
-/// accept (apns-reference.md §6): base64url or padded standard base64, a raw r‖s or DER signature,
+/// accept: base64url or padded standard base64, a raw r‖s or DER signature,
 /// `iat` as a number or a string, `kid` repeated in the claims.
 public struct ParsedProviderToken: Sendable {
     public let keyID: String

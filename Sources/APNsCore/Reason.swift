@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A struct with static constants rather than an enum, so that a reason APNs adds later can still be
 /// represented (`Reason(rawValue:)` falls back to status 0 and class `.unknown`).
-/// Source: apns-reference.md §5 (Apple's "Handling notification responses from APNs").
+/// Source: Apple's "Handling notification responses from APNs" (each reason with its status).
 public struct Reason: Hashable, Sendable, CustomStringConvertible {
     /// The reason string exactly as APNs writes it, e.g. `BadDeviceToken`.
     public let rawValue: String

@@ -2,7 +2,7 @@
 /// answer that passed authentication, a connection lost, time passing) and returns what to do. No sockets:
 /// libcurl owns those; this decides how many streams the engine may have in flight and when.
 ///
-/// The rules (apns-reference.md §9, issue 5 item 7):
+/// The rules, from APNs' documented connection behaviour:
 /// - **Warm-up.** APNs advertises MAX_CONCURRENT_STREAMS = 1 until a request with a valid provider token
 ///   has been posted, then raises it (to 1000). Until the first authenticated answer the engine keeps one
 ///   push in flight, then opens the whole window (libcurl also follows the server's SETTINGS per

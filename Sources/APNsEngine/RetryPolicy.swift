@@ -1,12 +1,13 @@
 import APNsCore
 
 /// What the engine does with a push whose attempt did not end in 200, by the class of what came back
-/// (apns-reference.md §5, issue 5 item 6). A pure function of the outcome and the push's history, so it is
+/// (APNs' documented statuses: 429 and 5xx are worth retrying, 410 means the token is gone, other 4xx
+/// are the request's own fault). A pure function of the outcome and the push's history, so it is
 /// tested without a network.
 ///
 /// - 429 `TooManyRequests`: back off that device token only (the token's own exponential backoff).
 /// - 500, 503 (`ServiceUnavailable`, `Shutdown`), any other 5xx, transport errors (reset, GOAWAY, refused
-///   connection): retry with exponential backoff — by default 1, 2, 4, 8 s … (the schedule of seed 002),
+///   connection): retry with exponential backoff — by default 1, 2, 4, 8 s … (the schedule the CDBL leave app's backend uses),
 ///   at most 10 attempts in all or 5 minutes from the first send.
 /// - 403 `ExpiredProviderToken`: sign a new provider token (never sooner than 20 minutes after the
 ///   previous one) and retry once.

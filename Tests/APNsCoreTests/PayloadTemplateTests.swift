@@ -14,7 +14,7 @@ final class PayloadTemplateTests: XCTestCase {
         t.slotNames.map { pairs[$0] ?? .null }
     }
 
-    /// The payload equals, key for key, the structure seed 000 gives (with awkward names).
+    /// The payload equals, key for key, the structure the leave-request app's documentation gives (with awkward names).
     func testLeaveTemplateMatchesSeedStructureKeyForKey() throws {
         let template = try PayloadTemplate(json: Self.leaveTemplateText, source: "leave-requests.json")
         let names = ["John \"JD\" Doe", "Back\\Slash Kid", "Sam 🎒 Lee", "Nguyễn Văn An", "李小龍", "Ахмед", "محمد", "Tab\tName\nNL\u{1}"]
@@ -54,7 +54,7 @@ final class PayloadTemplateTests: XCTestCase {
                 "activity-id": "E0D62919-9EF2-49C6-A108-85A227AF3904",
             ]
             XCTAssertEqual(parsed, expected, "name \(name)")
-            // activity-id at the top level, not inside aps (seed 000, note 1).
+            // activity-id at the top level, not inside aps (as the leave-request app's documentation places it).
             XCTAssertNil((parsed["aps"] as? NSDictionary)?["activity-id"])
             // White space of the pretty-printed file is not sent.
             XCTAssertFalse(body.contains(UInt8(ascii: "\n")))

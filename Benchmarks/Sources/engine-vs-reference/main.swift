@@ -1,5 +1,5 @@
 // engine-vs-reference: the engine against the bare libcurl loop (CurlReference), in one process, against one
-// simulator in another process, with the same connections and streams (issue 5, item 2).
+// simulator in another process, with the same connections and streams.
 //
 // Rounds alternate the modes (the order rotates each round) so that background load on a noisy machine hits
 // them all alike; each run is measured for pushes/s (wall clock) and CPU µs per push (getrusage RUSAGE_SELF,

@@ -1,4 +1,4 @@
-/// Writes a synthetic CDBL leave-management recording (seed 002): `notify` events for leave requests
+/// Writes a synthetic CDBL leave-management recording: `notify` events for leave requests
 /// moving through the approval chain over one Sunday–Thursday working week in Dhaka (UTC+6).
 ///
 /// Shape: requests are submitted mostly in a morning peak (09:00–11:00 local) and an afternoon peak

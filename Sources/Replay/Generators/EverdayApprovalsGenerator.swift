@@ -1,4 +1,4 @@
-/// Writes a synthetic Everday recording (seed 004) over two weeks in Sydney (UTC+11) for a backend serving
+/// Writes a synthetic Everday recording over two weeks in Sydney (UTC+11) for a backend serving
 /// a few hundred families: parents install the app and register their devices (`parent.device`: most in
 /// the first days, in the evening; one or two parents a family, some with an iPhone and an iPad), some
 /// devices later get a new token (app reinstalled or restored: the same `device_id`, a new `push_token`)

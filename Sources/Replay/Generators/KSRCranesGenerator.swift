@@ -1,4 +1,4 @@
-/// Writes a synthetic KSR Cranes recording (seed 003): `notify` events for crane operators' work entries
+/// Writes a synthetic KSR Cranes recording: `notify` events for crane operators' work entries
 /// (timesheets) and leave requests over one Monday–Friday week in Copenhagen (UTC+2, summer time).
 ///
 /// Shape: operators submit the day's hours at the end of their shift (afternoon peak 15:00–17:30 local) or

@@ -1,4 +1,4 @@
-/// Writes a synthetic leave-request recording (seed 000) with a realistic shape: a morning peak of new
+/// Writes a synthetic leave-request recording with a realistic shape: a morning peak of new
 /// requests, Live Activity tokens that mostly come with the request but sometimes arrive minutes later
 /// (or never), staff decisions spread over the day, and names and reasons that exercise JSON escaping
 /// (quotes, backslashes, emoji, non-Latin scripts). Same seed, same bytes.

@@ -1,4 +1,4 @@
-/// Writes a synthetic Order Manager recording (seed 001) in constant memory per event: every device starts
+/// Writes a synthetic Order Manager recording in constant memory per event: every device starts
 /// a Live Activity once during the day (`device.register`, following 1–`maxFollows` stores, its first one
 /// Zipf-popular), more of them in the rushes; a share start again later with a new token (token rotation);
 /// every activity ends 5–90 minutes later (`activity.end`); order changes come at Zipf-popular stores with

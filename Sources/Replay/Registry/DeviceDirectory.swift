@@ -1,4 +1,4 @@
-/// Devices and the groups they follow, as a push backend keeps them (seed 001): `device.register` upserts
+/// Devices and the groups they follow, as a push backend keeps them (the Order Manager app's backend): `device.register` upserts
 /// by `device_id` — a new push token replaces the old one, which is never used again — and an event for a
 /// group (a store, the parents of a family) fans out to every device that follows it.
 ///
@@ -57,8 +57,8 @@ public struct DeviceDirectory<Group: Hashable> {
     }
 }
 
-/// Keeps `aps.timestamp` strictly increasing per activity token, as ActivityKit needs (seed 001: "phải
-/// luôn tăng"): when recorded times collide or go back within a second, the next timestamp is the last
+/// Keeps `aps.timestamp` strictly increasing per activity token, as ActivityKit needs (`aps.timestamp`
+/// lets the device keep the newest update, so the backend must always increase it): when recorded times collide or go back within a second, the next timestamp is the last
 /// one plus 1.
 public struct MonotonicTimestamps {
     private var last: [String: Int] = [:]

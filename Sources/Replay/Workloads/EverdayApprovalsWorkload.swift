@@ -1,6 +1,6 @@
 import APNsCore
 
-/// The Everday approvals workload (seed 004): a kid's `POST /auth/register` creates an unapproved account,
+/// The Everday approvals workload (the Everday family app): a kid's `POST /auth/register` creates an unapproved account,
 /// and every Parent user is notified — title "Account approval requested", link `/settings/users` — so
 /// one registration fans out to every registered parent device.
 ///

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// The leave-request workload (seed 000): students create leave requests, their Live Activity token may
+/// The leave-request workload (a school's leave-request app): students create leave requests, their Live Activity token may
 /// arrive later (the seed's `PUT /live-activity`), and every staff status change pushes a Live Activity
 /// update to the request's token — `event: end` when the request is finished.
 ///
@@ -17,7 +17,7 @@ public final class LeaveRequestWorkload: WorkloadRules {
         case response_time, responded_by, staff_id
     }
 
-    /// Statuses a `leave.status` event may carry (the app's ContentState, seed 000).
+    /// Statuses a `leave.status` event may carry (the app's Live Activity ContentState).
     public static let statuses: Set<String> = ["sent", "pending", "approved", "rejected", "finished"]
 
     struct Request {

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// The order-changes workload (seed 001, Order Manager): devices register `{device_id, push_token,
+/// The order-changes workload (the Order Manager app): devices register `{device_id, push_token,
 /// store_ids}` — an upsert by `device_id`, so a new token replaces the old one for good — and an order
 /// change at store X pushes a Live Activity update with the store's counts to every device following X.
 ///

@@ -1,5 +1,5 @@
 // A bare libcurl multi loop that POSTs one fixed push over and over: the transport's ceiling for the
-// engine (issue 5). It sets the same curl options as APNsEngine (TransferSlot.configure, CurlEngine.init,
+// engine. It sets the same curl options as APNsEngine (TransferSlot.configure, CurlEngine.init,
 // HeaderSet) and does nothing else per push: no template, no accounting, no URL or body copy. A pool of
 // easy handles is reused; the window (connections x streams) is kept full until `pushes` have completed.
 //
