@@ -57,9 +57,9 @@ public struct DeviceDirectory<Group: Hashable> {
     }
 }
 
-/// Keeps `aps.timestamp` strictly increasing per activity token, as ActivityKit needs (`aps.timestamp`
-/// lets the device keep the newest update, so the backend must always increase it): when recorded times collide or go back within a second, the next timestamp is the last
-/// one plus 1.
+/// Keeps `aps.timestamp` strictly increasing per activity token, as ActivityKit needs (the device keeps
+/// the update with the newest timestamp, so the backend must always increase it): when recorded times
+/// collide or go back within a second, the next timestamp is the last one plus 1.
 public struct MonotonicTimestamps {
     private var last: [String: Int] = [:]
 
