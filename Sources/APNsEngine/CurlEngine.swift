@@ -30,18 +30,11 @@ public final class CurlEngine: WakeableEngine {
     private var lifecycle: ConnectionLifecycle
     /// Pushes waiting to be resent.
     private var retryQueue = RetryQueue()
-    /// Device tokens answered 410 in this run.
-    private var deadTokens: Set<String> = []
-    /// Device tokens backing off after 429 TooManyRequests.
-    private var tokenHolds: [String: TokenHold] = [:]
+    /// Dead tokens, 429 holds and the re-sign rule: decides, and the loop carries out what it returns.
+    private var ledger: TokenLedger
     private var sequence: UInt64 = 0
     /// The token cache's signings before this engine started using it.
     private let signingsBase: Int
-
-    struct TokenHold {
-        var untilNanos: UInt64
-        var strikes: Int
-    }
 
     /// Called on the engine's thread about every `progressInterval` seconds of a run, with the counters so
     /// far, the pushes completed and the pushes in flight. Keep it short: the hot loop waits for it.
@@ -55,6 +48,7 @@ public final class CurlEngine: WakeableEngine {
         _ = Self.globalInit
         self.configuration = configuration
         self.tokens = tokens
+        ledger = TokenLedger(policy: configuration.retry)
         guard let multi = curl_multi_init() else { throw EngineError.curlSetup("curl_multi_init failed") }
         self.multi = multi
         signingsBase = tokens.signings
@@ -118,6 +112,7 @@ public final class CurlEngine: WakeableEngine {
             if tokens.needsRefresh { try rebuildHeaders() }
             if lifecycle.handle(.tick, now: now) == .ping { ping() }
             if now >= nextProgress, let onProgress {
+                takeLedgerCounters()
                 onProgress(counters, completedCount, inFlight)
                 nextProgress = now + progressEvery
             }
@@ -137,16 +132,18 @@ public final class CurlEngine: WakeableEngine {
             let limit = lifecycle.streamLimit(window: window)
             while inFlight < limit {
                 if let slot = retryQueue.popDue(now: now) {
-                    if slot.refreshedToken && slot.lastOutcome == .rejected(.expiredProviderToken) && headerSet.issuedAt <= slot.tokenIssuedAt {
-                        // Still the expired token: sign a new one if the 20-minute rule allows, else wait for it.
-                        if tokens.refreshIfAllowed() {
-                            try rebuildHeaders()
-                            counters.providerTokenRefreshes += 1
-                        } else {
-                            slot.dueNanos = now + UInt64(tokens.secondsUntilRefreshAllowed * 1e9) + 1
-                            retryQueue.push(slot)
-                            break
-                        }
+                    let due = ledger.retryDue(lastOutcome: slot.lastOutcome, refreshedToken: slot.refreshedToken,
+                                              sentWithIssuedAt: slot.tokenIssuedAt, currentIssuedAt: headerSet.issuedAt,
+                                              secondsUntilResignAllowed: tokens.secondsUntilRefreshAllowed, now: now)
+                    if case .wait(let until) = due {
+                        slot.dueNanos = until
+                        retryQueue.push(slot)
+                        break
+                    }
+                    if due == .resignThenSend {
+                        // The ledger applied the 20-minute rule with the cache's own figure: sign now.
+                        tokens.forceRefresh()
+                        try rebuildHeaders()
                     }
                     start(slot, now: now)
                     continue
@@ -172,8 +169,8 @@ public final class CurlEngine: WakeableEngine {
                     }
                     sequence &+= 1
                     slot.resetRetryState(sequence: sequence)
-                    if !deadTokens.isEmpty, deadTokens.contains(slot.push.deviceToken) {
-                        finish(slot, outcome: .notSent(.deadToken), completed: 0, sink: sink)
+                    if case .notSent(let cause) = ledger.taken(token: slot.push.deviceToken) {
+                        finish(slot, outcome: .notSent(cause), completed: 0, sink: sink)
                         continue
                     }
                     if slot.push.intendedNanos > now {
@@ -181,9 +178,9 @@ public final class CurlEngine: WakeableEngine {
                         break
                     }
                 }
-                if !tokenHolds.isEmpty, let hold = tokenHolds[slot.push.deviceToken], hold.untilNanos > now {
+                if case .hold(let until) = ledger.ready(token: slot.push.deviceToken, now: now) {
                     // This token is backing off after 429: keep its pushes in order behind the held one.
-                    slot.dueNanos = hold.untilNanos
+                    slot.dueNanos = until
                     retryQueue.push(slot)
                     continue
                 }
@@ -220,6 +217,7 @@ public final class CurlEngine: WakeableEngine {
         counters.reconnects = lifecycle.reconnects
         counters.reconnectHolds = lifecycle.holds
         counters.pings = lifecycle.pings
+        takeLedgerCounters()
         return counters
     }
 
@@ -240,6 +238,13 @@ public final class CurlEngine: WakeableEngine {
     private func rebuildHeaders() throws {
         headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
         counters.providerTokenSignings = tokens.signings - signingsBase
+    }
+
+    /// Copies the token ledger's counters into the counters.
+    private func takeLedgerCounters() {
+        counters.deadTokens = ledger.counters.deadTokens
+        counters.tokenBackoffs = ledger.counters.tokenBackoffs
+        counters.providerTokenRefreshes = ledger.counters.providerTokenRefreshes
     }
 
     /// Asks libcurl to PING the idle connections: the keeper joins the multi just long enough for
@@ -309,7 +314,7 @@ public final class CurlEngine: WakeableEngine {
                 if status == 200 {
                     outcome = .delivered
                     _ = lifecycle.handle(.authenticatedAnswer, now: completed)
-                    if !tokenHolds.isEmpty { tokenHolds.removeValue(forKey: slot.push.deviceToken) }
+                    ledger.delivered(token: slot.push.deviceToken)
                     finish(slot, outcome: outcome, completed: completed, sink: sink)
                     continue
                 }
@@ -329,33 +334,18 @@ public final class CurlEngine: WakeableEngine {
         }
     }
 
-    /// Applies the retry policy to an attempt that did not end in 200: record it, or hold it to resend.
+    /// An attempt that did not end in 200: the ledger (with the retry policy) says record it or resend it when.
     private func settle(_ slot: TransferSlot, outcome: Outcome, completed: UInt64, sink: OutcomeSink) {
-        let policy = configuration.retry
-        let elapsed = Double(completed &- slot.firstSentNanos) / 1e9
-        var strikes = 1
-        if case .rejected(let r) = outcome, r == .tooManyRequests {
-            strikes = (tokenHolds[slot.push.deviceToken]?.strikes ?? 0) + 1
-        }
-        let decision = policy.decide(outcome, attempt: slot.attempts, elapsed: elapsed, refreshedToken: slot.refreshedToken, tokenStrikes: strikes)
-        switch decision {
+        switch ledger.answered(token: slot.push.deviceToken, outcome: outcome, attempt: slot.attempts,
+                               firstSentNanos: slot.firstSentNanos, refreshedToken: slot.refreshedToken, now: completed) {
         case .final:
             finish(slot, outcome: outcome, completed: completed, sink: sink)
             return
-        case .finalTokenDead:
-            if deadTokens.insert(slot.push.deviceToken).inserted { counters.deadTokens += 1 }
-            finish(slot, outcome: outcome, completed: completed, sink: sink)
-            return
-        case .retry(let after):
-            slot.dueNanos = completed + UInt64(after * 1e9)
-        case .backOffToken(let after):
-            let until = completed + UInt64(after * 1e9)
-            tokenHolds[slot.push.deviceToken] = TokenHold(untilNanos: until, strikes: strikes)
-            counters.tokenBackoffs += 1
-            slot.dueNanos = until
-        case .retryWithNewProviderToken:
+        case .resend(let at):
+            slot.dueNanos = at
+        case .resendWithNewProviderToken(let at):
             slot.refreshedToken = true
-            slot.dueNanos = completed
+            slot.dueNanos = at
         }
         slot.lastOutcome = outcome
         let key: String
