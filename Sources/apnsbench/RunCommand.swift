@@ -132,7 +132,9 @@ struct RunCommand: ParsableCommand {
 
         let result: RunResult
         do { result = try ReplayRun.execute(request) } catch let e as RunConfigFlagError {
-            throw ValidationError(e.description)
+            // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
+            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n".utf8))
+            throw ExitCodes.usage
         }
         print(SummaryText.console(result.report))
         print("report: \(result.reportPaths.joined(separator: ", "))")
