@@ -92,7 +92,11 @@ let package = Package(
         ),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsEngine", "APNsSimulator", "Reporting"], swiftSettings: swift5),
-        .testTarget(name: "APNsSimulatorTests", dependencies: ["APNsSimulator"], swiftSettings: swift5),
+        .testTarget(
+            name: "APNsSimulatorTests",
+            dependencies: ["APNsSimulator", .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: swift5
+        ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
         .testTarget(name: "InteropTests", dependencies: ["APNsCore"], exclude: ["aioapns_check.py"], swiftSettings: swift5),
         .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
