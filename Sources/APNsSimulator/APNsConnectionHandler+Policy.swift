@@ -30,7 +30,7 @@ struct ConnectionPolicy {
     private(set) var limit: StreamLimitState
     private var raised = false
     private var dropped = false
-    private var random: SeededRandom
+    private var random: SplitMix64
     /// Streams answered so far (refused and reset ones are not).
     private(set) var answeredStreams = 0
     /// Set once GOAWAY is on its way: every new stream is refused from then on.
@@ -44,7 +44,7 @@ struct ConnectionPolicy {
         dropsAfterRejection = configuration.dropStreamLimitAfterRejection
         tracksIdleTime = configuration.faults.idleTimeoutSeconds != nil
         limit = StreamLimitState(initial: configuration.initialMaxConcurrentStreams)
-        random = SeededRandom(seed: SeededRandom.mix(configuration.seed ^ UInt64(connectionID) &* 0x9E37_79B9_7F4A_7C15))
+        random = SplitMix64(seed: SplitMix64.mix(configuration.seed ^ UInt64(connectionID) &* SplitMix64.increment))
     }
 
     // MARK: Connection start and timers

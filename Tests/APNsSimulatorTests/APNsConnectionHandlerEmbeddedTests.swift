@@ -92,7 +92,7 @@ final class APNsConnectionHandlerEmbeddedTests: XCTestCase {
         }
         // The dice, rolled here as the simulator rolls them: one `unit()` per valid request from the
         // connection's generator (seed mixed with the connection id, 1 for the first connection).
-        var random = SeededRandom(seed: SeededRandom.mix(seed ^ UInt64(c.connectionID) &* 0x9E37_79B9_7F4A_7C15))
+        var random = SplitMix64(seed: SplitMix64.mix(seed ^ UInt64(c.connectionID) &* 0x9E37_79B9_7F4A_7C15))
         let expected = (0..<n).map { _ in random.unit() < share ? 503 : 200 }
         XCTAssertTrue(expected.contains(503) && expected.contains(200), "a share of 0.5 picks some of 40: \(expected)")
 

@@ -122,7 +122,7 @@ final class ConnectionPolicyTests: XCTestCase {
             return out
         }
         func expected(seed: UInt64, connectionID: Int) -> [Policy.RequestAction] {
-            var random = SeededRandom(seed: SeededRandom.mix(seed ^ UInt64(connectionID) &* 0x9E37_79B9_7F4A_7C15))
+            var random = SplitMix64(seed: SplitMix64.mix(seed ^ UInt64(connectionID) &* 0x9E37_79B9_7F4A_7C15))
             var first = true
             return (0..<400).map { _ in
                 let roll = random.unit()
