@@ -81,7 +81,7 @@ let package = Package(
         // One run, wired: profile -> simulator -> engine -> report. The CLI and the end-to-end tests call it.
         .target(
             name: "Harness",
-            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting"],
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", .product(name: "Yams", package: "Yams")],
             swiftSettings: swift5
         ),
         // The CLI: parses and calls Harness, nothing else.
@@ -111,6 +111,7 @@ let package = Package(
         ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
         .testTarget(name: "InteropTests", dependencies: ["APNsCore"], exclude: ["aioapns_check.py"], swiftSettings: swift5),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsSimulator", "Harness"], swiftSettings: swift5),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting"]),
         .testTarget(
