@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        // Imported by APNsSimulator (certificate extensions); swift-certificates brings it in already.
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
@@ -58,11 +60,13 @@ let package = Package(
                 "APNsCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: swift5
         ),
@@ -79,7 +83,7 @@ let package = Package(
         // One run, wired: profile -> simulator -> engine -> report. The CLI and the end-to-end tests call it.
         .target(
             name: "Harness",
-            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting"],
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", .product(name: "Yams", package: "Yams")],
             swiftSettings: swift5
         ),
         // The CLI: parses and calls Harness, nothing else.
@@ -95,12 +99,25 @@ let package = Package(
         // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks.
         .target(name: "TestSupport", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "APNsEngineTests", dependencies: ["APNsEngine", "APNsSimulator", "Reporting", "TestSupport"], swiftSettings: swift5),
-        .testTarget(name: "APNsSimulatorTests", dependencies: ["APNsSimulator"], swiftSettings: swift5),
+        .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"], swiftSettings: swift5),
+        .testTarget(
+            name: "APNsSimulatorTests",
+            dependencies: [
+                "APNsCore", "APNsSimulator",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            swiftSettings: swift5
+        ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
         .testTarget(name: "InteropTests", dependencies: ["APNsCore"], exclude: ["aioapns_check.py"], swiftSettings: swift5),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsSimulator", "Harness"], swiftSettings: swift5),
+        .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness"],

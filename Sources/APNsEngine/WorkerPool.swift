@@ -125,11 +125,7 @@ public final class WorkerPool {
 
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for var b in bytes {
-            if b >= 0x41 && b <= 0x5A { b |= 0x20 }
-            h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3
-        }
+        var h = FNV1a.hash(bytes, folding: .letters)
         // fmix64: FNV's low bits alone are weak (its lowest bit is the parity of the bytes' lowest bits).
         h ^= h >> 33
         h = h &* 0xff51_afd7_ed55_8ccd

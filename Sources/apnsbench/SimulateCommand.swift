@@ -1,9 +1,8 @@
-import APNsCore
 import APNsSimulator
 import ArgumentParser
 import Dispatch
 import Foundation
-import Yams
+import Harness
 
 /// `apnsbench simulate`: the APNs simulator on its own, for any client to point at.
 struct SimulateCommand: ParsableCommand {
@@ -67,64 +66,25 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var c = SimulatorConfiguration()
-        c.port = port
-        if let config {
-            let text = try String(contentsOfFile: config, encoding: .utf8)
-            let tree: Any?
-            do { tree = try Yams.load(yaml: text) } catch { throw ValidationError("--config \(config): not valid YAML: \(error)") }
-            try SimulatorConfigFile.apply(tree ?? [String: Any](), file: config, to: &c)
-        }
-        // The command line wins over the file.
-        c.host = host
-        c.port = port
-        if h2c { c.h2c = true }
-        if fast { c.fast = true }
-        if let environment { c.environment = environment }
-        if let threads { c.threads = threads }
-        if let seed { c.seed = seed }
-
-        let folder = caOut.map { ($0 as NSString).deletingLastPathComponent } ?? NSTemporaryDirectory()
-        var demo: SigningKey?
-        for i in keyPath.indices {
-            let key = try SigningKey(p8Path: keyPath[i], keyID: keyId[i], teamID: teamId[i])
-            c.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
-        }
-        if c.keys.isEmpty && !c.fast {
-            let key = SigningKey.generate(keyID: "DEMOKEY001", teamID: "DEMOTEAM01")
-            c.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
-            demo = key
-        }
-        if !bundleId.isEmpty {
-            for team in Set(c.keys.values.map(\.teamID)) { c.topicsByTeam[team, default: []].formUnion(bundleId) }
-        }
-
-        let simulator = try APNsSimulator(configuration: c)
-        try simulator.start()
-
-        var lines = ["apnsbench simulate: listening on \(simulator.url) (\(c.h2c ? "h2c, prior knowledge" : "TLS 1.2+, ALPN h2 or prior knowledge"); \(c.fast ? "fast mode: 200 for everything, no validation" : "validating, \(c.environment.rawValue)"))"]
-        lines.append("url: \(simulator.url)")
-        if let certificates = simulator.certificates {
-            let caPath = caOut ?? (folder as NSString).appendingPathComponent("apnsbench-simulator-ca-\(simulator.port).pem")
-            try Data(certificates.caPEM.utf8).write(to: URL(fileURLWithPath: caPath))
-            lines.append("ca: \(caPath)")
-        }
-        if let demo {
-            let p8 = (folder as NSString).appendingPathComponent("AuthKey_\(demo.keyID).p8")
-            try Data(demo.privateKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: p8))
-            lines.append("demo key: \(p8) key id \(demo.keyID) team id \(demo.teamID)")
-            lines.append("token: bearer \(ProviderTokenCache.makeJWT(key: demo, issuedAt: Int(Date().timeIntervalSince1970)))")
-        }
-        for key in c.keys.values.sorted(by: { $0.keyID < $1.keyID }) where key.keyID != demo?.keyID {
-            lines.append("key: \(key.keyID) team \(key.teamID)")
-        }
-        lines.append("ready; stop with Ctrl-C (SIGINT) or SIGTERM")
-        print(lines.joined(separator: "\n"))
+        var options = SimulatorLaunch.Options()
+        options.host = host
+        options.port = port
+        options.h2c = h2c
+        options.fast = fast
+        options.configPath = config
+        options.keys = keyPath.indices.map { SimulatorLaunch.KeyFile(path: keyPath[$0], keyID: keyId[$0], teamID: teamId[$0]) }
+        options.bundleIDs = bundleId
+        options.environment = environment
+        options.threads = threads
+        options.seed = seed
+        options.caOut = caOut
+        let launch = try SimulatorLaunch.start(options)
+        print(launch.lines.joined(separator: "\n"))
         fflush(stdout)
 
         waitForTermination()
-        simulator.stop()
-        print("apnsbench simulate: stopped\n" + simulator.counterSnapshot.text)
+        launch.simulator.stop()
+        print("apnsbench simulate: stopped\n" + launch.simulator.counterSnapshot.text)
         fflush(stdout)
     }
 

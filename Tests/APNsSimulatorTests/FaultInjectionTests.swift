@@ -22,7 +22,7 @@ final class FaultInjectionTests: XCTestCase {
     }
 
     func testLognormalLatencyHitsItsMedianAndP99() {
-        var random = SeededRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let latency = FaultInjection.Latency.lognormal(p50Milliseconds: 40, p99Milliseconds: 200)
         let samples = (0..<100_000).map { _ in latency.sample(&random) }.sorted()
         XCTAssertEqual(samples[50_000], 40, accuracy: 1.5)

@@ -37,18 +37,8 @@ enum StreamTestFiles {
     }
 }
 
-/// A small deterministic generator (SplitMix64) so that randomized tests are reproducible.
-struct StreamTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator so that randomized tests are reproducible.
+typealias StreamTestRandom = SplitMix64
 
 /// A fake run of a workload: its rules wrapped so the ledger sees what each event planned, driven by a
 /// `WorkloadDriver` and pulled the way the engine pulls (one `OutgoingPush` reused), every push counted

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Writes a synthetic CDBL leave-management recording: `notify` events for leave requests
 /// moving through the approval chain over one Sunday–Thursday working week in Dhaka (UTC+6).
 ///

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Writes a synthetic Everday recording over two weeks in Sydney (UTC+11) for a backend serving
 /// a few hundred families: parents install the app and register their devices (`parent.device`: most in
 /// the first days, in the evening; one or two parents a family, some with an iPhone and an iPad), some

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Writes a synthetic KSR Cranes recording: `notify` events for crane operators' work entries
 /// (timesheets) and leave requests over one Monday–Friday week in Copenhagen (UTC+2, summer time).
 ///

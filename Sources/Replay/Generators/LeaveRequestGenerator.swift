@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Writes a synthetic leave-request recording with a realistic shape: a morning peak of new
 /// requests, Live Activity tokens that mostly come with the request but sometimes arrive minutes later
 /// (or never), staff decisions spread over the day, and names and reasons that exercise JSON escaping

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Writes a synthetic Order Manager recording in constant memory per event: every device starts
 /// a Live Activity once during the day (`device.register`, following 1–`maxFollows` stores, its first one
 /// Zipf-popular), more of them in the rushes; a share start again later with a new token (token rotation);

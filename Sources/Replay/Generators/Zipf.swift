@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// Draws ranks 0..<n with Zipf probabilities (rank k has weight 1/(k+1)^s): a few stores get most of the

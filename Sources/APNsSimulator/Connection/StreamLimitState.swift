@@ -4,7 +4,7 @@
 /// ACK: a raised limit is enforced at once, a lowered one only once acknowledged, so a client is never
 /// refused for honouring the limit it last saw. Before the client acknowledged the first SETTINGS the
 /// limit is unknown to it and nothing is refused (the HTTP/2 layer's hard limit still applies).
-/// A value type: the handler calls it, tests drive it directly.
+/// A value type: `ConnectionPolicy` owns it, tests drive it directly.
 struct StreamLimitState {
     /// The value the client last acknowledged (nil before the first ACK).
     private(set) var acknowledged: Int?
@@ -25,8 +25,9 @@ struct StreamLimitState {
         pending.append(value)
     }
 
-    /// Records a SETTINGS ACK from the client. `carriesLimit` false for an ACK of a SETTINGS frame
-    /// without MAX_CONCURRENT_STREAMS, which the simulator never sends.
+    /// Records a SETTINGS ACK from the client: the oldest value sent and not yet acknowledged is now in
+    /// force on its side. ACKs come in the order the SETTINGS frames went out, and every SETTINGS frame
+    /// the simulator sends carries MAX_CONCURRENT_STREAMS, so each ACK settles one queued value.
     mutating func acknowledge() {
         guard !pending.isEmpty else { return }
         acknowledged = pending.removeFirst()

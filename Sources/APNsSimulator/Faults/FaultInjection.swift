@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// Faults the simulator injects by configuration (apns-reference.md §11.8). Every random choice comes
@@ -16,7 +17,7 @@ public struct FaultInjection: Sendable, Equatable {
         case lognormal(p50Milliseconds: Double, p99Milliseconds: Double)
 
         /// One sample in milliseconds.
-        public func sample(_ random: inout SeededRandom) -> Double {
+        public func sample(_ random: inout SplitMix64) -> Double {
             switch self {
             case .none: return 0
             case let .fixed(ms): return ms

@@ -1,21 +1,7 @@
-/// A small deterministic random generator (SplitMix64): the same seed gives the same sequence on every
-/// machine, so generated recordings are byte-for-byte reproducible.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import APNsCore
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform double in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-
+/// What the recording generators draw besides numbers: hex strings, UUIDs and picks from a list.
+extension SplitMix64 {
     /// `count` random bytes as lowercase hex.
     public mutating func hex(bytes count: Int) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -71,7 +71,8 @@ public struct DeviceRegistry: Sendable, Equatable {
     /// Whether `token` is dead by `deadFraction`.
     public func isDeadByFraction<C: Collection>(_ token: C) -> Bool where C.Element == UInt8 {
         guard deadFraction > 0 else { return false }
-        let h = SeededRandom.hash(token, seed: seed)
+        // FNV-1a seeded by XOR into its basis, hex digits case-folded, finished with the SplitMix64 mixer.
+        let h = SplitMix64.mix(FNV1a.hash(token, basis: FNV1a.offsetBasis ^ seed, folding: .hexDigits))
         return Double(h >> 11) * 0x1.0p-53 < deadFraction
     }
 
@@ -91,7 +92,7 @@ public struct DeviceRegistry: Sendable, Equatable {
     /// the same tokens, so a replay and a simulator can agree on them without a file.
     public static func generatedTokens(count: Int, seed: UInt64, hexLength: Int = 64) -> [String] {
         precondition(DeviceToken.hexLengthRange.contains(hexLength) && hexLength % 2 == 0, "hexLength must be even, 64-200")
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let digits = Array("0123456789abcdef".utf8)
         return (0..<count).map { _ in
             var bytes = [UInt8]()

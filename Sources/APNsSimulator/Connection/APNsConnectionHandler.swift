@@ -6,10 +6,12 @@ import NIOPosix
 
 /// One client connection of the validating simulator, at the HTTP/2 frame level: no child channel per
 /// stream. It gathers each stream's headers and body in a small dictionary, asks the validator, and
-/// answers on the same stream id like APNs (200 + `apns-id`, or the status with `{"reason": …}`). It
-/// owns the connection's stream limit (1 until the first valid provider token, then the configured
-/// value; streams past it are refused with RST_STREAM REFUSED_STREAM), its provider-token state and
-/// its injected faults. Lives on the connection's event loop.
+/// answers on the same stream id like APNs (200 + `apns-id`, or the status with `{"reason": …}`). The
+/// connection's rules (the stream limit: 1 until the first valid provider token, then the configured
+/// value, streams past it refused with RST_STREAM REFUSED_STREAM; injected faults; GOAWAY after N
+/// streams, after T seconds or when idle) are decided by `ConnectionPolicy`, which returns actions;
+/// this handler carries them out, and owns the streams' frames, the provider-token state and the
+/// counters. Lives on the connection's event loop.
 final class APNsConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
@@ -36,20 +38,12 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let rewriter: SettingsRewriter
     private var streams: [HTTP2StreamID: PendingStream] = [:]
     private var auth = ConnectionAuthState()
-    private var limit: StreamLimitState
-    private var raised = false
-    private var dropped = false
-    private var random: SeededRandom
+    private var policy: ConnectionPolicy
     private var ids = ResponseIDs()
     private var delta: ConnectionCounters
     private var totals = TotalsDelta()
     private var needsFlush = false
-    private var answeredStreams = 0
     private var highestStreamID: HTTP2StreamID = .rootStream
-    private var goingAway = false
-    private var lastRequestAt = NIODeadline.now()
-    /// Only the idle-timeout fault reads `lastRequestAt`.
-    private let tracksIdleTime: Bool
     /// Whether an answer has carried `apns-id` / `apns-unique-id` yet: the first one is indexed, so that
     /// the HPACK encoder finds the name in its table and Huffman-codes only the value afterwards.
     private var apnsIDNameIndexed = false
@@ -67,10 +61,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         self.validator = validator
         self.counters = counters
         self.rewriter = rewriter
-        self.limit = StreamLimitState(initial: configuration.initialMaxConcurrentStreams)
-        self.random = SeededRandom(seed: SeededRandom.mix(configuration.seed ^ UInt64(connectionID) &* 0x9E37_79B9_7F4A_7C15))
+        self.policy = ConnectionPolicy(configuration: configuration, connectionID: connectionID)
         self.delta = ConnectionCounters(id: connectionID)
-        self.tracksIdleTime = configuration.faults.idleTimeoutSeconds != nil
         rewriter.enqueue(configuration.initialMaxConcurrentStreams)
     }
 
@@ -85,28 +77,26 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if context.channel.isActive { scheduleConnectionFaults(context: context) }
     }
 
-    private var faultsScheduled = false
+    /// Schedules the connection's timers (GOAWAY after T seconds, idle checks) the first time it is called.
+    /// Times come from the event loop, so that an `EmbeddedEventLoop` moves them in tests.
     private func scheduleConnectionFaults(context: ChannelHandlerContext) {
-        guard !faultsScheduled else { return }
-        faultsScheduled = true
-        let faults = configuration.faults
-        if let seconds = faults.goAwayAfterSeconds {
+        let timers = policy.connectionStarted(now: context.eventLoop.now.uptimeNanoseconds)
+        if let seconds = timers.goAwayAfterSeconds {
             context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
-                self?.goAway(context: context, reason: .shutdown)
+                guard let self else { return }
+                self.carryOut(self.policy.goAwayTimerFired(), context: context)
             }
         }
-        if let idle = faults.idleTimeoutSeconds { scheduleIdleCheck(context: context, after: idle) }
+        if let idle = timers.idleCheckAfterSeconds { scheduleIdleCheck(context: context, after: idle) }
     }
 
     private func scheduleIdleCheck(context: ChannelHandlerContext, after seconds: Double) {
         context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
-            guard let self, context.channel.isActive, !self.goingAway, let idle = self.configuration.faults.idleTimeoutSeconds else { return }
-            let quietFor = NIODeadline.now() - self.lastRequestAt
-            let limit = TimeAmount.nanoseconds(Int64(idle * 1e9))
-            if quietFor >= limit, self.streams.isEmpty {
-                self.goAway(context: context, reason: .idleTimeout)
-            } else {
-                self.scheduleIdleCheck(context: context, after: max(0.001, Double((limit - quietFor).nanoseconds) / 1e9))
+            guard let self, context.channel.isActive else { return }
+            switch self.policy.idleCheckFired(now: context.eventLoop.now.uptimeNanoseconds, openStreams: self.streams.count) {
+            case .none: break
+            case let .goAway(reason): self.goAway(context: context, reason: reason)
+            case let .checkAgain(seconds): self.scheduleIdleCheck(context: context, after: seconds)
             }
         }
     }
@@ -142,11 +132,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 resetMalformed(context: context, streamID: frame.streamID)
                 return
             }
-            if goingAway || limit.refuses(open: streams.count) {
+            if case .refuse = policy.streamOpened(openStreams: streams.count, now: context.eventLoop.now.uptimeNanoseconds) {
                 refuse(context: context, streamID: frame.streamID)
                 return
             }
-            if tracksIdleTime { lastRequestAt = .now() }
             streams[frame.streamID] = PendingStream(fields: fields, answered: h.endStream)
             if h.endStream { respond(context: context, streamID: frame.streamID, fields, body: nil) }
         case let .data(d):
@@ -156,7 +145,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             delta.resetsReceived += 1
             streams[frame.streamID] = nil
         case .settings(.ack):
-            limit.acknowledge()
+            policy.settingsAcknowledged()
         case .ping(_, ack: false):
             // NIO answers it; counted so that a client's keepalive shows.
             totals.pings += 1
@@ -279,29 +268,17 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         totals.verifications += auth.verifications - verificationsBefore
         delta.requests += 1
 
-        // Faults that replace a valid answer.
-        let faults = configuration.faults
-        var shutdownAfter = false
-        if decision.verdict == .accept, faults.rollsDice {
-            let roll = random.unit()
-            var edge = faults.connectionResetFraction
-            if roll < edge {
-                resetConnection(context: context)
-                return
-            }
-            edge += faults.internalServerErrorFraction
-            if roll < edge {
-                decision = Decision(.reject(.internalServerError))
-            } else {
-                edge += faults.serviceUnavailableFraction
-                if roll < edge {
-                    decision = Decision(.reject(.serviceUnavailable))
-                } else if roll < edge + faults.shutdownFraction {
-                    decision = Decision(.reject(.shutdown))
-                    shutdownAfter = true
-                }
-            }
+        let answer: ConnectionPolicy.Answer
+        switch policy.requestValidated(accepted: decision.verdict == .accept, authenticated: auth.isAuthenticated) {
+        case .resetConnection:
+            resetConnection(context: context)
+            return
+        case let .answer(a):
+            answer = a
         }
+        // A fault that replaces a valid answer.
+        if let injected = answer.injected { decision = Decision(.reject(injected)) }
+        let shutdownAfter = answer.goAwayAfter
 
         switch decision.verdict {
         case .accept:
@@ -311,11 +288,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         case let .reject(reason):
             delta.rejected[reason.rawValue, default: 0] += 1
         }
-        adjustStreamLimit(context: context, accepted: decision.verdict == .accept)
+        carryOut(answer.limit, context: context)
 
         let apnsID = fields.apnsID ?? ids.next()
-        let delay = faults.latency.sample(&random)
-        if delay == 0, !goingAway, case .accept = decision.verdict {
+        let delay = answer.delayMilliseconds
+        if delay == 0, !policy.isGoingAway, case .accept = decision.verdict {
             // The common answer: one HEADERS frame, written at once.
             mergeCounters()
             context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: successHeaders(apnsID: apnsID), endStream: true)))), promise: nil)
@@ -344,7 +321,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// Writes an answer; after GOAWAY the last answer's write closes the connection once it is out.
     private func write(_ frames: [HTTP2Frame], context: ChannelHandlerContext) {
         for (i, f) in frames.enumerated() {
-            if goingAway, i == frames.count - 1 {
+            if policy.isGoingAway, i == frames.count - 1 {
                 let written = context.eventLoop.makePromise(of: Void.self)
                 written.futureResult.whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
                 context.write(wrapOutboundOut(f), promise: written)
@@ -359,12 +336,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func afterAnswer(context: ChannelHandlerContext, shutdown: Bool) {
-        answeredStreams += 1
-        if shutdown {
-            goAway(context: context, reason: .shutdown)
-        } else if let n = configuration.faults.goAwayAfterStreams, answeredStreams >= n {
-            goAway(context: context, reason: .shutdown)
-        }
+        carryOut(policy.streamAnswered(goAwayAfter: shutdown), context: context)
+    }
+
+    private func carryOut(_ action: ConnectionPolicy.GoAwayAction, context: ChannelHandlerContext) {
+        if case let .goAway(reason) = action { goAway(context: context, reason: reason) }
     }
 
     static let status200: HPACKHeaders = [":status": "200"]
@@ -412,30 +388,30 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Raises the limit after the first valid provider token (as APNs does with a new SETTINGS frame);
-    /// optionally drops it to 1 after a rejection and restores it after the next accept.
-    private func adjustStreamLimit(context: ChannelHandlerContext, accepted: Bool) {
-        let high = configuration.maxConcurrentStreams
-        if !raised, auth.isAuthenticated {
-            raised = true
+    /// Advertises the stream limit the policy chose (it already enforces it) and counts raises and drops.
+    private func carryOut(_ action: ConnectionPolicy.LimitAction, context: ChannelHandlerContext) {
+        switch action {
+        case .keep:
+            break
+        case let .raise(value, final):
             totals.raises += 1
-            sendLimit(context: context, high)
+            sendLimit(context: context, value)
             // Without drops the wire limit never changes again: the rewriter can go.
-            if !configuration.dropStreamLimitAfterRejection { rewriter.retireWhenDone = true }
-        }
-        guard configuration.dropStreamLimitAfterRejection, raised else { return }
-        if !accepted, !dropped {
-            dropped = true
+            if final { rewriter.retireWhenDone = true }
+        case let .raiseThenDrop(value, then):
+            totals.raises += 1
+            sendLimit(context: context, value)
             totals.drops += 1
-            sendLimit(context: context, 1)
-        } else if accepted, dropped {
-            dropped = false
-            sendLimit(context: context, high)
+            sendLimit(context: context, then)
+        case let .drop(value):
+            totals.drops += 1
+            sendLimit(context: context, value)
+        case let .restore(value):
+            sendLimit(context: context, value)
         }
     }
 
     private func sendLimit(context: ChannelHandlerContext, _ value: Int) {
-        limit.advertise(value)
         rewriter.enqueue(value)
         // The HTTP/2 layer sees its own hard limit; the rewriter puts `value` on the wire.
         let settings = HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([
@@ -447,8 +423,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// GOAWAY with `{"reason": …}` as debug data; the connection closes once its open streams are answered.
     private func goAway(context: ChannelHandlerContext, reason: Reason) {
-        guard !goingAway, context.channel.isActive else { return }
-        goingAway = true
+        guard !policy.isGoingAway, context.channel.isActive, policy.beginGoAway() else { return }
         delta.endedBy = reason.rawValue
         counters.update { $0.goAwaysSent[reason.rawValue, default: 0] += 1 }
         var debug = ByteBuffer()

@@ -1,0 +1,307 @@
+import APNsCore
+import APNsSimulator
+import Foundation
+import Yams
+
+/// Reads a simulator configuration file (`apnsbench simulate --config sim.yaml`) into a
+/// `SimulatorConfiguration`, strictly, as `ProfileLoader` reads profiles: an unknown key or a value of
+/// the wrong type or range is an error naming the file, the line and the key path, so a typo never falls
+/// back to a default silently. The file is YAML (JSON is YAML too). Keys, all optional:
+///
+/// ```yaml
+/// environment: sandbox                 # or production (sandbox adds apns-unique-id to 200s)
+/// threads: 1
+/// fast: false
+/// seed: 0
+/// initial_max_concurrent_streams: 1
+/// max_concurrent_streams: 1000
+/// hard_max_concurrent_streams: 2000     # past it: GOAWAY PROTOCOL_ERROR
+/// drop_stream_limit_after_rejection: false
+/// provider_token_lifetime_seconds: 3600
+/// provider_token_min_rotation_seconds: 1200
+/// token_update_penalty_seconds: 1200
+/// topics: { TEAM000001: [com.example.app] }
+/// devices:
+///   file: tokens.txt                   # '<token> <bundle-id> [Unregistered|ExpiredToken [ms]]' a line
+///   generate: { bundle_id: com.example.app, count: 1000, seed: 1, hex_length: 64 }
+///   unknown_token_reason: BadDeviceToken
+///   dead_fraction: 0.05
+///   dead_reason: Unregistered
+///   seed: 0
+///   rate_limit: { pushes: 50, window_seconds: 60 }
+/// live_activity: { missing_keys: reject, priority10_budget: 10, budget_window_seconds: 3600 }
+/// faults:
+///   latency: { fixed_ms: 5 }            # or { uniform_ms: [1, 10] } or { lognormal_ms: { p50: 40, p99: 200 } }
+///   internal_server_error_fraction: 0.01
+///   service_unavailable_fraction: 0.01
+///   shutdown_fraction: 0
+///   connection_reset_fraction: 0
+///   goaway_after_streams: 100000
+///   goaway_after_seconds: 600
+///   idle_timeout_seconds: 3600
+///   settings_delay_ms: 0
+/// ```
+///
+/// A scalar has the type YAML gives it (`Yams.load`'s): `count: "10"` is a string, not a number.
+public enum SimulatorConfigFile {
+    /// Every top-level key.
+    public static let knownKeys = [
+        "environment", "threads", "fast", "seed", "initial_max_concurrent_streams", "max_concurrent_streams",
+        "hard_max_concurrent_streams", "drop_stream_limit_after_rejection", "provider_token_lifetime_seconds",
+        "provider_token_min_rotation_seconds", "token_update_penalty_seconds", "topics", "devices", "live_activity", "faults",
+    ]
+
+    /// Reads the file at `path` and applies it to `configuration`.
+    public static func load(path: String, into configuration: inout SimulatorConfiguration) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SimulatorConfigError(file: path, line: nil, key: "(file)", message: "cannot be read (no such file, or not readable)")
+        }
+        try apply(yaml: String(decoding: data, as: UTF8.self), file: path, to: &configuration)
+    }
+
+    /// Applies `yaml` to `configuration` (left unchanged when an error is thrown). `file` names the file in
+    /// errors and anchors relative paths (`devices.file`). An empty document changes nothing.
+    public static func apply(yaml: String, file: String, to configuration: inout SimulatorConfiguration) throws {
+        let root: Node?
+        do { root = try Yams.compose(yaml: yaml) } catch {
+            throw SimulatorConfigError(file: file, line: Self.line(of: error), key: "(file)", message: "is not valid YAML: \(error)")
+        }
+        guard let root else { return }
+        var r = Reader(file: file)
+        let top = try r.map(Entry(path: "", line: root.mark?.line, node: root))
+        try r.only(top, knownKeys)
+        var c = configuration
+        if let v = top["environment"] {
+            let s = try r.string(v)
+            guard let e = SimulatorConfiguration.Environment(rawValue: s) else { throw r.fail(v, "must be sandbox or production, found '\(s)'") }
+            c.environment = e
+        }
+        if let v = top["threads"] { c.threads = try r.int(v, 1...64) }
+        if let v = top["fast"] { c.fast = try r.bool(v) }
+        if let v = top["seed"] { c.seed = UInt64(try r.int(v, 0...Int.max)) }
+        if let v = top["initial_max_concurrent_streams"] { c.initialMaxConcurrentStreams = try r.int(v, 1...100_000) }
+        if let v = top["max_concurrent_streams"] { c.maxConcurrentStreams = try r.int(v, 1...100_000) }
+        if let v = top["hard_max_concurrent_streams"] { c.hardMaxConcurrentStreams = try r.int(v, 1...1_000_000) }
+        if let v = top["drop_stream_limit_after_rejection"] { c.dropStreamLimitAfterRejection = try r.bool(v) }
+        if let v = top["provider_token_lifetime_seconds"] { c.providerTokenLifetime = try r.number(v, 1...1e9) }
+        if let v = top["provider_token_min_rotation_seconds"] { c.providerTokenMinimumRotation = try r.number(v, 0...1e9) }
+        if let v = top["token_update_penalty_seconds"] { c.tokenUpdatePenalty = try r.number(v, 0...1e9) }
+        if let v = top["topics"] {
+            for team in try r.map(v).entries {
+                let items = try r.list(team)
+                c.topicsByTeam[team.key, default: []].formUnion(try items.map { try r.string($0) })
+            }
+        }
+        if let v = top["devices"] { try devices(v, &r, &c.deviceRegistry) }
+        if let v = top["live_activity"] {
+            let m = try r.map(v)
+            try r.only(m, ["missing_keys", "priority10_budget", "budget_window_seconds"])
+            if let x = m["missing_keys"] {
+                let s = try r.string(x)
+                guard let k = LiveActivityRules.MissingKeys(rawValue: s) else { throw r.fail(x, "must be reject or count, found '\(s)'") }
+                c.liveActivity.missingKeys = k
+            }
+            if let x = m["priority10_budget"] { c.liveActivity.priority10Budget = r.isNull(x) ? nil : try r.int(x, 0...1_000_000) }
+            if let x = m["budget_window_seconds"] { c.liveActivity.budgetWindowSeconds = try r.number(x, 1...1e9) }
+        }
+        if let v = top["faults"] { try faults(v, &r, &c.faults) }
+        configuration = c
+    }
+
+    private static func devices(_ v: Entry, _ r: inout Reader, _ d: inout DeviceRegistry) throws {
+        let m = try r.map(v)
+        try r.only(m, ["file", "generate", "unknown_token_reason", "dead_fraction", "dead_reason", "seed", "rate_limit"])
+        if let x = m["file"] {
+            let path = try r.string(x)
+            let base = (r.file as NSString).deletingLastPathComponent
+            try d.load(path: path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path))
+        }
+        if let x = m["generate"] {
+            let g = try r.map(x)
+            try r.only(g, ["bundle_id", "count", "seed", "hex_length"])
+            guard let b = g["bundle_id"] else { throw r.fail(x, "needs bundle_id") }
+            let bundle = try r.string(b)
+            let count = try g["count"].map { try r.int($0, 1...10_000_000) } ?? 1000
+            let seed = try g["seed"].map { try r.int($0, 0...Int.max) } ?? 0
+            let hex = try g["hex_length"].map { try r.int($0, 64...200) } ?? 64
+            if hex % 2 != 0, let h = g["hex_length"] { throw r.fail(h, "must be even, found \(hex)") }
+            for t in DeviceRegistry.generatedTokens(count: count, seed: UInt64(seed), hexLength: hex) { d.register(token: t, bundleID: bundle) }
+        }
+        if let x = m["unknown_token_reason"] {
+            let s = try r.string(x)
+            let reason = Reason(rawValue: s)
+            guard reason.status != 0 else { throw r.fail(x, "'\(s)' is not an APNs reason") }
+            d.unknownTokenReason = reason
+        }
+        if let x = m["dead_fraction"] { d.deadFraction = try r.number(x, 0...1) }
+        if let x = m["dead_reason"] {
+            let s = try r.string(x)
+            guard let dr = DeviceRegistry.DeadReason(rawValue: s) else { throw r.fail(x, "must be Unregistered or ExpiredToken, found '\(s)'") }
+            d.deadFractionReason = dr
+        }
+        if let x = m["seed"] { d.seed = UInt64(try r.int(x, 0...Int.max)) }
+        if let x = m["rate_limit"] {
+            let rl = try r.map(x)
+            try r.only(rl, ["pushes", "window_seconds"])
+            guard let p = rl["pushes"], let w = rl["window_seconds"] else { throw r.fail(x, "needs pushes and window_seconds") }
+            d.rateLimit = .init(pushes: try r.int(p, 1...Int.max), windowSeconds: try r.number(w, 0.001...1e9))
+        }
+    }
+
+    private static func faults(_ v: Entry, _ r: inout Reader, _ f: inout FaultInjection) throws {
+        let m = try r.map(v)
+        try r.only(m, ["latency", "internal_server_error_fraction", "service_unavailable_fraction", "shutdown_fraction",
+                       "connection_reset_fraction", "goaway_after_streams", "goaway_after_seconds", "idle_timeout_seconds",
+                       "settings_delay_ms"])
+        if let x = m["latency"] {
+            let l = try r.map(x)
+            try r.only(l, ["fixed_ms", "uniform_ms", "lognormal_ms"])
+            guard l.entries.count == 1 else { throw r.fail(x, "needs exactly one of fixed_ms, uniform_ms, lognormal_ms") }
+            if let y = l["fixed_ms"] {
+                f.latency = .fixed(milliseconds: try r.number(y, 0...600_000))
+            } else if let y = l["uniform_ms"] {
+                let b = try r.list(y)
+                guard b.count == 2 else { throw r.fail(y, "must be [min, max]") }
+                let lo = try r.number(b[0], 0...600_000), hi = try r.number(b[1], lo...600_000)
+                f.latency = .uniform(minMilliseconds: lo, maxMilliseconds: hi)
+            } else if let y = l["lognormal_ms"] {
+                let p = try r.map(y)
+                try r.only(p, ["p50", "p99"])
+                guard let a = p["p50"], let b = p["p99"] else { throw r.fail(y, "needs p50 and p99") }
+                let p50 = try r.number(a, 0.001...600_000)
+                f.latency = .lognormal(p50Milliseconds: p50, p99Milliseconds: try r.number(b, p50...600_000))
+            }
+        }
+        if let x = m["internal_server_error_fraction"] { f.internalServerErrorFraction = try r.number(x, 0...1) }
+        if let x = m["service_unavailable_fraction"] { f.serviceUnavailableFraction = try r.number(x, 0...1) }
+        if let x = m["shutdown_fraction"] { f.shutdownFraction = try r.number(x, 0...1) }
+        if let x = m["connection_reset_fraction"] { f.connectionResetFraction = try r.number(x, 0...1) }
+        if let x = m["goaway_after_streams"] { f.goAwayAfterStreams = try r.int(x, 1...Int.max) }
+        if let x = m["goaway_after_seconds"] { f.goAwayAfterSeconds = try r.number(x, 0.001...1e9) }
+        if let x = m["idle_timeout_seconds"] { f.idleTimeoutSeconds = try r.number(x, 0.001...1e9) }
+        if let x = m["settings_delay_ms"] { f.settingsDelayMilliseconds = try r.number(x, 0...600_000) }
+        let sum = f.internalServerErrorFraction + f.serviceUnavailableFraction + f.shutdownFraction + f.connectionResetFraction
+        guard sum <= 1 else { throw r.fail(v, "the fractions add up to \(sum), more than 1") }
+    }
+
+    /// The line a YAML syntax error names, if any.
+    private static func line(of error: Error) -> Int? {
+        guard let e = error as? YamlError else { return nil }
+        switch e {
+        case let .scanner(_, _, mark, _), let .parser(_, _, mark, _), let .composer(_, _, mark, _): return mark.line
+        default: return nil
+        }
+    }
+
+    /// A value in the file: its key path (`faults.latency.fixed_ms`, `topics.TEAM1[0]`), the line of its
+    /// key (of the value itself for a list item) and its node.
+    private struct Entry {
+        /// The key itself (the last component of `path`; empty for a list item and the top level).
+        var key = ""
+        var path: String
+        var line: Int?
+        var node: Node
+    }
+
+    /// A mapping's entries in file order, and by key (a key given twice: the last one, as YAML loaders do).
+    private struct Mapping {
+        var entries: [Entry]
+        subscript(key: String) -> Entry? { entries.last { $0.key == key } }
+    }
+
+    /// Typed access with errors that name the file, the line and the key path.
+    private struct Reader {
+        let file: String
+
+        func fail(_ e: Entry, _ message: String) -> SimulatorConfigError {
+            SimulatorConfigError(file: file, line: e.line, key: e.path.isEmpty ? "(top level)" : e.path, message: message)
+        }
+
+        /// What a scalar is as `Yams.load` gives it (String, Int, Double, Bool, NSNull, …); nil for a mapping or a list.
+        private func scalar(_ e: Entry) -> Any? {
+            guard case .scalar = e.node else { return nil }
+            return e.node.any
+        }
+
+        /// The value as the message shows it.
+        private func found(_ e: Entry) -> String {
+            switch e.node {
+            case let .scalar(s): return "'\(s.string)'"
+            case .mapping: return "a mapping"
+            case .sequence: return "a list"
+            case .alias: return "an alias"
+            }
+        }
+
+        func map(_ e: Entry) throws -> Mapping {
+            guard case let .mapping(m) = e.node else { throw fail(e, "must be a mapping of keys to values, found \(found(e))") }
+            var entries: [Entry] = []
+            for (k, v) in m {
+                guard case let .scalar(key) = k else {
+                    throw SimulatorConfigError(file: file, line: k.mark?.line, key: e.path.isEmpty ? "(top level)" : e.path, message: "has a key that is not a string")
+                }
+                entries.append(Entry(key: key.string, path: e.path.isEmpty ? key.string : "\(e.path).\(key.string)", line: k.mark?.line, node: v))
+            }
+            return Mapping(entries: entries)
+        }
+
+        func list(_ e: Entry) throws -> [Entry] {
+            guard case let .sequence(s) = e.node else { throw fail(e, "must be a list, found \(found(e))") }
+            return s.enumerated().map { i, node in Entry(path: "\(e.path)[\(i)]", line: node.mark?.line ?? e.line, node: node) }
+        }
+
+        func only(_ m: Mapping, _ known: [String]) throws {
+            for e in m.entries where !known.contains(e.key) {
+                throw fail(e, "is not a known key (known: \(known.joined(separator: ", ")))")
+            }
+        }
+
+        func isNull(_ e: Entry) -> Bool { scalar(e) is NSNull }
+
+        func string(_ e: Entry) throws -> String {
+            guard let s = scalar(e) as? String, !s.isEmpty else { throw fail(e, "must be a non-empty string, found \(found(e))") }
+            return s
+        }
+
+        func bool(_ e: Entry) throws -> Bool {
+            guard let b = scalar(e) as? Bool else { throw fail(e, "must be true or false, found \(found(e))") }
+            return b
+        }
+
+        func int(_ e: Entry, _ range: ClosedRange<Int>) throws -> Int {
+            let v = scalar(e)
+            guard !(v is Bool), let n = (v as? Int) ?? (v as? Double).flatMap({ $0 == $0.rounded() ? Int(exactly: $0) : nil }) else {
+                throw fail(e, "must be an integer, found \(found(e))")
+            }
+            guard range.contains(n) else { throw fail(e, "must be between \(range.lowerBound) and \(range.upperBound), found \(n)") }
+            return n
+        }
+
+        func number(_ e: Entry, _ range: ClosedRange<Double>) throws -> Double {
+            let v = scalar(e)
+            guard !(v is Bool), let n = (v as? Double) ?? (v as? Int).map(Double.init) else { throw fail(e, "must be a number, found \(found(e))") }
+            guard range.contains(n) else { throw fail(e, "must be between \(range.lowerBound) and \(range.upperBound), found \(n)") }
+            return n
+        }
+    }
+}
+
+/// A configuration file value that is wrong, named by file, line and key path.
+public struct SimulatorConfigError: Error, CustomStringConvertible, Equatable {
+    public let file: String
+    /// The line of the key (1-based); nil when the error is about the whole file.
+    public let line: Int?
+    public let key: String
+    public let message: String
+
+    public init(file: String, line: Int?, key: String, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        "simulator configuration \(file)\(line.map { ":\($0)" } ?? ""): '\(key)' \(message)"
+    }
+}
