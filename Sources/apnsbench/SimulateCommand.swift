@@ -15,6 +15,8 @@ struct SimulateCommand: ParsableCommand {
             Provider tokens verify against the keys given with --key-path/--key-id/--team-id (repeatable, matched in \
             order); with none, a demo key is made and written beside the CA with a ready bearer token. Binds loopback \
             unless told otherwise. The same simulator runs in-process for `apnsbench run`.
+
+            \(ExitCodes.help)
             """)
 
     @Option(name: .long, help: "Address to bind.")
@@ -32,14 +34,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Simulator configuration (YAML or JSON): limits, device registry, faults.", valueName: "FILE"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("A provider key AuthKey_<KEYID>.p8 whose tokens verify (repeatable).", valueName: "PATH"))
-    var keyPath: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("Key id of the --key-path at the same position.", valueName: "ID"))
-    var keyId: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("Team id of the --key-path at the same position.", valueName: "ID"))
-    var teamId: [String] = []
+    @OptionGroup(title: "Provider keys whose tokens verify")
+    var credentials: CredentialOptions
 
     @Option(name: .long, help: ArgumentHelp("A bundle id the keys' teams may push to (repeatable; default: any).", valueName: "BUNDLE"))
     var bundleId: [String] = []
@@ -57,9 +53,6 @@ struct SimulateCommand: ParsableCommand {
     var caOut: String?
 
     func validate() throws {
-        guard keyPath.count == keyId.count, keyPath.count == teamId.count else {
-            throw ValidationError("--key-path, --key-id and --team-id go together: got \(keyPath.count), \(keyId.count) and \(teamId.count)")
-        }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0-65535") }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads \(threads) must be 1-64") }
         if let config, !FileManager.default.isReadableFile(atPath: config) { throw ValidationError("--config \(config) cannot be read") }
@@ -72,7 +65,12 @@ struct SimulateCommand: ParsableCommand {
         options.h2c = h2c
         options.fast = fast
         options.configPath = config
-        options.keys = keyPath.indices.map { SimulatorLaunch.KeyFile(path: keyPath[$0], keyID: keyId[$0], teamID: teamId[$0]) }
+        options.keys = try credentials.all.map { key in
+            guard let path = key.keyPath, let keyID = key.keyID, let teamID = key.teamID else {
+                throw ValidationError("--key-path needs --key-id and --team-id (or APNS_KEY_ID and APNS_TEAM_ID)")
+            }
+            return SimulatorLaunch.KeyFile(path: path, keyID: keyID, teamID: teamID)
+        }
         options.bundleIDs = bundleId
         options.environment = environment
         options.threads = threads
