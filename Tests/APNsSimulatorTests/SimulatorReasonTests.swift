@@ -3,7 +3,7 @@ import APNsCore
 import XCTest
 
 /// Every reason a request can cause, triggered by its real cause over a real HTTP/2 connection, with
-/// status and body asserted (apns-reference.md §5).
+/// status and body asserted (Apple's "Handling notification responses from APNs").
 final class SimulatorReasonTests: XCTestCase {
     func testRequestShapeReasons() throws {
         let h = try SimulatorHarness()

@@ -1,6 +1,7 @@
 import Foundation
 import APNsCore
 @testable import APNsSimulator
+import TestSupport
 import XCTest
 
 /// MAX_CONCURRENT_STREAMS as APNs sends it: 1 until a request with a valid provider token, then 1000;
@@ -83,9 +84,9 @@ final class StreamLimitTests: XCTestCase {
         // counted when the server finishes a read: the client can see the frame first. No event tells
         // when the counts land; look again for up to two seconds.
         var counters = h.simulator.counterSnapshot
-        for _ in 0..<400 where counters.goAwaysSent["ENHANCE_YOUR_CALM"] == nil || counters.resetsReceived < 200 {
-            usleep(5000)
+        _ = waitUntil(seconds: 2) {
             counters = h.simulator.counterSnapshot
+            return counters.goAwaysSent["ENHANCE_YOUR_CALM"] != nil && counters.resetsReceived >= 200
         }
         XCTAssertGreaterThanOrEqual(counters.resetsReceived, 200)
         XCTAssertLessThan(sent, 1000)

@@ -18,7 +18,8 @@ public struct RegisteredKey: Sendable {
     }
 }
 
-/// How the simulator behaves. Defaults follow APNs as observed (apns-reference.md §9).
+/// How the simulator behaves. Defaults follow APNs as observed: a stream limit of 1, then 1000;
+/// provider tokens valid for an hour and re-signed at most every 20 minutes.
 public struct SimulatorConfiguration: Sendable {
     public enum Environment: String, Sendable, Codable { case sandbox, production }
 
@@ -54,7 +55,7 @@ public struct SimulatorConfiguration: Sendable {
     /// start. Default off.
     public var fast = false
     /// After a rejected request advertise MAX_CONCURRENT_STREAMS 1, and `maxConcurrentStreams` again after
-    /// the next accepted one (observed in 2016, apns-reference.md §9). Default off.
+    /// the next accepted one (reported of APNs in 2016). Default off.
     public var dropStreamLimitAfterRejection = false
     /// Streams the HTTP/2 layer admits before it treats the client as grossly violating the limit
     /// (GOAWAY PROTOCOL_ERROR); streams past the advertised limit but within this get RST_STREAM

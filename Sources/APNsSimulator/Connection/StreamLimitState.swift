@@ -1,4 +1,5 @@
-/// The stream limit one connection advertises and the one it enforces (apns-reference.md §9).
+/// The stream limit one connection advertises and the one it enforces. APNs advertises MAX_CONCURRENT_STREAMS 1 on a new connection and
+/// raises it (to about 1000) once a request with a valid provider token has been posted.
 ///
 /// SETTINGS take effect for the client when it receives them, and the server knows that only from the
 /// ACK: a raised limit is enforced at once, a lowered one only once acknowledged, so a client is never

@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 
-/// Faults the simulator injects by configuration (apns-reference.md §11.8). Every random choice comes
+/// Faults the simulator injects by configuration. Every random choice comes
 /// from `SimulatorConfiguration.seed` and the connection's accept order, so a run repeats.
 /// Defaults: no faults.
 public struct FaultInjection: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 
-/// The device tokens the simulator knows (apns-reference.md §11.6): which topic each token belongs to,
+/// The device tokens the simulator knows: which topic each token belongs to,
 /// which tokens are no longer valid (410 `Unregistered` / `ExpiredToken`), and a per-token rate limit
 /// (429 `TooManyRequests`). The default registry knows nothing and lets every well-formed token through,
 /// so a run against a default simulator delivers everything.

@@ -4,7 +4,7 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
-/// An HTTP/2 server that behaves like APNs (apns-reference.md): TLS with or without ALPN `h2` (or h2c),
+/// An HTTP/2 server that behaves like APNs: TLS with or without ALPN `h2` (or h2c),
 /// SETTINGS as APNs sends them, a stream limit of 1 until the first request with a valid provider token,
 /// then 1000, and APNs' validation and reasons; or, in fast mode, a 200 for everything. The same code runs in-process for `apnsbench run` and
 /// standalone for `apnsbench simulate`.

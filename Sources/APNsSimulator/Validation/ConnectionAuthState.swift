@@ -1,7 +1,7 @@
 import APNsCore
 
 /// What one connection has learned about provider tokens: the team and key its first accepted push bound
-/// it to, and the token it uses now. APNs applies its token rules per connection (apns-reference.md §6).
+/// it to, and the token it uses now. APNs applies its token rules per connection.
 public struct ConnectionAuthState: Sendable {
     /// Set by the first push with a valid token.
     public internal(set) var boundTeamID: String?

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// Live Activity checks (apns-reference.md §7): the `aps` keys every liveactivity push needs, the
+/// Live Activity checks: the `aps` keys every liveactivity push needs, the
 /// extra keys of a `start`, and the device-side budget of priority-10 pushes.
 public struct LiveActivityRules: Sendable, Equatable {
     /// What to do with a liveactivity payload that lacks a required key.

@@ -36,7 +36,7 @@ public struct Decision: Equatable {
 }
 
 /// Validates requests the way APNs does, in a fixed order (Apple documents none; this is the order of
-/// pushy's mock, apns-reference.md §11): method → path and device token → headers → provider token →
+/// pushy's mock server): method → path and device token → headers → provider token →
 /// payload, then the device registry (topic, dead tokens, rate limit) and the Live Activity budget.
 /// A function of the request, the connection's token state, the clock and the per-token counters
 /// shared by all connections: no I/O, so it is tested without sockets.
