@@ -37,7 +37,7 @@ final class EngineFaultTests: XCTestCase {
         assertOneOutcomeEach(sink, pushes: 2000)
         XCTAssertEqual(sink.delivered, 2000, "not delivered: \(sink.outcomes.filter { $0 != .delivered }.prefix(5))")
         let counters = fixture.simulator.counterSnapshot
-        XCTAssertEqual(counters.accepted, 2000, "each push accepted once: no duplicates, none lost")
+        XCTAssertEqual(counters.accepted, 2000, "each push accepted once: no duplicates, none lost; retries \(stats.retries), counters \(counters.flattened)")
         XCTAssertGreaterThanOrEqual(counters.goAwaysSent["Shutdown", default: 0], 5)
         XCTAssertGreaterThanOrEqual(stats.connectionsOpened, 6, "reconnected after each GOAWAY")
         XCTAssertEqual(stats.reconnects, stats.connectionsOpened - 1)

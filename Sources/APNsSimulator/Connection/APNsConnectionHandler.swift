@@ -331,9 +331,21 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// After GOAWAY, once every stream it covers is answered: close, after a grace period. The client may
+    /// still be sending (frames it wrote before it read the GOAWAY), and closing a socket with unread input
+    /// sends a TCP reset, which can destroy answers already written: the client would resend pushes this
+    /// server accepted. Within the grace the client normally reads its answers and closes first.
     private func closeIfDrained(context: ChannelHandlerContext) {
-        if streams.isEmpty, context.channel.isActive { context.close(promise: nil) }
+        guard streams.isEmpty, context.channel.isActive, !closeScheduled else { return }
+        closeScheduled = true
+        context.eventLoop.scheduleTask(in: Self.closeGrace) {
+            if context.channel.isActive { context.close(promise: nil) }
+        }
     }
+
+    /// How long a drained connection stays open after GOAWAY for the client to close it first.
+    static let closeGrace = TimeAmount.milliseconds(500)
+    private var closeScheduled = false
 
     private func afterAnswer(context: ChannelHandlerContext, shutdown: Bool) {
         carryOut(policy.streamAnswered(goAwayAfter: shutdown), context: context)
