@@ -2,7 +2,7 @@
 # Installs what apnsbench needs to build and run, when it is missing:
 #   libcurl >= 8 with HTTP/2 (Debian 12: libcurl4-openssl-dev from bookworm-backports, 8.14.1 — the
 #   bookworm 7.88.1 resets every HTTP/2 stream after a 200 and cannot reuse h2c connections),
-#   libssl-dev, libjemalloc-dev, pkg-config; with --test also the interop peers: h2load (nghttp2-client),
+#   libssl-dev, libjemalloc-dev, pkg-config, zlib1g-dev (the histograms' DEFLATE); with --test also the interop peers: h2load (nghttp2-client),
 #   nghttpd (nghttp2-server, for scripts/bench-simulator.sh) and the Python APNs client aioapns (PyPI).
 # Idempotent: does nothing (and touches no package list) when everything is there.
 set -euo pipefail
@@ -28,7 +28,7 @@ curl_ok() {
 }
 
 missing=()
-for pkg in libssl-dev libjemalloc-dev pkg-config; do
+for pkg in libssl-dev libjemalloc-dev pkg-config zlib1g-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ $want_test = 1 ]; then

@@ -14,12 +14,13 @@ import Histogram
 /// only for rejected, failed and not-sent pushes. Read the histograms (and build the report) after
 /// the run: reading them while recording continues makes the next record copy their storage.
 ///
-/// Latency: only **delivered** pushes go into the histograms, in microseconds.
+/// Latency, in microseconds: **delivered** pushes go into ``latency`` and the per-priority histograms;
+/// pushes that were sent and then rejected, failed or timed out (with a completion time) go into
+/// ``latencyRejected``, ``latencyFailed`` and ``latencyTimedOut``, and are counted in ``undeliveredSent``.
 /// - service time = completed − sent (from the hand-off to the transport);
 /// - response time = completed − intended (from the intended send time, so a schedule that fell
 ///   behind shows up as latency: coordinated-omission corrected). An intended time of 0 ("as soon as
 ///   possible") or one later than the send counts from the send, so response time ≥ service time.
-/// Pushes that were sent but rejected, failed or timed out are counted in ``undeliveredSent`` instead.
 public final class RunRecorder: OutcomeSink {
     // MARK: Pushes
 
@@ -55,6 +56,10 @@ public final class RunRecorder: OutcomeSink {
     public private(set) var latencyPriority1 = LatencyHistograms()
     public private(set) var latencyPriority5 = LatencyHistograms()
     public private(set) var latencyPriority10 = LatencyHistograms()
+    /// Latency of sent pushes that APNs rejected, that failed in transport, and that timed out.
+    public private(set) var latencyRejected = LatencyHistograms()
+    public private(set) var latencyFailed = LatencyHistograms()
+    public private(set) var latencyTimedOut = LatencyHistograms()
 
     var timeline: Timeline
 
@@ -109,29 +114,42 @@ public final class RunRecorder: OutcomeSink {
                 rejected[reason.rawValue] = RunReport.Rejection(status: reason.status, count: 1)
             }
             rejectedTotal += 1
+            if wasSent { recordUndelivered(&latencyRejected, intended: intended, sent: sent, completed: completed) }
         case .failed(let error):
             failed[error.key, default: 0] += 1
             failedTotal += 1
+            if wasSent { recordUndelivered(&latencyFailed, intended: intended, sent: sent, completed: completed) }
         case .timedOut:
             timedOut += 1
+            if wasSent { recordUndelivered(&latencyTimedOut, intended: intended, sent: sent, completed: completed) }
         case .notSent(let cause):
             notSent[cause.rawValue, default: 0] += 1
             notSentTotal += 1
             if wasSent { timeline.record(sent: sent, completed: completed, delivered: false, error: false) }
-            return
         }
-        // Rejected, failed or timed out.
-        if wasSent {
-            undeliveredSent += 1
-            timeline.record(sent: sent, completed: completed, delivered: false, error: true)
-        }
+    }
+
+    /// A sent push that was rejected, failed or timed out: counted, on the timeline, and (with a
+    /// completion time) in its class's histograms.
+    @inline(__always)
+    private func recordUndelivered(_ histograms: inout LatencyHistograms, intended: UInt64, sent: UInt64, completed: UInt64) {
+        undeliveredSent += 1
+        timeline.record(sent: sent, completed: completed, delivered: false, error: true)
+        guard completed != 0 else { return }
+        let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
+        histograms.record(serviceMicros: service, responseMicros: response)
+    }
+
+    /// Service and response time in whole microseconds; see the type's documentation.
+    @inline(__always)
+    static func latencyMicros(intended: UInt64, sent: UInt64, completed: UInt64) -> (service: UInt64, response: UInt64) {
+        let from = intended != 0 && intended <= sent ? intended : sent
+        return (micros(from: sent, to: completed), micros(from: from, to: completed))
     }
 
     @inline(__always)
     private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
-        let from = intended != 0 && intended <= sent ? intended : sent
-        let service = Self.micros(from: sent, to: completed)
-        let response = Self.micros(from: from, to: completed)
+        let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
         latency.record(serviceMicros: service, responseMicros: response)
         switch priority {
         case .immediate: latencyPriority10.record(serviceMicros: service, responseMicros: response)
@@ -209,6 +227,9 @@ public final class RunRecorder: OutcomeSink {
         latencyPriority1.add(other.latencyPriority1)
         latencyPriority5.add(other.latencyPriority5)
         latencyPriority10.add(other.latencyPriority10)
+        latencyRejected.add(other.latencyRejected)
+        latencyFailed.add(other.latencyFailed)
+        latencyTimedOut.add(other.latencyTimedOut)
         timeline.add(other.timeline)
     }
 }
