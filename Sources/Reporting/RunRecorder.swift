@@ -10,8 +10,10 @@ import Histogram
 /// multi-worker run keeps one recorder per worker and adds them (``+=(_:_:)``) after the workers join.
 ///
 /// Recording a delivered push does not allocate: the histograms' buckets and the timeline's storage
-/// are allocated in `init`. The dictionaries keyed by reason, transport error and cause are touched
-/// only for rejected, failed and not-sent pushes. Read the histograms (and build the report) after
+/// are allocated in `init`; the first delivery of a new second moves the last second's histogram into
+/// storage reserved up front that grows by doubling (once in a while, never per push). The
+/// dictionaries keyed by reason, transport error and cause are touched only for rejected, failed and
+/// not-sent pushes. Read the histograms (and build the report) after
 /// the run: reading them while recording continues makes the next record copy their storage.
 ///
 /// Latency, in microseconds: **delivered** pushes go into ``latency`` and the per-priority histograms;
@@ -21,6 +23,7 @@ import Histogram
 /// - response time = completed − intended (from the intended send time, so a schedule that fell
 ///   behind shows up as latency: coordinated-omission corrected). An intended time of 0 ("as soon as
 ///   possible") or one later than the send counts from the send, so response time ≥ service time.
+/// Each delivery's response time also goes into its completion second's histogram on the timeline.
 public final class RunRecorder: OutcomeSink {
     // MARK: Pushes
 
@@ -100,10 +103,11 @@ public final class RunRecorder: OutcomeSink {
         switch outcome {
         case .delivered:
             delivered += 1
+            var response: UInt64 = 0
             if hasCompletion {
-                recordLatency(priority: priority, intended: intended, sent: sent, completed: completed)
+                response = recordLatency(priority: priority, intended: intended, sent: sent, completed: completed)
             }
-            if wasSent { timeline.record(sent: sent, completed: completed, delivered: true, error: false) }
+            if wasSent { timeline.record(sent: sent, completed: completed, as: .delivered, responseMicros: response) }
             return
         case .rejected(let reason):
             // Looked up by index, not `rejected[key, default: …]`: the default's closure captures the
@@ -114,27 +118,28 @@ public final class RunRecorder: OutcomeSink {
                 rejected[reason.rawValue] = RunReport.Rejection(status: reason.status, count: 1)
             }
             rejectedTotal += 1
-            if wasSent { recordUndelivered(&latencyRejected, intended: intended, sent: sent, completed: completed) }
+            if wasSent { recordUndelivered(&latencyRejected, .rejected, intended: intended, sent: sent, completed: completed) }
         case .failed(let error):
             failed[error.key, default: 0] += 1
             failedTotal += 1
-            if wasSent { recordUndelivered(&latencyFailed, intended: intended, sent: sent, completed: completed) }
+            if wasSent { recordUndelivered(&latencyFailed, .failed, intended: intended, sent: sent, completed: completed) }
         case .timedOut:
             timedOut += 1
-            if wasSent { recordUndelivered(&latencyTimedOut, intended: intended, sent: sent, completed: completed) }
+            if wasSent { recordUndelivered(&latencyTimedOut, .timedOut, intended: intended, sent: sent, completed: completed) }
         case .notSent(let cause):
             notSent[cause.rawValue, default: 0] += 1
             notSentTotal += 1
-            if wasSent { timeline.record(sent: sent, completed: completed, delivered: false, error: false) }
+            if wasSent { timeline.record(sent: sent, completed: completed, as: .other) }
         }
     }
 
     /// A sent push that was rejected, failed or timed out: counted, on the timeline, and (with a
     /// completion time) in its class's histograms.
     @inline(__always)
-    private func recordUndelivered(_ histograms: inout LatencyHistograms, intended: UInt64, sent: UInt64, completed: UInt64) {
+    private func recordUndelivered(_ histograms: inout LatencyHistograms, _ completion: Timeline.Completion,
+                                   intended: UInt64, sent: UInt64, completed: UInt64) {
         undeliveredSent += 1
-        timeline.record(sent: sent, completed: completed, delivered: false, error: true)
+        timeline.record(sent: sent, completed: completed, as: completion)
         guard completed != 0 else { return }
         let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
         histograms.record(serviceMicros: service, responseMicros: response)
@@ -148,7 +153,7 @@ public final class RunRecorder: OutcomeSink {
     }
 
     @inline(__always)
-    private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
+    private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) -> UInt64 {
         let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
         latency.record(serviceMicros: service, responseMicros: response)
         switch priority {
@@ -156,6 +161,7 @@ public final class RunRecorder: OutcomeSink {
         case .powerAware: latencyPriority5.record(serviceMicros: service, responseMicros: response)
         case .powerFirst: latencyPriority1.record(serviceMicros: service, responseMicros: response)
         }
+        return response
     }
 
     /// Whole microseconds from `start` to `end` (nanoseconds); 0 if `end` is not after `start`.

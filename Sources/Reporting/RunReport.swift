@@ -22,7 +22,8 @@ import Histogram
 ///                                "overall": {"serviceTime": "HISTFAAAA…", "responseTime": "HISTFAAAA…"},
 ///                                "byPriority": {…}, "byPushType": {…}, "byOutcome": {…} } },
 ///   "throughput": { "pushesPerSecond": 480.0, "sent": 7, "completed": 7 },
-///   "timeline": [{ "second": 0, "sent": 7, "completed": 7, "delivered": 6, "errors": 1 }],
+///   "timeline": [{ "second": 0, "sent": 7, "completed": 7, "delivered": 6, "errors": 1, "rejected": 1, "failed": 0,
+///                  "timedOut": 0, "inFlight": 0, "responseTime": "HISTFAAAA…" }],
 ///   "engine": { "sent": 7, "connectionsOpened": 1, "providerTokenSignings": 1, "peakInFlight": 7, "retries": {}, … },
 ///   "simulator": { "accepted": 6 } }
 /// ```
@@ -332,6 +333,7 @@ extension RunReport {
     }
 
     /// One second of the run. Sends count in the second they were sent, the rest in the second they completed.
+    /// The fields after `errors` are absent in reports written before they existed.
     public struct TimelineEntry: Codable, Sendable, Equatable {
         /// Whole seconds since the run's start (0-based).
         public var second: Int
@@ -343,13 +345,28 @@ extension RunReport {
         public var delivered: Int
         /// Pushes rejected, failed or timed out in this second.
         public var errors: Int
+        /// Of ``errors``: rejected by APNs, failed in transport, timed out.
+        public var rejected: Int?
+        public var failed: Int?
+        public var timedOut: Int?
+        /// Pushes sent and not yet completed at the end of this second.
+        public var inFlight: Int?
+        /// Response times (µs) of this second's deliveries: HdrHistogram V2 compressed, base64
+        /// (``EncodedHistogram``); absent when nothing was delivered in this second.
+        public var responseTime: String?
 
-        public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int) {
+        public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int,
+                    rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil) {
             self.second = second
             self.sent = sent
             self.completed = completed
             self.delivered = delivered
             self.errors = errors
+            self.rejected = rejected
+            self.failed = failed
+            self.timedOut = timedOut
+            self.inFlight = inFlight
+            self.responseTime = responseTime
         }
     }
 }
