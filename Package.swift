@@ -116,7 +116,13 @@ let package = Package(
             swiftSettings: swift5
         ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
-        .testTarget(name: "InteropTests", dependencies: ["APNsCore"], exclude: ["aioapns_check.py"], swiftSettings: swift5),
+        // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            exclude: ["aioapns_check.py", "hdrh_check.py"],
+            swiftSettings: swift5
+        ),
         .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsSimulator", "Harness"], swiftSettings: swift5),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")]),
