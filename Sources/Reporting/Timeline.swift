@@ -115,11 +115,20 @@ struct Timeline {
     }
 
     /// Moves the open second's histogram into ``finished`` and clears it.
+    ///
+    /// Walks the indices from the lowest to the highest recorded value with `countForValue` (a plain
+    /// read) rather than `recordedValues()`, whose iterator holds a second reference to the counts and
+    /// would make `reset()` copy them: this runs on the engine thread and must not allocate.
     mutating func closeOpenSecond() {
         guard openSecond >= 0, open.totalCount > 0 else { return }
         let first = finished.count
-        for v in open.recordedValues() {
-            finished.append(SparseCount(index: layout.index(of: v.value), count: v.count))
+        let low = layout.index(of: open.min)
+        let high = layout.index(of: open.maxRecorded)
+        var index = low
+        while index <= high {
+            let count = open.countForValue(layout.value(at: index))
+            if count > 0 { finished.append(SparseCount(index: index, count: count)) }
+            index += 1
         }
         spans.append(Span(second: openSecond, range: first..<finished.count))
         open.reset()
