@@ -42,6 +42,8 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        // zlib: DEFLATE for HdrHistogram's compressed histogram encoding (Reporting only).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The APNs vocabulary shared by engine, simulator and reports.
         .target(
             name: "APNsCore",
@@ -78,7 +80,7 @@ let package = Package(
         // Accounting, histograms, report writers.
         .target(
             name: "Reporting",
-            dependencies: ["APNsCore", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["APNsCore", "CZlib", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // One run, wired: profile -> simulator -> engine -> report. The CLI and the end-to-end tests call it.
         .target(
@@ -114,10 +116,16 @@ let package = Package(
             swiftSettings: swift5
         ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
-        .testTarget(name: "InteropTests", dependencies: ["APNsCore"], exclude: ["aioapns_check.py"], swiftSettings: swift5),
+        // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            exclude: ["aioapns_check.py", "hdrh_check.py"],
+            swiftSettings: swift5
+        ),
         .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsSimulator", "Harness"], swiftSettings: swift5),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting"]),
+        .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness"],

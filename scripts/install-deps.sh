@@ -2,8 +2,9 @@
 # Installs what apnsbench needs to build and run, when it is missing:
 #   libcurl >= 8 with HTTP/2 (Debian 12: libcurl4-openssl-dev from bookworm-backports, 8.14.1 — the
 #   bookworm 7.88.1 resets every HTTP/2 stream after a 200 and cannot reuse h2c connections),
-#   libssl-dev, libjemalloc-dev, pkg-config; with --test also the interop peers: h2load (nghttp2-client),
-#   nghttpd (nghttp2-server, for scripts/bench-simulator.sh) and the Python APNs client aioapns (PyPI).
+#   libssl-dev, libjemalloc-dev, pkg-config, zlib1g-dev (the histograms' DEFLATE); with --test also the interop peers: h2load (nghttp2-client),
+#   nghttpd (nghttp2-server, for scripts/bench-simulator.sh), the Python APNs client aioapns and the
+#   Python HdrHistogram package hdrhistogram (both PyPI).
 # Idempotent: does nothing (and touches no package list) when everything is there.
 set -euo pipefail
 
@@ -28,7 +29,7 @@ curl_ok() {
 }
 
 missing=()
-for pkg in libssl-dev libjemalloc-dev pkg-config; do
+for pkg in libssl-dev libjemalloc-dev pkg-config zlib1g-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ $want_test = 1 ]; then
@@ -73,6 +74,13 @@ if [ $want_test = 1 ] && ! python3 -c 'import aioapns' >/dev/null 2>&1; then
     # Debian's own python3 refuses pip installs outside a venv (PEP 668) unless told otherwise.
     python3 -m pip install -q aioapns >&2 2>/dev/null || python3 -m pip install -q --break-system-packages aioapns >&2
     python3 -c 'import aioapns' || { say "aioapns did not install"; exit 1; }
+fi
+
+# hdrhistogram (module hdrh) for the interop test of our encoded histograms and latency.hlog.
+if [ $want_test = 1 ] && ! python3 -c 'import hdrh' >/dev/null 2>&1; then
+    say "installing the Python package hdrhistogram"
+    python3 -m pip install -q hdrhistogram >&2 2>/dev/null || python3 -m pip install -q --break-system-packages hdrhistogram >&2
+    python3 -c 'import hdrh' || { say "hdrhistogram did not install"; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

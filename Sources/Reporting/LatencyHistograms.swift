@@ -1,6 +1,6 @@
 import Histogram
 
-/// The two latency views of one set of delivered pushes, in microseconds:
+/// The two latency views of one set of pushes (delivered ones, or one class of undelivered ones), in microseconds:
 /// `service` from the actual send, `response` from the intended send (coordinated-omission corrected).
 public struct LatencyHistograms: Sendable {
     /// The lowest value the histograms tell apart from 0: 1 µs.
@@ -38,6 +38,11 @@ public struct LatencyHistograms: Sendable {
 
     /// Values recorded (the same in both views).
     public var count: Int { Int(clamping: service.totalCount) }
+
+    /// Both views encoded (``EncodedHistogram``).
+    public var encoded: RunReport.EncodedPair {
+        RunReport.EncodedPair(serviceTime: EncodedHistogram.encode(service), responseTime: EncodedHistogram.encode(response))
+    }
 
     /// Both views summarized.
     public var summary: RunReport.PriorityLatency {

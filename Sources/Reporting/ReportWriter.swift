@@ -6,10 +6,12 @@ public enum ReportWriter {
     public static let jsonFileName = "report.json"
     /// The Markdown summary's file name.
     public static let markdownFileName = "summary.md"
+    /// The HdrHistogram interval log's file name (``LatencyLog``).
+    public static let latencyLogFileName = LatencyLog.fileName
 
     /// Creates `directory` (with intermediate directories) and writes `report.json` (pretty-printed,
-    /// keys sorted) and `summary.md` into it, replacing earlier files of those names.
-    /// - Returns: the paths written, `report.json` first.
+    /// keys sorted), `summary.md` and `latency.hlog` into it, replacing earlier files of those names.
+    /// - Returns: the paths written: `report.json`, `summary.md`, `latency.hlog`.
     public static func write(_ report: RunReport, to directory: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let base = URL(fileURLWithPath: directory, isDirectory: true)
@@ -17,6 +19,8 @@ public enum ReportWriter {
         let markdown = base.appendingPathComponent(markdownFileName)
         try report.encoded().write(to: json, options: .atomic)
         try Data(SummaryText.markdown(report).utf8).write(to: markdown, options: .atomic)
-        return [json.path, markdown.path]
+        let hlog = base.appendingPathComponent(latencyLogFileName)
+        try Data(LatencyLog.text(report).utf8).write(to: hlog, options: .atomic)
+        return [json.path, markdown.path, hlog.path]
     }
 }

@@ -34,6 +34,19 @@ extension RunRecorder {
             if histograms.count > 0 { byPriority[String(priority.rawValue)] = histograms.summary }
         }
         let overall = latency.summary
+        let pushType = configuration.workload.pushType.rawValue
+        var byOutcome: [String: RunReport.PriorityLatency] = [:]
+        var encodedByOutcome: [String: RunReport.EncodedPair] = [:]
+        for (name, histograms) in latencyByOutcome where histograms.count > 0 {
+            byOutcome[name] = histograms.summary
+            encodedByOutcome[name] = histograms.encoded
+        }
+        var encodedByPriority: [String: RunReport.EncodedPair] = [:]
+        for priority in Priority.allCases {
+            let histograms = latency(priority: priority)
+            if histograms.count > 0 { encodedByPriority[String(priority.rawValue)] = histograms.encoded }
+        }
+        let encodedOverall = latency.encoded
         return RunReport(
             generator: RunReport.Generator(version: generatorVersion),
             startedAt: startedAt.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)),
@@ -55,8 +68,15 @@ extension RunRecorder {
                 serviceTime: overall.serviceTime,
                 responseTime: overall.responseTime,
                 byPriority: byPriority,
-                byPushType: overall.serviceTime.count > 0 ? [configuration.workload.pushType.rawValue: overall] : [:],
-                undeliveredSent: undeliveredSent
+                byPushType: overall.serviceTime.count > 0 ? [pushType: overall] : [:],
+                undeliveredSent: undeliveredSent,
+                byOutcome: byOutcome,
+                histograms: RunReport.EncodedLatency(
+                    overall: encodedOverall,
+                    byPriority: encodedByPriority,
+                    byPushType: overall.serviceTime.count > 0 ? [pushType: encodedOverall] : [:],
+                    byOutcome: encodedByOutcome
+                )
             ),
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),
             timeline: timelineEntries,
@@ -68,6 +88,11 @@ extension RunRecorder {
                                          ?? LatencySummary(unit: "ms", count: 0, min: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0))
             }
         )
+    }
+
+    /// The histograms of sent and answered pushes by outcome class, under the report's keys.
+    var latencyByOutcome: [(String, LatencyHistograms)] {
+        [("delivered", latency), ("rejected", latencyRejected), ("failed", latencyFailed), ("timedOut", latencyTimedOut)]
     }
 
     /// Completed pushes per second over the window from the first send to the last completion; 0 when

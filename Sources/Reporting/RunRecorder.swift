@@ -10,16 +10,20 @@ import Histogram
 /// multi-worker run keeps one recorder per worker and adds them (``+=(_:_:)``) after the workers join.
 ///
 /// Recording a delivered push does not allocate: the histograms' buckets and the timeline's storage
-/// are allocated in `init`. The dictionaries keyed by reason, transport error and cause are touched
-/// only for rejected, failed and not-sent pushes. Read the histograms (and build the report) after
+/// are allocated in `init`; the first delivery of a new second moves the last second's histogram into
+/// storage reserved up front that grows by doubling (once in a while, never per push). The
+/// dictionaries keyed by reason, transport error and cause are touched only for rejected, failed and
+/// not-sent pushes. Read the histograms (and build the report) after
 /// the run: reading them while recording continues makes the next record copy their storage.
 ///
-/// Latency: only **delivered** pushes go into the histograms, in microseconds.
+/// Latency, in microseconds: **delivered** pushes go into ``latency`` and the per-priority histograms;
+/// pushes that were sent and then rejected, failed or timed out (with a completion time) go into
+/// ``latencyRejected``, ``latencyFailed`` and ``latencyTimedOut``, and are counted in ``undeliveredSent``.
 /// - service time = completed − sent (from the hand-off to the transport);
 /// - response time = completed − intended (from the intended send time, so a schedule that fell
 ///   behind shows up as latency: coordinated-omission corrected). An intended time of 0 ("as soon as
 ///   possible") or one later than the send counts from the send, so response time ≥ service time.
-/// Pushes that were sent but rejected, failed or timed out are counted in ``undeliveredSent`` instead.
+/// Each delivery's response time also goes into its completion second's histogram on the timeline.
 public final class RunRecorder: OutcomeSink {
     // MARK: Pushes
 
@@ -55,6 +59,10 @@ public final class RunRecorder: OutcomeSink {
     public private(set) var latencyPriority1 = LatencyHistograms()
     public private(set) var latencyPriority5 = LatencyHistograms()
     public private(set) var latencyPriority10 = LatencyHistograms()
+    /// Latency of sent pushes that APNs rejected, that failed in transport, and that timed out.
+    public private(set) var latencyRejected = LatencyHistograms()
+    public private(set) var latencyFailed = LatencyHistograms()
+    public private(set) var latencyTimedOut = LatencyHistograms()
 
     var timeline: Timeline
 
@@ -95,10 +103,11 @@ public final class RunRecorder: OutcomeSink {
         switch outcome {
         case .delivered:
             delivered += 1
+            var response: UInt64 = 0
             if hasCompletion {
-                recordLatency(priority: priority, intended: intended, sent: sent, completed: completed)
+                response = recordLatency(priority: priority, intended: intended, sent: sent, completed: completed)
             }
-            if wasSent { timeline.record(sent: sent, completed: completed, delivered: true, error: false) }
+            if wasSent { timeline.record(sent: sent, completed: completed, as: .delivered, responseMicros: response) }
             return
         case .rejected(let reason):
             // Looked up by index, not `rejected[key, default: …]`: the default's closure captures the
@@ -109,35 +118,50 @@ public final class RunRecorder: OutcomeSink {
                 rejected[reason.rawValue] = RunReport.Rejection(status: reason.status, count: 1)
             }
             rejectedTotal += 1
+            if wasSent { recordUndelivered(&latencyRejected, .rejected, intended: intended, sent: sent, completed: completed) }
         case .failed(let error):
             failed[error.key, default: 0] += 1
             failedTotal += 1
+            if wasSent { recordUndelivered(&latencyFailed, .failed, intended: intended, sent: sent, completed: completed) }
         case .timedOut:
             timedOut += 1
+            if wasSent { recordUndelivered(&latencyTimedOut, .timedOut, intended: intended, sent: sent, completed: completed) }
         case .notSent(let cause):
             notSent[cause.rawValue, default: 0] += 1
             notSentTotal += 1
-            if wasSent { timeline.record(sent: sent, completed: completed, delivered: false, error: false) }
-            return
-        }
-        // Rejected, failed or timed out.
-        if wasSent {
-            undeliveredSent += 1
-            timeline.record(sent: sent, completed: completed, delivered: false, error: true)
+            if wasSent { timeline.record(sent: sent, completed: completed, as: .other) }
         }
     }
 
+    /// A sent push that was rejected, failed or timed out: counted, on the timeline, and (with a
+    /// completion time) in its class's histograms.
     @inline(__always)
-    private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) {
+    private func recordUndelivered(_ histograms: inout LatencyHistograms, _ completion: Timeline.Completion,
+                                   intended: UInt64, sent: UInt64, completed: UInt64) {
+        undeliveredSent += 1
+        timeline.record(sent: sent, completed: completed, as: completion)
+        guard completed != 0 else { return }
+        let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
+        histograms.record(serviceMicros: service, responseMicros: response)
+    }
+
+    /// Service and response time in whole microseconds; see the type's documentation.
+    @inline(__always)
+    static func latencyMicros(intended: UInt64, sent: UInt64, completed: UInt64) -> (service: UInt64, response: UInt64) {
         let from = intended != 0 && intended <= sent ? intended : sent
-        let service = Self.micros(from: sent, to: completed)
-        let response = Self.micros(from: from, to: completed)
+        return (micros(from: sent, to: completed), micros(from: from, to: completed))
+    }
+
+    @inline(__always)
+    private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) -> UInt64 {
+        let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
         latency.record(serviceMicros: service, responseMicros: response)
         switch priority {
         case .immediate: latencyPriority10.record(serviceMicros: service, responseMicros: response)
         case .powerAware: latencyPriority5.record(serviceMicros: service, responseMicros: response)
         case .powerFirst: latencyPriority1.record(serviceMicros: service, responseMicros: response)
         }
+        return response
     }
 
     /// Whole microseconds from `start` to `end` (nanoseconds); 0 if `end` is not after `start`.
@@ -209,6 +233,9 @@ public final class RunRecorder: OutcomeSink {
         latencyPriority1.add(other.latencyPriority1)
         latencyPriority5.add(other.latencyPriority5)
         latencyPriority10.add(other.latencyPriority10)
+        latencyRejected.add(other.latencyRejected)
+        latencyFailed.add(other.latencyFailed)
+        latencyTimedOut.add(other.latencyTimedOut)
         timeline.add(other.timeline)
     }
 }

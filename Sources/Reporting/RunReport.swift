@@ -1,4 +1,5 @@
 import APNsCore
+import Histogram
 
 /// The stable, versioned `report.json` of one run: the input of `compare` and `merge`.
 ///
@@ -15,9 +16,14 @@ import APNsCore
 ///                "invalid": {"bad_json": 1}, "badLineSamples": [{"line": 7, "cause": "bad_json", "detail": "…"}] },
 ///   "pushes":  { "planned": 8, "delivered": 6, "rejected": {"BadDeviceToken": {"status": 400, "count": 1}},
 ///                "failed": {}, "timedOut": 0, "notSent": {"no_token": 1}, "balanced": true },
-///   "latency": { "serviceTime": {…}, "responseTime": {…}, "byPriority": {"10": {…}}, "undeliveredSent": 1 },
+///   "latency": { "serviceTime": {…}, "responseTime": {…}, "byPriority": {"10": {…}}, "byPushType": {"alert": {…}},
+///                "byOutcome": {"delivered": {…}, "rejected": {…}}, "undeliveredSent": 1,
+///                "histograms": { "encoding": "hdrhistogram-v2-compressed-base64", "unit": "us",
+///                                "overall": {"serviceTime": "HISTFAAAA…", "responseTime": "HISTFAAAA…"},
+///                                "byPriority": {…}, "byPushType": {…}, "byOutcome": {…} } },
 ///   "throughput": { "pushesPerSecond": 480.0, "sent": 7, "completed": 7 },
-///   "timeline": [{ "second": 0, "sent": 7, "completed": 7, "delivered": 6, "errors": 1 }],
+///   "timeline": [{ "second": 0, "sent": 7, "completed": 7, "delivered": 6, "errors": 1, "rejected": 1, "failed": 0,
+///                  "timedOut": 0, "inFlight": 0, "responseTime": "HISTFAAAA…" }],
 ///   "engine": { "sent": 7, "connectionsOpened": 1, "providerTokenSignings": 1, "peakInFlight": 7, "retries": {}, … },
 ///   "simulator": { "accepted": 6 } }
 /// ```
@@ -222,9 +228,10 @@ extension RunReport {
         }
     }
 
-    /// Latency of delivered pushes only, in microseconds. Pushes that were sent but rejected, failed
-    /// or timed out are not in the histograms (their latency says nothing about delivery); they are
-    /// counted in ``undeliveredSent``.
+    /// Latency in microseconds. The summaries (``serviceTime``, ``responseTime``, ``byPriority``,
+    /// ``byPushType``) are of delivered pushes only; pushes that were sent but rejected, failed or
+    /// timed out are counted in ``undeliveredSent`` and have their own views in ``byOutcome``.
+    /// ``histograms`` holds every one of these histograms encoded, so they can be merged and redrawn.
     public struct Latency: Codable, Sendable, Equatable {
         /// From the actual send (hand-off to libcurl) to the response.
         public var serviceTime: LatencySummary
@@ -237,14 +244,64 @@ extension RunReport {
         public var byPushType: [String: PriorityLatency]?
         /// Pushes that were sent but not delivered, and so are not in the histograms.
         public var undeliveredSent: Int
+        /// The two views per outcome class of the pushes that were sent and answered (`delivered`,
+        /// `rejected`, `failed`, `timedOut`), for classes with at least one such push; nil in older reports.
+        public var byOutcome: [String: PriorityLatency]?
+        /// Every histogram above, encoded; nil in older reports.
+        public var histograms: EncodedLatency?
 
         public init(serviceTime: LatencySummary, responseTime: LatencySummary, byPriority: [String: PriorityLatency],
-                    byPushType: [String: PriorityLatency]? = nil, undeliveredSent: Int) {
+                    byPushType: [String: PriorityLatency]? = nil, undeliveredSent: Int,
+                    byOutcome: [String: PriorityLatency]? = nil, histograms: EncodedLatency? = nil) {
             self.serviceTime = serviceTime
             self.responseTime = responseTime
             self.byPriority = byPriority
             self.byPushType = byPushType
             self.undeliveredSent = undeliveredSent
+            self.byOutcome = byOutcome
+            self.histograms = histograms
+        }
+    }
+
+    /// The latency histograms of a run in HdrHistogram's V2 compressed form, base64 (``EncodedHistogram``):
+    /// the encoding of a line of an `.hlog` interval log. Values are microseconds; the histograms track
+    /// 1 µs … 1 h at 3 significant digits. Keys are those of the summaries in ``Latency``.
+    public struct EncodedLatency: Codable, Sendable, Equatable {
+        /// Always `"hdrhistogram-v2-compressed-base64"`.
+        public var encoding: String
+        /// Always `"us"`.
+        public var unit: String
+        /// All delivered pushes.
+        public var overall: EncodedPair
+        public var byPriority: [String: EncodedPair]
+        public var byPushType: [String: EncodedPair]
+        public var byOutcome: [String: EncodedPair]
+
+        public static let encodingName = "hdrhistogram-v2-compressed-base64"
+
+        public init(overall: EncodedPair, byPriority: [String: EncodedPair], byPushType: [String: EncodedPair], byOutcome: [String: EncodedPair]) {
+            encoding = Self.encodingName
+            unit = "us"
+            self.overall = overall
+            self.byPriority = byPriority
+            self.byPushType = byPushType
+            self.byOutcome = byOutcome
+        }
+    }
+
+    /// Service time and response time of one set of pushes, each encoded.
+    public struct EncodedPair: Codable, Sendable, Equatable {
+        public var serviceTime: String
+        public var responseTime: String
+
+        public init(serviceTime: String, responseTime: String) {
+            self.serviceTime = serviceTime
+            self.responseTime = responseTime
+        }
+
+        /// Both histograms decoded (``EncodedHistogram/decode(_:)``).
+        public func decoded() throws -> (serviceTime: Histogram<UInt64>, responseTime: Histogram<UInt64>) {
+            (try EncodedHistogram.decode(serviceTime), try EncodedHistogram.decode(responseTime))
         }
     }
 
@@ -276,6 +333,7 @@ extension RunReport {
     }
 
     /// One second of the run. Sends count in the second they were sent, the rest in the second they completed.
+    /// The fields after `errors` are absent in reports written before they existed.
     public struct TimelineEntry: Codable, Sendable, Equatable {
         /// Whole seconds since the run's start (0-based).
         public var second: Int
@@ -287,13 +345,28 @@ extension RunReport {
         public var delivered: Int
         /// Pushes rejected, failed or timed out in this second.
         public var errors: Int
+        /// Of ``errors``: rejected by APNs, failed in transport, timed out.
+        public var rejected: Int?
+        public var failed: Int?
+        public var timedOut: Int?
+        /// Pushes sent and not yet completed at the end of this second.
+        public var inFlight: Int?
+        /// Response times (µs) of this second's deliveries: HdrHistogram V2 compressed, base64
+        /// (``EncodedHistogram``); absent when nothing was delivered in this second.
+        public var responseTime: String?
 
-        public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int) {
+        public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int,
+                    rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil) {
             self.second = second
             self.sent = sent
             self.completed = completed
             self.delivered = delivered
             self.errors = errors
+            self.rejected = rejected
+            self.failed = failed
+            self.timedOut = timedOut
+            self.inFlight = inFlight
+            self.responseTime = responseTime
         }
     }
 }

@@ -1,6 +1,15 @@
-/// Per-second counters of a run, indexed by whole seconds since its start. Used on the engine
-/// thread only. Storage is reserved up front; a run longer than ``maxSeconds`` folds the rest into
-/// the last entry, so memory stays bounded.
+import Histogram
+
+/// Per-second counters and response-time histograms of a run, indexed by whole seconds since its
+/// start. Used on the engine thread only. Storage is reserved up front; a run longer than
+/// ``maxSeconds`` folds the rest into the last entry, so memory stays bounded.
+///
+/// The interval histograms: delivered pushes' response times go into one preallocated histogram for
+/// the second being recorded; when a completion falls in a later second, that histogram's non-zero
+/// buckets are appended to ``finished`` (a flat array that grows by doubling, so once in a while,
+/// never per push) and the histogram is cleared. A completion recorded after a later second has been
+/// opened (out of order) counts in the open second's histogram; one recorder sees its completions in
+/// time order, so its histograms and its `delivered` counts agree.
 struct Timeline {
     /// The most seconds kept (one day); later seconds count in the last one.
     static let maxSeconds = 86_400
@@ -10,6 +19,9 @@ struct Timeline {
         var completed = 0
         var delivered = 0
         var errors = 0
+        var rejected = 0
+        var failed = 0
+        var timedOut = 0
 
         static let zero = Counts()
 
@@ -18,7 +30,21 @@ struct Timeline {
             lhs.completed += rhs.completed
             lhs.delivered += rhs.delivered
             lhs.errors += rhs.errors
+            lhs.rejected += rhs.rejected
+            lhs.failed += rhs.failed
+            lhs.timedOut += rhs.timedOut
         }
+    }
+
+    /// The class a completion counts in.
+    enum Completion {
+        case delivered, rejected, failed, timedOut, other
+    }
+
+    /// The finished buckets of one second's response-time histogram: `finished[range]`.
+    struct Span {
+        var second: Int
+        var range: Range<Int>
     }
 
     /// Monotonic nanoseconds of second 0; meaningful only when `started`.
@@ -26,8 +52,20 @@ struct Timeline {
     private(set) var started = false
     private(set) var seconds: [Counts] = []
 
+    /// Response times (µs) of the deliveries of second ``openSecond``.
+    private var open: Histogram<UInt64>
+    private var openSecond = -1
+    private let layout: HistogramLayout
+    private(set) var finished: [SparseCount] = []
+    private(set) var spans: [Span] = []
+
     init(reservedSeconds: Int) {
-        seconds.reserveCapacity(Swift.max(1, Swift.min(reservedSeconds, Self.maxSeconds)))
+        let reserve = Swift.max(1, Swift.min(reservedSeconds, Self.maxSeconds))
+        seconds.reserveCapacity(reserve)
+        spans.reserveCapacity(reserve)
+        finished.reserveCapacity(Swift.min(reserve * 64, 1 << 16))
+        open = LatencyHistograms.makeHistogram()
+        layout = HistogramLayout(open)!
     }
 
     mutating func start(atNanos nanos: UInt64) {
@@ -46,22 +84,64 @@ struct Timeline {
         return second
     }
 
-    /// Records one sent push: its send, and (if `completed` is not 0) its completion, which counts as
-    /// delivered, as an error (rejected, failed, timed out), or neither.
+    /// Records one sent push: its send, and (if `completed` is not 0) its completion in its class;
+    /// a delivery's response time (µs) goes into its second's histogram.
     @inline(__always)
-    mutating func record(sent: UInt64, completed: UInt64, delivered: Bool, error: Bool) {
+    mutating func record(sent: UInt64, completed: UInt64, as completion: Completion, responseMicros: UInt64 = 0) {
         seconds[index(of: sent)].sent += 1
         guard completed != 0 else { return }
         let i = index(of: completed)
         seconds[i].completed += 1
-        if delivered { seconds[i].delivered += 1 }
-        if error { seconds[i].errors += 1 }
+        switch completion {
+        case .delivered:
+            seconds[i].delivered += 1
+            if i > openSecond {
+                closeOpenSecond()
+                openSecond = i
+            }
+            open.record(Swift.min(responseMicros, LatencyHistograms.highestMicros))
+        case .rejected:
+            seconds[i].errors += 1
+            seconds[i].rejected += 1
+        case .failed:
+            seconds[i].errors += 1
+            seconds[i].failed += 1
+        case .timedOut:
+            seconds[i].errors += 1
+            seconds[i].timedOut += 1
+        case .other:
+            break
+        }
+    }
+
+    /// Moves the open second's histogram into ``finished`` and clears it.
+    ///
+    /// Walks the indices from the lowest to the highest recorded value with `countForValue` (a plain
+    /// read) rather than `recordedValues()`, whose iterator holds a second reference to the counts and
+    /// would make `reset()` copy them: this runs on the engine thread and must not allocate.
+    mutating func closeOpenSecond() {
+        guard openSecond >= 0, open.totalCount > 0 else { return }
+        let first = finished.count
+        let low = layout.index(of: open.min)
+        let high = layout.index(of: open.maxRecorded)
+        var index = low
+        while index <= high {
+            let count = open.countForValue(layout.value(at: index))
+            if count > 0 { finished.append(SparseCount(index: index, count: count)) }
+            index += 1
+        }
+        spans.append(Span(second: openSecond, range: first..<finished.count))
+        open.reset()
     }
 
     /// Adds another timeline, aligning both by their start times (seconds the other began before
     /// this one count in second 0).
     mutating func add(_ other: Timeline) {
         guard other.started else { return }
+        var other = other
+        other.closeOpenSecond()
+        closeOpenSecond()
+        openSecond = -1
         guard started else {
             self = other
             return
@@ -72,17 +152,40 @@ struct Timeline {
         } else if other.startNanos < startNanos {
             offset = -Int(Swift.min((startNanos - other.startNanos) / 1_000_000_000, UInt64(Self.maxSeconds)))
         }
+        func target(_ second: Int) -> Int { Swift.min(Swift.max(second + offset, 0), Self.maxSeconds - 1) }
         for (second, counts) in other.seconds.enumerated() {
-            let target = Swift.min(Swift.max(second + offset, 0), Self.maxSeconds - 1)
-            while seconds.count <= target { seconds.append(.zero) }
-            seconds[target] += counts
+            let t = target(second)
+            while seconds.count <= t { seconds.append(.zero) }
+            seconds[t] += counts
+        }
+        for span in other.spans {
+            let first = finished.count
+            finished += other.finished[span.range]
+            spans.append(Span(second: target(span.second), range: first..<finished.count))
         }
     }
 
-    /// The report's entries, one per second from 0 to the last second with any activity.
+    /// The report's entries, one per second from 0 to the last second with any activity, each with
+    /// its deliveries' response-time histogram encoded (``EncodedHistogram``) and the pushes in flight
+    /// at its end (sent so far minus completed so far).
     var entries: [RunReport.TimelineEntry] {
-        seconds.enumerated().map { second, c in
-            RunReport.TimelineEntry(second: second, sent: c.sent, completed: c.completed, delivered: c.delivered, errors: c.errors)
+        var copy = self
+        copy.closeOpenSecond()
+        var bySecond: [Int: [Range<Int>]] = [:]
+        for span in copy.spans { bySecond[span.second, default: []].append(span.range) }
+        var sentSoFar = 0
+        var completedSoFar = 0
+        return copy.seconds.enumerated().map { second, c in
+            sentSoFar += c.sent
+            completedSoFar += c.completed
+            var encoded: String?
+            if let ranges = bySecond[second] {
+                encoded = EncodedHistogram.encode(counts: ranges.flatMap { copy.finished[$0] }, layout: copy.layout)
+            }
+            return RunReport.TimelineEntry(
+                second: second, sent: c.sent, completed: c.completed, delivered: c.delivered, errors: c.errors,
+                rejected: c.rejected, failed: c.failed, timedOut: c.timedOut, inFlight: sentSoFar - completedSoFar,
+                responseTime: encoded)
         }
     }
 }

@@ -13,7 +13,7 @@ struct APNSBench: ParsableCommand {
 
             \(ExitCodes.help)
             """,
-        subcommands: [RunCommand.self, GenerateCommand.self, SimulateCommand.self],
+        subcommands: [RunCommand.self, ReportCommand.self, GenerateCommand.self, SimulateCommand.self],
         defaultSubcommand: nil
     )
 }

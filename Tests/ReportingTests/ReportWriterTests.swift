@@ -4,12 +4,12 @@ import XCTest
 @testable import Reporting
 
 final class ReportWriterTests: XCTestCase {
-    func testWritesBothFilesIntoANewNestedDirectory() throws {
+    func testWritesEveryFileIntoANewNestedDirectory() throws {
         let base = try Fixtures.temporaryDirectory()
         let dir = base + "/reports/nested/run-1"
         let paths = try ReportWriter.write(Fixtures.report(from: Fixtures.mixedRecorder()), to: dir)
 
-        XCTAssertEqual(paths, [dir + "/report.json", dir + "/summary.md"])
+        XCTAssertEqual(paths, [dir + "/report.json", dir + "/summary.md", dir + "/latency.hlog"])
         for path in paths { XCTAssertTrue(FileManager.default.fileExists(atPath: path), path) }
         let json = try String(contentsOfFile: paths[0], encoding: .utf8)
         XCTAssertTrue(json.hasPrefix("{\n"), "pretty-printed")

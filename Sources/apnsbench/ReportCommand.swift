@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Reporting
+
+/// `apnsbench report REPORT.json`: renders a written report again, without running.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Render a report.json again (Markdown or JSON) without rerunning.",
+        discussion: """
+            Examples:
+              apnsbench report reports/latest/report.json                     (summary.md to standard output)
+              apnsbench report reports/latest/report.json --format json --out copy.json
+
+            A file that is missing, not JSON, of another schema version or not a report is refused with exit 1,
+            naming the file.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case md, json
+    }
+
+    @Argument(help: ArgumentHelp("The report to render.", valueName: "REPORT.json"))
+    var report: String
+
+    @Option(name: .long, help: "md: the Markdown summary (as summary.md); json: the report itself, re-encoded.")
+    var format: Format = .md
+
+    @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
+    var out: String?
+
+    func run() throws {
+        let loaded = try RunReport.load(from: report)
+        let bytes: Data
+        switch format {
+        case .md: bytes = Data(SummaryText.markdown(loaded).utf8)
+        case .json: bytes = try loaded.encoded() + Data("\n".utf8)
+        }
+        guard let out else {
+            FileHandle.standardOutput.write(bytes)
+            return
+        }
+        do {
+            try bytes.write(to: URL(fileURLWithPath: out), options: .atomic)
+        } catch {
+            throw CommandError("cannot write \(out): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// A failure of the command itself, not of its command line: the message is the whole description, exit 1.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Reporting
+import XCTest
+
+/// `apnsbench report`, run as a user runs it: a written report rendered again, and a bad file refused
+/// with exit 1 and its path named.
+final class ReportCommandTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-command-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
+    }
+
+    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try runTool(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+    }
+
+    func testRendersAWrittenReportAsMarkdownAndAsJSON() throws {
+        let report = HdrHistogramInteropTests.makeReport()
+        let paths = try ReportWriter.write(report, to: folder.path)
+
+        let md = try apnsbench(["report", paths[0]])
+        XCTAssertEqual(md.status, 0, md.output)
+        XCTAssertEqual(md.output, try String(contentsOfFile: paths[1], encoding: .utf8), "the same as the run's summary.md")
+
+        let out = folder.appendingPathComponent("again.json").path
+        let json = try apnsbench(["report", paths[0], "--format", "json", "--out", out])
+        XCTAssertEqual(json.status, 0, json.output)
+        XCTAssertEqual(try RunReport.load(from: out), report, "nothing lost, histograms included")
+    }
+
+    func testRefusesABadFileNamingIt() throws {
+        let missing = folder.appendingPathComponent("nope.json").path
+        let r1 = try apnsbench(["report", missing])
+        XCTAssertEqual(r1.status, 1, r1.output)
+        XCTAssertTrue(r1.output.contains("report \(missing): no such file"), r1.output)
+
+        let notJSON = folder.appendingPathComponent("summary.md").path
+        try "# not a report\n".write(toFile: notJSON, atomically: true, encoding: .utf8)
+        let r2 = try apnsbench(["report", notJSON, "--format", "json"])
+        XCTAssertEqual(r2.status, 1, r2.output)
+        XCTAssertTrue(r2.output.contains("report \(notJSON): not a JSON report"), r2.output)
+
+        let other = folder.appendingPathComponent("v9.json").path
+        try #"{"schemaVersion": 9}"#.write(toFile: other, atomically: true, encoding: .utf8)
+        let r3 = try apnsbench(["report", other])
+        XCTAssertEqual(r3.status, 1, r3.output)
+        XCTAssertTrue(r3.output.contains("report \(other): schemaVersion 9"), r3.output)
+
+        let r4 = try apnsbench(["report", other, "--format", "html"])
+        XCTAssertEqual(r4.status, 64, "html is not rendered yet: a usage error\n\(r4.output)")
+    }
+}
