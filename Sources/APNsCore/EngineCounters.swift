@@ -32,8 +32,35 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     public var reconnectHolds = 0
     /// HTTP/2 PINGs asked for on idle connections.
     public var pings = 0
+    /// Returns from the engine's wait (a socket ready, libcurl's timer, a push due, a wake from the
+    /// producer, or the idle cap of 100 ms): the loop turns that cost a system call. Per push sent, it says
+    /// whether the engine sleeps in proportion to its work (about 1–3 on a paced run) or spins.
+    public var wakeUps = 0
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case sent, connectionsOpened, providerTokenSignings, peakInFlight, retries, retriesTotal, tokenBackoffs
+        case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps
+    }
+
+    /// Decodes every field; `wakeUps`, added later, is 0 in reports written before it.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sent = try c.decode(Int.self, forKey: .sent)
+        connectionsOpened = try c.decode(Int.self, forKey: .connectionsOpened)
+        providerTokenSignings = try c.decode(Int.self, forKey: .providerTokenSignings)
+        peakInFlight = try c.decode(Int.self, forKey: .peakInFlight)
+        retries = try c.decode([String: Int].self, forKey: .retries)
+        retriesTotal = try c.decode(Int.self, forKey: .retriesTotal)
+        tokenBackoffs = try c.decode(Int.self, forKey: .tokenBackoffs)
+        deadTokens = try c.decode(Int.self, forKey: .deadTokens)
+        providerTokenRefreshes = try c.decode(Int.self, forKey: .providerTokenRefreshes)
+        reconnects = try c.decode(Int.self, forKey: .reconnects)
+        reconnectHolds = try c.decode(Int.self, forKey: .reconnectHolds)
+        pings = try c.decode(Int.self, forKey: .pings)
+        wakeUps = try c.decodeIfPresent(Int.self, forKey: .wakeUps) ?? 0
+    }
 
     /// Both sides' counts added, field by field.
     public static func + (a: EngineCounters, b: EngineCounters) -> EngineCounters {
@@ -55,5 +82,6 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         a.reconnects += b.reconnects
         a.reconnectHolds += b.reconnectHolds
         a.pings += b.pings
+        a.wakeUps += b.wakeUps
     }
 }

@@ -15,6 +15,8 @@ public final class CurlEngine: WakeableEngine {
     public let configuration: EngineConfiguration
     private let tokens: ProviderTokenCache
     private let multi: UnsafeMutableRawPointer
+    /// Drives the multi handle and waits on it (``CurlDrive``).
+    private let driver: MultiDriver
     private var headerSet: HeaderSet
     private var slots: [TransferSlot] = []
     private var free: [TransferSlot] = []
@@ -33,6 +35,10 @@ public final class CurlEngine: WakeableEngine {
     /// Dead tokens, 429 holds and the re-sign rule: decides, and the loop carries out what it returns.
     private var ledger: TokenLedger
     private var sequence: UInt64 = 0
+    /// Turns of the run loop so far (tests: a loop that spins without waiting shows here).
+    private(set) var loopTurns = 0
+    /// Waits that ended before the idle cap with nothing ready (tests: a wait that spins shows here).
+    var emptyWakeUps: Int { driver.emptyWakeUps }
     /// The token cache's signings before this engine started using it.
     private let signingsBase: Int
 
@@ -42,7 +48,8 @@ public final class CurlEngine: WakeableEngine {
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
-    public init(configuration: EngineConfiguration, tokens: ProviderTokenCache) throws {
+    /// - Parameter drive: how libcurl is driven and waited on; ``CurlDrive/fromEnvironment`` by default.
+    public init(configuration: EngineConfiguration, tokens: ProviderTokenCache, drive: CurlDrive = .fromEnvironment) throws {
         try LibcurlInfo.loaded().requireUsable()
         try configuration.validate()
         _ = Self.globalInit
@@ -51,6 +58,7 @@ public final class CurlEngine: WakeableEngine {
         ledger = TokenLedger(policy: configuration.retry)
         guard let multi = curl_multi_init() else { throw EngineError.curlSetup("curl_multi_init failed") }
         self.multi = multi
+        driver = try MultiDriver(multi: multi, drive: drive)
         signingsBase = tokens.signings
         headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
         counters.providerTokenSignings = tokens.signings - signingsBase
@@ -70,6 +78,7 @@ public final class CurlEngine: WakeableEngine {
         for slot in slots { curl_multi_remove_handle(multi, slot.easy) }
         slots.removeAll()
         free.removeAll()
+        driver.close()
         curl_multi_cleanup(multi)
         curl_easy_cleanup(keeper)
     }
@@ -101,13 +110,15 @@ public final class CurlEngine: WakeableEngine {
         var staged: TransferSlot? = nil
         var exhausted = false
         var stoppedEarly = false
-        var running: Int32 = 0
+        /// Turns in a row that went round without waiting because libcurl had work queued.
+        var busyTurns = 0
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
         var nextProgress = started + progressEvery
         // The lifecycle (warm-up, reconnect backoff) carries over from an earlier run() on the same
         // connections: a second run does not start again at one stream.
 
         while true {
+            loopTurns += 1
             let now = MonotonicTime.now()
             if tokens.needsRefresh { try rebuildHeaders() }
             if lifecycle.handle(.tick, now: now) == .ping { ping() }
@@ -187,8 +198,7 @@ public final class CurlEngine: WakeableEngine {
                 start(slot, now: now)
             }
 
-            let mc = curl_multi_perform(multi, &running)
-            guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_perform failed: \(String(cString: curl_multi_strerror(mc)))") }
+            try driver.perform()
             let completedBefore = completedCount
             drainCompletions(sink: sink)
 
@@ -197,15 +207,24 @@ public final class CurlEngine: WakeableEngine {
             // socket event (measured: 0.5-0.9x the bare libcurl loop's rate).
             if completedCount != completedBefore && !exhausted && staged == nil { continue }
 
-            // Sleep until libcurl has something, or the next push, resend or end of a hold is due.
-            var wake = now + 100_000_000
-            if let s = staged, inFlight < limit { wake = min(wake, s.push.intendedNanos) }
-            if let due = retryQueue.nextDueNanos { wake = min(wake, due) }
-            if let until = lifecycle.wakeNanos { wake = min(wake, until) }
-            let timeoutMillis = Int32(wake > now ? (wake - now) / 1_000_000 : 0)
-            if timeoutMillis > 0 || inFlight > 0 {
-                _ = curl_multi_poll(multi, nil, 0, timeoutMillis, nil)
+            // Sleep until libcurl has something, or the next push, resend or end of a hold is due: to the
+            // nanosecond (MultiDriver), so that a push due in under a millisecond does not spin.
+            var due: UInt64? = nil
+            if let s = staged, inFlight < limit { due = s.push.intendedNanos }
+            if let d = retryQueue.nextDueNanos { due = min(due ?? d, d) }
+            if let until = lifecycle.wakeNanos { due = min(due ?? until, until) }
+            let before = MonotonicTime.now()
+            // Due already (the loop's own work took that long): no wait, the next turn sends it.
+            if let due, due <= before { continue }
+            // libcurl has work queued (its timer says 0): a wait would return at once, empty. Perform
+            // again instead, a few times in a row at most.
+            if busyTurns < 2, driver.libcurlHasWorkNow(now: before) {
+                busyTurns += 1
+                continue
             }
+            busyTurns = 0
+            try driver.wait(due: due, now: before)
+            counters.wakeUps += 1
         }
         if stoppedEarly {
             // What the source still had planned ends as not sent, recorded here like every outcome.
@@ -221,11 +240,14 @@ public final class CurlEngine: WakeableEngine {
         return counters
     }
 
-    /// Ends the engine's current wait in `curl_multi_poll` early: a source that had nothing ready has a
+    /// Ends the engine's current wait early: a source that had nothing ready has a
     /// push now. Safe from any thread.
     public func wake() {
-        _ = curl_multi_wakeup(multi)
+        driver.wake()
     }
+
+    /// How this engine drives libcurl.
+    public var drive: CurlDrive { driver.drive }
 
     private func takeSlot() throws -> TransferSlot {
         if let s = free.popLast() { return s }

@@ -69,6 +69,8 @@ extension SummaryText {
         let byCause = e.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
         line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); idle PINGs: \(e.pings)")
+        let perPush = e.sent > 0 ? Format.fixed(Double(e.wakeUps) / Double(e.sent), places: 2) : "-"
+        line("- wake-ups: \(e.wakeUps) (\(perPush) per push sent): returns from the engine's wait, a few per push at most unless it spins")
         line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
         line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")
         line()
