@@ -66,3 +66,16 @@ public protocol OutcomeSink: AnyObject {
     /// push that was never sent.
     func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64)
 }
+
+extension OutcomeSink {
+    /// Records `push` as planned and never sent, for `cause`, with its priority and intended time.
+    @inline(__always)
+    public func recordNotSent(_ cause: NotSentCause, _ push: OutgoingPush) {
+        record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+    }
+
+    /// Stops `source` and records every push it still had planned as not sent (``PushSource/abandon()``).
+    public func recordAbandoned(_ source: PushSource, using scratch: inout OutgoingPush) {
+        source.drainAfterAbandon(using: &scratch) { cause, push in recordNotSent(cause, push) }
+    }
+}

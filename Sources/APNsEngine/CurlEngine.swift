@@ -171,7 +171,7 @@ public final class CurlEngine: WakeableEngine {
                     guard pulled == .push else {
                         free.append(slot)
                         if case .notSent(let cause) = pulled {
-                            sink.record(.notSent(cause), priority: slot.push.priority, intended: slot.push.intendedNanos, sent: 0, completed: 0)
+                            sink.recordNotSent(cause, slot.push)
                             continue
                         }
                         // Ended, or (a worker's queue) nothing ready yet: then wait in poll until wake().
@@ -229,9 +229,7 @@ public final class CurlEngine: WakeableEngine {
         if stoppedEarly {
             // What the source still had planned ends as not sent, recorded here like every outcome.
             var scratch = OutgoingPush(bodyCapacity: 0)
-            source.drainAfterAbandon(using: &scratch) { cause, push in
-                sink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
-            }
+            sink.recordAbandoned(source, using: &scratch)
         }
         counters.reconnects = lifecycle.reconnects
         counters.reconnectHolds = lifecycle.holds

@@ -63,7 +63,8 @@ public struct EngineConfiguration: Sendable {
 
     /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and
     /// the collapse id (``RunConfig``), for callers that build these settings by hand.
-    public func validate() throws {
+    /// - Parameter workers: engine threads sharing `connections` (a pool's): each needs one of its own.
+    public func validate(workers: Int = 1) throws {
         guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
             throw EngineError.badConfiguration("target URL '\(baseURL)' must start with https:// (or http:// for h2c)")
         }
@@ -71,6 +72,7 @@ public struct EngineConfiguration: Sendable {
         transport.connections = connections
         transport.streams = streamsPerConnection
         transport.pushTimeoutMillis = pushTimeoutMillis
+        transport.workers = workers
         try transport.validate()
         if let collapseID { try RunConfig.Payload.validate(collapseID: collapseID) }
         try retry.validate()

@@ -85,12 +85,7 @@ public final class WorkerPool {
     public init(workers: Int, configuration: EngineConfiguration, queueCapacity: Int = 1024,
                 makeTokens: () throws -> ProviderTokenCache) throws {
         guard queueCapacity >= 1 else { throw EngineError.badConfiguration("worker queue capacity must be at least 1") }
-        try configuration.validate()
-        var transport = RunConfig.Transport()
-        transport.connections = configuration.connections
-        transport.streams = configuration.streamsPerConnection
-        transport.workers = workers
-        try transport.validate()
+        try configuration.validate(workers: workers)
         try LibcurlInfo.loaded().requireUsable()
         self.configuration = configuration
         self.queueCapacity = queueCapacity
@@ -189,9 +184,7 @@ public final class WorkerPool {
                     // Nothing more will be taken from this queue: what is in it ends as not sent, and
                     // the producer stops at its next hand-over here.
                     var scratch = OutgoingPush(bodyCapacity: 0)
-                    queueSource.drainAfterAbandon(using: &scratch) { cause, push in
-                        workerSink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
-                    }
+                    workerSink.recordAbandoned(queueSource, using: &scratch)
                     results.set(i, .failure(error))
                 }
                 group.leave()
@@ -254,12 +247,12 @@ public final class WorkerPool {
             case .push:
                 if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
-                    sink.record(.notSent(.runStopped), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+                    sink.recordNotSent(.runStopped, push)
                     stopped = true
                     break pulling
                 }
             case .notSent(let cause):
-                sink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
+                sink.recordNotSent(cause, push)
             case .idle:
                 // A source in front of the producer has nothing yet (none does today): ask again shortly.
                 usleep(100)
@@ -268,9 +261,7 @@ public final class WorkerPool {
             }
         }
         if stopped {
-            source.drainAfterAbandon(using: &push) { cause, push in
-                sink.record(.notSent(cause), priority: push.priority, intended: push.intendedNanos, sent: 0, completed: 0)
-            }
+            sink.recordAbandoned(source, using: &push)
         }
         for q in queues { q.close() }
     }
