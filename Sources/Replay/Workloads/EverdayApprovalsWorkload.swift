@@ -47,7 +47,7 @@ public final class EverdayApprovalsWorkload: WorkloadRules {
     private var pendingNext = 0
     private var pendingRecordedMillis: Int64 = 0
     /// A registration no parent device could receive.
-    private var pendingNoRecipients = false
+    private var noRecipients = SinglePlan()
 
     /// Parent devices registered now.
     public var parentDeviceCount: Int { registry.deviceCount }
@@ -62,12 +62,7 @@ public final class EverdayApprovalsWorkload: WorkloadRules {
     }
 
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
-        if pendingNoRecipients {
-            pendingNoRecipients = false
-            push.priority = priority
-            push.intendedNanos = 0
-            return .notSent(.noRecipients)
-        }
+        if let planned = noRecipients.take(into: &push, render: { _ in }) { return planned }
         return takePending(into: &push) ? .push : nil
     }
 
@@ -123,7 +118,7 @@ public final class EverdayApprovalsWorkload: WorkloadRules {
                 if let device = registry.device(id) { pendingTokens.append(device.token) }
             }
             guard !pendingTokens.isEmpty else {
-                pendingNoRecipients = true
+                noRecipients.state = .notSent(.noRecipients, priority)
                 return 1
             }
             slots.set(.user_id, .integer(userID))

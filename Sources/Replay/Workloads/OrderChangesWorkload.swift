@@ -34,7 +34,7 @@ public final class OrderChangesWorkload: WorkloadRules {
     private var pendingPriority = Priority.immediate
     private var pendingAt: Int64 = 0
     /// An event that planned one push nobody can receive.
-    private var pendingNotSent: NotSentCause?
+    private var notSent = SinglePlan()
 
     /// - Parameter priority: `apns-priority` of events without one of their own.
     public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
@@ -46,12 +46,7 @@ public final class OrderChangesWorkload: WorkloadRules {
     public var retiredTokens: Int { directory.retiredTokens }
 
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
-        if let cause = pendingNotSent {
-            pendingNotSent = nil
-            push.priority = pendingPriority
-            push.intendedNanos = 0
-            return .notSent(cause)
-        }
+        if let planned = notSent.take(into: &push, render: { _ in }) { return planned }
         guard pendingIndex < pending.count else { return nil }
         let deviceID = pending[pendingIndex]
         pendingIndex += 1
@@ -92,8 +87,7 @@ public final class OrderChangesWorkload: WorkloadRules {
             let eventPriority = try self.eventPriority(fields, line: line)
             let followers = directory.followers(of: store)
             guard !followers.isEmpty else {
-                pendingPriority = eventPriority
-                pendingNotSent = .noRecipients
+                notSent.state = .notSent(.noRecipients, eventPriority)
                 return 1
             }
             start(followers, counts: counts, event: event, priority: eventPriority, at: at)
@@ -103,8 +97,7 @@ public final class OrderChangesWorkload: WorkloadRules {
             let deviceID = try fields.string("device_id")
             let eventPriority = try self.eventPriority(fields, line: line)
             guard directory.device(deviceID) != nil else {
-                pendingPriority = eventPriority
-                pendingNotSent = .unknownTarget
+                notSent.state = .notSent(.unknownTarget, eventPriority)
                 return 1
             }
             var counts = lastCounts[deviceID] ?? Counts()
