@@ -296,6 +296,7 @@ int curlref_run(curlref *ref, long pushes, curlref_result *r) {
     uint64_t started_at = now_nanos();
     long started = 0, done = 0, in_flight = 0;
     int running = 0;
+    int busy_turns = 0;
     while (done < pushes) {
         // Keep the window full.
         while (in_flight < ref->window && started < pushes && ref->free_list) {
@@ -309,7 +310,7 @@ int curlref_run(curlref *ref, long pushes, curlref_result *r) {
             if (in_flight > r->peak_in_flight) r->peak_in_flight = in_flight;
         }
         if (ref->drive == CURLREF_DRIVE_POLL) {
-            // CurlEngine.run: perform, drain, poll.
+            // CurlEngine.run's poll drive: perform, drain, poll.
             CURLMcode mc = curl_multi_perform(ref->multi, &running);
             if (mc != CURLM_OK) return -1;
             long completed = drain(ref, r, &in_flight);
@@ -318,9 +319,18 @@ int curlref_run(curlref *ref, long pushes, curlref_result *r) {
             // Refill the window before waiting: a completion frees a slot, and waiting first leaves it
             // empty until the next socket event (CurlEngine.run waits first: poll_wait_first = 1).
             if (completed > 0 && started < pushes && !ref->poll_wait_first) continue;
+            // libcurl has work queued already (its timer says 0): a poll would return at once with
+            // nothing ready, so perform again instead, twice in a row at most (CurlEngine does the same).
             long curl_timeout = -1;
             curl_multi_timeout(ref->multi, &curl_timeout);
-            if (curl_timeout == 0) r->zero_timeouts++;
+            if (curl_timeout == 0) {
+                r->zero_timeouts++;
+                if (busy_turns < 2) {
+                    busy_turns++;
+                    continue;
+                }
+            }
+            busy_turns = 0;
             curl_multi_poll(ref->multi, NULL, 0, 100, NULL);
             r->wakeups++;
         } else {

@@ -4,9 +4,9 @@
 // easy handles is reused; the window (connections x streams) is kept full until `pushes` have completed.
 //
 // Two ways to drive the multi handle:
-// - CURLREF_DRIVE_POLL: curl_multi_perform + curl_multi_poll, what CurlEngine.run does today;
+// - CURLREF_DRIVE_POLL: curl_multi_perform + curl_multi_poll, CurlEngine's default drive (CurlDrive.poll);
 // - CURLREF_DRIVE_EPOLL: curl_multi_socket_action with an epoll set, fed by libcurl's socket and timer
-//   callbacks (Linux only).
+//   callbacks (Linux only), as CurlEngine's CurlDrive.socketAction.
 #ifndef CURL_REFERENCE_H
 #define CURL_REFERENCE_H
 
