@@ -43,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "engine-vs-reference",
-            dependencies: [core, engine, "BenchSupport", testSupport],
+            dependencies: [core, engine, "BenchSupport", "CurlReference", testSupport],
             swiftSettings: swift5
         ),
         .executableTarget(
@@ -54,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EngineBenchmarks",
-            dependencies: [core, engine, "BenchSupport", testSupport, benchmark],
+            dependencies: [core, engine, "BenchSupport", "CurlReference", testSupport, benchmark],
             path: "Benchmarks/EngineBenchmarks",
             swiftSettings: swift5,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

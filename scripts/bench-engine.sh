@@ -11,27 +11,37 @@
 #   3. h2load with the same connections, streams, headers and body: req/s and CPU µs per request;
 # and prints one table. Same server, same connections and streams for all.
 #
+# With --latency P50,P99 (APNs-like: --latency 40,200), the simulator is the validating one with a
+# lognormal answer time instead, and for each point of --points (default "1x1000 4x1000") the script runs
+# engine-vs-reference (bare loop poll and epoll, the engine on each drive, rounds interleaved) and h2load
+# (same headers, body, connections and streams; its --log-file gives p50/p99), and prints per point:
+# pushes/s, CPU µs per push, wake-ups per push and service-time p50/p99 on each side, then the ratios
+# the acceptance of issue 10 names.
+#
 # usage: scripts/bench-engine.sh [--h2c] [--rounds N] [--pushes N] [--connections C] [--streams S]
 #                                [--knobs "poll:buf=4096:upbuf=16384 ..."] [--no-jemalloc] [--no-h2load] [--skip-build]
+#        scripts/bench-engine.sh --latency 40,200 [--points "1x100 1x1000 4x1000"] [--rounds N] [--pushes N] [--skip-build]
 # env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN (the apnsbench binary; default .build/release/apnsbench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-h2c=0 rounds=5 pushes=100000 connections=1 streams=100 skip_build=0 jemalloc=1 h2load=1
+h2c=0 rounds=5 pushes=100000 connections=1 streams=100 skip_build=0 jemalloc=1 h2load=1 latency="" points="1x1000 4x1000" pushes_set=0
 knobs="poll:waitfirst=1 poll:seturl=1 poll:buf=4096:upbuf=16384 poll:buf=131072:upbuf=131072"
 while [ $# -gt 0 ]; do
     case "$1" in
         --h2c) h2c=1 ;;
         --rounds) rounds=$2; shift ;;
-        --pushes) pushes=$2; shift ;;
+        --pushes) pushes=$2; pushes_set=1; shift ;;
+        --latency) latency=$2; shift ;;
+        --points) points=$2; shift ;;
         --connections) connections=$2; shift ;;
         --streams) streams=$2; shift ;;
         --knobs) knobs=$2; shift ;;
         --no-jemalloc) jemalloc=0 ;;
         --no-h2load) h2load=0 ;;
         --skip-build) skip_build=1 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
         *) echo "bench-engine: unknown argument $1" >&2; exit 64 ;;
     esac
     shift
@@ -54,6 +64,96 @@ sim_pid=""
 cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
+if [ -n "$latency" ]; then
+    # APNs-like latency: the validating simulator (fast mode answers at once), its demo key signs.
+    p50=${latency%,*} p99=${latency#*,}
+    [ "$pushes_set" = 1 ] || pushes=30000
+    printf 'faults:\n  latency: { lognormal_ms: { p50: %s, p99: %s } }\n' "$p50" "$p99" > "$work/sim.yaml"
+    taskset -c "$server_cpu" "$bin" simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem" > "$work/sim.out" 2>&1 &
+    sim_pid=$!
+    for _ in $(seq 100); do grep -q '^ready' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
+    grep -q '^ready' "$work/sim.out" || { echo "bench-engine: the simulator did not start:" >&2; cat "$work/sim.out" >&2; exit 1; }
+    url=$(sed -n 's/^url: //p' "$work/sim.out")
+    key=$(sed -n 's/^demo key: \([^ ]*\) key id \([^ ]*\) team id \([^ ]*\)$/\1:\2:\3/p' "$work/sim.out")
+    echo "simulator: $url (validating, lognormal p50 $p50 ms p99 $p99 ms, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $pushes pushes per run, $rounds rounds" >&2
+    echo "other load: $(uptime)" >&2
+    token=$(python3 -c "print('ab'*32)")
+    modes="poll,epoll,engine:drive=poll,engine:drive=socket-action"
+    median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a/b; else printf "-" }'; }
+    declare -A P C W L50 L99
+    for point in $points; do
+        c=${point%x*} m=${point#*x}
+        out="$work/evr-$point.out"
+        taskset -c "$client_cpu" "$evr" --url "$url" --ca "$work/ca.pem" --key "$key" --connections "$c" --streams "$m" \
+            --pushes "$pushes" --warmup $((pushes / 5)) --rounds "$rounds" --modes "$modes" \
+            --write-body "$work/body.json" --print-bearer > "$out" 2>&1 || { cat "$out" >&2; echo "bench-engine: engine-vs-reference failed" >&2; exit 1; }
+        cat "$out" >&2
+        for mode in ${modes//,/ }; do
+            read -r P[$point/$mode] C[$point/$mode] W[$point/$mode] L50[$point/$mode] L99[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) wake=\([0-9.]*\) p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\)$/\1 \2 \3 \4 \5/p" "$out")"
+        done
+        bearer=$(sed -n 's/^authorization: //p' "$out")
+        hr=() hc=() h50=() h99=()
+        if [ "$h2load" = 1 ]; then
+            for r in $(seq "$rounds"); do
+                rm -f "$work/h2.log"
+                taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S' h2load -t 1 -c "$c" -m "$m" -n "$pushes" --log-file "$work/h2.log" \
+                    -d "$work/body.json" -H 'apns-push-type: alert' -H 'apns-topic: com.example.app' -H 'apns-priority: 10' \
+                    -H "authorization: $bearer" -H 'content-type: application/json' "$url/3/device/$token" > "$work/h2load.out" 2>&1
+                grep -q "status codes: $pushes 2xx" "$work/h2load.out" || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
+                hr+=("$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")")
+                hc+=("$(awk -v n="$pushes" '/^cpu /{printf "%.3f", ($2+$3)*1e6/n}' "$work/h2load.out")")
+                # --log-file: start (µs since epoch), status, µs until the end of the response.
+                read -r a b <<< "$(cut -f3 "$work/h2.log" | sort -n | awk '{v[NR]=$1} END {printf "%.1f %.1f", v[int(NR*0.5)]/1000, v[int(NR*0.99)]/1000}')"
+                h50+=("$a"); h99+=("$b")
+                echo "h2load $point run $r: ${hr[-1]} req/s, ${hc[-1]} µs CPU/request, p50 $a ms, p99 $b ms" >&2
+            done
+            P[$point/h2load]=$(median "${hr[@]}"); C[$point/h2load]=$(median "${hc[@]}"); W[$point/h2load]="-"
+            L50[$point/h2load]=$(median "${h50[@]}"); L99[$point/h2load]=$(median "${h99[@]}")
+        fi
+    done
+    echo
+    echo "APNs-like latency (lognormal p50 $p50 ms, p99 $p99 ms), TLS, validating simulator on cpu $server_cpu, clients on cpu $client_cpu; medians of $rounds rounds of $pushes pushes"
+    printf '%-7s %-30s %10s %12s %14s %8s %8s\n' "point" "client" "pushes/s" "CPU µs/push" "wake-ups/push" "p50 ms" "p99 ms"
+    clients="h2load poll epoll engine:drive=poll engine:drive=socket-action"
+    [ "$h2load" = 1 ] || clients=${clients#h2load }
+    for point in $points; do
+        for k in $clients; do
+            label=$k
+            case $k in poll|epoll) label="bare libcurl loop ($k)" ;; engine:drive=*) label="engine (${k#engine:drive=})" ;; esac
+            printf '%-7s %-30s %10.0f %12.1f %14s %8s %8s\n' "$point" "$label" "${P[$point/$k]}" "${C[$point/$k]}" "${W[$point/$k]}" "${L50[$point/$k]}" "${L99[$point/$k]}"
+        done
+    done
+    echo
+    for point in $points; do
+        for d in poll socket-action; do
+            for ref in poll epoll; do
+                echo "$point engine($d)/bare($ref): pushes/s $(ratio "${P[$point/engine:drive=$d]}" "${P[$point/$ref]}") (target >= 0.95), CPU/push $(ratio "${C[$point/engine:drive=$d]}" "${C[$point/$ref]}") (target <= 1.1)"
+            done
+        done
+        if [ "$h2load" = 1 ]; then
+            echo "$point vs h2load: bare(poll) pushes/s $(ratio "${P[$point/poll]}" "${P[$point/h2load]}"), bare(epoll) $(ratio "${P[$point/epoll]}" "${P[$point/h2load]}"), engine(poll) $(ratio "${P[$point/engine:drive=poll]}" "${P[$point/h2load]}"), engine(socket-action) $(ratio "${P[$point/engine:drive=socket-action]}" "${P[$point/h2load]}"); CPU/push engine(poll) $(ratio "${C[$point/engine:drive=poll]}" "${C[$point/h2load]}")x h2load's"
+        fi
+    done
+    # Each point against the one before it (4x1000 against 1x1000: target >= 1.3, unless h2load shows the
+    # simulator bounds both).
+    prev=""
+    for point in $points; do
+        if [ -n "$prev" ]; then
+            for d in poll socket-action; do
+                echo "engine($d) $point/$prev: pushes/s x$(ratio "${P[$point/engine:drive=$d]}" "${P[$prev/engine:drive=$d]}")"
+            done
+            if [ "$h2load" = 1 ]; then
+                hr_ratio=$(ratio "${P[$point/h2load]}" "${P[$prev/h2load]}")
+                echo "h2load $point/$prev: req/s x$hr_ratio$(awk -v r="$hr_ratio" 'BEGIN { if (r + 0 < 1.3) printf " (below 1.3 too: the simulator is the bound)" }')"
+            fi
+        fi
+        prev=$point
+    done
+    echo "other load at the end: $(uptime)"
+    exit 0
+fi
+
 # The simulator on the server core; its url: and (TLS) ca: lines.
 sim_args=(simulate --fast --port 0 --threads 1)
 [ "$h2c" = 1 ] && sim_args+=(--h2c)
@@ -73,7 +173,7 @@ compare() {
     taskset -c "$client_cpu" env "$@" > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; echo "bench-engine: $name failed" >&2; exit 1; }
     cat "$work/$name.out" >&2
 }
-result() { sed -n "s/^RESULT mode=$2 pps=\([0-9.]*\) cpu_us=\([0-9.]*\)$/\1 \2/p" "$work/$1.out"; }
+result() { sed -n "s/^RESULT mode=$2 pps=\([0-9.]*\) cpu_us=\([0-9.]*\) .*$/\1 \2/p" "$work/$1.out"; }
 
 # 1. Reference poll / epoll / engine / knobs, rounds alternating in one process.
 modes="poll,epoll,engine"

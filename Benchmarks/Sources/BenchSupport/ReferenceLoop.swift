@@ -80,6 +80,9 @@ public final class ReferenceLoop {
         return result
     }
 
+    /// The last run's service time at quantile `q` (0...1), in microseconds (``LogHistogram``'s buckets).
+    public func serviceTime(quantile q: Double) -> UInt64 { curlref_quantile(handle, q) }
+
     deinit {
         curlref_destroy(handle)
         body.deallocate()

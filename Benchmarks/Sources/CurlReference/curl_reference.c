@@ -15,10 +15,13 @@
 #endif
 
 #define RESPONSE_LIMIT 1024
+#define LATENCY_SUB_BITS 5
+#define LATENCY_BUCKETS (41 << LATENCY_SUB_BITS)
 
 typedef struct slot {
     CURL *easy;
     struct slot *next_free;
+    uint64_t started_at;
     size_t response_length;
     char response[RESPONSE_LIMIT];
 } slot;
@@ -34,6 +37,9 @@ struct curlref {
     int poll_wait_first;
     int set_url_per_push;
     long window;
+    // service times of the last run, BenchSupport.LogHistogram's buckets
+    uint32_t latency[LATENCY_BUCKETS];
+    long latency_total;
     // epoll driving
     int epoll_fd;
     int64_t timer_deadline; // CLOCK_MONOTONIC nanoseconds; -1 = no timer
@@ -218,6 +224,33 @@ fail:
     return NULL;
 }
 
+static void record_latency(curlref *ref, uint64_t micros) {
+    uint64_t v = micros ? micros : 1;
+    int b = 63 - __builtin_clzll(v);
+    if (b > 40) b = 40;
+    int shift = b > LATENCY_SUB_BITS ? b - LATENCY_SUB_BITS : 0;
+    int sub = (int)((v >> shift) & 31);
+    ref->latency[(b << LATENCY_SUB_BITS) | sub]++;
+    ref->latency_total++;
+}
+
+uint64_t curlref_quantile(const curlref *ref, double q) {
+    if (ref->latency_total == 0) return 0;
+    long rank = (long)(q * (double)ref->latency_total + 0.999999999);
+    if (rank < 1) rank = 1;
+    long seen = 0;
+    for (int i = 0; i < LATENCY_BUCKETS; i++) {
+        if (!ref->latency[i]) continue;
+        seen += ref->latency[i];
+        if (seen >= rank) {
+            int b = i >> LATENCY_SUB_BITS;
+            uint64_t sub = (uint64_t)(i & 31);
+            return b < LATENCY_SUB_BITS ? sub : (32 | sub) << (b - LATENCY_SUB_BITS);
+        }
+    }
+    return 0;
+}
+
 // Takes every finished transfer off the multi handle and back to the free list.
 static long drain(curlref *ref, curlref_result *r, long *in_flight) {
     long completed = 0;
@@ -238,6 +271,7 @@ static long drain(curlref *ref, curlref_result *r, long *in_flight) {
             curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
             if (status == 200) {
                 r->delivered++;
+                record_latency(ref, (now_nanos() - s->started_at) / 1000);
             } else {
                 r->rejected++;
                 if (!r->first_status) r->first_status = status;
@@ -257,22 +291,26 @@ static long drain(curlref *ref, curlref_result *r, long *in_flight) {
 
 int curlref_run(curlref *ref, long pushes, curlref_result *r) {
     memset(r, 0, sizeof *r);
+    memset(ref->latency, 0, sizeof ref->latency);
+    ref->latency_total = 0;
     uint64_t started_at = now_nanos();
     long started = 0, done = 0, in_flight = 0;
     int running = 0;
+    int busy_turns = 0;
     while (done < pushes) {
         // Keep the window full.
         while (in_flight < ref->window && started < pushes && ref->free_list) {
             slot *s = ref->free_list;
             ref->free_list = s->next_free;
             if (ref->set_url_per_push) curl_easy_setopt(s->easy, CURLOPT_URL, ref->url);
+            s->started_at = now_nanos();
             curl_multi_add_handle(ref->multi, s->easy);
             started++;
             in_flight++;
             if (in_flight > r->peak_in_flight) r->peak_in_flight = in_flight;
         }
         if (ref->drive == CURLREF_DRIVE_POLL) {
-            // CurlEngine.run: perform, drain, poll.
+            // CurlEngine.run's poll drive: perform, drain, poll.
             CURLMcode mc = curl_multi_perform(ref->multi, &running);
             if (mc != CURLM_OK) return -1;
             long completed = drain(ref, r, &in_flight);
@@ -281,7 +319,20 @@ int curlref_run(curlref *ref, long pushes, curlref_result *r) {
             // Refill the window before waiting: a completion frees a slot, and waiting first leaves it
             // empty until the next socket event (CurlEngine.run waits first: poll_wait_first = 1).
             if (completed > 0 && started < pushes && !ref->poll_wait_first) continue;
+            // libcurl has work queued already (its timer says 0): a poll would return at once with
+            // nothing ready, so perform again instead, twice in a row at most (CurlEngine does the same).
+            long curl_timeout = -1;
+            curl_multi_timeout(ref->multi, &curl_timeout);
+            if (curl_timeout == 0) {
+                r->zero_timeouts++;
+                if (busy_turns < 2) {
+                    busy_turns++;
+                    continue;
+                }
+            }
+            busy_turns = 0;
             curl_multi_poll(ref->multi, NULL, 0, 100, NULL);
+            r->wakeups++;
         } else {
 #ifdef __linux__
             int timeout_ms = 1000;
@@ -292,11 +343,13 @@ int curlref_run(curlref *ref, long pushes, curlref_result *r) {
                 if (timeout_ms > 1000) timeout_ms = 1000;
             }
             if (timeout_ms == 0) {
+                r->zero_timeouts++;
                 ref->timer_deadline = -1;
                 if (curl_multi_socket_action(ref->multi, CURL_SOCKET_TIMEOUT, 0, &running) != CURLM_OK) return -1;
             } else {
                 struct epoll_event events[64];
                 int n = epoll_wait(ref->epoll_fd, events, 64, timeout_ms);
+                r->wakeups++;
                 if (n < 0 && errno != EINTR) return -1;
                 for (int i = 0; i < n; i++) {
                     int flags = 0;

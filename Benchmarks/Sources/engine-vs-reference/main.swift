@@ -8,18 +8,23 @@
 //   taskset -c 0 apnsbench simulate --fast --port 0 --threads 1       # prints url: and ca:
 //   taskset -c 1 .build/release/engine-vs-reference --url URL --ca CA.pem
 //
-// Modes: `poll` (curl_multi_perform + curl_multi_poll, as the engine), `epoll` (curl_multi_socket_action
-// with epoll), `engine` (CurlEngine), each optionally with knobs: `poll:buf=65536:upbuf=16384` sets
+// With `--latency 40,200` the simulator is the validating one with a lognormal answer time (median 40 ms,
+// p99 200 ms), as APNs: thousands of pushes in flight, the setting where waiting costs show.
+//
+// Modes: `poll` (curl_multi_perform + curl_multi_poll), `epoll` (curl_multi_socket_action with epoll),
+// `engine` (CurlEngine, its default drive; `engine:drive=socket-action` or `engine:drive=poll` picks one),
+// each optionally with knobs: `poll:buf=65536:upbuf=16384` sets
 // CURLOPT_BUFFERSIZE and CURLOPT_UPLOAD_BUFFERSIZE on the reference loop; `poll:waitfirst=1` waits in
 // curl_multi_poll before refilling the window, `seturl=1` sets CURLOPT_URL per push (both as the engine does).
 import APNsCore
 import APNsEngine
 import BenchSupport
+import CurlReference
 import TestSupport
 import Foundation
 
 struct Mode {
-    enum Kind { case reference(ReferenceLoop.Options), engine }
+    enum Kind { case reference(ReferenceLoop.Options), engine(CurlDrive) }
     let name: String
     let kind: Kind
     /// The mode this one is a variant of (for before/after ratios): `poll` for `poll:buf=…` and for `epoll`.
@@ -30,9 +35,16 @@ struct Mode {
         name = spec
         switch parts[0] {
         case "engine":
-            guard parts.count == 1 else { throw Usage("the engine takes no knobs here: \(spec)") }
-            kind = .engine
-            base = nil
+            var drive = CurlDrive.fromEnvironment
+            for knob in parts.dropFirst() {
+                let kv = knob.split(separator: "=", maxSplits: 1).map(String.init)
+                guard kv.count == 2, kv[0] == "drive", let d = CurlDrive(rawValue: kv[1]) else {
+                    throw Usage("bad engine knob \(knob) in \(spec) (drive=poll|socket-action)")
+                }
+                drive = d
+            }
+            kind = .engine(drive)
+            base = parts.count > 1 ? "engine" : nil
         case "poll", "epoll":
             var o = ReferenceLoop.Options()
             o.drive = parts[0] == "poll" ? .poll : .epoll
@@ -66,6 +78,11 @@ struct Measurement {
     var pushesPerSecond: Double
     var cpuMicrosPerPush: Double
     var userShare: Double
+    /// Returns from the wait per push.
+    var wakeUpsPerPush: Double = 0
+    /// Service time (sent → answered) percentiles, µs.
+    var p50Micros: UInt64 = 0
+    var p99Micros: UInt64 = 0
 }
 
 // MARK: Arguments
@@ -82,13 +99,18 @@ var h2c = false
 var serverCPU: Int?
 var writeBody: String?
 var printBearer = false
+var latency: (p50: Double, p99: Double)?
+var keySpec: String?
+var rate: Double?
 
 let help = """
     usage: engine-vs-reference [--url URL [--ca PEMFILE]] [--h2c] [--server-cpu N] [--connections 1] [--streams 100]
                                [--pushes 100000] [--warmup 10000] [--rounds 5] [--modes poll,epoll,engine]
-                               [--write-body FILE] [--print-bearer]
-    Without --url, starts `apnsbench simulate --fast` itself (see BenchSupport.SimulatorTarget).
-    Modes: poll | epoll | engine; poll and epoll take knobs :buf=N (CURLOPT_BUFFERSIZE) :upbuf=N (CURLOPT_UPLOAD_BUFFERSIZE)
+                               [--write-body FILE] [--print-bearer] [--latency P50,P99] [--key PATH:KEYID:TEAMID] [--rate R]
+    Without --url, starts `apnsbench simulate --fast` itself (see BenchSupport.SimulatorTarget), or with --latency the
+    validating simulator with a lognormal answer time (ms); with --url of a validating simulator, --key is its demo key.
+    --rate R paces the engine at R pushes a second (push n due at start + n/R); the bare loop is never paced.
+    Modes: poll | epoll | engine; engine takes :drive=poll|socket-action; poll and epoll take knobs :buf=N (CURLOPT_BUFFERSIZE) :upbuf=N (CURLOPT_UPLOAD_BUFFERSIZE)
     :seturl=1 (CURLOPT_URL per push, as the engine), and poll :waitfirst=1 (wait before refilling, as the engine).
     """
 var args = CommandLine.arguments.dropFirst()
@@ -115,6 +137,14 @@ while let a = args.popFirst() {
     case "--server-cpu": serverCPU = Int(value(a))
     case "--write-body": writeBody = value(a)
     case "--print-bearer": printBearer = true
+    case "--latency":
+        let v = value(a).split(separator: ",").compactMap { Double($0) }
+        guard v.count == 2, v[0] > 0, v[1] >= v[0] else { FileHandle.standardError.write(Data("--latency wants P50,P99 in ms\n".utf8)); exit(64) }
+        latency = (v[0], v[1])
+    case "--key": keySpec = value(a)
+    case "--rate":
+        guard let r = Double(value(a)), r > 0 else { FileHandle.standardError.write(Data("--rate wants pushes per second\n".utf8)); exit(64) }
+        rate = r
     case "-h", "--help": print(help); exit(0)
     default: FileHandle.standardError.write(Data("unknown argument \(a)\n\(help)\n".utf8)); exit(64)
     }
@@ -137,6 +167,10 @@ if let url {
     target = nil
     baseURL = url
     do { caPEM = try caPath.map { try String(contentsOfFile: $0, encoding: .utf8) } } catch { fail("--ca: \(error)") }
+} else if let latency {
+    do { target = try SimulatorTarget.withLatency(p50: latency.p50, p99: latency.p99, serverCPU: serverCPU) } catch { fail("\(error)") }
+    baseURL = target!.url
+    caPEM = target!.caPEM
 } else {
     do { target = try SimulatorTarget.fromEnvironment(h2c: h2c ? true : nil, serverCPU: serverCPU) } catch { fail("\(error)") }
     baseURL = target!.url
@@ -147,7 +181,15 @@ if baseURL.hasPrefix("https://") && caPEM == nil {
 }
 
 let tokens: ProviderTokenCache
-do { tokens = try EngineSetup.tokens() } catch { fail("\(error)") }
+do {
+    var key = target?.demoKey
+    if let keySpec {
+        let p = keySpec.split(separator: ":").map(String.init)
+        guard p.count == 3 else { fail("--key \(keySpec): want PATH:KEYID:TEAMID") }
+        key = try SigningKey(p8Path: p[0], keyID: p[1], teamID: p[2])
+    }
+    tokens = try EngineSetup.tokens(key: key)
+} catch { fail("\(error)") }
 let bearer = tokens.bearer()
 let body = BenchDefaults.body
 if let writeBody {
@@ -159,40 +201,58 @@ let libcurl = LibcurlInfo.loaded()
 let preload = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { " LD_PRELOAD=\($0)" } ?? ""
 print("""
     engine-vs-reference: \(baseURL) (\(target?.origin ?? "given by --url")), libcurl \(libcurl.version) \(libcurl.ssl) nghttp2 \(libcurl.nghttp2)\(preload)
-    \(connections) connection(s) x \(streams) streams, \(pushes) pushes per run, \(rounds) rounds, warmup \(warmup), body \(body.count) B, modes \(modeSpecs.joined(separator: " "))
+    \(connections) connection(s) x \(streams) streams, \(pushes) pushes per run, \(rounds) rounds, warmup \(warmup), body \(body.count) B, modes \(modeSpecs.joined(separator: " "))\(latency.map { ", server latency lognormal p50 \($0.p50) ms p99 \($0.p99) ms" } ?? "")
     """)
 
 // MARK: Runs
 
 let engineConfiguration = EngineSetup.configuration(url: baseURL, caPEM: caPEM, connections: connections, streams: streams)
-let source = FakePushSource.repeating(0, body: body, tokens: [BenchDefaults.deviceToken])
-let sink = RecordingSink(keepEntries: false)
+/// With --rate, push n is due at start + n / rate (the engine paces; the bare loop does not).
+var pacedStart: UInt64 = 0
+let gapNanos = rate.map { UInt64(1e9 / $0) } ?? 0
+let source = FakePushSource(count: 0) { n, push in
+    push.deviceToken = BenchDefaults.deviceToken
+    push.body.removeAll(keepingCapacity: true)
+    push.body.append(contentsOf: body)
+    push.priority = .immediate
+    if gapNanos > 0 { push.intendedNanos = pacedStart + UInt64(n) * gapNanos }
+}
+let sink = LatencySink()
 
 /// One run of `count` pushes in `mode`, with a new engine or reference loop (so connection setup is in
 /// every run alike).
 func run(_ mode: Mode, count: Int) throws -> Measurement {
     switch mode.kind {
-    case .engine:
-        let engine = try CurlEngine(configuration: engineConfiguration, tokens: tokens)
+    case let .engine(drive):
+        let engine = try CurlEngine(configuration: engineConfiguration, tokens: tokens, drive: drive)
         source.reset(count: count)
         sink.reset()
         let cpu0 = CPUTime.now()
         let t0 = MonotonicTime.now()
-        _ = try engine.run(source: source, sink: sink)
+        pacedStart = t0
+        let counters = try engine.run(source: source, sink: sink)
         let t1 = MonotonicTime.now()
         let cpu1 = CPUTime.now()
         guard sink.delivered == count else {
             throw Usage("engine: \(sink.delivered) of \(count) delivered, first problem \(String(describing: sink.firstProblem))")
         }
-        return measurement(count: count, nanos: t1 - t0, cpu0: cpu0, cpu1: cpu1)
+        var m = measurement(count: count, nanos: t1 - t0, cpu0: cpu0, cpu1: cpu1)
+        m.wakeUpsPerPush = Double(counters.wakeUps) / Double(count)
+        m.p50Micros = sink.serviceTime.quantile(0.5)
+        m.p99Micros = sink.serviceTime.quantile(0.99)
+        return m
     case let .reference(options):
         let loop = try ReferenceLoop(url: baseURL, caPEM: caPEM, bearer: bearer, body: body, options: options)
         let cpu0 = CPUTime.now()
         let t0 = MonotonicTime.now()
-        try loop.run(pushes: count)
+        let r = try loop.run(pushes: count)
         let t1 = MonotonicTime.now()
         let cpu1 = CPUTime.now()
-        return measurement(count: count, nanos: t1 - t0, cpu0: cpu0, cpu1: cpu1)
+        var m = measurement(count: count, nanos: t1 - t0, cpu0: cpu0, cpu1: cpu1)
+        m.wakeUpsPerPush = Double(r.wakeups) / Double(count)
+        m.p50Micros = loop.serviceTime(quantile: 0.5)
+        m.p99Micros = loop.serviceTime(quantile: 0.99)
+        return m
     }
 }
 
@@ -223,35 +283,42 @@ do {
             let mode = modes[(i + round) % modes.count]
             let m = try run(mode, count: pushes)
             results[mode.name, default: []].append(m)
-            line += "  \(mode.name) \(f(m.pushesPerSecond, 0))/s \(f(m.cpuMicrosPerPush, 2))µs"
+            line += "  \(mode.name) \(f(m.pushesPerSecond, 0))/s \(f(m.cpuMicrosPerPush, 2))µs \(f(m.wakeUpsPerPush, 2))w"
         }
         print(line)
         fflush(stdout)
     }
 
     print("")
-    print("mode                          pushes/s (median, min-max)      CPU µs/push (median, min-max)   pushes/CPU-s   user share")
+    print("mode                          pushes/s (median, min-max)      CPU µs/push (median, min-max)   pushes/CPU-s   user share  wake-ups/push  p50 ms  p99 ms")
     var medianRate: [String: Double] = [:]
     var medianCPU: [String: Double] = [:]
+    var medianWake: [String: Double] = [:], medianP50: [String: Double] = [:], medianP99: [String: Double] = [:]
     for mode in modes {
         let ms = results[mode.name]!
         let rates = ms.map(\.pushesPerSecond), cpus = ms.map(\.cpuMicrosPerPush)
         medianRate[mode.name] = median(rates)
         medianCPU[mode.name] = median(cpus)
+        medianWake[mode.name] = median(ms.map(\.wakeUpsPerPush))
+        medianP50[mode.name] = median(ms.map { Double($0.p50Micros) / 1000 })
+        medianP99[mode.name] = median(ms.map { Double($0.p99Micros) / 1000 })
         let cols = [
             mode.name.padding(toLength: 30, withPad: " ", startingAt: 0),
             "\(f(median(rates), 0)) (\(f(rates.min()!, 0))-\(f(rates.max()!, 0)))".padding(toLength: 32, withPad: " ", startingAt: 0),
             "\(f(median(cpus), 2)) (\(f(cpus.min()!, 2))-\(f(cpus.max()!, 2)))".padding(toLength: 32, withPad: " ", startingAt: 0),
             f(1e6 / median(cpus), 0).padding(toLength: 15, withPad: " ", startingAt: 0),
-            f(median(ms.map(\.userShare)), 2),
+            f(median(ms.map(\.userShare)), 2).padding(toLength: 12, withPad: " ", startingAt: 0),
+            f(medianWake[mode.name]!, 2).padding(toLength: 15, withPad: " ", startingAt: 0),
+            f(medianP50[mode.name]!, 1).padding(toLength: 8, withPad: " ", startingAt: 0),
+            f(medianP99[mode.name]!, 1),
         ]
         print(cols.joined())
     }
     print("")
     // Ratios: the engine against each reference; each variant against the mode it varies.
-    for ref in modes where ref.name != "engine" {
+    for ref in modes where !ref.name.hasPrefix("engine") {
         guard medianRate["engine"] != nil else { break }
-        print("engine/\(ref.name): pushes/s \(f(medianRate["engine"]! / medianRate[ref.name]!, 3)) (target >= 0.95), CPU/push \(f(medianCPU["engine"]! / medianCPU[ref.name]!, 3)) (target <= 1.05)")
+        print("engine/\(ref.name): pushes/s \(f(medianRate["engine"]! / medianRate[ref.name]!, 3)) (target >= 0.95), CPU/push \(f(medianCPU["engine"]! / medianCPU[ref.name]!, 3)) (target <= 1.1)")
     }
     for mode in modes {
         guard let base = mode.base, medianRate[base] != nil else { continue }
@@ -259,7 +326,7 @@ do {
     }
     // One line per mode for scripts.
     for mode in modes {
-        print("RESULT mode=\(mode.name) pps=\(f(medianRate[mode.name]!, 0)) cpu_us=\(f(medianCPU[mode.name]!, 3))")
+        print("RESULT mode=\(mode.name) pps=\(f(medianRate[mode.name]!, 0)) cpu_us=\(f(medianCPU[mode.name]!, 3)) wake=\(f(medianWake[mode.name]!, 3)) p50_ms=\(f(medianP50[mode.name]!, 1)) p99_ms=\(f(medianP99[mode.name]!, 1))")
     }
 } catch {
     target?.stop()

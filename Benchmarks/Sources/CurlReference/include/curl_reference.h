@@ -4,9 +4,9 @@
 // easy handles is reused; the window (connections x streams) is kept full until `pushes` have completed.
 //
 // Two ways to drive the multi handle:
-// - CURLREF_DRIVE_POLL: curl_multi_perform + curl_multi_poll, what CurlEngine.run does today;
+// - CURLREF_DRIVE_POLL: curl_multi_perform + curl_multi_poll, CurlEngine's default drive (CurlDrive.poll);
 // - CURLREF_DRIVE_EPOLL: curl_multi_socket_action with an epoll set, fed by libcurl's socket and timer
-//   callbacks (Linux only).
+//   callbacks (Linux only), as CurlEngine's CurlDrive.socketAction.
 #ifndef CURL_REFERENCE_H
 #define CURL_REFERENCE_H
 
@@ -71,6 +71,11 @@ typedef struct {
     long peak_in_flight;
     /// Wall time of the run in nanoseconds (CLOCK_MONOTONIC).
     uint64_t nanos;
+    /// Returns from the wait (curl_multi_poll or epoll_wait): the loop's wake-ups.
+    long wakeups;
+    /// Waits entered while libcurl's own timer (curl_multi_timeout, or the timer callback) said 0 ms:
+    /// libcurl had work queued already (a stream's buffered data, a transfer just added).
+    long zero_timeouts;
 } curlref_result;
 
 typedef struct curlref curlref;
@@ -83,6 +88,10 @@ curlref *curlref_create(const curlref_config *config, char *error, size_t error_
 /// Sends `pushes` pushes, keeping the window full, and returns when all have completed. May be called
 /// again: the multi handle keeps its connections between runs. Returns 0, or -1 on a multi-level error.
 int curlref_run(curlref *ref, long pushes, curlref_result *result);
+
+/// The service time (added to the multi handle -> completed, 200s only) at quantile `q` (0..1) of the
+/// last run, in microseconds: the lower bound of a bucket about 3 % wide (BenchSupport.LogHistogram's).
+uint64_t curlref_quantile(const curlref *ref, double q);
 
 void curlref_destroy(curlref *ref);
 
