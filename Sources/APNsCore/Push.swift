@@ -65,9 +65,15 @@ public protocol OutcomeSink: AnyObject {
     /// `intended`, `sent` and `completed` are monotonic nanoseconds; `sent` and `completed` are 0 for a
     /// push that was never sent.
     func record(_ outcome: Outcome, priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64)
+    /// Connection events since the last call (connections opened, lost, ended by the server, reconnects,
+    /// provider-token signings), at monotonic `nanos`. Rare: at most once per engine turn, and only
+    /// when something changed. Default: ignored.
+    func recordConnections(_ change: ConnectionTally, at nanos: UInt64)
 }
 
 extension OutcomeSink {
+    public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {}
+
     /// Records `push` as planned and never sent, for `cause`, with its priority and intended time.
     @inline(__always)
     public func recordNotSent(_ cause: NotSentCause, _ push: OutgoingPush) {

@@ -73,6 +73,10 @@ public struct ConnectionLifecycle: Sendable {
     public private(set) var reconnects = 0
     public private(set) var holds = 0
     public private(set) var pings = 0
+    /// Losses handled (one per lost connection, however many transfers failed with it).
+    public private(set) var losses = 0
+    /// Reconnects libcurl made by itself after the server ended a connection (GOAWAY or close).
+    public private(set) var serverEnded = 0
     private var lastOpenedNanos: UInt64?
     private var lastActivityNanos: UInt64
     private var lastPingNanos: UInt64 = 0
@@ -124,11 +128,13 @@ public struct ConnectionLifecycle: Sendable {
             }
             // libcurl reconnected by itself (the server sent GOAWAY and libcurl moved on): judge the
             // connection that went away by how long it had lived.
+            serverEnded += 1
             return lost(now: now, warmUp: false)
         case .connectionLost:
             if case .holding = state { return .none }  // many transfers fail at once for one lost connection
             if reconnectPending { return .none }
             reconnectPending = true
+            losses += 1
             return lost(now: now, warmUp: true)
         case .tick:
             if case let .holding(until) = state, now >= until {

@@ -41,6 +41,8 @@ public final class CurlEngine: WakeableEngine {
     var emptyWakeUps: Int { driver.emptyWakeUps }
     /// The token cache's signings before this engine started using it.
     private let signingsBase: Int
+    /// The connection events the sink has been told of.
+    private var reportedConnections = ConnectionTally.zero
 
     /// Called on the engine's thread about every `progressInterval` seconds of a run, with the counters so
     /// far, the pushes completed and the pushes in flight. Keep it short: the hot loop waits for it.
@@ -201,6 +203,7 @@ public final class CurlEngine: WakeableEngine {
             try driver.perform()
             let completedBefore = completedCount
             drainCompletions(sink: sink)
+            reportConnections(to: sink)
 
             if exhausted && staged == nil && inFlight == 0 && retryQueue.isEmpty { break }
             // Refill the slots that just freed before waiting: otherwise they stay empty until the next
@@ -231,11 +234,23 @@ public final class CurlEngine: WakeableEngine {
             var scratch = OutgoingPush(bodyCapacity: 0)
             sink.recordAbandoned(source, using: &scratch)
         }
+        reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
         counters.reconnectHolds = lifecycle.holds
         counters.pings = lifecycle.pings
         takeLedgerCounters()
         return counters
+    }
+
+    /// Tells the sink what changed in the connections and signings since it was last told, if anything did
+    /// (five integer compares a turn; the call itself is rare).
+    @inline(__always)
+    private func reportConnections(to sink: OutcomeSink) {
+        let now = ConnectionTally(opened: lifecycle.connectionsOpened, reconnects: lifecycle.reconnects, lost: lifecycle.losses,
+                                  goAways: lifecycle.serverEnded, tokenSignings: tokens.signings - signingsBase)
+        guard now != reportedConnections else { return }
+        sink.recordConnections(now - reportedConnections, at: MonotonicTime.now())
+        reportedConnections = now
     }
 
     /// Ends the engine's current wait early: a source that had nothing ready has a

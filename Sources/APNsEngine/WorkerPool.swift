@@ -62,9 +62,8 @@ public final class WorkerPool {
     /// Pushes each worker's queue holds at most.
     public let queueCapacity: Int
     /// Called on the thread that called `run` about every `configuration.progressInterval` seconds, with the
-    /// workers' counters summed, the pushes completed and the pushes in flight (each worker's as of its
-    /// latest progress report).
-    public var onProgress: ((EngineCounters, _ completed: Int, _ inFlight: Int) -> Void)?
+    /// workers' progress summed (each worker's as of its latest report).
+    public var onProgress: ((PoolProgress) -> Void)?
     /// Per worker, what the last run did.
     public private(set) var lastRun: [WorkerRun] = []
 
@@ -73,7 +72,7 @@ public final class WorkerPool {
 
     private let tokens: [ProviderTokenCache]
     private let progressLock = NSLock()
-    private var progress: [(counters: EngineCounters, completed: Int, inFlight: Int)] = []
+    private var progress: [PoolProgress] = []
 
     public var workers: Int { workerConfigurations.count }
 
@@ -147,7 +146,7 @@ public final class WorkerPool {
         let results = ResultBox(count: n)
         let started = MonotonicTime.now()
         let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
-        progressLock.withLock { progress = Array(repeating: (EngineCounters(), 0, 0), count: n) }
+        progressLock.withLock { progress = Array(repeating: PoolProgress(), count: n) }
         let group = DispatchGroup()
 
         // Every engine before any thread, so a setup failure leaves no thread waiting on a queue.
@@ -159,9 +158,13 @@ public final class WorkerPool {
                 config.durationLimit = now < deadline ? Double(deadline - now) / 1e9 : 1e-9
             }
             let engine = try CurlEngine(configuration: config, tokens: tokens[i])
+            // On the engine's thread, which also records into its sink: the sink's counts are read there.
+            let reporting = workerSinks[i] as? ProgressReportingSink
             engine.onProgress = { [weak self] counters, completed, inFlight in
                 guard let self else { return }
-                self.progressLock.withLock { self.progress[i] = (counters, completed, inFlight) }
+                let snapshot = PoolProgress(counters: counters, completed: completed, inFlight: inFlight,
+                                            outcomes: reporting?.progressSnapshot() ?? OutcomeProgress())
+                self.progressLock.withLock { self.progress[i] = snapshot }
             }
             return engine
         }
@@ -206,10 +209,7 @@ public final class WorkerPool {
 
         let interval = Swift.max(0.1, configuration.progressInterval)
         while group.wait(timeout: .now() + interval) == .timedOut {
-            if let onProgress {
-                let (counters, completed, inFlight) = progressTotals()
-                onProgress(counters, completed, inFlight)
-            }
+            if let onProgress { onProgress(progressTotals()) }
         }
 
         var total = EngineCounters()
@@ -272,15 +272,11 @@ public final class WorkerPool {
         Thread.current.name = name
     }
 
-    private func progressTotals() -> (EngineCounters, Int, Int) {
+    private func progressTotals() -> PoolProgress {
         progressLock.withLock {
-            var counters = EngineCounters(), completed = 0, inFlight = 0
-            for p in progress {
-                counters += p.counters
-                completed += p.completed
-                inFlight += p.inFlight
-            }
-            return (counters, completed, inFlight)
+            var total = PoolProgress()
+            for p in progress { total += p }
+            return total
         }
     }
 }
@@ -352,4 +348,27 @@ private final class ResultBox: @unchecked Sendable {
 
     func set(_ i: Int, _ r: Result<EngineCounters, Error>) { lock.withLock { results[i] = r } }
     func get(_ i: Int) -> Result<EngineCounters, Error>? { lock.withLock { results[i] } }
+}
+
+/// How far a pool's run got: its workers' counters, completions, pushes in flight and outcome counts.
+public struct PoolProgress: Sendable {
+    public var counters = EngineCounters()
+    public var completed = 0
+    public var inFlight = 0
+    /// What the workers' sinks recorded (zero when they cannot say: see ``ProgressReportingSink``).
+    public var outcomes = OutcomeProgress()
+
+    public init(counters: EngineCounters = EngineCounters(), completed: Int = 0, inFlight: Int = 0, outcomes: OutcomeProgress = OutcomeProgress()) {
+        self.counters = counters
+        self.completed = completed
+        self.inFlight = inFlight
+        self.outcomes = outcomes
+    }
+
+    public static func += (a: inout PoolProgress, b: PoolProgress) {
+        a.counters += b.counters
+        a.completed += b.completed
+        a.inFlight += b.inFlight
+        a.outcomes += b.outcomes
+    }
 }

@@ -13,6 +13,8 @@ public struct RunRequest: Sendable {
     public var outDirectory = "reports/latest"
     /// The provider key; never part of the configuration (it is secret, and not what runs compare).
     public var credentials = Credentials()
+    /// Where live progress goes; nil: nowhere.
+    public var progress: RunProgress?
 
     public init(profilePath: String) { self.profilePath = profilePath }
 }
@@ -45,7 +47,7 @@ public enum ReplayRun {
         return config
     }
 
-    /// - Parameter log: receives the start line and a progress line about every 2 s (from the calling thread).
+    /// - Parameter log: receives the start line (progress goes to `request.progress`).
     public static func execute(_ request: RunRequest, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
         // Inputs first, so bad input fails before anything starts.
         let config = try configuration(request)
@@ -54,19 +56,22 @@ public enum ReplayRun {
         defer { target.stop() }
 
         let startedAt = Date()
-        let engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+        var engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                          startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970))
+        engine.progressInterval = 0.5
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) { try inputs.makeTokens(config) }
         let driver = try Workloads.driver(config.workload, priority: config.payload.priority, template: inputs.template)
         let pipeline = SendPipeline(driver, config)
         log("apnsbench: replaying \(config.workload.stream) (\(config.workload.name)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
-        let recorder = RunRecorder()
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
-        let workerRecorders = (0..<pool.workers).map { _ in RunRecorder() }
+        let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: config.timelineIntervalSeconds) }
+        let recorder = recorders[0], workerRecorders = Array(recorders[1...])
         let start = MonotonicTime.now()
-        for r in [recorder] + workerRecorders { r.start(atNanos: start) }
-        pool.onProgress = progressLine(since: start, log: log)
+        for r in recorders { r.start(atNanos: start) }
+        request.progress?.begin(config, at: start) { driver.streamProgress }
+        defer { request.progress?.end() }
+        pool.onProgress = request.progress.map { progress in { progress.update($0, at: MonotonicTime.now()) } }
         let counters = try pool.run(source: pipeline.source, sink: recorder, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
         let duration = Date().timeIntervalSince(startedAt)
@@ -81,15 +86,6 @@ public enum ReplayRun {
             throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")
         }
         return RunResult(report: report, reportPaths: paths, stoppedAt: driver.stopError)
-    }
-
-    /// `    12.0 s  sent 1200  completed 1190  in flight 10  (99 pushes/s)`.
-    static func progressLine(since start: UInt64, log: @escaping (String) -> Void) -> (EngineCounters, Int, Int) -> Void {
-        { counters, completed, inFlight in
-            let seconds = Double(MonotonicTime.now() - start) / 1e9
-            log(String(format: "  %6.1f s  sent %d  completed %d  in flight %d  (%.0f pushes/s)",
-                       seconds, counters.sent, completed, inFlight, seconds > 0 ? Double(completed) / seconds : 0))
-        }
     }
 }
 

@@ -24,7 +24,7 @@ import Histogram
 ///   behind shows up as latency: coordinated-omission corrected). An intended time of 0 ("as soon as
 ///   possible") or one later than the send counts from the send, so response time ≥ service time.
 /// Each delivery's response time also goes into its completion second's histogram on the timeline.
-public final class RunRecorder: OutcomeSink {
+public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     // MARK: Pushes
 
     /// The number of pushes the workload said it would plan, if known. ``pushesBalance`` requires
@@ -69,8 +69,20 @@ public final class RunRecorder: OutcomeSink {
     /// A recorder with all storage allocated.
     /// - Parameter expectedSeconds: timeline seconds to reserve up front (default 3 600, at most 86 400);
     ///   a longer run grows the timeline once in a while, never per push.
-    public init(expectedSeconds: Int = 3_600) {
-        timeline = Timeline(reservedSeconds: expectedSeconds)
+    /// - Parameter intervalSeconds: the timeline's interval (the run's `timelineIntervalSeconds`).
+    public init(expectedSeconds: Int = 3_600, intervalSeconds: Int = 1) {
+        timeline = Timeline(reservedSeconds: expectedSeconds, intervalSeconds: intervalSeconds)
+    }
+
+    /// Connection events go into the timeline's interval of `nanos`.
+    public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {
+        timeline.recordConnections(change, at: nanos)
+    }
+
+    /// The counts so far and the last interval's p99, for a progress line; call on the recording thread.
+    public func progressSnapshot() -> OutcomeProgress {
+        OutcomeProgress(delivered: delivered, rejected: rejectedTotal, failed: failedTotal, timedOut: timedOut,
+                        notSent: notSentTotal, lastIntervalP99Micros: timeline.lastIntervalP99)
     }
 
     /// Sets second 0 of the timeline, in monotonic nanoseconds (`MonotonicTime.now()`). Without it,

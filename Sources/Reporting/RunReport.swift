@@ -55,7 +55,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var latency: Latency
     /// Completed pushes per second and the totals behind it.
     public var throughput: Throughput
-    /// Per whole second since the run's start: sends, completions, deliveries and errors.
+    /// Per interval since the run's start (`configuration.timelineIntervalSeconds`, 1 s by default):
+    /// sends, completions, deliveries, errors, in flight, connection events.
     public var timeline: [TimelineEntry]
     /// The engine's counters (connections, provider tokens, retries, holds), summed over its workers.
     public var engine: EngineCounters
@@ -332,7 +333,8 @@ extension RunReport {
         }
     }
 
-    /// One second of the run. Sends count in the second they were sent, the rest in the second they completed.
+    /// One interval of the run (`second` is its start). Sends count in the interval they were sent, the rest
+    /// in the interval they completed.
     /// The fields after `errors` are absent in reports written before they existed.
     public struct TimelineEntry: Codable, Sendable, Equatable {
         /// Whole seconds since the run's start (0-based).
@@ -354,9 +356,23 @@ extension RunReport {
         /// Response times (µs) of this second's deliveries: HdrHistogram V2 compressed, base64
         /// (``EncodedHistogram``); absent when nothing was delivered in this second.
         public var responseTime: String?
+        /// Connections open at the interval's end (opened minus lost or ended by the server).
+        public var connectionsOpen: Int?
+        /// Connections the server ended gracefully in the interval (GOAWAY, or a close between
+        /// requests) that libcurl replaced by itself.
+        public var goAways: Int?
+        /// Connections opened in the interval beyond the first ones.
+        public var reconnects: Int?
+        /// Provider tokens signed in the interval.
+        public var tokenSignings: Int?
 
         public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int,
-                    rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil) {
+                    rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil,
+                    connectionsOpen: Int? = nil, goAways: Int? = nil, reconnects: Int? = nil, tokenSignings: Int? = nil) {
+            self.connectionsOpen = connectionsOpen
+            self.goAways = goAways
+            self.reconnects = reconnects
+            self.tokenSignings = tokenSignings
             self.second = second
             self.sent = sent
             self.completed = completed

@@ -1,15 +1,27 @@
 import APNsCore
 
-/// The profile's service-level objective checked against a report: each target, what the run did, met or not.
+/// The profile's service-level objective checked against a report: each rule, what the run did, met or not.
+/// A run whose checks are not all met exits 99 (`apnsbench run`), after its report is written.
 public struct SLOCheck: Sendable, Equatable {
+    /// What the rule measures: `p99 response time (from the intended send)`.
     public var what: String
+    /// The bound with its comparison: `≤ 50 ms`, `≥ 99.00 %`.
     public var target: String
+    /// What the run did: `12.3 ms`, `98.50 %`.
     public var actual: String
     public var met: Bool
 
-    /// The checks for `report`'s SLO; empty when its profile has none.
+    /// `✓ p99 response time (from the intended send) 12.3 ms ≤ 50 ms (at most)`: one line per rule, the
+    /// comparison both as a symbol and in words.
+    public var line: String {
+        let words = target.hasPrefix("≤") ? "at most" : "at least"
+        return "\(met ? "✓" : "✗") \(what): \(actual), target \(target) (\(words))"
+    }
+
+    /// The checks for `report`'s SLO, in a fixed order; empty when its configuration has none.
     public static func checks(_ report: RunReport) -> [SLOCheck] {
         let slo = report.configuration.slo
+        let p = report.pushes
         var out: [SLOCheck] = []
         if let p99 = slo.p99Millis {
             let r = report.latency.responseTime
@@ -19,11 +31,30 @@ public struct SLOCheck: Sendable, Equatable {
                                 met: r.count > 0 && actualMillis <= Double(p99)))
         }
         if let share = slo.minDelivered {
-            let p = report.pushes
             let actual = p.planned == 0 ? 0 : Double(p.delivered) / Double(p.planned)
-            out.append(SLOCheck(what: "delivered share of planned pushes", target: "≥ \(Format.fixed(share * 100, places: 2)) %",
-                                actual: Format.fixed(actual * 100, places: 2) + " %", met: p.planned > 0 && actual >= share))
+            out.append(SLOCheck(what: "delivered share of planned pushes", target: "≥ \(percent(share))",
+                                actual: percent(actual), met: p.planned > 0 && actual >= share))
+        }
+        for errorClass in RunConfig.SLO.ErrorClass.allCases {
+            guard let limit = slo.maxErrorShare?[errorClass.rawValue] else { continue }
+            let count = Self.count(errorClass, in: p)
+            let actual = p.planned == 0 ? 0 : Double(count) / Double(p.planned)
+            out.append(SLOCheck(what: "\(errorClass.rawValue.replacingOccurrences(of: "_", with: " ")) share of planned pushes",
+                                target: "≤ \(percent(limit))", actual: "\(percent(actual)) (\(count))", met: actual <= limit))
         }
         return out
     }
+
+    /// Pushes of a class in a report's push counts.
+    static func count(_ errorClass: RunConfig.SLO.ErrorClass, in p: RunReport.Pushes) -> Int {
+        switch errorClass {
+        case .rejected: return p.rejectedTotal
+        case .failed: return p.failedTotal
+        case .timedOut: return p.timedOut
+        case .notSent: return p.notSentTotal
+        case .errors: return p.rejectedTotal + p.failedTotal + p.timedOut
+        }
+    }
+
+    static func percent(_ share: Double) -> String { Format.fixed(share * 100, places: 2) + " %" }
 }

@@ -33,7 +33,7 @@ public enum SummaryText {
         }
         lines.append("  throughput \(Format.fixed(report.throughput.pushesPerSecond, places: 1)) pushes/s")
         for check in SLOCheck.checks(report) {
-            lines.append("  SLO        \(check.met ? "met" : "MISSED"): \(check.what) \(check.actual), target \(check.target)")
+            lines.append("  SLO        " + check.line)
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,8 +1,10 @@
+import APNsCore
 import Histogram
 
-/// Per-second counters and response-time histograms of a run, indexed by whole seconds since its
-/// start. Used on the engine thread only. Storage is reserved up front; a run longer than
-/// ``maxSeconds`` folds the rest into the last entry, so memory stays bounded.
+/// Per-interval counters and response-time histograms of a run, indexed by whole intervals since its
+/// start (1 s by default, ``intervalSeconds``). Used on the engine thread only. Storage is reserved up
+/// front; a run longer than ``maxSeconds`` intervals folds the rest into the last entry, so memory stays
+/// bounded. (The names say "second" for the interval: one second unless the run asked for another.)
 ///
 /// The interval histograms: delivered pushes' response times go into one preallocated histogram for
 /// the second being recorded; when a completion falls in a later second, that histogram's non-zero
@@ -11,7 +13,7 @@ import Histogram
 /// opened (out of order) counts in the open second's histogram; one recorder sees its completions in
 /// time order, so its histograms and its `delivered` counts agree.
 struct Timeline {
-    /// The most seconds kept (one day); later seconds count in the last one.
+    /// The most intervals kept (a day of 1 s intervals); later ones count in the last one.
     static let maxSeconds = 86_400
 
     struct Counts: Equatable {
@@ -22,6 +24,8 @@ struct Timeline {
         var rejected = 0
         var failed = 0
         var timedOut = 0
+        /// Connection events in the interval.
+        var connections = ConnectionTally.zero
 
         static let zero = Counts()
 
@@ -33,6 +37,7 @@ struct Timeline {
             lhs.rejected += rhs.rejected
             lhs.failed += rhs.failed
             lhs.timedOut += rhs.timedOut
+            lhs.connections += rhs.connections
         }
     }
 
@@ -58,9 +63,16 @@ struct Timeline {
     private let layout: HistogramLayout
     private(set) var finished: [SparseCount] = []
     private(set) var spans: [Span] = []
+    /// The interval's length.
+    let intervalSeconds: Int
+    private let intervalNanos: UInt64
+    /// p99 response time (µs) of the last interval closed with deliveries, for progress lines.
+    private(set) var lastIntervalP99: UInt64?
 
-    init(reservedSeconds: Int) {
-        let reserve = Swift.max(1, Swift.min(reservedSeconds, Self.maxSeconds))
+    init(reservedSeconds: Int, intervalSeconds: Int = 1) {
+        self.intervalSeconds = Swift.max(1, intervalSeconds)
+        intervalNanos = UInt64(self.intervalSeconds) * 1_000_000_000
+        let reserve = Swift.max(1, Swift.min(reservedSeconds / self.intervalSeconds + 1, Self.maxSeconds))
         seconds.reserveCapacity(reserve)
         spans.reserveCapacity(reserve)
         finished.reserveCapacity(Swift.min(reserve * 64, 1 << 16))
@@ -79,7 +91,7 @@ struct Timeline {
     mutating func index(of nanos: UInt64) -> Int {
         if !started { start(atNanos: nanos) }
         let elapsed = nanos > startNanos ? nanos - startNanos : 0
-        let second = Int(Swift.min(elapsed / 1_000_000_000, UInt64(Self.maxSeconds - 1)))
+        let second = Int(Swift.min(elapsed / intervalNanos, UInt64(Self.maxSeconds - 1)))
         while seconds.count <= second { seconds.append(.zero) }
         return second
     }
@@ -114,6 +126,11 @@ struct Timeline {
         }
     }
 
+    /// Adds connection events to the interval of `nanos`.
+    mutating func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {
+        seconds[index(of: nanos)].connections += change
+    }
+
     /// Moves the open second's histogram into ``finished`` and clears it.
     ///
     /// Walks the indices from the lowest to the highest recorded value with `countForValue` (a plain
@@ -131,6 +148,7 @@ struct Timeline {
             index += 1
         }
         spans.append(Span(second: openSecond, range: first..<finished.count))
+        lastIntervalP99 = open.valueAtPercentile(99)
         open.reset()
     }
 
@@ -148,9 +166,9 @@ struct Timeline {
         }
         var offset = 0
         if other.startNanos > startNanos {
-            offset = Int(Swift.min((other.startNanos - startNanos) / 1_000_000_000, UInt64(Self.maxSeconds)))
+            offset = Int(Swift.min((other.startNanos - startNanos) / intervalNanos, UInt64(Self.maxSeconds)))
         } else if other.startNanos < startNanos {
-            offset = -Int(Swift.min((startNanos - other.startNanos) / 1_000_000_000, UInt64(Self.maxSeconds)))
+            offset = -Int(Swift.min((startNanos - other.startNanos) / intervalNanos, UInt64(Self.maxSeconds)))
         }
         func target(_ second: Int) -> Int { Swift.min(Swift.max(second + offset, 0), Self.maxSeconds - 1) }
         for (second, counts) in other.seconds.enumerated() {
@@ -165,9 +183,10 @@ struct Timeline {
         }
     }
 
-    /// The report's entries, one per second from 0 to the last second with any activity, each with
-    /// its deliveries' response-time histogram encoded (``EncodedHistogram``) and the pushes in flight
-    /// at its end (sent so far minus completed so far).
+    /// The report's entries, one per interval from 0 to the last with any activity (`second`: the
+    /// interval's start, in seconds since the run's), each with its deliveries' response-time histogram
+    /// encoded (``EncodedHistogram``), the pushes in flight at its end (sent so far minus completed so
+    /// far), its connection events and the connections open at its end.
     var entries: [RunReport.TimelineEntry] {
         var copy = self
         copy.closeOpenSecond()
@@ -175,17 +194,20 @@ struct Timeline {
         for span in copy.spans { bySecond[span.second, default: []].append(span.range) }
         var sentSoFar = 0
         var completedSoFar = 0
+        var connectionsSoFar = ConnectionTally.zero
         return copy.seconds.enumerated().map { second, c in
             sentSoFar += c.sent
             completedSoFar += c.completed
+            connectionsSoFar += c.connections
             var encoded: String?
             if let ranges = bySecond[second] {
                 encoded = EncodedHistogram.encode(counts: ranges.flatMap { copy.finished[$0] }, layout: copy.layout)
             }
             return RunReport.TimelineEntry(
-                second: second, sent: c.sent, completed: c.completed, delivered: c.delivered, errors: c.errors,
+                second: second * intervalSeconds, sent: c.sent, completed: c.completed, delivered: c.delivered, errors: c.errors,
                 rejected: c.rejected, failed: c.failed, timedOut: c.timedOut, inFlight: sentSoFar - completedSoFar,
-                responseTime: encoded)
+                responseTime: encoded, connectionsOpen: connectionsSoFar.open, goAways: c.connections.goAways,
+                reconnects: c.connections.reconnects, tokenSignings: c.connections.tokenSignings)
         }
     }
 }

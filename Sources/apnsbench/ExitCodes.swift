@@ -9,6 +9,8 @@ enum ExitCodes {
     static let failure = ExitCode.failure
     /// A run stopped at a bad stream line under `bad_lines: stop`; the report was still written.
     static let stoppedAtBadLine = ExitCode(3)
+    /// The run completed and its report was written, but a rule of its SLO was missed (k6's convention).
+    static let sloMissed = ExitCode(99)
     /// A command line the parser refuses (unknown flag, bad value, conflicting flags).
     static let usage = ExitCode.validationFailure
 
@@ -19,5 +21,6 @@ enum ExitCodes {
           1   bad input or setup failure, with the cause named
           3   run stopped at a bad stream line (bad_lines: stop); the report was written
           64  usage: a flag or argument the command line parser refuses
+          99  the run completed and its report was written, but its SLO was missed (one ✗ line per rule missed)
         """
 }

@@ -13,8 +13,10 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Starts the embedded APNs simulator on a free loopback port (HTTP/2 over TLS, with a certificate made \
             for this run and trusted by the engine alone) unless --target says otherwise, signs an ES256 provider \
-            token (a fresh key against the simulator), replays the stream and writes DIR/report.json and \
-            DIR/summary.md. Flags override the profile's values; every value is checked once, and an error \
+            token (a fresh key against the simulator), replays the stream and writes DIR/report.json, \
+            DIR/latency.hlog and DIR/summary.md. Progress shows as it goes (--quiet: none). The SLO (profile \
+            keys slo_p99_ms, slo_min_delivered, slo_max_error_share, or the --slo-* flags) is checked once the \
+            report is written: one ✓/✗ line per rule, and exit 99 when one is missed. Flags override the profile's values; every value is checked once, and an error \
             names the flag or the profile's key and line it came from.
 
             \(ExitCodes.help)
@@ -73,6 +75,23 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Stop sending after this many seconds; what was not sent is counted as not sent.")
     var duration: Double?
 
+    @Option(name: .long, help: ArgumentHelp("SLO: p99 response time at most MS milliseconds (overrides the profile's slo_p99_ms).", valueName: "MS"))
+    var sloP99Ms: Int?
+
+    @Option(name: .long, help: ArgumentHelp("SLO: at least this share (0-1) of planned pushes delivered (overrides slo_min_delivered).", valueName: "SHARE"))
+    var sloMinDelivered: Double?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "SLO: at most this share (0-1) of planned pushes in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat for several (laid over slo_max_error_share).",
+        valueName: "CLASS=SHARE"))
+    var sloMaxErrorShare: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The report timeline's interval in whole seconds, 1-3600 (default 1; overrides report_interval).", valueName: "SECONDS"))
+    var reportInterval: Int?
+
+    @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
+    var quiet = false
+
     @OptionGroup(title: "Provider key")
     var credentials: CredentialOptions
 
@@ -89,6 +108,21 @@ struct RunCommand: ParsableCommand {
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
         _ = try schedule()
         _ = try coalesceMillis()
+        _ = try errorShares()
+    }
+
+    /// `--slo-max-error-share rejected=0.01 ...` as classes and shares (the classes are the configuration's to check).
+    func errorShares() throws -> [String: Double]? {
+        guard !sloMaxErrorShare.isEmpty else { return nil }
+        var shares: [String: Double] = [:]
+        for item in sloMaxErrorShare {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let share = Double(parts[1]) else {
+                throw ValidationError("--slo-max-error-share '\(item)' must be CLASS=SHARE, like rejected=0.01")
+            }
+            shares[parts[0]] = share
+        }
+        return shares
     }
 
     /// The schedule the flags ask for, or nil to keep the profile's.
@@ -128,10 +162,15 @@ struct RunCommand: ParsableCommand {
         o.collapseID = collapseId
         o.retryAttempts = retryAttempts
         o.fastSimulator = fastSimulator ? true : nil
+        o.sloP99Millis = sloP99Ms
+        o.sloMinDelivered = sloMinDelivered
+        o.sloMaxErrorShare = try errorShares()
+        o.reportIntervalSeconds = reportInterval
         request.overrides = o
+        request.progress = quiet ? nil : RunProgress.forStandardOutput()
 
         let result: RunResult
-        do { result = try ReplayRun.execute(request) } catch let e as RunConfigFlagError {
+        do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as RunConfigFlagError {
             // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
             FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n".utf8))
             throw ExitCodes.usage
@@ -142,5 +181,7 @@ struct RunCommand: ParsableCommand {
             FileHandle.standardError.write(Data("apnsbench: stopped at a bad stream line (bad_lines: stop): \(stop)\n".utf8))
             throw ExitCodes.stoppedAtBadLine
         }
+        // Checked after the report is written: a missed SLO still leaves the whole report behind.
+        if SLOCheck.checks(result.report).contains(where: { !$0.met }) { throw ExitCodes.sloMissed }
     }
 }

@@ -406,14 +406,14 @@ final class WorkerPoolTests: XCTestCase {
         // 100 pushes over about 1 s, so that progress is reported at least once along the way.
         let source = FakePushSource.sequenced(tokens: testTokens(10), perToken: 10) { start + UInt64($0) * 10_000_000 }
         let pool = try WorkerPool(workers: 2, configuration: config) { try ProviderTokenCache(key: fixture.key) }
-        var reports: [(EngineCounters, Int, Int)] = []
-        pool.onProgress = { reports.append(($0, $1, $2)) }
+        var reports: [PoolProgress] = []
+        pool.onProgress = { reports.append($0) }
         let sinks = [RecordingSink(), RecordingSink()]
         _ = try pool.run(source: source, sink: main, workerSinks: sinks)
         XCTAssertFalse(reports.isEmpty)
-        for (stats, completed, inFlight) in reports {
-            XCTAssertLessThanOrEqual(completed, 100)
-            XCTAssertLessThanOrEqual(completed + inFlight, stats.sent)
+        for r in reports {
+            XCTAssertLessThanOrEqual(r.completed, 100)
+            XCTAssertLessThanOrEqual(r.completed + r.inFlight, r.counters.sent)
         }
         XCTAssertEqual(sinks.map(\.delivered).reduce(0, +), 100)
     }

@@ -15,6 +15,11 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var collapseID: String?
     public var retryAttempts: Int?
     public var fastSimulator: Bool?
+    public var sloP99Millis: Int?
+    public var sloMinDelivered: Double?
+    /// Laid over the profile's classes one by one.
+    public var sloMaxErrorShare: [String: Double]?
+    public var reportIntervalSeconds: Int?
 
     public init() {}
 
@@ -38,6 +43,10 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if collapseID != nil { k.insert(.collapseID) }
         if retryAttempts != nil { k.insert(.retryAttempts) }
         if fastSimulator == true { k.insert(.fastSimulator) }
+        if sloP99Millis != nil { k.insert(.sloP99) }
+        if sloMinDelivered != nil { k.insert(.sloMinDelivered) }
+        if sloMaxErrorShare != nil { k.insert(.sloMaxErrorShare) }
+        if reportIntervalSeconds != nil { k.insert(.reportInterval) }
         return k
     }
 }
@@ -58,6 +67,10 @@ extension RunConfig {
         if let v = o.collapseID { c.payload.collapseID = v }
         if let v = o.retryAttempts { c.retry.attempts = v }
         if let v = o.fastSimulator { c.simulator.fast = v }
+        if let v = o.sloP99Millis { c.slo.p99Millis = v }
+        if let v = o.sloMinDelivered { c.slo.minDelivered = v }
+        if let v = o.sloMaxErrorShare { c.slo.maxErrorShare = (c.slo.maxErrorShare ?? [:]).merging(v) { _, flag in flag } }
+        if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }
         return c
     }
 

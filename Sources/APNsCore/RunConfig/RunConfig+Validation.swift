@@ -17,6 +17,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case duration
     case sloP99 = "slo_p99_ms"
     case sloMinDelivered = "slo_min_delivered"
+    case sloMaxErrorShare = "slo_max_error_share"
+    case reportInterval = "report_interval"
     case fastSimulator = "fast_simulator"
 
     /// The profile's key.
@@ -38,7 +40,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .ramp: return "--ramp"
         case .duration: return "--duration"
         case .fastSimulator: return "--fast-simulator"
-        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .sloP99, .sloMinDelivered: return nil
+        case .sloP99: return "--slo-p99-ms"
+        case .sloMinDelivered: return "--slo-min-delivered"
+        case .sloMaxErrorShare: return "--slo-max-error-share"
+        case .reportInterval: return "--report-interval"
+        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule: return nil
         }
     }
 }
@@ -142,6 +148,15 @@ extension RunConfig {
         if let share = slo.minDelivered, !(0...1).contains(share) {
             throw RunConfigError(.sloMinDelivered, "must be a share between 0 and 1, found \(share)")
         }
+        for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard SLO.ErrorClass(rawValue: name) != nil else {
+                throw RunConfigError(.sloMaxErrorShare, "has an unknown class '\(name)' (classes: \(SLO.ErrorClass.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard (0...1).contains(share) else {
+                throw RunConfigError(.sloMaxErrorShare, "\(name) must be a share between 0 and 1, found \(share)")
+            }
+        }
+        if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval, in: 1...3600) }
         if simulator.fast, target != .simulator {
             throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")
         }

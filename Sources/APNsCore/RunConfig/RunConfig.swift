@@ -35,12 +35,18 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var slo = SLO()
     /// The embedded simulator, when the target is the simulator.
     public var simulator = Simulator()
+    /// The report's timeline interval in whole seconds, 1–3600; nil (and reports written before it
+    /// existed): 1 s. Use ``timelineIntervalSeconds``.
+    public var reportIntervalSeconds: Int?
 
     public init(name: String, profilePath: String, workload: Workload) {
         self.name = name
         self.profilePath = profilePath
         self.workload = workload
     }
+
+    /// The report's timeline interval in seconds: ``reportIntervalSeconds`` or 1.
+    public var timelineIntervalSeconds: Int { reportIntervalSeconds ?? 1 }
 
     /// The topic pushes are sent to.
     public var topic: String { workload.pushType.topic(bundleID: workload.bundleID) }
@@ -159,10 +165,27 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var p99Millis: Int?
         /// At least this share of planned pushes delivered, 0–1.
         public var minDelivered: Double?
+        /// At most this share of planned pushes in each named class, 0–1, by class
+        /// (``ErrorClass``): `{"rejected": 0.01, "timed_out": 0}`.
+        public var maxErrorShare: [String: Double]?
         public init() {}
 
         /// Whether any rule is set.
-        public var isEmpty: Bool { p99Millis == nil && minDelivered == nil }
+        public var isEmpty: Bool { p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty }
+
+        /// The classes `slo_max_error_share` may limit, each a share of the planned pushes.
+        public enum ErrorClass: String, CaseIterable, Sendable {
+            /// APNs answered with an error reason.
+            case rejected
+            /// Transport failures after every attempt.
+            case failed
+            /// No answer within the push timeout.
+            case timedOut = "timed_out"
+            /// Planned but never sent (no token, expired, run stopped, ...).
+            case notSent = "not_sent"
+            /// Rejected, failed and timed out together.
+            case errors
+        }
     }
 
     /// The embedded simulator.

@@ -13,6 +13,7 @@ public enum ProfileLoader {
         "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
+        "slo_max_error_share", "report_interval",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -154,6 +155,28 @@ public enum ProfileLoader {
         if let ms = try duration("retry_max_elapsed") { config.retry.maxElapsedMillis = ms }
         config.slo.p99Millis = try int("slo_p99_ms")
         config.slo.minDelivered = try number("slo_min_delivered")
+        if let node = values["slo_max_error_share"] {
+            // `slo_max_error_share: {rejected: 0.01, timed_out: 0}`: classes and their shares; a class
+            // nobody knows is the configuration's error below.
+            guard case let .mapping(classes) = node else {
+                throw fail("slo_max_error_share", "must be a mapping of classes to shares, like {rejected: 0.01, timed_out: 0}")
+            }
+            var shares: [String: Double] = [:]
+            for (k, v) in classes {
+                guard let name = k.string, case .scalar = v, let share = v.float else {
+                    throw ProfileError(file: file, line: k.mark?.line,
+                                       message: "'slo_max_error_share' entries must be CLASS: SHARE, found '\(k.string ?? "?")'")
+                }
+                shares[name] = share
+            }
+            config.slo.maxErrorShare = shares
+        }
+        if values["report_interval"] != nil {
+            guard let ms = try duration("report_interval"), ms % 1000 == 0 else {
+                throw fail("report_interval", "must be whole seconds, like 1s, 10s or 1m")
+            }
+            config.reportIntervalSeconds = Int(ms / 1000)
+        }
 
         // The configuration's own rules, each failure named by the key and the line it came from.
         do { try config.validate() } catch let e as RunConfigError {

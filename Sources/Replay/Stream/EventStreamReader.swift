@@ -39,6 +39,8 @@ public final class EventStreamReader {
     public let backwardsToleranceMillis: Int64
     /// Physical lines consumed so far, blank lines included (the number of the last line read).
     public var linesRead: Int { reader.lineNumber }
+    /// Bytes of the stream consumed and the file's size (nil when not a regular file); safe from any thread.
+    public var progress: (bytes: Int, of: Int?) { (reader.bytesConsumed, reader.fileSize) }
     /// Records returned so far.
     public private(set) var recordsRead = 0
     /// Bad lines returned so far.

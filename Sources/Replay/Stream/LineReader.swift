@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Reads a text file line by line in constant memory, with POSIX `open`/`read`.
 ///
@@ -49,6 +50,12 @@ public final class LineReader {
     /// the first. After the end of the file, the file's line count.
     public private(set) var lineNumber: Int = 0
 
+    /// The file's size in bytes when it is a regular file (progress: ``bytesConsumed`` of it), else nil.
+    public let fileSize: Int?
+    /// Bytes of the file consumed so far (up to the end of the last line returned or skipped). Safe to
+    /// read from any thread: a progress line reads it while the reader's own thread goes on.
+    public var bytesConsumed: Int { consumed.load(ordering: .relaxed) }
+
     /// Bytes currently allocated for the read buffer (diagnostics; at most
     /// `chunkSize + maxLineBytes + 1`).
     public var bufferCapacity: Int { capacity }
@@ -63,6 +70,9 @@ public final class LineReader {
     private var atEOF = false
     /// Inside a line that outgrew the limit: its bytes are dropped until its `\n`.
     private var discarding = false
+    /// Bytes `read(2)` returned in all.
+    private var fileBytesRead = 0
+    private let consumed = Atomic<Int>(0)
 
     /// Opens `path` for reading.
     /// - Parameters:
@@ -91,10 +101,12 @@ public final class LineReader {
             throw .cannotOpen(path: path, reason: LineReader.errnoText(errno))
         }
         var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        let statted = fstat(descriptor, &info) == 0
+        if statted, (info.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
             throw .cannotOpen(path: path, reason: LineReader.errnoText(EISDIR))
         }
+        self.fileSize = statted && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         self.fd = descriptor
         // Start small: most lines are short; the buffer grows only for long lines.
         self.capacity = chunkSize + min(maxLineBytes + 1, 4096)
@@ -123,6 +135,7 @@ public final class LineReader {
                     start = newline + 1
                     scanned = start
                     lineNumber += 1
+                    consumed.store(fileBytesRead - (end - start), ordering: .relaxed)
                     if discarding {
                         discarding = false
                         throw .lineTooLong(line: lineNumber)
@@ -143,6 +156,7 @@ public final class LineReader {
                 start = end
                 scanned = end
                 lineNumber += 1
+                consumed.store(fileBytesRead, ordering: .relaxed)
                 if let line = try finishLine(from: lineStart, to: end) { return line }
                 continue
             }
@@ -207,6 +221,7 @@ public final class LineReader {
             closeFile()
         } else {
             end += count
+            fileBytesRead += count
         }
     }
 

@@ -47,6 +47,9 @@ public final class WorkloadDriver: PushSource {
     /// The I/O error that ended it.
     public private(set) var readFailure: Error?
 
+    /// Bytes of the stream read so far and its size when known, for progress; safe from any thread.
+    public var streamProgress: (bytes: Int, of: Int?) { reader.progress }
+
     /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
         self.reader = reader
