@@ -123,7 +123,7 @@ let package = Package(
             exclude: ["aioapns_check.py", "hdrh_check.py"],
             swiftSettings: swift5
         ),
-        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsSimulator", "Harness"], swiftSettings: swift5),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"], swiftSettings: swift5),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .testTarget(

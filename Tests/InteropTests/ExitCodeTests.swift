@@ -46,9 +46,62 @@ final class ExitCodeTests: XCTestCase {
         for arguments in [["--help"], ["run", "--help"]] {
             let r = try apnsbench(arguments)
             XCTAssertEqual(r.status, 0, r.output)
-            for code in ["0   done", "1   bad input or setup failure", "3   run stopped at a bad stream line", "64  usage"] {
+            for code in ["0   done", "1   bad input or setup failure", "3   run stopped at a bad stream line", "64  usage", "99  the run completed"] {
                 XCTAssertTrue(r.output.contains(code), "\(arguments) lacks '\(code)':\n\(r.output)")
             }
         }
+    }
+
+    /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended.
+    func profile(in dir: URL, extra: String) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let profiles = root.appendingPathComponent("profiles").path
+        let path = dir.appendingPathComponent("slo.yaml").path
+        try """
+            name: slo
+            workload: leave-requests
+            stream: \(profiles)/streams/leave-requests.ndjson
+            template: \(profiles)/templates/leave-requests.json
+            bundle_id: com.example.leaverequests
+            \(extra)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testAMissedSLOExits99WithItsCrossLineAfterTheReportIsWritten() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out])
+        XCTAssertEqual(missed.status, 99, missed.output)
+        XCTAssertTrue(missed.output.contains("✗ p99 response time (from the intended send): "), missed.output)
+        XCTAssertTrue(missed.output.contains("target ≤ 1 ms (at most)"), missed.output)
+        XCTAssertTrue(missed.output.contains("✓ rejected share of planned pushes: "), missed.output)
+        for file in ["report.json", "summary.md", "latency.hlog"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) written before the exit")
+        }
+        // The same run with the rule met exits 0; a flag overrides the profile's rule.
+        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--quiet"])
+        XCTAssertEqual(met.status, 0, met.output)
+        XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)
+        XCTAssertFalse(met.output.contains("apnsbench: replaying"), "--quiet drops the start line: \(met.output)")
+    }
+
+    func testAnUnknownSLOKeyOrClassIsBadInputNamingIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let key = try apnsbench(["run", try profile(in: dir, extra: "slo_p95_ms: 3"), "--out", out])
+        XCTAssertEqual(key.status, 1, key.output)
+        XCTAssertTrue(key.output.contains("slo.yaml:6: unknown key 'slo_p95_ms'"), key.output)
+        let errorClass = try apnsbench(["run", try profile(in: dir, extra: "slo_max_error_share: {throttled: 0.1}"), "--out", out])
+        XCTAssertEqual(errorClass.status, 1, errorClass.output)
+        XCTAssertTrue(errorClass.output.contains("'slo_max_error_share' has an unknown class 'throttled'"), errorClass.output)
+        let flag = try apnsbench(["run", try profile(in: dir, extra: ""), "--slo-max-error-share", "failed=2", "--out", out])
+        XCTAssertEqual(flag.status, 64, flag.output)
+        XCTAssertTrue(flag.output.contains("--slo-max-error-share failed must be a share between 0 and 1, found 2.0"), flag.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
     }
 }

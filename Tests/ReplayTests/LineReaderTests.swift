@@ -32,6 +32,19 @@ final class LineReaderTests: XCTestCase {
         XCTAssertNil(try reader.next(), "stays at the end")
     }
 
+    func testBytesConsumedFollowTheLinesNotTheReads() throws {
+        let path = StreamTestFiles.write("alpha\n\nbeta\ngamma", for: self)
+        let reader = try LineReader(path: path, chunkSize: 64)
+        XCTAssertEqual(reader.fileSize, 17)
+        XCTAssertEqual(reader.bytesConsumed, 0)
+        _ = try reader.next()
+        XCTAssertEqual(reader.bytesConsumed, 6, "the whole file was read in one chunk, one line consumed")
+        _ = try reader.next()
+        XCTAssertEqual(reader.bytesConsumed, 12, "the blank line and beta")
+        _ = try reader.next()
+        XCTAssertEqual(reader.bytesConsumed, 17)
+    }
+
     func testLinesStraddlingChunkBoundaries() throws {
         let lines = ["{\"a\":1}", "a line much longer than seven bytes", "x", "", "0123456", "01234567", "é🎒 Nguyễn"]
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)

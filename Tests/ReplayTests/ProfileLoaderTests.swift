@@ -85,3 +85,36 @@ final class ProfileLoaderTests: XCTestCase {
         assertError("connections: two\n", line: 6, mentions: ["connections", "two"])
     }
 }
+
+/// The SLO's error shares and the report interval, read strictly.
+final class ProfileLoaderSLOTests: XCTestCase {
+    let base = """
+        name: t
+        workload: order-changes
+        stream: s.ndjson
+        template: t.json
+        bundle_id: com.example.app
+
+        """
+
+    func testErrorSharesAndTheReportIntervalAreRead() throws {
+        let p = try ProfileLoader.parse(yaml: base + "slo_max_error_share: {rejected: 0.01, timed_out: 0}\nreport_interval: 10s\n", file: "p.yaml")
+        XCTAssertEqual(p.slo.maxErrorShare, ["rejected": 0.01, "timed_out": 0])
+        XCTAssertEqual(p.timelineIntervalSeconds, 10)
+        XCTAssertEqual(try ProfileLoader.parse(yaml: base, file: "p.yaml").timelineIntervalSeconds, 1, "1 s by default")
+    }
+
+    func testAnUnknownClassABadShareOrAFractionalIntervalNamesKeyAndLine() {
+        for (extra, words) in [("slo_max_error_share: {throttled: 0.1}\n", ["'slo_max_error_share' has an unknown class 'throttled'"]),
+                               ("slo_max_error_share: {failed: 1.5}\n", ["failed must be a share between 0 and 1, found 1.5"]),
+                               ("slo_max_error_share: 0.1\n", ["must be a mapping of classes to shares"]),
+                               ("report_interval: 1500ms\n", ["'report_interval' must be whole seconds"]),
+                               ("report_interval: 61m\n", ["'report_interval' must be between 1 and 3600"])] {
+            XCTAssertThrowsError(try ProfileLoader.parse(yaml: base + extra, file: "p.yaml"), extra) { error in
+                guard let e = error as? ProfileError else { return XCTFail("\(error)") }
+                XCTAssertEqual(e.line, 6, "\(e)")
+                for w in words { XCTAssertTrue("\(e)".contains(w), "'\(e)' should say \(w)") }
+            }
+        }
+    }
+}
