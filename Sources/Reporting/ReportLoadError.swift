@@ -21,7 +21,7 @@ public enum ReportLoadError: Error, Equatable, CustomStringConvertible {
             return "report \(path): not a JSON report: \(reason)"
         case .unknownSchemaVersion(let path, let found, let supported):
             let seen = found.map { "schemaVersion \($0)" } ?? "no schemaVersion"
-            return "report \(path): \(seen); this apnsbench reads schemaVersion \(supported)"
+            return "report \(path): \(seen); this apnsbench reads schemaVersion 1 and \(supported)"
         case .malformed(let path, let reason):
             return "report \(path): does not match report schema \(RunReport.currentSchemaVersion): \(reason)"
         }

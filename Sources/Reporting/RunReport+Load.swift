@@ -1,7 +1,8 @@
 import Foundation
 
 extension RunReport {
-    /// Reads a `report.json`, checking its `schemaVersion` before decoding the rest.
+    /// Reads a `report.json`, checking its `schemaVersion` before decoding the rest: schema 2, or schema 1
+    /// converted (``decodeV1(_:path:)``).
     /// - Throws: ``ReportLoadError``, naming the file, if it is missing, unreadable, not JSON, of
     ///   another schema version, or does not match the schema.
     public static func load(from path: String) throws -> RunReport {
@@ -27,6 +28,7 @@ extension RunReport {
             throw ReportLoadError.notJSON(path: path, reason: "top level is not an object")
         }
         let version = (fields["schemaVersion"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
+        if version == 1 { return try decodeV1(data, path: path) }
         guard version == currentSchemaVersion else {
             throw ReportLoadError.unknownSchemaVersion(path: path, found: version, supported: currentSchemaVersion)
         }
@@ -46,7 +48,7 @@ extension RunReport {
         return try encoder.encode(self)
     }
 
-    private static func explain(_ error: DecodingError) -> String {
+    static func explain(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
