@@ -5,8 +5,8 @@ import Foundation
 ///
 /// One tag per histogram. Timestamps are seconds relative to `#[BaseTime:`, which is the run's start;
 /// values are microseconds, and `Interval_Max` is in milliseconds (the max in µs / 1 000).
-/// - `response.interval`: one line per second of the timeline with deliveries, the response times of
-///   the pushes delivered in that second.
+/// - `response.interval`: one line per interval of the timeline with deliveries (1 s unless the run set
+///   `report_interval`), the response times of the pushes delivered in it.
 /// - whole-run lines (start 0, length the run's duration), one per histogram in the report's
 ///   `latency.histograms`: `response` and `service` (all delivered pushes), then
 ///   `response.priority10`, `response.pushType.alert`, `response.outcome.rejected`, … and the same for `service`.
@@ -19,9 +19,10 @@ public enum LatencyLog {
     /// The log's text, built from the report alone.
     public static func text(_ report: RunReport) -> String {
         let start = (try? Date(report.startedAt, strategy: .iso8601))?.timeIntervalSince1970 ?? 0
+        let interval = report.configuration.timelineIntervalSeconds
         var out = """
         #[Histogram log format version 1.3]
-        #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per second, the rest whole-run]
+        #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per \(interval) s interval, the rest whole-run]
         #[StartTime: \(fixed(start)) (seconds since epoch), \(report.startedAt)]
         #[BaseTime: \(fixed(start)) (seconds since epoch)]
         "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
@@ -31,7 +32,7 @@ public enum LatencyLog {
             let maxMillis = Double((try? EncodedHistogram.maxValue(encoded)) ?? 0) / 1_000
             out += "Tag=\(tag),\(fixed(from)),\(fixed(length)),\(fixed(maxMillis)),\(encoded)\n"
         }
-        let whole = Swift.max(report.durationSeconds, Double(report.timeline.count))
+        let whole = Swift.max(report.durationSeconds, Double(report.timeline.count * interval))
         if let h = report.latency.histograms {
             var lines: [(String, RunReport.EncodedPair)] = [("", h.overall)]
             lines += h.byPriority.sorted { $0.key < $1.key }.map { (".priority\($0.key)", $0.value) }
@@ -43,7 +44,7 @@ public enum LatencyLog {
             }
         }
         for entry in report.timeline {
-            if let encoded = entry.responseTime { line(intervalTag, Double(entry.second), 1, encoded) }
+            if let encoded = entry.responseTime { line(intervalTag, Double(entry.second), Double(interval), encoded) }
         }
         return out
     }
