@@ -76,11 +76,12 @@ public enum ReplayRun {
         for r in workerRecorders { recorder += r }
         let duration = Date().timeIntervalSince(startedAt)
 
-        let report = recorder.makeReport(
+        var report = recorder.makeReport(
             configuration: config, events: driver.events,
             environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
             engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
             startedAt: startedAt, durationSeconds: duration)
+        report.events.streamSHA256 = inputs.streamSHA256
         let paths = try ReportWriter.write(report, to: request.outDirectory)
         if let failure = driver.readFailure {
             throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")

@@ -11,6 +11,8 @@ struct RunInputs {
     let key: SigningKey
     /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
     let deadTokens: [String]
+    /// SHA-256 of the stream file: which recording this run replayed (compare refuses two that differ).
+    let streamSHA256: String
 
     init(_ config: RunConfig, credentials: Credentials) throws {
         libcurl = LibcurlInfo.loaded()
@@ -22,6 +24,9 @@ struct RunInputs {
         template = try PayloadTemplate(json: String(decoding: templateData, as: UTF8.self), source: w.template)
         guard FileManager.default.isReadableFile(atPath: w.stream) else {
             throw RunError("stream \(w.stream) (from \(config.profilePath)) cannot be read")
+        }
+        do { streamSHA256 = try FileDigest.sha256(path: w.stream) } catch {
+            throw RunError("stream \(w.stream) (from \(config.profilePath)) cannot be read: \(error.localizedDescription)")
         }
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
         key = try Self.signingKey(credentials, target: config.target)

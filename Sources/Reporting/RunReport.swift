@@ -154,6 +154,9 @@ extension RunReport {
         public var invalid: [String: Int]
         /// The first bad lines (at most ``EventTally/badLineSampleLimit``), in the order they were read.
         public var badLineSamples: [BadLine]
+        /// SHA-256 of the stream file's bytes (lower-case hex): which recording was replayed. Absent in
+        /// reports written before it existed.
+        public var streamSHA256: String?
 
         public init(read: Int, byKind: [String: Int], producedPushes: Int, stateOnly: Int, invalid: [String: Int], badLineSamples: [BadLine]) {
             self.read = read

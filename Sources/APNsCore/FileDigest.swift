@@ -1,0 +1,19 @@
+import Crypto
+import Foundation
+
+/// Content digests of input files, so two runs can tell whether they replayed the same recording.
+public enum FileDigest {
+    /// The SHA-256 of the file's bytes, lower-case hex, read in 1 MiB chunks (constant memory).
+    /// - Throws: when the file cannot be opened or read, with the path.
+    public static func sha256(path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
