@@ -63,6 +63,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var simulator: [String: Int]?
     /// What coalescing saved and cost, when it was on; absent otherwise.
     public var coalescing: Coalescing?
+    /// The length of one ``timeline`` entry, in seconds; nil means 1 s (reports written before it existed).
+    public var timelineIntervalSeconds: Int?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -78,7 +80,8 @@ public struct RunReport: Codable, Sendable, Equatable {
         timeline: [TimelineEntry],
         engine: EngineCounters,
         simulator: [String: Int]? = nil,
-        coalescing: Coalescing? = nil
+        coalescing: Coalescing? = nil,
+        timelineIntervalSeconds: Int? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.generator = generator
@@ -94,6 +97,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.engine = engine
         self.simulator = simulator
         self.coalescing = coalescing
+        self.timelineIntervalSeconds = timelineIntervalSeconds
     }
 }
 
@@ -354,9 +358,18 @@ extension RunReport {
         /// Response times (µs) of this second's deliveries: HdrHistogram V2 compressed, base64
         /// (``EncodedHistogram``); absent when nothing was delivered in this second.
         public var responseTime: String?
+        /// HTTP/2 connections open at the end of this interval; absent in reports that do not record it.
+        public var connectionsOpen: Int?
+        /// GOAWAY frames received in this interval; absent in reports that do not record it.
+        public var goAways: Int?
+        /// Connections reopened in this interval after one was lost; absent in reports that do not record it.
+        public var reconnects: Int?
+        /// Provider tokens (JWTs) signed in this interval; absent in reports that do not record it.
+        public var tokenSignings: Int?
 
         public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int,
-                    rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil) {
+                    rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil,
+                    connectionsOpen: Int? = nil, goAways: Int? = nil, reconnects: Int? = nil, tokenSignings: Int? = nil) {
             self.second = second
             self.sent = sent
             self.completed = completed
@@ -367,6 +380,10 @@ extension RunReport {
             self.timedOut = timedOut
             self.inFlight = inFlight
             self.responseTime = responseTime
+            self.connectionsOpen = connectionsOpen
+            self.goAways = goAways
+            self.reconnects = reconnects
+            self.tokenSignings = tokenSignings
         }
     }
 }
