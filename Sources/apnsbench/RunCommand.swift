@@ -13,8 +13,8 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Starts the embedded APNs simulator on a free loopback port (HTTP/2 over TLS, with a certificate made \
             for this run and trusted by the engine alone) unless --target says otherwise, signs an ES256 provider \
-            token (a fresh key against the simulator), replays the stream and writes DIR/report.json and \
-            DIR/summary.md. Flags override the profile's values; every value is checked once, and an error \
+            token (a fresh key against the simulator), replays the stream and writes DIR/report.json, \
+            DIR/summary.md, DIR/latency.hlog and DIR/report.html (self-contained, opens offline). Flags override the profile's values; every value is checked once, and an error \
             names the flag or the profile's key and line it came from.
 
             \(ExitCodes.help)

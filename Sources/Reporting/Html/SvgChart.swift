@@ -94,7 +94,7 @@ struct SvgChart {
         case .linear:
             var lo = xs.min() ?? 0, hi = xs.max() ?? 1
             if hi <= lo { lo -= 0.5; hi += 0.5 }
-            let ticks = Self.ticks(from: lo, to: hi)
+            let ticks = Self.ticks(from: lo, to: hi).filter { $0 <= hi + (hi - lo) * 1e-9 }
             xDomain = (lo, hi)
             xTicks = ticks.map { ($0, Self.seconds($0)) }
         }
