@@ -58,7 +58,7 @@ struct SvgChart {
 
     static let width = 900.0
     static let height = 280.0
-    static let left = 64.0, right = 16.0, top = 14.0, bottom = 42.0
+    static let left = 64.0, right = 40.0, top = 14.0, bottom = 42.0
 
     /// Points plotted: every line's points plus every layer's values.
     var dataPoints: Int {
