@@ -17,11 +17,14 @@
 # must hold no console line.
 #
 # usage: scripts/bench-report-html.sh [--bin PATH] [--events N] [--rounds N] [--rate R] [--keep DIR] [--report REPORT.json]
+#                                     [--stretch SECONDS]
 #   --report: measure the report.html of an existing report.json instead of running (it is rendered again).
+#   --stretch: also measure the run's report with its timeline repeated to SECONDS one-second intervals (each
+#              a real interval of the run, histogram included): the page of an hour-long run at this rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin=.build/release/apnsbench events=400000 devices=300 stores=40 rounds=5 rate="" keep="" report=""
+bin=.build/release/apnsbench events=400000 devices=300 stores=40 rounds=5 rate="" keep="" report="" stretch=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --bin) bin=$2; shift ;;
@@ -30,7 +33,8 @@ while [ $# -gt 0 ]; do
         --rate) rate=$2; shift ;;
         --keep) keep=$2; shift ;;
         --report) report=$2; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --stretch) stretch=$2; shift ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "bench-report-html: unknown argument $1" >&2; exit 64 ;;
     esac
     shift
@@ -72,24 +76,7 @@ YAML
     report=$work/run/report.json
 fi
 
-page=$work/report.html
-render=()
-for _ in 1 2 3; do
-    t0=$(now)
-    "$bin" report "$report" --format html --out "$page"
-    render+=("$(ms "$t0" "$(now)")")
-done
-render_ms=$(printf '%s\n' "${render[@]}" | median)
-read -r planned sent delivered seconds timeline < <(python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-print(r["pushes"]["planned"], r["throughput"]["sent"], r["pushes"]["delivered"], round(r["durationSeconds"], 1), len(r["timeline"]))' "$report")
-size=$(stat -c %s "$page")
-
 echo '<!DOCTYPE html><html><head><title>empty</title></head><body></body></html>' > "$work/empty.html"
-# The page with a probe: navigation start -> load event, layout included, into <html data-load-ms>.
-sed 's|</body></html>|<script>addEventListener("load",function(){document.body.offsetHeight;document.documentElement.dataset.loadMs=Math.round(performance.now())})</script></body></html>|' \
-    "$page" > "$work/timed.html"
 load() { # page name -> ms
     local t0 t1
     t0=$(now)
@@ -99,22 +86,54 @@ load() { # page name -> ms
     if grep -q -e ':CONSOLE' -e 'Uncaught' "$work/$2.err"; then say "console lines loading $1:"; grep -e ':CONSOLE' -e 'Uncaught' "$work/$2.err" >&2; exit 1; fi
     ms "$t0" "$t1"
 }
-empty_times=() page_times=() inpage_times=()
-load "$work/empty.html" warmup > /dev/null
-for _ in $(seq "$rounds"); do
-    empty_times+=("$(load "$work/empty.html" empty)")
-    page_times+=("$(load "$page" page)")
-    load "$work/timed.html" timed > /dev/null
-    inpage_times+=("$(grep -o 'data-load-ms="[0-9]*"' "$work/timed.dom" | grep -o '[0-9]*' || echo -)")
-done
-grep -q 'data-ready="1"' "$work/page.dom" || { say "the page's script did not run"; exit 1; }
-inpage_ms=$(printf '%s\n' "${inpage_times[@]}" | median)
-empty_ms=$(printf '%s\n' "${empty_times[@]}" | median)
-page_ms=$(printf '%s\n' "${page_times[@]}" | median)
+measure() { # REPORT.json NAME
+    local report=$1 page=$work/$2.html t0
+    render=()
+    for _ in 1 2 3; do
+        t0=$(now)
+        "$bin" report "$report" --format html --out "$page"
+        render+=("$(ms "$t0" "$(now)")")
+    done
+    render_ms=$(printf '%s\n' "${render[@]}" | median)
+    read -r planned sent delivered seconds timeline < <(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["pushes"]["planned"], r["throughput"]["sent"], r["pushes"]["delivered"], round(r["durationSeconds"], 1), len(r["timeline"]))' "$report")
+    size=$(stat -c %s "$page")
 
-echo "report:        $report"
-echo "run:           $planned pushes planned, $sent sent, $delivered delivered, ${seconds} s, $timeline timeline intervals${run_ms:+ (apnsbench run wall ${run_ms} ms)}"
-echo "report.html:   $size bytes ($(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1048576 }') MiB); rendered by apnsbench report in ${render_ms} ms (median of 3)"
-echo "chromium:      --dump-dom ${page_ms} ms for the page, ${empty_ms} ms for an empty page (medians of $rounds)"
-echo "load time:     $(( page_ms - empty_ms )) ms (page minus empty page); in the page, navigation start to load event ${inpage_ms} ms"
-echo "load times ms: page ${page_times[*]} · empty ${empty_times[*]} · in-page ${inpage_times[*]} · load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    # The page with a probe: navigation start -> load event, layout included, into <html data-load-ms>.
+    sed 's|</body></html>|<script>addEventListener("load",function(){document.body.offsetHeight;document.documentElement.dataset.loadMs=Math.round(performance.now())})</script></body></html>|' \
+        "$page" > "$work/timed.html"
+    empty_times=() page_times=() inpage_times=()
+    load "$work/empty.html" warmup > /dev/null
+    for _ in $(seq "$rounds"); do
+        empty_times+=("$(load "$work/empty.html" empty)")
+        page_times+=("$(load "$page" page)")
+        load "$work/timed.html" timed > /dev/null
+        inpage_times+=("$(grep -o 'data-load-ms="[0-9]*"' "$work/timed.dom" | grep -o '[0-9]*' || echo -)")
+    done
+    grep -q 'data-ready="1"' "$work/page.dom" || { say "the page's script did not run"; exit 1; }
+    inpage_ms=$(printf '%s\n' "${inpage_times[@]}" | median)
+    empty_ms=$(printf '%s\n' "${empty_times[@]}" | median)
+    page_ms=$(printf '%s\n' "${page_times[@]}" | median)
+
+    echo "report:        $report"
+    echo "run:           $planned pushes planned, $sent sent, $delivered delivered, ${seconds} s, $timeline timeline intervals${run_ms:+ (apnsbench run wall ${run_ms} ms)}"
+    echo "report.html:   $size bytes ($(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1048576 }') MiB); rendered by apnsbench report in ${render_ms} ms (median of 3)"
+    echo "chromium:      --dump-dom ${page_ms} ms for the page, ${empty_ms} ms for an empty page (medians of $rounds)"
+    echo "load time:     $(( page_ms - empty_ms )) ms (page minus empty page); in the page, navigation start to load event ${inpage_ms} ms"
+    echo "load times ms: page ${page_times[*]} · empty ${empty_times[*]} · in-page ${inpage_times[*]} · load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+measure "$report" report
+if [ -n "$stretch" ]; then
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+tl, n = r["timeline"], int(sys.argv[3])
+r["timeline"] = [dict(tl[i % len(tl)], second=i) for i in range(n)]
+json.dump(r, open(sys.argv[2], "w"))' "$report" "$work/stretched.json" "$stretch"
+    echo "--- the same report with its timeline repeated to $stretch one-second intervals:"
+    run_ms=""
+    measure "$work/stretched.json" stretched
+fi
