@@ -157,7 +157,7 @@ extension HtmlReport {
         let inFlight = tl.compactMap { e in e.inFlight.map { ChartPoint(x: seconds(e), y: Double($0)) } }
         var body = SvgChart(
             title: "Pushes in flight at the end of each interval", xLabel: timeAxis, yLabel: "pushes in flight",
-            emptyText: "no pushes in flight were recorded in this run",
+            emptyText: "no pushes in flight were recorded in this run", wholeY: true,
             lines: [.init(name: "in flight", style: "inflight", points: Lttb.downsample(inFlight, to: Self.maxPointsPerSeries))],
             markers: marks, markerLegend: legend).render()
         let open = tl.compactMap { e in e.connectionsOpen.map { ChartPoint(x: seconds(e), y: Double($0)) } }
@@ -168,7 +168,7 @@ extension HtmlReport {
         } else {
             body += SvgChart(
                 title: "HTTP/2 connections open", xLabel: timeAxis, yLabel: "connections",
-                emptyText: "no connections were recorded in this run",
+                emptyText: "no connections were recorded in this run", wholeY: true,
                 lines: [.init(name: "connections open", style: "connections", points: Lttb.downsample(open, to: Self.maxPointsPerSeries))],
                 markers: marks, markerLegend: legend).render()
         }

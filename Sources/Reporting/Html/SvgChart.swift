@@ -48,6 +48,8 @@ struct SvgChart {
     var emptyText: String
     var xScale: XScale = .linear
     var formatY: (Double) -> String = SvgChart.number
+    /// The y values are counts of things (connections, pushes): ticks only at whole numbers.
+    var wholeY = false
     var lines: [Series] = []
     /// The x of every stacked value; each layer has one value per entry.
     var stackX: [Double] = []
@@ -101,7 +103,8 @@ struct SvgChart {
         var yMax = 0.0
         for s in lines { yMax = Swift.max(yMax, s.points.map(\.y).max() ?? 0) }
         if let last = tops.last { yMax = Swift.max(yMax, last.max() ?? 0) }
-        let yTicksRaw = Self.ticks(from: 0, to: yMax > 0 ? yMax : 1)
+        var yTicksRaw = Self.ticks(from: 0, to: yMax > 0 ? yMax : 1)
+        if wholeY { yTicksRaw = yTicksRaw.filter { $0 == $0.rounded() } }
         let yTop = Swift.max(yTicksRaw.last ?? 1, yMax > 0 ? yMax : 1)
 
         func px(_ x: Double) -> Double {
