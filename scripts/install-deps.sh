@@ -3,7 +3,8 @@
 #   libcurl >= 8 with HTTP/2 (Debian 12: libcurl4-openssl-dev from bookworm-backports, 8.14.1 — the
 #   bookworm 7.88.1 resets every HTTP/2 stream after a 200 and cannot reuse h2c connections),
 #   libssl-dev, libjemalloc-dev, pkg-config, zlib1g-dev (the histograms' DEFLATE); with --test also the interop peers: h2load (nghttp2-client),
-#   nghttpd (nghttp2-server, for scripts/bench-simulator.sh), the Python APNs client aioapns and the
+#   nghttpd (nghttp2-server, for scripts/bench-simulator.sh), Debian's chromium (the browser test of
+#   report.html: headless screenshot and DOM dump), the Python APNs client aioapns and the
 #   Python HdrHistogram package hdrhistogram (both PyPI).
 # Idempotent: does nothing (and touches no package list) when everything is there.
 set -euo pipefail
@@ -35,6 +36,7 @@ done
 if [ $want_test = 1 ]; then
     command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
     command -v nghttpd >/dev/null 2>&1 || missing+=(nghttp2-server)
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
     python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 fi

@@ -8,10 +8,12 @@ public enum ReportWriter {
     public static let markdownFileName = "summary.md"
     /// The HdrHistogram interval log's file name (``LatencyLog``).
     public static let latencyLogFileName = LatencyLog.fileName
+    /// The self-contained HTML report's file name (``HtmlReport``).
+    public static let htmlFileName = HtmlReport.fileName
 
     /// Creates `directory` (with intermediate directories) and writes `report.json` (pretty-printed,
-    /// keys sorted), `summary.md` and `latency.hlog` into it, replacing earlier files of those names.
-    /// - Returns: the paths written: `report.json`, `summary.md`, `latency.hlog`.
+    /// keys sorted), `summary.md`, `latency.hlog` and `report.html` into it, replacing earlier files of those names.
+    /// - Returns: the paths written: `report.json`, `summary.md`, `latency.hlog`, `report.html`.
     public static func write(_ report: RunReport, to directory: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let base = URL(fileURLWithPath: directory, isDirectory: true)
@@ -21,6 +23,8 @@ public enum ReportWriter {
         try Data(SummaryText.markdown(report).utf8).write(to: markdown, options: .atomic)
         let hlog = base.appendingPathComponent(latencyLogFileName)
         try Data(LatencyLog.text(report).utf8).write(to: hlog, options: .atomic)
-        return [json.path, markdown.path, hlog.path]
+        let html = base.appendingPathComponent(htmlFileName)
+        try Data(renderHTML(report).utf8).write(to: html, options: .atomic)
+        return [json.path, markdown.path, hlog.path, html.path]
     }
 }

@@ -6,10 +6,11 @@ import Reporting
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Render a report.json again (Markdown or JSON) without rerunning.",
+        abstract: "Render a report.json again (Markdown, HTML or JSON) without rerunning.",
         discussion: """
             Examples:
               apnsbench report reports/latest/report.json                     (summary.md to standard output)
+              apnsbench report reports/latest/report.json --format html --out report.html
               apnsbench report reports/latest/report.json --format json --out copy.json
 
             A file that is missing, not JSON, of another schema version or not a report is refused with exit 1,
@@ -17,13 +18,13 @@ struct ReportCommand: ParsableCommand {
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case md, json
+        case md, html, json
     }
 
     @Argument(help: ArgumentHelp("The report to render.", valueName: "REPORT.json"))
     var report: String
 
-    @Option(name: .long, help: "md: the Markdown summary (as summary.md); json: the report itself, re-encoded.")
+    @Option(name: .long, help: "md: the Markdown summary (as summary.md); html: the self-contained page (as report.html, no network needed); json: the report itself, re-encoded.")
     var format: Format = .md
 
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
@@ -34,6 +35,7 @@ struct ReportCommand: ParsableCommand {
         let bytes: Data
         switch format {
         case .md: bytes = Data(SummaryText.markdown(loaded).utf8)
+        case .html: bytes = Data(renderHTML(loaded).utf8)
         case .json: bytes = try loaded.encoded() + Data("\n".utf8)
         }
         guard let out else {

@@ -14,9 +14,10 @@ struct RunCommand: ParsableCommand {
             Starts the embedded APNs simulator on a free loopback port (HTTP/2 over TLS, with a certificate made \
             for this run and trusted by the engine alone) unless --target says otherwise, signs an ES256 provider \
             token (a fresh key against the simulator), replays the stream and writes DIR/report.json, \
-            DIR/latency.hlog and DIR/summary.md. Progress shows as it goes (--quiet: none). The SLO (profile \
-            keys slo_p99_ms, slo_min_delivered, slo_max_error_share, or the --slo-* flags) is checked once the \
-            report is written: one ✓/✗ line per rule, and exit 99 when one is missed. Flags override the profile's values; every value is checked once, and an error \
+            DIR/summary.md, DIR/latency.hlog and DIR/report.html (self-contained, opens offline). Progress shows \
+            as it goes (--quiet: none). The SLO (profile keys slo_p99_ms, slo_min_delivered, slo_max_error_share, \
+            or the --slo-* flags) is checked once the report is written: one ✓/✗ line per rule, and exit 99 when \
+            one is missed. Flags override the profile's values; every value is checked once, and an error \
             names the flag or the profile's key and line it came from.
 
             \(ExitCodes.help)

@@ -29,6 +29,13 @@ final class ReportCommandTests: XCTestCase {
         let json = try apnsbench(["report", paths[0], "--format", "json", "--out", out])
         XCTAssertEqual(json.status, 0, json.output)
         XCTAssertEqual(try RunReport.load(from: out), report, "nothing lost, histograms included")
+
+        // To a file: runTool's pipe reader can lose the tail of a large standard output.
+        let page = folder.appendingPathComponent("again.html").path
+        let html = try apnsbench(["report", paths[0], "--format", "html", "--out", page])
+        XCTAssertEqual(html.status, 0, html.output)
+        XCTAssertEqual(try String(contentsOfFile: page, encoding: .utf8), try String(contentsOfFile: paths[3], encoding: .utf8),
+                       "the same as the run's report.html")
     }
 
     func testRefusesABadFileNamingIt() throws {
@@ -50,6 +57,10 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertTrue(r3.output.contains("report \(other): schemaVersion 9"), r3.output)
 
         let r4 = try apnsbench(["report", other, "--format", "html"])
-        XCTAssertEqual(r4.status, 64, "html is not rendered yet: a usage error\n\(r4.output)")
+        XCTAssertEqual(r4.status, 1, r4.output)
+        XCTAssertTrue(r4.output.contains("report \(other): schemaVersion 9"), r4.output)
+
+        let r5 = try apnsbench(["report", other, "--format", "pdf"])
+        XCTAssertEqual(r5.status, 64, "an unknown format is a usage error\n\(r5.output)")
     }
 }

@@ -9,7 +9,7 @@ final class ReportWriterTests: XCTestCase {
         let dir = base + "/reports/nested/run-1"
         let paths = try ReportWriter.write(Fixtures.report(from: Fixtures.mixedRecorder()), to: dir)
 
-        XCTAssertEqual(paths, [dir + "/report.json", dir + "/summary.md", dir + "/latency.hlog"])
+        XCTAssertEqual(paths, [dir + "/report.json", dir + "/summary.md", dir + "/latency.hlog", dir + "/report.html"])
         for path in paths { XCTAssertTrue(FileManager.default.fileExists(atPath: path), path) }
         let json = try String(contentsOfFile: paths[0], encoding: .utf8)
         XCTAssertTrue(json.hasPrefix("{\n"), "pretty-printed")

@@ -1,0 +1,243 @@
+import Foundation
+
+/// One chart of `report.html`, drawn as inline SVG by this code: axes with ticks, lines, stacked areas
+/// and event markers. No script and no fonts of its own; colours come from the page's CSS classes
+/// (`s-NAME` for a series, `m-NAME` for a marker kind), so print and screen share one stylesheet.
+///
+/// A chart with nothing to draw renders as a sentence (``emptyText``), never as an empty SVG; a drawn
+/// chart carries `data-points="N"`, the number of points it plots, so a test can tell the two apart.
+struct SvgChart {
+    /// How x values are placed.
+    enum XScale {
+        /// x as it is (seconds since the start of the run).
+        case linear
+        /// x is a percentile in percent (90 … 99.999), placed at log10(1 / (1 − p/100)): 90 % at 1,
+        /// 99 % at 2, 99.9 % at 3 … — HdrHistogram's percentile-spectrum axis.
+        case percentile
+    }
+
+    /// A line through its points.
+    struct Series {
+        var name: String
+        /// The CSS class suffix: `s-` + style.
+        var style: String
+        var points: [ChartPoint]
+        var dashed = false
+    }
+
+    /// One layer of the stacked areas: a value per ``SvgChart/stackX`` entry.
+    struct Layer {
+        var name: String
+        var style: String
+        var values: [Double]
+    }
+
+    /// A vertical mark at one x: something that happened then (a GOAWAY, a reconnect, a re-sign).
+    struct Marker {
+        var x: Double
+        /// Shown on hover (the SVG `<title>`), e.g. `GOAWAY ×2 at 34 s`.
+        var label: String
+        /// The CSS class suffix: `m-` + kind.
+        var kind: String
+    }
+
+    var title: String
+    var xLabel: String
+    var yLabel: String
+    /// Said instead of drawing when there is nothing to draw, e.g. "no deliveries in this run".
+    var emptyText: String
+    var xScale: XScale = .linear
+    var formatY: (Double) -> String = SvgChart.number
+    /// The y values are counts of things (connections, pushes): ticks only at whole numbers.
+    var wholeY = false
+    var lines: [Series] = []
+    /// The x of every stacked value; each layer has one value per entry.
+    var stackX: [Double] = []
+    var layers: [Layer] = []
+    var markers: [Marker] = []
+    /// Legend entries for marker kinds: (kind, name).
+    var markerLegend: [(kind: String, name: String)] = []
+
+    static let width = 900.0
+    static let height = 280.0
+    static let left = 64.0, right = 40.0, top = 14.0, bottom = 42.0
+
+    /// Points plotted: every line's points plus every layer's values.
+    var dataPoints: Int {
+        lines.reduce(0) { $0 + $1.points.count } + layers.reduce(0) { $0 + $1.values.count }
+    }
+
+    func render() -> String {
+        guard dataPoints > 0 else {
+            return "<figure class=\"chart\"><figcaption>\(HtmlEscape.escape(title))</figcaption>"
+                + "<p class=\"empty\">\(HtmlEscape.escape(emptyText))</p></figure>\n"
+        }
+        let plotW = Self.width - Self.left - Self.right
+        let plotH = Self.height - Self.top - Self.bottom
+
+        // Stack tops, cumulative per x.
+        var tops: [[Double]] = []
+        var running = [Double](repeating: 0, count: stackX.count)
+        for layer in layers {
+            for i in running.indices where i < layer.values.count { running[i] += Swift.max(0, layer.values[i]) }
+            tops.append(running)
+        }
+
+        // Domains.
+        var xs: [Double] = stackX
+        for s in lines { xs += s.points.map(\.x) }
+        xs += markers.map(\.x)
+        let xDomain: (Double, Double)
+        let xTicks: [(Double, String)]
+        switch xScale {
+        case .percentile:
+            xDomain = (1, 5)
+            xTicks = [(1, "90%"), (2, "99%"), (3, "99.9%"), (4, "99.99%"), (5, "99.999%")]
+        case .linear:
+            var lo = xs.min() ?? 0, hi = xs.max() ?? 1
+            if hi <= lo { lo -= 0.5; hi += 0.5 }
+            let ticks = Self.ticks(from: lo, to: hi).filter { $0 <= hi + (hi - lo) * 1e-9 }
+            xDomain = (lo, hi)
+            xTicks = ticks.map { ($0, Self.seconds($0)) }
+        }
+        var yMax = 0.0
+        for s in lines { yMax = Swift.max(yMax, s.points.map(\.y).max() ?? 0) }
+        if let last = tops.last { yMax = Swift.max(yMax, last.max() ?? 0) }
+        var yTicksRaw = Self.ticks(from: 0, to: yMax > 0 ? yMax : 1)
+        if wholeY { yTicksRaw = yTicksRaw.filter { $0 == $0.rounded() } }
+        let yTop = Swift.max(yTicksRaw.last ?? 1, yMax > 0 ? yMax : 1)
+
+        func px(_ x: Double) -> Double {
+            let v = xScale == .percentile ? Self.percentilePosition(x) : x
+            return Self.left + (v - xDomain.0) / (xDomain.1 - xDomain.0) * plotW
+        }
+        func py(_ y: Double) -> Double { Self.top + plotH - (y / yTop) * plotH }
+        func pair(_ x: Double, _ y: Double) -> String { Self.coord(px(x)) + "," + Self.coord(py(y)) }
+
+        var svg = "<svg class=\"plot\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" "
+            + "aria-label=\"\(HtmlEscape.escape(title))\" data-points=\"\(dataPoints)\">"
+        // Grid and axes.
+        svg += "<g class=\"grid\">"
+        for t in yTicksRaw where t <= yTop {
+            let y = Self.coord(py(t))
+            svg += "<line x1=\"\(Self.coord(Self.left))\" y1=\"\(y)\" x2=\"\(Self.coord(Self.left + plotW))\" y2=\"\(y)\"/>"
+        }
+        for (t, _) in xTicks {
+            let x = Self.coord(px(xScale == .percentile ? Self.percentile(at: t) : t))
+            svg += "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + plotH))\"/>"
+        }
+        svg += "</g><g class=\"ticks\">"
+        for t in yTicksRaw where t <= yTop {
+            svg += "<text x=\"\(Self.coord(Self.left - 6))\" y=\"\(Self.coord(py(t) + 4))\" text-anchor=\"end\">\(HtmlEscape.escape(formatY(t)))</text>"
+        }
+        for (t, label) in xTicks {
+            let x = px(xScale == .percentile ? Self.percentile(at: t) : t)
+            svg += "<text x=\"\(Self.coord(x))\" y=\"\(Self.coord(Self.top + plotH + 16))\" text-anchor=\"middle\">\(HtmlEscape.escape(label))</text>"
+        }
+        svg += "<text class=\"label\" x=\"\(Self.coord(Self.left + plotW / 2))\" y=\"\(Self.coord(Self.height - 6))\" text-anchor=\"middle\">\(HtmlEscape.escape(xLabel))</text>"
+        svg += "<text class=\"label\" transform=\"translate(14 \(Self.coord(Self.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(HtmlEscape.escape(yLabel))</text>"
+        svg += "</g>"
+        svg += "<rect class=\"frame\" x=\"\(Self.coord(Self.left))\" y=\"\(Self.coord(Self.top))\" width=\"\(Self.coord(plotW))\" height=\"\(Self.coord(plotH))\"/>"
+
+        // Stacked areas, bottom layer first.
+        for (i, layer) in layers.enumerated() where !stackX.isEmpty {
+            let upper = tops[i]
+            let lower = i == 0 ? [Double](repeating: 0, count: stackX.count) : tops[i - 1]
+            var points: [String] = []
+            points.reserveCapacity(stackX.count * 2)
+            for j in stackX.indices { points.append(pair(stackX[j], upper[j])) }
+            for j in stackX.indices.reversed() { points.append(pair(stackX[j], lower[j])) }
+            svg += "<polygon class=\"area s-\(layer.style)\" points=\"\(points.joined(separator: " "))\"><title>\(HtmlEscape.escape(layer.name))</title></polygon>"
+        }
+        // Lines.
+        for s in lines where !s.points.isEmpty {
+            let cls = "line s-\(s.style)" + (s.dashed ? " dashed" : "")
+            if s.points.count == 1 {
+                let p = s.points[0]
+                svg += "<circle class=\"\(cls)\" cx=\"\(Self.coord(px(p.x)))\" cy=\"\(Self.coord(py(p.y)))\" r=\"3\"><title>\(HtmlEscape.escape(s.name))</title></circle>"
+            } else {
+                let points = s.points.map { pair($0.x, $0.y) }.joined(separator: " ")
+                svg += "<polyline class=\"\(cls)\" points=\"\(points)\"><title>\(HtmlEscape.escape(s.name))</title></polyline>"
+            }
+        }
+        // Markers.
+        for m in markers {
+            let x = Self.coord(px(m.x))
+            svg += "<g class=\"marker m-\(m.kind)\"><title>\(HtmlEscape.escape(m.label))</title>"
+                + "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + plotH))\"/>"
+                + "<circle cx=\"\(x)\" cy=\"\(Self.coord(Self.top + 4))\" r=\"3.5\"/></g>"
+        }
+        svg += "</svg>"
+
+        var legend = "<ul class=\"legend\">"
+        for layer in layers { legend += "<li><span class=\"sw s-\(layer.style)\"></span>\(HtmlEscape.escape(layer.name))</li>" }
+        for s in lines {
+            legend += "<li><span class=\"sw line s-\(s.style)\(s.dashed ? " dashed" : "")\"></span>\(HtmlEscape.escape(s.name))</li>"
+        }
+        for m in markerLegend { legend += "<li><span class=\"sw mk m-\(m.kind)\"></span>\(HtmlEscape.escape(m.name))</li>" }
+        legend += "</ul>"
+        return "<figure class=\"chart\"><figcaption>\(HtmlEscape.escape(title))</figcaption>\(svg)\(legend)</figure>\n"
+    }
+
+    // MARK: - Scales and numbers
+
+    /// log10(1 / (1 − p/100)) for a percentile p in percent, clamped to the axis (90 … 99.999).
+    static func percentilePosition(_ p: Double) -> Double {
+        let clamped = Swift.min(Swift.max(p, 90), 99.999)
+        return log10(1 / (1 - clamped / 100))
+    }
+
+    /// The percentile (in percent) at a position of the percentile axis.
+    static func percentile(at position: Double) -> Double { 100 * (1 - pow(10, -position)) }
+
+    /// About five round ticks (1, 2 or 5 × 10ⁿ apart) covering `lo … hi`.
+    static func ticks(from lo: Double, to hi: Double) -> [Double] {
+        let span = hi - lo
+        guard span > 0, span.isFinite else { return [lo] }
+        let raw = span / 5
+        let magnitude = pow(10, floor(log10(raw)))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+        var out: [Double] = []
+        var t = ceil(lo / step) * step
+        while t <= hi + step * 1e-9, out.count < 20 {
+            out.append(t)
+            t += step
+        }
+        if let last = out.last, last < hi - step * 1e-9 { out.append(last + step) }
+        return out
+    }
+
+    /// A coordinate with one decimal: short, and finer than a pixel.
+    static func coord(_ v: Double) -> String {
+        let tenths = (v * 10).rounded()
+        guard tenths.isFinite else { return "0" }
+        let i = Int(tenths)
+        let sign = i < 0 ? "-" : ""
+        let a = abs(i)
+        return a % 10 == 0 ? sign + String(a / 10) : sign + String(a / 10) + "." + String(a % 10)
+    }
+
+    /// A tick label: `0`, `250`, `1.5k`, `2M`, `0.25`.
+    static func number(_ v: Double) -> String {
+        let a = abs(v)
+        if a >= 1_000_000 { return trim(v / 1_000_000) + "M" }
+        if a >= 10_000 { return trim(v / 1_000) + "k" }
+        if a >= 1 || a == 0 { return trim(v) }
+        return String(format: "%.3g", v)
+    }
+
+    /// Seconds as an axis label: `90 s`, `15 min`, `1.5 h`.
+    static func seconds(_ s: Double) -> String {
+        if abs(s) >= 7_200 { return trim(s / 3_600) + " h" }
+        if abs(s) >= 600 { return trim(s / 60) + " min" }
+        return trim(s) + " s"
+    }
+
+    /// At most two decimals, trailing zeros dropped.
+    static func trim(_ v: Double) -> String {
+        var text = String(format: "%.2f", v)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+}
