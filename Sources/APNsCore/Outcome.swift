@@ -47,8 +47,11 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     /// A Live Activity update replaced by a newer one for the same token within the coalescing window
     /// (a push saved).
     public static let coalesced = NotSentCause("coalesced")
-    /// The run stopped (duration reached, interrupted) before this push could be sent.
+    /// The run stopped (duration reached, a worker failed) before this push could be sent.
     public static let runStopped = NotSentCause("run_stopped")
+    /// The run was interrupted (SIGINT, SIGTERM) before this push was sent, or it was still in flight
+    /// when the drain after the signal ran out.
+    public static let interrupted = NotSentCause("interrupted")
     /// The device token was answered 410 (Unregistered, ExpiredToken) earlier in the run: it is dead for the
     /// rest of it, so later pushes to it are not sent.
     public static let deadToken = NotSentCause("dead_token")

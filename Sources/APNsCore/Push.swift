@@ -48,12 +48,14 @@ extension PushSource {
     /// Stops the source and passes each push it still had planned to `each`, with its cause and the push
     /// (its priority and intended time; see
     /// ``PushSource/abandon()``). `scratch` is overwritten.
-    public func drainAfterAbandon(using scratch: inout OutgoingPush, _ each: (NotSentCause, OutgoingPush) -> Void) {
+    /// `stoppedAs` replaces the source's `.runStopped` (an interrupted run counts them as `.interrupted`).
+    public func drainAfterAbandon(using scratch: inout OutgoingPush, stoppedAs: NotSentCause = .runStopped,
+                                  _ each: (NotSentCause, OutgoingPush) -> Void) {
         abandon()
         while true {
             switch next(into: &scratch) {
-            case .notSent(let cause): each(cause, scratch)
-            case .push: each(.runStopped, scratch)  // a source that breaks the contract still loses nothing
+            case .notSent(let cause): each(cause == .runStopped ? stoppedAs : cause, scratch)
+            case .push: each(stoppedAs, scratch)  // a source that breaks the contract still loses nothing
             case .idle, .end: return
             }
         }
@@ -81,7 +83,7 @@ extension OutcomeSink {
     }
 
     /// Stops `source` and records every push it still had planned as not sent (``PushSource/abandon()``).
-    public func recordAbandoned(_ source: PushSource, using scratch: inout OutgoingPush) {
-        source.drainAfterAbandon(using: &scratch) { cause, push in recordNotSent(cause, push) }
+    public func recordAbandoned(_ source: PushSource, using scratch: inout OutgoingPush, stoppedAs: NotSentCause = .runStopped) {
+        source.drainAfterAbandon(using: &scratch, stoppedAs: stoppedAs) { cause, push in recordNotSent(cause, push) }
     }
 }

@@ -41,12 +41,18 @@ public final class CurlEngine: WakeableEngine {
     var emptyWakeUps: Int { driver.emptyWakeUps }
     /// The token cache's signings before this engine started using it.
     private let signingsBase: Int
+    /// What pushes not sent because the run stopped count as: `run_stopped`, or the stop's cause.
+    private var stopCause = NotSentCause.runStopped
     /// The connection events the sink has been told of.
     private var reportedConnections = ConnectionTally.zero
 
     /// Called on the engine's thread about every `progressInterval` seconds of a run, with the counters so
     /// far, the pushes completed and the pushes in flight. Keep it short: the hot loop waits for it.
     public var onProgress: ((EngineCounters, _ completed: Int, _ inFlight: Int) -> Void)?
+    /// A stop another thread may request (a signal): the engine sends nothing new, waits for what is in
+    /// flight until the stop's drain deadline, gives up the rest, and counts what it did not send for the
+    /// stop's cause. Whoever requests it must also call ``wake()`` (``RunStop/onRequest(_:)``).
+    public var stop: RunStop?
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -130,16 +136,21 @@ public final class CurlEngine: WakeableEngine {
                 nextProgress = now + progressEvery
             }
 
-            // Stop feeding once the duration is over; what was staged or waiting to be resent ends now.
-            if let stopAt, now >= stopAt, !exhausted {
+            // Stop feeding once the duration is over or a stop was requested; what was staged or waiting
+            // to be resent ends now.
+            let stopping = stop?.isRequested == true
+            if !exhausted, stopping || (stopAt.map { now >= $0 } ?? false) {
+                stopCause = stopping ? stop!.cause : .runStopped
                 exhausted = true
                 stoppedEarly = true
                 if let s = staged {
-                    finish(s, outcome: .notSent(.runStopped), completed: 0, sink: sink)
+                    finish(s, outcome: .notSent(stopCause), completed: 0, sink: sink)
                     staged = nil
                 }
-                for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(.runStopped), completed: now, sink: sink) }
+                for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(stopCause), completed: now, sink: sink) }
             }
+            // After a requested stop, what is still in flight at the drain deadline is given up.
+            if stopping, inFlight > 0, now >= stop!.drainDeadlineNanos { abandonInFlight(as: stopCause, sink: sink) }
 
             // Fill the window: pushes due again first, then new ones that are due.
             let limit = lifecycle.streamLimit(window: window)
@@ -216,6 +227,7 @@ public final class CurlEngine: WakeableEngine {
             if let s = staged, inFlight < limit { due = s.push.intendedNanos }
             if let d = retryQueue.nextDueNanos { due = min(due ?? d, d) }
             if let until = lifecycle.wakeNanos { due = min(due ?? until, until) }
+            if stopping, inFlight > 0, let until = stop?.drainDeadlineNanos { due = min(due ?? until, until) }
             let before = MonotonicTime.now()
             // Due already (the loop's own work took that long): no wait, the next turn sends it.
             if let due, due <= before { continue }
@@ -232,7 +244,7 @@ public final class CurlEngine: WakeableEngine {
         if stoppedEarly {
             // What the source still had planned ends as not sent, recorded here like every outcome.
             var scratch = OutgoingPush(bodyCapacity: 0)
-            sink.recordAbandoned(source, using: &scratch)
+            sink.recordAbandoned(source, using: &scratch, stoppedAs: stopCause)
         }
         reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
@@ -251,6 +263,17 @@ public final class CurlEngine: WakeableEngine {
         guard now != reportedConnections else { return }
         sink.recordConnections(now - reportedConnections, at: MonotonicTime.now())
         reportedConnections = now
+    }
+
+    /// Gives up every transfer still in flight (the drain after a stop ran out): each ends as not sent
+    /// for `cause`, though it was sent, because its answer never came.
+    private func abandonInFlight(as cause: NotSentCause, sink: OutcomeSink) {
+        for slot in slots where slot.active {
+            curl_multi_remove_handle(multi, slot.easy)
+            slot.active = false
+            inFlight -= 1
+            finish(slot, outcome: .notSent(cause), completed: 0, sink: sink)
+        }
     }
 
     /// Ends the engine's current wait early: a source that had nothing ready has a
@@ -309,6 +332,7 @@ public final class CurlEngine: WakeableEngine {
         }
         slot.attempts += 1
         curl_multi_add_handle(multi, slot.easy)
+        slot.active = true
         inFlight += 1
         counters.sent += 1
         _ = lifecycle.handle(.sent, now: now)
@@ -339,6 +363,7 @@ public final class CurlEngine: WakeableEngine {
             counters.connectionsOpened += connects
             for _ in 0..<connects { _ = lifecycle.handle(.connectionOpened, now: completed) }
             curl_multi_remove_handle(multi, easy)
+            slot.active = false
             inFlight -= 1
             completedCount += 1
 

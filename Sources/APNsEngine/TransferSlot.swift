@@ -22,6 +22,8 @@ final class TransferSlot {
     var intendedNanos: UInt64 = 0
     /// When the current attempt was handed to libcurl.
     var sentNanos: UInt64 = 0
+    /// In the multi handle now (added, not yet answered).
+    var active = false
 
     // Retry state: reset when the slot takes a new push from the source.
     /// Order taken from the source (ties in the retry queue go by it).

@@ -64,6 +64,9 @@ public final class WorkerPool {
     /// Called on the thread that called `run` about every `configuration.progressInterval` seconds, with the
     /// workers' progress summed (each worker's as of its latest report).
     public var onProgress: ((PoolProgress) -> Void)?
+    /// A stop another thread may request (a signal): the producer stops reading, each engine stops
+    /// sending and drains (see ``CurlEngine/stop``). Set before `run`.
+    public var stop: RunStop?
     /// Per worker, what the last run did.
     public private(set) var lastRun: [WorkerRun] = []
 
@@ -144,6 +147,7 @@ public final class WorkerPool {
         precondition(workerSinks.count == n, "one sink per worker")
         let queues = (0..<n).map { _ in PushQueue(capacity: queueCapacity) }
         let results = ResultBox(count: n)
+        let runStop = stop
         let started = MonotonicTime.now()
         let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
         progressLock.withLock { progress = Array(repeating: PoolProgress(), count: n) }
@@ -158,6 +162,10 @@ public final class WorkerPool {
                 config.durationLimit = now < deadline ? Double(deadline - now) / 1e9 : 1e-9
             }
             let engine = try CurlEngine(configuration: config, tokens: tokens[i])
+            if let stop {
+                engine.stop = stop
+                stop.onRequest { [weak engine] in engine?.wake() }
+            }
             // On the engine's thread, which also records into its sink: the sink's counts are read there.
             let reporting = workerSinks[i] as? ProgressReportingSink
             engine.onProgress = { [weak self] counters, completed, inFlight in
@@ -201,7 +209,7 @@ public final class WorkerPool {
         let producer = Thread {
             Self.nameThread("apnsbench-prod")
             let (source, sink) = ends.value
-            Self.produce(source: source, sink: sink, queues: queues, deadline: deadline)
+            Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop)
             group.leave()
         }
         producer.stackSize = 4 << 20
@@ -234,11 +242,17 @@ public final class WorkerPool {
 
     /// The producer: pull, pick the worker, hand over; record what the source says is not sent; stop at
     /// the deadline or when a worker stopped taking.
-    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?) {
+    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?, stop: RunStop?) {
         let n = queues.count
         var push = OutgoingPush()
         var stopped = false
+        var cause = NotSentCause.runStopped
         pulling: while true {
+            if let stop, stop.isRequested {
+                cause = stop.cause
+                stopped = true
+                break
+            }
             if let deadline, MonotonicTime.now() >= deadline {
                 stopped = true
                 break
@@ -247,7 +261,8 @@ public final class WorkerPool {
             case .push:
                 if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
-                    sink.recordNotSent(.runStopped, push)
+                    if let stop, stop.isRequested { cause = stop.cause }
+                    sink.recordNotSent(cause, push)
                     stopped = true
                     break pulling
                 }
@@ -261,7 +276,7 @@ public final class WorkerPool {
             }
         }
         if stopped {
-            sink.recordAbandoned(source, using: &push)
+            sink.recordAbandoned(source, using: &push, stoppedAs: cause)
         }
         for q in queues { q.close() }
     }

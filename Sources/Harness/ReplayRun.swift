@@ -15,6 +15,8 @@ public struct RunRequest: Sendable {
     public var credentials = Credentials()
     /// Where live progress goes; nil: nowhere.
     public var progress: RunProgress?
+    /// A stop another thread may request (signals: ``SignalStop``); nil: the run ends on its own.
+    public var stop: RunStop?
 
     public init(profilePath: String) { self.profilePath = profilePath }
 }
@@ -25,6 +27,8 @@ public struct RunResult {
     public let reportPaths: [String]
     /// Set when the profile's bad-line policy is `stop` and the run stopped at a bad line.
     public let stoppedAt: StreamLineError?
+    /// Whether a requested stop (a signal) ended the run early.
+    public let interrupted: Bool
 }
 
 /// A run that could not start or finish, with a message naming the cause.
@@ -71,6 +75,7 @@ public enum ReplayRun {
         for r in recorders { r.start(atNanos: start) }
         request.progress?.begin(config, at: start) { driver.streamProgress }
         defer { request.progress?.end() }
+        pool.stop = request.stop
         pool.onProgress = request.progress.map { progress in { progress.update($0, at: MonotonicTime.now()) } }
         let counters = try pool.run(source: pipeline.source, sink: recorder, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
@@ -86,7 +91,7 @@ public enum ReplayRun {
         if let failure = driver.readFailure {
             throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")
         }
-        return RunResult(report: report, reportPaths: paths, stoppedAt: driver.stopError)
+        return RunResult(report: report, reportPaths: paths, stoppedAt: driver.stopError, interrupted: request.stop?.isRequested == true)
     }
 }
 

@@ -22,5 +22,6 @@ enum ExitCodes {
           3   run stopped at a bad stream line (bad_lines: stop); the report was written
           64  usage: a flag or argument the command line parser refuses
           99  the run completed and its report was written, but its SLO was missed (one ✗ line per rule missed)
+          130 run stopped by SIGINT (143: by SIGTERM); in-flight pushes were drained and the report was written
         """
 }

@@ -90,6 +90,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The report timeline's interval in whole seconds, 1-3600 (default 1; overrides report_interval).", valueName: "SECONDS"))
     var reportInterval: Int?
 
+    @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
+    var drain: Double = 5
+
     @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
     var quiet = false
 
@@ -110,6 +113,7 @@ struct RunCommand: ParsableCommand {
         _ = try schedule()
         _ = try coalesceMillis()
         _ = try errorShares()
+        guard drain >= 0, drain <= 600 else { throw ValidationError("--drain \(drain) must be between 0 and 600 seconds") }
     }
 
     /// `--slo-max-error-share rejected=0.01 ...` as classes and shares (the classes are the configuration's to check).
@@ -169,6 +173,8 @@ struct RunCommand: ParsableCommand {
         o.reportIntervalSeconds = reportInterval
         request.overrides = o
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
+        let signals = SignalStop(drainSeconds: drain)
+        request.stop = signals.stop
 
         let result: RunResult
         do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as RunConfigFlagError {
@@ -182,6 +188,8 @@ struct RunCommand: ParsableCommand {
             FileHandle.standardError.write(Data("apnsbench: stopped at a bad stream line (bad_lines: stop): \(stop)\n".utf8))
             throw ExitCodes.stoppedAtBadLine
         }
+        // A signal stopped the run: its report is written; exit 130 (SIGINT) or 143 (SIGTERM).
+        if result.interrupted, let code = signals.exitCode { throw ExitCode(code) }
         // Checked after the report is written: a missed SLO still leaves the whole report behind.
         if SLOCheck.checks(result.report).contains(where: { !$0.met }) { throw ExitCodes.sloMissed }
     }

@@ -46,7 +46,7 @@ final class ExitCodeTests: XCTestCase {
         for arguments in [["--help"], ["run", "--help"]] {
             let r = try apnsbench(arguments)
             XCTAssertEqual(r.status, 0, r.output)
-            for code in ["0   done", "1   bad input or setup failure", "3   run stopped at a bad stream line", "64  usage", "99  the run completed"] {
+            for code in ["0   done", "1   bad input or setup failure", "3   run stopped at a bad stream line", "64  usage", "99  the run completed", "130 run stopped by SIGINT"] {
                 XCTAssertTrue(r.output.contains(code), "\(arguments) lacks '\(code)':\n\(r.output)")
             }
         }
@@ -103,5 +103,52 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(flag.status, 64, flag.output)
         XCTAssertTrue(flag.output.contains("--slo-max-error-share failed must be a share between 0 and 1, found 2.0"), flag.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
+    }
+
+    /// Starts `apnsbench run` slowly (20 pushes a second), sends it `signal` once it has started, and waits.
+    func interruptedRun(_ send: (Process) -> Void) throws -> (status: Int32, output: String, report: [String: Any]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let process = Process()
+        process.executableURL = try SimulateProcess.binary(file: #filePath, line: #line)
+        process.arguments = ["run", try profile(in: dir, extra: ""), "--rate", "20", "--out", out]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        // Wait for the start line: the run is under way (the signal handlers are in place before it).
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("apnsbench: replaying") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        usleep(500_000)
+        send(process)
+        seen += pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (process.terminationStatus, String(decoding: seen, as: UTF8.self), report)
+    }
+
+    func testSIGINTStopsGracefullyWritesABalancedReportAndExits130() throws {
+        let r = try interruptedRun { $0.interrupt() }
+        XCTAssertEqual(r.status, 130, r.output)
+        XCTAssertTrue(r.output.contains("apnsbench: SIGINT: stopping"), r.output)
+        let pushes = try XCTUnwrap(r.report["pushes"] as? [String: Any])
+        XCTAssertEqual(pushes["balanced"] as? Bool, true, "\(pushes)")
+        let notSent = try XCTUnwrap(pushes["notSent"] as? [String: Int])
+        XCTAssertGreaterThan(notSent["interrupted"] ?? 0, 0, "what the signal kept from being sent: \(pushes)")
+        XCTAssertGreaterThan(pushes["delivered"] as? Int ?? 0, 0, "what was sent before it")
+    }
+
+    func testSIGTERMDoesTheSameAndExits143() throws {
+        let r = try interruptedRun { $0.terminate() }
+        XCTAssertEqual(r.status, 143, r.output)
+        let pushes = try XCTUnwrap(r.report["pushes"] as? [String: Any])
+        XCTAssertEqual(pushes["balanced"] as? Bool, true, "\(pushes)")
     }
 }
