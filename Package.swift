@@ -119,7 +119,8 @@ let package = Package(
         // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["aioapns_check.py", "hdrh_check.py"],
             swiftSettings: swift5
         ),

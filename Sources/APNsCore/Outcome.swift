@@ -52,6 +52,9 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     /// The run was interrupted (SIGINT, SIGTERM) before this push was sent, or it was still in flight
     /// when the drain after the signal ran out.
     public static let interrupted = NotSentCause("interrupted")
+    /// No connection to the target ever succeeded within the fail-fast window (refused, no such host, TLS
+    /// verification or ALPN failed), so the run gave up before sending this push.
+    public static let targetUnreachable = NotSentCause("target_unreachable")
     /// The device token was answered 410 (Unregistered, ExpiredToken) earlier in the run: it is dead for the
     /// rest of it, so later pushes to it are not sent.
     public static let deadToken = NotSentCause("dead_token")

@@ -41,6 +41,13 @@ public final class CurlEngine: WakeableEngine {
     var emptyWakeUps: Int { driver.emptyWakeUps }
     /// The token cache's signings before this engine started using it.
     private let signingsBase: Int
+    /// Whether any transfer was ever answered (an HTTP status came back): until then, failures count toward
+    /// the fail-fast window.
+    private var answered = false
+    /// When the first failure before any answer happened, and the last such failure.
+    private var unreachableSince: UInt64?
+    private var lastUnreachable = CURLE_OK
+    private var failFastNanos: UInt64 { UInt64(Swift.max(0, configuration.failFastSeconds) * 1e9) }
     /// What pushes not sent because the run stopped count as: `run_stopped`, or the stop's cause.
     private var stopCause = NotSentCause.runStopped
     /// The connection events the sink has been told of.
@@ -52,7 +59,7 @@ public final class CurlEngine: WakeableEngine {
     /// A stop another thread may request (a signal): the engine sends nothing new, waits for what is in
     /// flight until the stop's drain deadline, gives up the rest, and counts what it did not send for the
     /// stop's cause. Whoever requests it must also call ``wake()`` (``RunStop/onRequest(_:)``).
-    public var stop: RunStop?
+    public var stop = RunStop()
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -118,6 +125,8 @@ public final class CurlEngine: WakeableEngine {
         var staged: TransferSlot? = nil
         var exhausted = false
         var stoppedEarly = false
+        /// The stop (duration, or requested) was handled: staged and waiting pushes ended.
+        var stopHandled = false
         /// Turns in a row that went round without waiting because libcurl had work queued.
         var busyTurns = 0
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
@@ -138,9 +147,16 @@ public final class CurlEngine: WakeableEngine {
 
             // Stop feeding once the duration is over or a stop was requested; what was staged or waiting
             // to be resent ends now.
-            let stopping = stop?.isRequested == true
-            if !exhausted, stopping || (stopAt.map { now >= $0 } ?? false) {
-                stopCause = stopping ? stop!.cause : .runStopped
+            // No transfer ever answered and failures went on past the fail-fast window: give up on the
+            // target (every worker and the producer stop with it), naming it and the last failure.
+            if !answered, let since = unreachableSince, now >= since + failFastNanos, !stop.isRequested {
+                stop.request(.targetUnreachable, drainSeconds: 0, reason: unreachableMessage())
+            }
+            let stopping = stop.isRequested
+            if !stopHandled, stopping || (!exhausted && stopAt.map { now >= $0 } ?? false) {
+                // (Also when the source had ended: what waits to be resent ends here too.)
+                stopHandled = true
+                stopCause = stopping ? stop.cause : .runStopped
                 exhausted = true
                 stoppedEarly = true
                 if let s = staged {
@@ -150,7 +166,7 @@ public final class CurlEngine: WakeableEngine {
                 for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(stopCause), completed: now, sink: sink) }
             }
             // After a requested stop, what is still in flight at the drain deadline is given up.
-            if stopping, inFlight > 0, now >= stop!.drainDeadlineNanos { abandonInFlight(as: stopCause, sink: sink) }
+            if stopping, inFlight > 0, now >= stop.drainDeadlineNanos { abandonInFlight(as: stop.cause, sink: sink) }
 
             // Fill the window: pushes due again first, then new ones that are due.
             let limit = lifecycle.streamLimit(window: window)
@@ -227,7 +243,8 @@ public final class CurlEngine: WakeableEngine {
             if let s = staged, inFlight < limit { due = s.push.intendedNanos }
             if let d = retryQueue.nextDueNanos { due = min(due ?? d, d) }
             if let until = lifecycle.wakeNanos { due = min(due ?? until, until) }
-            if stopping, inFlight > 0, let until = stop?.drainDeadlineNanos { due = min(due ?? until, until) }
+            if stopping, inFlight > 0 { due = min(due ?? stop.drainDeadlineNanos, stop.drainDeadlineNanos) }
+            if !answered, !stopping, let since = unreachableSince { due = min(due ?? since + failFastNanos, since + failFastNanos) }
             let before = MonotonicTime.now()
             // Due already (the loop's own work took that long): no wait, the next turn sends it.
             if let due, due <= before { continue }
@@ -263,6 +280,18 @@ public final class CurlEngine: WakeableEngine {
         guard now != reportedConnections else { return }
         sink.recordConnections(now - reportedConnections, at: MonotonicTime.now())
         reportedConnections = now
+    }
+
+    /// `cannot reach 127.0.0.1 port 1: Couldn't connect to server (curl error 7); no request was answered in 10 s of trying`.
+    private func unreachableMessage() -> String {
+        let url = URLComponents(string: configuration.baseURL)
+        let host = url?.host ?? configuration.baseURL
+        let port = url?.port ?? (configuration.baseURL.hasPrefix("https://") ? 443 : 80)
+        let cause = String(cString: curl_easy_strerror(lastUnreachable))
+        let seconds = configuration.failFastSeconds == configuration.failFastSeconds.rounded()
+            ? "\(Int(configuration.failFastSeconds))" : "\(configuration.failFastSeconds)"
+        return "cannot reach \(host) port \(port): \(cause) (curl error \(lastUnreachable.rawValue), \(Self.transportKey(lastUnreachable))); "
+            + "no request was answered in \(seconds) s of trying (--fail-fast)"
     }
 
     /// Gives up every transfer still in flight (the drain after a stop ran out): each ends as not sent
@@ -368,6 +397,7 @@ public final class CurlEngine: WakeableEngine {
             completedCount += 1
 
             let outcome: Outcome
+            if result == CURLE_OK { answered = true }
             if result == CURLE_OK {
                 var status = 0
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -388,6 +418,10 @@ public final class CurlEngine: WakeableEngine {
                 outcome = .timedOut
             } else {
                 outcome = .failed(transportError(result))
+                if !answered {
+                    if unreachableSince == nil { unreachableSince = completed }
+                    lastUnreachable = result
+                }
                 _ = lifecycle.handle(.connectionLost, now: completed)
             }
             settle(slot, outcome: outcome, completed: completed, sink: sink)

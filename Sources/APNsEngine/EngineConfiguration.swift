@@ -20,6 +20,9 @@ public struct EngineConfiguration: Sendable {
     public var pushTimeoutMillis: Int = 30_000
     /// How long a connection may take to connect. Default 10 s.
     public var connectTimeoutMillis: Int = 10_000
+    /// While no transfer has ever been answered, how long transport failures may go on before the engine
+    /// gives up on the target (``RunStop`` with `target_unreachable`).
+    public var failFastSeconds: Double = 10
     /// Stop sending after this many seconds (pushes not yet sent end as `notSent(.runStopped)`); nil = no limit.
     public var durationLimit: Double?
     /// Seconds between calls of the engine's progress hook. Default 2.
@@ -59,6 +62,7 @@ public struct EngineConfiguration: Sendable {
         durationLimit = c.schedule.durationSeconds
         collapseID = c.payload.collapseID
         retry = RetryPolicy(c.retry)
+        failFastSeconds = c.transport.failFastLimit
     }
 
     /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and

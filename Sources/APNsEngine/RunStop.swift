@@ -11,6 +11,7 @@ public final class RunStop: @unchecked Sendable {
     private let lock = NSLock()
     private var stopCause: NotSentCause = .interrupted
     private var deadline: UInt64 = 0
+    private var why: String?
     private var handlers: [() -> Void] = []
 
     public init() {}
@@ -22,15 +23,20 @@ public final class RunStop: @unchecked Sendable {
     /// Why the run stops: what pushes it did not send are counted as.
     public var cause: NotSentCause { lock.withLock { stopCause } }
 
+    /// Why, in words (`SIGINT`, `cannot reach 127.0.0.1:1: ...`), when the requester said.
+    public var reason: String? { lock.withLock { why } }
+
     /// Monotonic time after which what is still in flight is given up.
     public var drainDeadlineNanos: UInt64 { lock.withLock { deadline } }
 
     /// Asks the run to stop; the first request wins, later ones are ignored. Runs every registered
     /// handler (engines' `wake()`), on the calling thread.
-    public func request(_ cause: NotSentCause = .interrupted, drainSeconds: Double, now: UInt64 = MonotonicTime.now()) {
+    public func request(_ cause: NotSentCause = .interrupted, drainSeconds: Double, reason: String? = nil,
+                        now: UInt64 = MonotonicTime.now()) {
         let run: [() -> Void] = lock.withLock {
             guard !requested.load(ordering: .relaxed) else { return [] }
             stopCause = cause
+            why = reason
             deadline = now + UInt64(Swift.max(0, drainSeconds) * 1e9)
             requested.store(true, ordering: .releasing)
             return handlers

@@ -147,7 +147,8 @@ public final class WorkerPool {
         precondition(workerSinks.count == n, "one sink per worker")
         let queues = (0..<n).map { _ in PushQueue(capacity: queueCapacity) }
         let results = ResultBox(count: n)
-        let runStop = stop
+        // One stop for every engine and the producer: a signal, or one engine giving up on the target.
+        let runStop = stop ?? RunStop()
         let started = MonotonicTime.now()
         let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
         progressLock.withLock { progress = Array(repeating: PoolProgress(), count: n) }
@@ -162,10 +163,8 @@ public final class WorkerPool {
                 config.durationLimit = now < deadline ? Double(deadline - now) / 1e9 : 1e-9
             }
             let engine = try CurlEngine(configuration: config, tokens: tokens[i])
-            if let stop {
-                engine.stop = stop
-                stop.onRequest { [weak engine] in engine?.wake() }
-            }
+            engine.stop = runStop
+            runStop.onRequest { [weak engine] in engine?.wake() }
             // On the engine's thread, which also records into its sink: the sink's counts are read there.
             let reporting = workerSinks[i] as? ProgressReportingSink
             engine.onProgress = { [weak self] counters, completed, inFlight in
@@ -242,13 +241,13 @@ public final class WorkerPool {
 
     /// The producer: pull, pick the worker, hand over; record what the source says is not sent; stop at
     /// the deadline or when a worker stopped taking.
-    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?, stop: RunStop?) {
+    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?, stop: RunStop) {
         let n = queues.count
         var push = OutgoingPush()
         var stopped = false
         var cause = NotSentCause.runStopped
         pulling: while true {
-            if let stop, stop.isRequested {
+            if stop.isRequested {
                 cause = stop.cause
                 stopped = true
                 break
@@ -261,7 +260,7 @@ public final class WorkerPool {
             case .push:
                 if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
-                    if let stop, stop.isRequested { cause = stop.cause }
+                    if stop.isRequested { cause = stop.cause }
                     sink.recordNotSent(cause, push)
                     stopped = true
                     break pulling

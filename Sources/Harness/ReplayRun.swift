@@ -75,7 +75,8 @@ public enum ReplayRun {
         for r in recorders { r.start(atNanos: start) }
         request.progress?.begin(config, at: start) { driver.streamProgress }
         defer { request.progress?.end() }
-        pool.stop = request.stop
+        let stop = request.stop ?? RunStop()
+        pool.stop = stop
         pool.onProgress = request.progress.map { progress in { progress.update($0, at: MonotonicTime.now()) } }
         let counters = try pool.run(source: pipeline.source, sink: recorder, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
@@ -87,11 +88,15 @@ public enum ReplayRun {
             engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
+        report.stopReason = stop.reason
         let paths = try ReportWriter.write(report, to: request.outDirectory)
+        if stop.isRequested, stop.cause == .targetUnreachable {
+            throw RunError("\(stop.reason ?? "target unreachable") (report written to \(request.outDirectory))")
+        }
         if let failure = driver.readFailure {
             throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")
         }
-        return RunResult(report: report, reportPaths: paths, stoppedAt: driver.stopError, interrupted: request.stop?.isRequested == true)
+        return RunResult(report: report, reportPaths: paths, stoppedAt: driver.stopError, interrupted: stop.isRequested)
     }
 }
 

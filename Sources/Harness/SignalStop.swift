@@ -49,7 +49,7 @@ public final class SignalStop: @unchecked Sendable {
             exit(128 + sig)
         }
         say("apnsbench: \(name): stopping; pushes in flight get \(Self.seconds(drainSeconds)) to finish, the rest count as not sent (interrupted); signal again to exit at once")
-        stop.request(.interrupted, drainSeconds: drainSeconds)
+        stop.request(.interrupted, drainSeconds: drainSeconds, reason: "\(name) received; in-flight pushes drained for up to \(Self.seconds(drainSeconds))")
     }
 
     static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }

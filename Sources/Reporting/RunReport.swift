@@ -64,6 +64,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var simulator: [String: Int]?
     /// What coalescing saved and cost, when it was on; absent otherwise.
     public var coalescing: Coalescing?
+    /// Why the run stopped before its stream ended, when something stopped it: `SIGINT`, or
+    /// `cannot reach HOST port N: CAUSE ...` (fail fast); absent when it ran to its end or its duration.
+    public var stopReason: String?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,

@@ -20,6 +20,10 @@ extension SummaryText {
         line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
             + "Written by \(report.generator.name) \(report.generator.version), report schema \(report.schemaVersion).")
         line()
+        if let why = report.stopReason {
+            line("**Stopped early:** " + Format.cell(why))
+            line()
+        }
 
         pushes(report.pushes, into: &md)
         events(report.events, into: &md)

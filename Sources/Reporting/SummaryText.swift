@@ -20,6 +20,7 @@ public enum SummaryText {
         var lines: [String] = []
         lines.append("apnsbench: \(c.profilePath) → \(c.target), \(Format.fixed(report.durationSeconds, places: 1)) s, "
             + "\(p.planned) pushes planned" + (p.balanced ? " (balanced)" : " (NOT BALANCED)"))
+        if let why = report.stopReason { lines.append("  stopped    " + why) }
         lines.append(row("delivered", p.delivered))
         lines.append(row("rejected", p.rejectedTotal, rejected))
         lines.append(row("failed", p.failedTotal, p.failed))

@@ -90,6 +90,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The report timeline's interval in whole seconds, 1-3600 (default 1; overrides report_interval).", valueName: "SECONDS"))
     var reportInterval: Int?
 
+    @Option(name: .long, help: ArgumentHelp("While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause (1-600, default 10; overrides fail_fast).", valueName: "SECONDS"))
+    var failFast: Double?
+
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
@@ -171,6 +174,7 @@ struct RunCommand: ParsableCommand {
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.reportIntervalSeconds = reportInterval
+        o.failFastSeconds = failFast
         request.overrides = o
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
         let signals = SignalStop(drainSeconds: drain)

@@ -65,3 +65,26 @@ final class RunStopTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(interrupted.filter { $0.sent != 0 }.count, 14, "the ones given up in flight had been sent")
     }
 }
+
+/// Fail fast: a target that never answered is given up after the fail-fast window, naming it and why.
+final class FailFastTests: XCTestCase {
+    func testATargetThatNeverAnswersEndsTheRunNamingHostPortAndCause() throws {
+        var config = EngineConfiguration(baseURL: "http://127.0.0.1:1", topic: "com.example.app", pushType: .alert)
+        config.failFastSeconds = 1
+        let key = SigningKey(privateKey: .init(), keyID: "KEYID00001", teamID: "TEAMID0001")
+        let engine = try CurlEngine(configuration: config, tokens: ProviderTokenCache(key: key))
+        let sink = RecordingSink()
+        _ = try engine.runOnOwnThread(source: FakePushSource.repeating(50, body: smallPayload, tokens: [goodToken]), sink: sink)
+        XCTAssertEqual(sink.entries.count, 50, "every push ends in exactly one class")
+        XCTAssertTrue(sink.entries.allSatisfy {
+            if case .failed = $0.outcome { return true }
+            return $0.outcome == .notSent(.targetUnreachable)
+        }, "\(Set(sink.outcomes.map { "\($0)" }))")
+        XCTAssertTrue(engine.stop.isRequested)
+        XCTAssertEqual(engine.stop.cause, .targetUnreachable)
+        let reason = try XCTUnwrap(engine.stop.reason)
+        XCTAssertTrue(reason.hasPrefix("cannot reach 127.0.0.1 port 1: "), reason)
+        XCTAssertTrue(reason.contains("curl error 7"), reason)
+        XCTAssertTrue(reason.contains("in 1 s of trying"), reason)
+    }
+}

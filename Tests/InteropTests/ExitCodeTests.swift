@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import XCTest
 
@@ -150,5 +151,28 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(r.status, 143, r.output)
         let pushes = try XCTUnwrap(r.report["pushes"] as? [String: Any])
         XCTAssertEqual(pushes["balanced"] as? Bool, true, "\(pushes)")
+    }
+
+    func testAnUnreachableTargetFailsFastNamingHostPortAndCauseWithAReport() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        // Nothing listens on port 1; the simulator's demo key signs (it is never checked: nothing answers).
+        let r = try apnsbench(["run", try profile(in: dir, extra: "fail_fast: 1s"), "--target", "https://127.0.0.1:1", "--out", out,
+                               "--key-path", try demoKey(in: dir), "--key-id", "DEMOKEY001", "--team-id", "DEMOTEAM01"])
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.output.contains("cannot reach 127.0.0.1 port 1: "), r.output)
+        XCTAssertTrue(r.output.contains("no request was answered in 1 s of trying"), r.output)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))) as? [String: Any])
+        XCTAssertTrue((report["stopReason"] as? String)?.hasPrefix("cannot reach 127.0.0.1 port 1") == true, "\(report["stopReason"] ?? "none")")
+        XCTAssertEqual((report["pushes"] as? [String: Any])?["balanced"] as? Bool, true)
+    }
+
+    /// A throwaway P-256 key in .p8 (PKCS#8 PEM) form.
+    func demoKey(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("AuthKey_DEMOKEY001.p8").path
+        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 }

@@ -20,6 +20,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     /// Laid over the profile's classes one by one.
     public var sloMaxErrorShare: [String: Double]?
     public var reportIntervalSeconds: Int?
+    public var failFastSeconds: Double?
 
     public init() {}
 
@@ -47,6 +48,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if sloMinDelivered != nil { k.insert(.sloMinDelivered) }
         if sloMaxErrorShare != nil { k.insert(.sloMaxErrorShare) }
         if reportIntervalSeconds != nil { k.insert(.reportInterval) }
+        if failFastSeconds != nil { k.insert(.failFast) }
         return k
     }
 }
@@ -71,6 +73,7 @@ extension RunConfig {
         if let v = o.sloMinDelivered { c.slo.minDelivered = v }
         if let v = o.sloMaxErrorShare { c.slo.maxErrorShare = (c.slo.maxErrorShare ?? [:]).merging(v) { _, flag in flag } }
         if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }
+        if let v = o.failFastSeconds { c.transport.failFastSeconds = v }
         return c
     }
 

@@ -19,6 +19,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sloMinDelivered = "slo_min_delivered"
     case sloMaxErrorShare = "slo_max_error_share"
     case reportInterval = "report_interval"
+    case failFast = "fail_fast"
     case fastSimulator = "fast_simulator"
 
     /// The profile's key.
@@ -44,6 +45,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .sloMinDelivered: return "--slo-min-delivered"
         case .sloMaxErrorShare: return "--slo-max-error-share"
         case .reportInterval: return "--report-interval"
+        case .failFast: return "--fail-fast"
         case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule: return nil
         }
     }
@@ -157,6 +159,9 @@ extension RunConfig {
             }
         }
         if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval, in: 1...3600) }
+        if let f = transport.failFastSeconds, !(f >= 1 && f <= 600) {
+            throw RunConfigError(.failFast, "must be between 1 and 600 seconds, found \(Self.trim(f))")
+        }
         if simulator.fast, target != .simulator {
             throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")
         }

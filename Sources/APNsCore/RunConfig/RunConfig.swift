@@ -106,7 +106,13 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// How long one push may take from send to answer before it counts as timed out, in ms, 1–600 000.
         /// Default 30 000.
         public var pushTimeoutMillis = 30_000
+        /// While no connection to the target has ever succeeded, how long connect, DNS, TLS or ALPN failures
+        /// may go on before the run gives up (exit 1, the cause named), 1–600 s; nil: 10 s.
+        public var failFastSeconds: Double?
         public init() {}
+
+        /// ``failFastSeconds`` or its default, 10 s.
+        public var failFastLimit: Double { failFastSeconds ?? 10 }
 
         /// Pushes in flight at most: every stream of every connection.
         public var window: Int { connections * streams }

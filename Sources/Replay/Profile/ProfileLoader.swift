@@ -13,7 +13,7 @@ public enum ProfileLoader {
         "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
-        "slo_max_error_share", "report_interval",
+        "slo_max_error_share", "report_interval", "fail_fast",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -170,6 +170,10 @@ public enum ProfileLoader {
                 shares[name] = share
             }
             config.slo.maxErrorShare = shares
+        }
+        if values["fail_fast"] != nil {
+            guard let ms = try duration("fail_fast") else { throw fail("fail_fast", "must be a duration like 10s") }
+            config.transport.failFastSeconds = Double(ms) / 1000
         }
         if values["report_interval"] != nil {
             guard let ms = try duration("report_interval"), ms % 1000 == 0 else {
