@@ -96,6 +96,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
+    @Flag(name: .long, help: "Allow more than 100 pushes/s to production APNs (also closed-loop and recorded-time schedules, whose rate is unbounded). Real devices receive them; without this flag such a run is refused. Sandbox needs no flag.")
+    var allowProductionLoad = false
+
     @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
     var quiet = false
 
@@ -175,6 +178,7 @@ struct RunCommand: ParsableCommand {
         o.sloMaxErrorShare = try errorShares()
         o.reportIntervalSeconds = reportInterval
         o.failFastSeconds = failFast
+        o.allowProductionLoad = allowProductionLoad ? true : nil
         request.overrides = o
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
         let signals = SignalStop(drainSeconds: drain)

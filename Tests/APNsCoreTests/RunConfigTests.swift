@@ -21,6 +21,34 @@ final class RunConfigTests: XCTestCase {
         }
     }
 
+    func testProductionAbove100PushesASecondNeedsTheExplicitOptIn() throws {
+        for schedule in [Schedule.closedLoop, .recorded(speed: 1), .fixedRate(perSecond: 101), .ramp(from: 10, to: 500, seconds: 60)] {
+            assertRule({ $0.target = .production; $0.schedule.mode = schedule }, key: .allowProductionLoad,
+                       mentions: "is needed to send to production APNs faster than 100 pushes/s")
+            var allowed = base()
+            allowed.target = .production
+            allowed.schedule.mode = schedule
+            allowed.allowProductionLoad = true
+            XCTAssertNoThrow(try allowed.validate(cores: 2), "\(schedule) with the opt-in")
+        }
+        for schedule in [Schedule.fixedRate(perSecond: 100), .ramp(from: 0, to: 100, seconds: 10)] {
+            var slow = base()
+            slow.target = .production
+            slow.schedule.mode = schedule
+            XCTAssertNoThrow(try slow.validate(cores: 2), "\(schedule) is slow enough")
+        }
+        var sandbox = base()
+        sandbox.target = .sandbox
+        XCTAssertNoThrow(try sandbox.validate(cores: 2), "sandbox needs no opt-in")
+        // From the command line, the refusal names the flag.
+        var o = RunConfigOverrides()
+        o.target = .production
+        XCTAssertThrowsError(try base().overlaying(o).validate(setBy: o, cores: 2)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("--allow-production-load is needed"), "\(error)")
+            XCTAssertTrue(error is RunConfigFlagError)
+        }
+    }
+
     func testTheDefaultsAreValidAndDocumented() throws {
         let c = base()
         XCTAssertNoThrow(try c.validate(cores: 2))

@@ -31,6 +31,14 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(conflict.output.contains("choose one of --speed, --rate, --ramp and --closed-loop"), conflict.output)
     }
 
+    func testProductionAtAnUnboundedRateIsRefusedBeforeAnythingRuns() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)").path
+        let r = try apnsbench(["run", "--target", "production", "--out", out])
+        XCTAssertEqual(r.status, 64, r.output)
+        XCTAssertTrue(r.output.contains("--allow-production-load is needed to send to production APNs faster than 100 pushes/s"), r.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
+    }
+
     func testABadProfileValueIsBadInputNamingFileLineAndKey() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -20,6 +20,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sloMaxErrorShare = "slo_max_error_share"
     case reportInterval = "report_interval"
     case failFast = "fail_fast"
+    case allowProductionLoad = "allow_production_load"
     case fastSimulator = "fast_simulator"
 
     /// The profile's key.
@@ -46,6 +47,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .sloMaxErrorShare: return "--slo-max-error-share"
         case .reportInterval: return "--report-interval"
         case .failFast: return "--fail-fast"
+        case .allowProductionLoad: return "--allow-production-load"
         case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule: return nil
         }
     }
@@ -161,6 +163,18 @@ extension RunConfig {
         if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval, in: 1...3600) }
         if let f = transport.failFastSeconds, !(f >= 1 && f <= 600) {
             throw RunConfigError(.failFast, "must be between 1 and 600 seconds, found \(Self.trim(f))")
+        }
+        if target == .production, allowProductionLoad != true {
+            // Real devices get these pushes: only a bounded, slow schedule without the explicit opt-in.
+            let limit = Self.trim(Self.productionSafeRate)
+            switch schedule.mode {
+            case .fixedRate(let r) where r <= Self.productionSafeRate: break
+            case .ramp(let a, let b, _) where Swift.max(a, b) <= Self.productionSafeRate: break
+            default:
+                throw RunConfigError(.allowProductionLoad, "is needed to send to production APNs faster than \(limit) pushes/s "
+                    + "(the schedule is \(schedule.mode)); real devices receive these pushes: use --target sandbox, or --rate \(limit) or less, "
+                    + "or say --allow-production-load")
+            }
         }
         if simulator.fast, target != .simulator {
             throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")

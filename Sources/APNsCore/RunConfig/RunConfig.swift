@@ -38,6 +38,12 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// The report's timeline interval in whole seconds, 1–3600; nil (and reports written before it
     /// existed): 1 s. Use ``timelineIntervalSeconds``.
     public var reportIntervalSeconds: Int?
+    /// The explicit opt-in to load production APNs above ``productionSafeRate`` pushes a second (or with a
+    /// schedule whose rate is unbounded: closed loop, recorded times). Nil or false: refused.
+    public var allowProductionLoad: Bool?
+
+    /// The fastest a run against production may send without ``allowProductionLoad``: 100 pushes a second.
+    public static let productionSafeRate = 100.0
 
     public init(name: String, profilePath: String, workload: Workload) {
         self.name = name
