@@ -90,7 +90,9 @@ public enum ComparisonMarkdown {
 
     /// `+1.23`, `-0.50`; with `places` nil, as ``number(_:)`` with a sign.
     public static func signed(_ v: Double, places: Int? = nil) -> String {
-        let text = places.map { Format.fixed(v, places: $0) } ?? number(v)
-        return v > 0 ? "+" + text : text
+        var text = places.map { Format.fixed(v, places: $0) } ?? number(v)
+        // A change that rounds to zero is shown without a sign (`0.0`, not `-0.0`).
+        if text.hasPrefix("-"), !text.contains(where: { "123456789".contains($0) }) { text.removeFirst() }
+        return v > 0 && text.contains(where: { "123456789".contains($0) }) ? "+" + text : text
     }
 }

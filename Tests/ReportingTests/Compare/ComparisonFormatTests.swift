@@ -124,3 +124,14 @@ final class ComparisonFormatTests: XCTestCase {
         XCTAssertTrue(strict.fails)
     }
 }
+
+final class ComparisonNumberTests: XCTestCase {
+    func testSignedNumbers() {
+        let table: [(value: Double, places: Int?, text: String)] = [
+            (1.234, 2, "+1.23"), (-0.5, 2, "-0.50"), (-0.001, 1, "0.0"), (0.001, 1, "0.0"), (0, nil, "0"), (2.5, nil, "+2.5"), (-3, nil, "-3"),
+        ]
+        for c in table { XCTAssertEqual(ComparisonMarkdown.signed(c.value, places: c.places), c.text, "\(c)") }
+        XCTAssertEqual(ComparisonMarkdown.number(0.125), "0.125")
+        XCTAssertEqual(ComparisonMarkdown.number(10), "10")
+    }
+}
