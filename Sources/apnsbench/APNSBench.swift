@@ -12,8 +12,9 @@ struct APNSBench: ParsableCommand {
             Quick start:  apnsbench run            (profiles/leave-requests.yaml against the simulator)
 
             \(ExitCodes.help)
+              compare: 2 a regression, 4 improvements only (--fail-on-improvement), 5 incomparable runs (compare --help)
             """,
-        subcommands: [RunCommand.self, ReportCommand.self, GenerateCommand.self, SimulateCommand.self],
+        subcommands: [RunCommand.self, ReportCommand.self, CompareCommand.self, GenerateCommand.self, SimulateCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -127,38 +127,6 @@ extension HtmlReport {
     /// A value as JSON, flattened to `a.b.c` paths and their values (keys sorted; `none` for null or empty):
     /// every field shows, including ones added after this renderer was written.
     static func flatten<T: Encodable>(_ value: T) -> [(String, String)] {
-        guard let data = try? JSONEncoder().encode(value), let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return [] }
-        var rows: [(String, String)] = []
-        func walk(_ path: String, _ v: JSONValue) {
-            switch v {
-            case .object(let dict):
-                if dict.isEmpty { rows.append((path, "none")) }
-                for key in dict.keys.sorted() { walk(path.isEmpty ? key : path + "." + key, dict[key]!) }
-            case .array(let items):
-                if items.isEmpty { rows.append((path, "none")) }
-                for (i, item) in items.enumerated() { walk("\(path)[\(i)]", item) }
-            case .null: rows.append((path, "none"))
-            case .bool(let b): rows.append((path, b ? "true" : "false"))
-            case .int(let n): rows.append((path, String(n)))
-            case .double(let d): rows.append((path, d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)))
-            case .string(let s): rows.append((path, s))
-            }
-        }
-        walk("", json)
-        return rows
-    }
-}
-
-/// Any JSON value, for walking an encoded value generically.
-enum JSONValue: Decodable {
-    case null, bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) } else if let i = try? c.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? c.decode(Double.self) { self = .double(d) } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) { self = .array(a) } else { self = .object(try c.decode([String: JSONValue].self)) }
+        JSONValue.leaves(of: value).map { ($0.path, $0.value ?? "none") }
     }
 }

@@ -1,0 +1,100 @@
+import APNsCore
+import Foundation
+
+/// One way two runs differ that makes their numbers incomparable (or, for the environment under
+/// `--allow-env-mismatch`, worth a warning).
+public struct Difference: Codable, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Codable, Sendable {
+        /// `report.json`'s schemaVersion.
+        case schema
+        /// `configuration.workload.name`.
+        case workload
+        /// `events.streamSHA256`: a different recording.
+        case stream
+        /// Any other key of the run configuration.
+        case configuration
+        /// libcurl, nghttp2, cores.
+        case environment
+    }
+
+    public var kind: Kind
+    /// The field's path in report.json, e.g. `configuration.transport.streams`.
+    public var field: String
+    public var baseline: String
+    public var new: String
+    /// Which two reports differ: `baseline vs new`, or two repeats of one side.
+    public var between: String
+
+    public init(kind: Kind, field: String, baseline: String, new: String, between: String) {
+        self.kind = kind
+        self.field = field
+        self.baseline = baseline
+        self.new = new
+        self.between = between
+    }
+
+    public var description: String { "\(field): \(baseline) vs \(new) (\(between))" }
+}
+
+/// Which runs may be compared. Two runs are comparable when they replayed the same recording with the
+/// same configuration on the same kind of machine:
+/// - the same report schema version (a schema-1 report against a schema-2 one is refused);
+/// - the same workload and, when both reports have it, the same stream SHA-256;
+/// - the same run configuration, key by key, except keys that do not change what is sent or how:
+///   the profile's name, description and file path, the paths of the stream, template and dead-token
+///   files (the stream's content is checked by its hash), the SLO (it judges a run, it does not change
+///   it), the timeline interval, and the target URL's port (a simulator on a free port has a new one
+///   each time);
+/// - the same environment: libcurl and nghttp2 versions and core count (warnings instead under
+///   `--allow-env-mismatch`).
+///
+/// The simulator's latency and fault model is not in the run configuration (only its mode, `fast`), so
+/// runs against simulators with different models are not told apart here.
+public enum Comparability {
+    /// Configuration keys (and key prefixes, ending in `.`) that are not compared.
+    public static let ignoredConfigurationKeys = [
+        "name", "description", "profilePath", "workload.stream", "workload.template", "workload.deadTokens",
+        "slo.", "reportIntervalSeconds",
+    ]
+
+    /// Every difference between `baseline` and `new`, environment ones included, in a fixed order.
+    public static func differences(_ baseline: LoadedReport, _ new: LoadedReport, between: String) -> [Difference] {
+        var out: [Difference] = []
+        func add(_ kind: Difference.Kind, _ field: String, _ a: String, _ b: String) {
+            if a != b { out.append(Difference(kind: kind, field: field, baseline: a, new: b, between: between)) }
+        }
+        add(.schema, "schemaVersion", String(baseline.schemaVersion), String(new.schemaVersion))
+        let a = baseline.report, b = new.report
+        add(.workload, "configuration.workload.name", a.configuration.workload.name, b.configuration.workload.name)
+        if let x = a.events.streamSHA256, let y = b.events.streamSHA256 {
+            add(.stream, "events.streamSHA256", x, y)
+        }
+        let ca = flattened(a.configuration), cb = flattened(b.configuration)
+        for key in Set(ca.keys).union(cb.keys).sorted() where key != "workload.name" && !isIgnored(key) {
+            add(.configuration, "configuration." + key, ca[key] ?? "(absent)", cb[key] ?? "(absent)")
+        }
+        add(.environment, "environment.libcurl", a.environment.libcurl, b.environment.libcurl)
+        add(.environment, "environment.nghttp2", a.environment.nghttp2, b.environment.nghttp2)
+        add(.environment, "environment.cpuCount", String(a.environment.cpuCount), String(b.environment.cpuCount))
+        return out
+    }
+
+    static func isIgnored(_ key: String) -> Bool {
+        ignoredConfigurationKeys.contains { $0.hasSuffix(".") ? key.hasPrefix($0) : key == $0 }
+    }
+
+    /// The configuration as `key.path: value` pairs, as report.json spells them (the target without its port).
+    static func flattened(_ configuration: RunConfig) -> [String: String] {
+        var out: [String: String] = [:]
+        for leaf in JSONValue.leaves(of: configuration, emptyContainers: false) { out[leaf.path] = leaf.value ?? "null" }
+        if let target = out["target"] { out["target"] = withoutPort(target) }
+        return out
+    }
+
+    /// `http://127.0.0.1:53211` → `http://127.0.0.1`; words (`simulator`) unchanged.
+    static func withoutPort(_ target: String) -> String {
+        guard var parts = URLComponents(string: target), parts.port != nil else { return target }
+        parts.port = nil
+        return parts.string ?? target
+    }
+}

@@ -1,0 +1,93 @@
+/// The counts `compare` compares exactly: against the simulator they are deterministic for a given
+/// recording and configuration, so any change is a finding. Each count has a polarity that says which
+/// way is worse:
+///
+/// | count | worse when |
+/// | --- | --- |
+/// | planned | it changes at all (the same stream and configuration plan the same pushes) |
+/// | delivered | fewer |
+/// | rejected, by reason | more; a reason that was not there before is a regression |
+/// | failed, by transport error; timed out | more |
+/// | not sent, by cause | more |
+/// | provider-token signings, connections opened | more |
+/// | Live Activity budget overruns (simulator counter `liveactivity_budget_overruns`) | more |
+///
+/// With repeated runs each side's value is the median of its runs; a count that differs between the
+/// repeats of one side is noted (it should not, against the simulator).
+public enum CountFindings {
+    /// The simulator's counter of Live Activity priority-10 pushes past their budget.
+    public static let budgetOverrunsKey = "liveactivity_budget_overruns"
+
+    enum Polarity {
+        case lowerIsBetter, higherIsBetter, anyChangeIsWorse
+    }
+
+    struct Metric {
+        var name: String
+        var unit: String
+        var polarity: Polarity
+        /// A keyed count (a reason, a cause): absent on a side where it is 0 in every run.
+        var keyed: Bool
+        var value: (RunReport) -> Int?
+    }
+
+    static func metrics(_ reports: [RunReport]) -> [Metric] {
+        var out: [Metric] = [
+            Metric(name: "planned", unit: "pushes", polarity: .anyChangeIsWorse, keyed: false) { $0.pushes.planned },
+            Metric(name: "delivered", unit: "pushes", polarity: .higherIsBetter, keyed: false) { $0.pushes.delivered },
+        ]
+        func keys(_ pick: (RunReport) -> [String]) -> [String] { Set(reports.flatMap(pick)).sorted() }
+        for reason in keys({ Array($0.pushes.rejected.keys) }) {
+            out.append(Metric(name: "rejected \(reason)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) { $0.pushes.rejected[reason]?.count ?? 0 })
+        }
+        for key in keys({ Array($0.pushes.failed.keys) }) {
+            out.append(Metric(name: "failed \(key)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) { $0.pushes.failed[key] ?? 0 })
+        }
+        out.append(Metric(name: "timed out", unit: "pushes", polarity: .lowerIsBetter, keyed: false) { $0.pushes.timedOut })
+        for cause in keys({ Array($0.pushes.notSent.keys) }) {
+            out.append(Metric(name: "not sent \(cause)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) { $0.pushes.notSent[cause] ?? 0 })
+        }
+        out.append(Metric(name: "provider-token signings", unit: "signings", polarity: .lowerIsBetter, keyed: false) { $0.engine.providerTokenSignings })
+        out.append(Metric(name: "connections opened", unit: "connections", polarity: .lowerIsBetter, keyed: false) { $0.engine.connectionsOpened })
+        if reports.contains(where: { $0.simulator?[budgetOverrunsKey] != nil }) {
+            out.append(Metric(name: "Live Activity budget overruns", unit: "pushes", polarity: .lowerIsBetter, keyed: false) {
+                $0.simulator?[budgetOverrunsKey]
+            })
+        }
+        return out
+    }
+
+    /// One row per count, unsorted; `notes` gets a line for each count that varies between one side's repeats.
+    public static func rows(baseline: [RunReport], new: [RunReport], notes: inout [String]) -> [ComparisonReport.Row] {
+        metrics(baseline + new).map { metric in
+            let a = baseline.compactMap(metric.value).map(Double.init)
+            let b = new.compactMap(metric.value).map(Double.init)
+            for (side, values) in [("baseline", a), ("new", b)] where Set(values).count > 1 {
+                notes.append("\(metric.name) differs between the \(side) runs: \(values.map(ComparisonMarkdown.number).joined(separator: ", ")) (the median is compared)")
+            }
+            return row(metric, baselineRuns: a, newRuns: b)
+        }
+    }
+
+    static func row(_ metric: Metric, baselineRuns a: [Double], newRuns b: [Double]) -> ComparisonReport.Row {
+        let base = Statistics.median(a), new = Statistics.median(b)
+        let x = base ?? 0, y = new ?? 0
+        var verdict = ComparisonReport.Row.Verdict.unchanged
+        var note: String?
+        if base != nil, new != nil, x != y {
+            switch metric.polarity {
+            case .higherIsBetter: verdict = y > x ? .improvement : .regression
+            case .lowerIsBetter: verdict = y < x ? .improvement : .regression
+            case .anyChangeIsWorse:
+                verdict = .regression
+                note = "changed: the same recording and configuration should plan the same pushes"
+            }
+            if metric.keyed, x == 0 { note = "new: not there before" }
+            if metric.keyed, y == 0 { note = "gone" }
+        } else if base == nil || new == nil {
+            note = "not recorded on one side"
+        }
+        return ComparisonReport.Row(metric: metric.name, kind: .count, unit: metric.unit, baseline: base, new: new,
+                                    verdict: verdict, note: note, baselineRuns: a, newRuns: b)
+    }
+}

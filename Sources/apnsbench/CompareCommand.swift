@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Reporting
+
+/// `apnsbench compare BASELINE NEW`: the CI regression gate. Parses, loads, and hands both sides to
+/// `Reporting.Comparison`; the verdict becomes the exit code.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare a run (or repeated runs) with a baseline; exit 2 on a regression.",
+        discussion: """
+            BASELINE and NEW are each a report.json or a folder of repeated runs (every report.json in it or one \
+            level down). Runs must be comparable: the same schema, workload, recording (events.streamSHA256), \
+            configuration (connections, streams, workers, schedule, priority, coalescing, retry, simulator mode, \
+            target host) and environment (libcurl, nghttp2, cores; --allow-env-mismatch makes these warnings); \
+            otherwise nothing is compared and each difference is named (exit 5).
+
+            Counts are compared exactly, each with its polarity: fewer delivered, more rejections (a new reason \
+            above all), more not sent, failed or timed out, more provider-token signings, connections or Live \
+            Activity budget overruns is a regression; a change in planned pushes is one too. Latency (p50, p90, \
+            p99, p99.9 of response and service time, overall and per priority) and throughput are flagged only \
+            past both the relative and the absolute tolerance; with 3 or more runs per side also only when the \
+            bootstrap 95% confidence interval of the median difference excludes 0 ("within noise" otherwise). \
+            With one run per side the tolerances decide alone, and the output says so.
+
+            Examples:
+              apnsbench compare reports/baselines/ci reports/ci-runs
+              apnsbench compare base/report.json new/report.json --format junit --out compare.xml
+
+            \(ExitCodes.compareHelp)
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case md, json, junit
+    }
+
+    @Argument(help: ArgumentHelp("The baseline: a report.json or a folder of runs.", valueName: "BASELINE"))
+    var baseline: String
+
+    @Argument(help: ArgumentHelp("The run(s) to judge: a report.json or a folder of runs.", valueName: "NEW"))
+    var new: String
+
+    @Option(name: .long, help: ArgumentHelp("Largest change of a latency percentile not flagged, e.g. 10% (or 10).", valueName: "PERCENT"))
+    var maxP99Regression: String = "10%"
+
+    @Option(name: .long, help: ArgumentHelp("Largest throughput change not flagged, e.g. 5% (or 5).", valueName: "PERCENT"))
+    var maxThroughputDrop: String = "5%"
+
+    @Option(name: .long, help: ArgumentHelp("Latency changes of at most this many milliseconds are never flagged.", valueName: "MS"))
+    var absFloorMs: Double = 1
+
+    @Option(name: .long, help: ArgumentHelp("Throughput changes of at most this many pushes a second are never flagged.", valueName: "PUSHES"))
+    var absFloorPps: Double = 5
+
+    @Flag(name: .long, help: "Different libcurl, nghttp2 or core count: warn instead of refusing.")
+    var allowEnvMismatch = false
+
+    @Flag(name: .long, help: "Exit 4 when there are improvements and no regression (so the baseline gets updated).")
+    var failOnImprovement = false
+
+    @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML.")
+    var format: Format = .md
+
+    @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
+    var out: String?
+
+    /// `10%` or `10` → 0.10.
+    static func percent(_ text: String, flag: String) throws -> Double {
+        let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let v = Double(digits.trimmingCharacters(in: .whitespaces)), v >= 0, v.isFinite else {
+            throw ValidationError("\(flag) must be a percentage such as 10%, found '\(text)'")
+        }
+        return v / 100
+    }
+
+    func validate() throws {
+        _ = try Self.percent(maxP99Regression, flag: "--max-p99-regression")
+        _ = try Self.percent(maxThroughputDrop, flag: "--max-throughput-drop")
+        guard absFloorMs >= 0, absFloorMs.isFinite else { throw ValidationError("--abs-floor-ms must be 0 or more, found \(absFloorMs)") }
+        guard absFloorPps >= 0, absFloorPps.isFinite else { throw ValidationError("--abs-floor-pps must be 0 or more, found \(absFloorPps)") }
+    }
+
+    func run() throws {
+        let a = try ReportSet.load(baseline)
+        let b = try ReportSet.load(new)
+        var options = Comparison.Options()
+        options.tolerances = .init(latencyRelative: try Self.percent(maxP99Regression, flag: "--max-p99-regression"),
+                                   latencyFloorMillis: absFloorMs,
+                                   throughputRelative: try Self.percent(maxThroughputDrop, flag: "--max-throughput-drop"),
+                                   throughputFloor: absFloorPps)
+        options.allowEnvironmentMismatch = allowEnvMismatch
+        options.failOnImprovement = failOnImprovement
+        let result = Comparison.compare(baseline: .init(argument: baseline, reports: a.map(\.path)), a,
+                                        new: .init(argument: new, reports: b.map(\.path)), b, options: options)
+        let bytes: Data
+        switch format {
+        case .md: bytes = Data(ComparisonMarkdown.render(result).utf8)
+        case .json: bytes = try result.encoded() + Data("\n".utf8)
+        case .junit: bytes = Data(ComparisonJUnit.render(result).utf8)
+        }
+        if let out {
+            do { try bytes.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
+                throw CommandError("cannot write \(out): \(error.localizedDescription)")
+            }
+            FileHandle.standardError.write(Data("apnsbench compare: \(ComparisonMarkdown.headline(result)) (written to \(out))\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(bytes)
+        }
+        switch result.verdict {
+        case .noRegression: return
+        case .regression: throw ExitCodes.regression
+        case .incomparable: throw ExitCodes.incomparable
+        case .improvementsOnly: if failOnImprovement { throw ExitCodes.improvementsOnly }
+        }
+    }
+}

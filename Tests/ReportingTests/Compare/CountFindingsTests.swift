@@ -1,0 +1,76 @@
+import APNsCore
+import XCTest
+@testable import Reporting
+
+/// Counts are compared exactly, each with its polarity.
+final class CountFindingsTests: XCTestCase {
+    func compare(_ edit: (inout RunReport) -> Void) -> ComparisonReport {
+        CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run("run/report.json", edit)])
+    }
+
+    func testIdenticalCountsAreUnchanged() {
+        let r = compare { _ in }
+        XCTAssertEqual(r.verdict, .noRegression)
+        for row in r.rows where row.kind == .count { XCTAssertEqual(row.verdict, .unchanged, row.metric) }
+        XCTAssertEqual(r.row("rejected BadDeviceToken")?.baseline, 2)
+        XCTAssertEqual(r.row("not sent no_token")?.new, 3)
+        XCTAssertEqual(r.row("provider-token signings")?.baseline, 1)
+        XCTAssertEqual(r.row("connections opened")?.baseline, 3)
+        XCTAssertEqual(r.method.counts, "exact")
+    }
+
+    /// (what changes, the metric, its expected verdict, the note if one is expected)
+    func testPolarity() {
+        let table: [(name: String, edit: (inout RunReport) -> Void, metric: String, verdict: ComparisonReport.Row.Verdict, note: String?)] = [
+            ("fewer delivered", { $0.pushes.delivered -= 1 }, "delivered", .regression, nil),
+            ("more delivered", { $0.pushes.delivered += 1 }, "delivered", .improvement, nil),
+            ("a new rejection reason", { $0.pushes.rejected["ServiceUnavailable"] = .init(status: 503, count: 7) },
+             "rejected ServiceUnavailable", .regression, "new: not there before"),
+            ("more of a known reason", { $0.pushes.rejected["BadDeviceToken"]!.count = 3 }, "rejected BadDeviceToken", .regression, nil),
+            ("fewer rejections", { $0.pushes.rejected["BadDeviceToken"]!.count = 1 }, "rejected BadDeviceToken", .improvement, nil),
+            ("a reason gone", { $0.pushes.rejected["TooManyRequests"] = nil }, "rejected TooManyRequests", .improvement, "gone"),
+            ("more not sent", { $0.pushes.notSent["no_token"] = 4 }, "not sent no_token", .regression, nil),
+            ("a new not-sent cause", { $0.pushes.notSent["dead_token"] = 1 }, "not sent dead_token", .regression, "new: not there before"),
+            ("fewer not sent", { $0.pushes.notSent["no_token"] = 1 }, "not sent no_token", .improvement, nil),
+            ("more failed", { $0.pushes.failed["curl_56_recv_error"] = 2 }, "failed curl_56_recv_error", .regression, nil),
+            ("more timed out", { $0.pushes.timedOut += 1 }, "timed out", .regression, nil),
+            ("more signings", { $0.engine.providerTokenSignings = 2 }, "provider-token signings", .regression, nil),
+            ("fewer connections", { $0.engine.connectionsOpened = 2 }, "connections opened", .improvement, nil),
+            ("more connections", { $0.engine.connectionsOpened = 9 }, "connections opened", .regression, nil),
+            ("planned changed either way", { $0.pushes.planned += 1 }, "planned", .regression,
+             "changed: the same recording and configuration should plan the same pushes"),
+            ("planned changed down", { $0.pushes.planned -= 1 }, "planned", .regression,
+             "changed: the same recording and configuration should plan the same pushes"),
+        ]
+        for c in table {
+            let r = compare(c.edit)
+            let row = r.row(c.metric)
+            XCTAssertEqual(row?.verdict, c.verdict, c.name)
+            if let note = c.note { XCTAssertEqual(row?.note, note, c.name) }
+            XCTAssertEqual(r.verdict, c.verdict == .regression ? .regression : .improvementsOnly, c.name)
+        }
+    }
+
+    func testLiveActivityBudgetOverrunsWhenTheSimulatorCountsThem() {
+        var a = CompareFixtures.run()
+        a.report.simulator = [CountFindings.budgetOverrunsKey: 4]
+        let more = CompareFixtures.run { $0.simulator = [CountFindings.budgetOverrunsKey: 9] }
+        let r = CompareFixtures.compare([a], [more])
+        XCTAssertEqual(r.row("Live Activity budget overruns")?.verdict, .regression)
+        XCTAssertEqual(r.row("Live Activity budget overruns")?.change, 5)
+        // Without the counter (a run against a remote target) there is no row.
+        var noSim = CompareFixtures.run()
+        noSim.report.simulator = nil
+        XCTAssertNil(CompareFixtures.compare([noSim], [noSim]).row("Live Activity budget overruns"))
+    }
+
+    func testWithRepeatsTheMediansAreComparedAndVariationIsNoted() {
+        let a = [3, 3, 2].enumerated().map { i, n in CompareFixtures.run("a/\(i)/report.json") { $0.pushes.rejected["BadDeviceToken"]!.count = n } }
+        let b = [3, 2, 3].enumerated().map { i, n in CompareFixtures.run("b/\(i)/report.json") { $0.pushes.rejected["BadDeviceToken"]!.count = n } }
+        let r = CompareFixtures.compare(a, b)
+        XCTAssertEqual(r.row("rejected BadDeviceToken")?.verdict, .unchanged)
+        XCTAssertEqual(r.row("rejected BadDeviceToken")?.baselineRuns, [3, 3, 2])
+        XCTAssertEqual(r.method.counts, "exact, on the median of each side's runs")
+        XCTAssertTrue(r.warnings.contains("rejected BadDeviceToken differs between the baseline runs: 3, 3, 2 (the median is compared)"), "\(r.warnings)")
+    }
+}
