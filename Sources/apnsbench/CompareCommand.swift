@@ -31,7 +31,7 @@ struct CompareCommand: ParsableCommand {
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case md, json, junit
+        case md, json, junit, html
     }
 
     @Argument(help: ArgumentHelp("The baseline: a report.json or a folder of runs.", valueName: "BASELINE"))
@@ -58,7 +58,7 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 4 when there are improvements and no regression (so the baseline gets updated).")
     var failOnImprovement = false
 
-    @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML.")
+    @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML; html: a self-contained page with both sides' percentile spectra overlaid.")
     var format: Format = .md
 
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
@@ -97,6 +97,7 @@ struct CompareCommand: ParsableCommand {
         case .md: bytes = Data(ComparisonMarkdown.render(result).utf8)
         case .json: bytes = try result.encoded() + Data("\n".utf8)
         case .junit: bytes = Data(ComparisonJUnit.render(result).utf8)
+        case .html: bytes = Data(ComparisonHtml.render(result, baseline: a.map(\.report), new: b.map(\.report)).utf8)
         }
         if let out {
             do { try bytes.write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
