@@ -81,8 +81,8 @@ for i in $(seq 1 "$runs"); do
 done
 
 if [ "$update" = 1 ]; then
-    # A baseline keeps report.json only (summary.md and latency.hlog are rendered from it).
-    rm -f "$target"/run-*/summary.md "$target"/run-*/latency.hlog
+    # A baseline keeps report.json only (summary.md, latency.hlog and report.html are rendered from it).
+    rm -f "$target"/run-*/summary.md "$target"/run-*/latency.hlog "$target"/run-*/report.html
     echo "ci-regression: baseline written to $baseline ($runs runs); commit it" >&2
     exit 0
 fi
