@@ -32,6 +32,8 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     public var reconnectHolds = 0
     /// HTTP/2 PINGs asked for on idle connections.
     public var pings = 0
+    /// Connections the stall watchdog gave up (no byte moved for the stall timeout with pushes in flight).
+    public var stalls = 0
     /// Returns from the engine's wait (a socket ready, libcurl's timer, a push due, a wake from the
     /// producer, or the idle cap of 100 ms): the loop turns that cost a system call. Per push sent, it says
     /// whether the engine sleeps in proportion to its work (about 1–3 on a paced run) or spins.
@@ -41,10 +43,10 @@ public struct EngineCounters: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case sent, connectionsOpened, providerTokenSignings, peakInFlight, retries, retriesTotal, tokenBackoffs
-        case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps
+        case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps, stalls
     }
 
-    /// Decodes every field; `wakeUps`, added later, is 0 in reports written before it.
+    /// Decodes every field; `wakeUps` and `stalls`, added later, are 0 in reports written before them.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         sent = try c.decode(Int.self, forKey: .sent)
@@ -60,6 +62,7 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         reconnectHolds = try c.decode(Int.self, forKey: .reconnectHolds)
         pings = try c.decode(Int.self, forKey: .pings)
         wakeUps = try c.decodeIfPresent(Int.self, forKey: .wakeUps) ?? 0
+        stalls = try c.decodeIfPresent(Int.self, forKey: .stalls) ?? 0
     }
 
     /// Both sides' counts added, field by field.
@@ -83,5 +86,6 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         a.reconnectHolds += b.reconnectHolds
         a.pings += b.pings
         a.wakeUps += b.wakeUps
+        a.stalls += b.stalls
     }
 }

@@ -74,6 +74,16 @@ public struct WallClock: Sendable {
     public let now: @Sendable () -> Double
     public init(now: @escaping @Sendable () -> Double) { self.now = now }
     public static let system = WallClock { Date().timeIntervalSince1970 }
+
+    /// This clock, stepped forward by `seconds` once `after` seconds have passed on it from now (an NTP
+    /// step, a VM resumed): the simulator's clock-step fault.
+    public func steppedForward(by seconds: Double, after: Double) -> WallClock {
+        let base = now, start = base()
+        return WallClock {
+            let t = base()
+            return t - start >= after ? t + seconds : t
+        }
+    }
 }
 
 /// The provider token (ES256 JWT) and its `authorization` header value, signed once and reused until it

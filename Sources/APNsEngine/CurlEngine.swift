@@ -48,6 +48,8 @@ public final class CurlEngine: WakeableEngine {
     private var unreachableSince: UInt64?
     private var lastUnreachable = CURLE_OK
     private var failFastNanos: UInt64 { UInt64(Swift.max(0, configuration.failFastSeconds) * 1e9) }
+    /// Whether the stall watchdog is on.
+    private var stallWatch: Bool { configuration.stallTimeoutSeconds > 0 }
     /// What pushes not sent because the run stopped count as: `run_stopped`, or the stop's cause.
     private var stopCause = NotSentCause.runStopped
     /// The connection events the sink has been told of.
@@ -167,6 +169,8 @@ public final class CurlEngine: WakeableEngine {
             }
             // After a requested stop, what is still in flight at the drain deadline is given up.
             if stopping, inFlight > 0, now >= stop.drainDeadlineNanos { abandonInFlight(as: stop.cause, sink: sink) }
+
+            if stallWatch, inFlight > 0, now >= nextStallScan { watchStalls(now: now) }
 
             // Fill the window: pushes due again first, then new ones that are due.
             let limit = lifecycle.streamLimit(window: window)
@@ -391,6 +395,8 @@ public final class CurlEngine: WakeableEngine {
             _ = ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
             counters.connectionsOpened += connects
             for _ in 0..<connects { _ = lifecycle.handle(.connectionOpened, now: completed) }
+            let stalled = slot.onStalledConnection && result != CURLE_OK
+            slot.onStalledConnection = false
             curl_multi_remove_handle(multi, easy)
             slot.active = false
             inFlight -= 1
@@ -414,6 +420,10 @@ public final class CurlEngine: WakeableEngine {
                     _ = lifecycle.handle(.authenticatedAnswer, now: completed)
                 }
                 if reason == .shutdown { _ = lifecycle.handle(.connectionLost, now: completed) }
+            } else if stalled {
+                // Retried by the policy like any transport failure: the answer never came.
+                outcome = .failed(Self.stallError)
+                _ = lifecycle.handle(.connectionLost, now: completed)
             } else if result == CURLE_OPERATION_TIMEDOUT {
                 outcome = .timedOut
             } else {
@@ -425,6 +435,52 @@ public final class CurlEngine: WakeableEngine {
                 _ = lifecycle.handle(.connectionLost, now: completed)
             }
             settle(slot, outcome: outcome, completed: completed, sink: sink)
+        }
+    }
+
+    /// libcurl's ids of the connections the stall watchdog gave up (ids are never reused within a multi handle).
+    private var stalledConnections = Set<curl_off_t>()
+    /// When the stall watchdog looks next (monotonic ns).
+    private var nextStallScan: UInt64 = 0
+
+    /// A push that was on a connection the stall watchdog gave up: its answer never came.
+    static let stallError = TransportError(code: -2, key: "stall")
+
+    /// The stall watchdog, about once a second: a push in flight for the stall timeout without a byte of
+    /// its answer means its connection has stopped answering. That connection is given up: its socket is
+    /// shut down both ways, so libcurl sees it end, every push on it fails at once and is retried by the
+    /// retry policy (as `stall`), and the next pushes go out on a new connection. Counted once per
+    /// connection. The scan reads two numbers of each push older than the timeout, nothing of the others.
+    private func watchStalls(now: UInt64) {
+        let limit = UInt64(configuration.stallTimeoutSeconds) * 1_000_000_000
+        nextStallScan = now + min(limit / 4, 1_000_000_000)
+        var found = false
+        for slot in slots where slot.active && now &- slot.sentNanos >= limit {
+            var received: curl_off_t = 0, headerBytes = 0
+            _ = ccurl_easy_getinfo_off_t(slot.easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
+            _ = ccurl_easy_getinfo_long(slot.easy, CURLINFO_HEADER_SIZE, &headerBytes)
+            var id: curl_off_t = -1
+            _ = ccurl_easy_getinfo_off_t(slot.easy, CURLINFO_CONN_ID, &id)
+            guard received == 0, headerBytes == 0 else { continue }
+            guard id >= 0, !stalledConnections.contains(id) else { continue }
+            // libcurl names a multiplexed transfer's connection by its ports, not its socket.
+            var localPort = 0, peerPort = 0
+            _ = ccurl_easy_getinfo_long(slot.easy, CURLINFO_LOCAL_PORT, &localPort)
+            _ = ccurl_easy_getinfo_long(slot.easy, CURLINFO_PRIMARY_PORT, &peerPort)
+            let socket = ccurl_find_tcp_socket(localPort, peerPort)
+            guard socket >= 0 else { continue }
+            stalledConnections.insert(id)
+            counters.stalls += 1
+            // shutdown, not close: the descriptor stays libcurl's, so it cannot be reused under libcurl.
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            found = true
+        }
+        guard found else { return }
+        // Every push on those connections, young ones too, ends as `stall` when libcurl reports it failed.
+        for slot in slots where slot.active {
+            var id: curl_off_t = -1
+            _ = ccurl_easy_getinfo_off_t(slot.easy, CURLINFO_CONN_ID, &id)
+            if id >= 0, stalledConnections.contains(id) { slot.onStalledConnection = true }
         }
     }
 

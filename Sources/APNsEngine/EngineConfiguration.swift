@@ -23,6 +23,9 @@ public struct EngineConfiguration: Sendable {
     /// While no transfer has ever been answered, how long transport failures may go on before the engine
     /// gives up on the target (``RunStop`` with `target_unreachable`).
     public var failFastSeconds: Double = 10
+    /// The stall watchdog: a transfer that moved no byte for this many seconds (libcurl's low-speed
+    /// check) gives its connection up. 0: off. Default 10.
+    public var stallTimeoutSeconds: Int = 10
     /// Stop sending after this many seconds (pushes not yet sent end as `notSent(.runStopped)`); nil = no limit.
     public var durationLimit: Double?
     /// Seconds between calls of the engine's progress hook. Default 2.
@@ -63,6 +66,7 @@ public struct EngineConfiguration: Sendable {
         collapseID = c.payload.collapseID
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
+        stallTimeoutSeconds = c.transport.stallLimit
     }
 
     /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and

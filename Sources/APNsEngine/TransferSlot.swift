@@ -40,6 +40,8 @@ final class TransferSlot {
     var tokenIssuedAt = 0
     /// How the last attempt ended, while the push waits to be resent (reported if the run stops first).
     var lastOutcome: Outcome?
+    /// In flight on a connection the stall watchdog gave up: its failure is a `stall`.
+    var onStalledConnection = false
 
     /// Clears the retry state for a new push.
     @inline(__always)

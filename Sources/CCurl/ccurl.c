@@ -1,8 +1,12 @@
 #define _GNU_SOURCE
 #include "ccurl.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/epoll.h>
@@ -37,6 +41,9 @@ CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *dat
 }
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode ccurl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
@@ -142,3 +149,28 @@ int ccurl_has_http2(const curl_version_info_data *info) {
 int ccurl_msg_is_done(const CURLMsg *msg) { return msg->msg == CURLMSG_DONE; }
 CURL *ccurl_msg_easy(const CURLMsg *msg) { return msg->easy_handle; }
 CURLcode ccurl_msg_result(const CURLMsg *msg) { return msg->data.result; }
+
+/* The port of an IPv4 or IPv6 socket address; -1 for another family. */
+static int ccurl_port_of(const struct sockaddr_storage *a) {
+    if (a->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)a)->sin_port);
+    if (a->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)a)->sin6_port);
+    return -1;
+}
+
+int ccurl_find_tcp_socket(long local_port, long peer_port) {
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir) return -1;
+    int found = -1, own = dirfd(dir);
+    struct dirent *e;
+    while (found < 0 && (e = readdir(dir)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        int fd = atoi(e->d_name);
+        if (fd == own) continue;
+        struct sockaddr_storage local, peer;
+        socklen_t ll = sizeof local, pl = sizeof peer;
+        if (getsockname(fd, (struct sockaddr *)&local, &ll) != 0 || getpeername(fd, (struct sockaddr *)&peer, &pl) != 0) continue;
+        if (ccurl_port_of(&local) == local_port && ccurl_port_of(&peer) == peer_port) found = fd;
+    }
+    closedir(dir);
+    return found;
+}

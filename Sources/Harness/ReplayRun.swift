@@ -48,6 +48,8 @@ public enum ReplayRun {
     public static func configuration(_ request: RunRequest) throws -> RunConfig {
         let config = try ProfileLoader.load(path: request.profilePath).overlaying(request.overrides)
         try config.validate(setBy: request.overrides)
+        // The `simulator:` section by the simulator's own rules, with the profile's lines.
+        if config.simulator.settings != nil { try SimulatorConfigFile.check(profile: request.profilePath) }
         return config
     }
 
@@ -63,7 +65,9 @@ public enum ReplayRun {
         var engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                          startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970))
         engine.progressInterval = 0.5
-        let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) { try inputs.makeTokens(config) }
+        let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
+            try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
+        }
         let driver = try Workloads.driver(config.workload, priority: config.payload.priority, template: inputs.template)
         let pipeline = SendPipeline(driver, config)
         log("apnsbench: replaying \(config.workload.stream) (\(config.workload.name)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")

@@ -19,9 +19,13 @@ final class RunTarget {
             return
         }
         var s = SimulatorConfiguration()
+        // The profile's APNs model and faults first; what the run itself needs goes over them.
+        if let settings = config.simulator.settings {
+            try SimulatorConfigFile.apply(settings: settings, profile: config.profilePath, to: &s)
+        }
         let key = inputs.key
         s.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
-        s.topicsByTeam[key.teamID] = [config.workload.bundleID]
+        s.topicsByTeam[key.teamID, default: []].insert(config.workload.bundleID)
         for token in inputs.deadTokens { s.deviceRegistry.kill(token: token) }
         s.fast = config.simulator.fast
         let sim = try APNsSimulator(configuration: s)

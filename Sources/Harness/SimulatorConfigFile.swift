@@ -36,6 +36,9 @@ import Yams
 ///   service_unavailable_fraction: 0.01
 ///   shutdown_fraction: 0
 ///   connection_reset_fraction: 0
+///   stall_fraction: 0                  # the connection goes silent: reads and answers nothing more
+///   latency_spike: { fraction: 0.01, ms: 2000 }   # this share of answers waits ms more
+///   clock_step: { after_seconds: 60, by_seconds: 3700 }  # the wall clock jumps (provider tokens age at once)
 ///   goaway_after_streams: 100000
 ///   goaway_after_seconds: 600
 ///   idle_timeout_seconds: 3600
@@ -67,8 +70,38 @@ public enum SimulatorConfigFile {
             throw SimulatorConfigError(file: file, line: Self.line(of: error), key: "(file)", message: "is not valid YAML: \(error)")
         }
         guard let root else { return }
+        try apply(node: root, file: file, keyPath: "", to: &configuration)
+    }
+
+    /// Applies a run profile's `simulator:` section (kept in `RunConfig.simulator.settings`) to
+    /// `configuration`, as if it were a configuration file; errors name `profile` and the key path
+    /// `simulator.…`. A profile's section is checked where it is loaded (``check(profile:)``), with lines.
+    public static func apply(settings: ConfigValue, profile: String, to configuration: inout SimulatorConfiguration) throws {
+        let root: Node?
+        do { root = try Yams.compose(yaml: settings.json) } catch {
+            throw SimulatorConfigError(file: profile, line: nil, key: "simulator", message: "cannot be read back: \(error)")
+        }
+        guard let root else { return }
+        try apply(node: root, file: profile, keyPath: "simulator", to: &configuration)
+    }
+
+    /// Checks the `simulator:` section of the profile at `profile` against the simulator's rules, so that a
+    /// wrong key or value fails before the run, naming the profile's line and the key path.
+    public static func check(profile: String) throws {
+        guard let data = FileManager.default.contents(atPath: profile),
+              case let .mapping(top)? = try? Yams.compose(yaml: String(decoding: data, as: UTF8.self)),
+              let section = top.first(where: { $0.key.string == "simulator" })?.value else { return }
+        var scratch = SimulatorConfiguration()
+        try apply(node: section, file: profile, keyPath: "simulator", to: &scratch, ignoring: ["fast"])
+    }
+
+    /// Applies the mapping `root` (at `keyPath` in `file`: "" for a whole file); keys in `ignoring` are
+    /// taken as known and skipped (a profile's `simulator.fast` is the run's).
+    static func apply(node root: Node, file: String, keyPath: String, to configuration: inout SimulatorConfiguration,
+                      ignoring: Set<String> = []) throws {
         var r = Reader(file: file)
-        let top = try r.map(Entry(path: "", line: root.mark?.line, node: root))
+        var top = try r.map(Entry(path: keyPath, line: root.mark?.line, node: root))
+        top.entries.removeAll { ignoring.contains($0.key) }
         try r.only(top, knownKeys)
         var c = configuration
         if let v = top["environment"] {
@@ -151,8 +184,8 @@ public enum SimulatorConfigFile {
     private static func faults(_ v: Entry, _ r: inout Reader, _ f: inout FaultInjection) throws {
         let m = try r.map(v)
         try r.only(m, ["latency", "internal_server_error_fraction", "service_unavailable_fraction", "shutdown_fraction",
-                       "connection_reset_fraction", "goaway_after_streams", "goaway_after_seconds", "idle_timeout_seconds",
-                       "settings_delay_ms"])
+                       "connection_reset_fraction", "stall_fraction", "latency_spike", "clock_step", "goaway_after_streams",
+                       "goaway_after_seconds", "idle_timeout_seconds", "settings_delay_ms"])
         if let x = m["latency"] {
             let l = try r.map(x)
             try r.only(l, ["fixed_ms", "uniform_ms", "lognormal_ms"])
@@ -176,11 +209,24 @@ public enum SimulatorConfigFile {
         if let x = m["service_unavailable_fraction"] { f.serviceUnavailableFraction = try r.number(x, 0...1) }
         if let x = m["shutdown_fraction"] { f.shutdownFraction = try r.number(x, 0...1) }
         if let x = m["connection_reset_fraction"] { f.connectionResetFraction = try r.number(x, 0...1) }
+        if let x = m["stall_fraction"] { f.stallFraction = try r.number(x, 0...1) }
+        if let x = m["latency_spike"] {
+            let p = try r.map(x)
+            try r.only(p, ["fraction", "ms"])
+            guard let a = p["fraction"], let b = p["ms"] else { throw r.fail(x, "needs fraction and ms, like {fraction: 0.01, ms: 2000}") }
+            f.latencySpike = (try r.number(a, 0...1), try r.number(b, 0...600_000))
+        }
+        if let x = m["clock_step"] {
+            let p = try r.map(x)
+            try r.only(p, ["after_seconds", "by_seconds"])
+            guard let a = p["after_seconds"], let b = p["by_seconds"] else { throw r.fail(x, "needs after_seconds and by_seconds, like {after_seconds: 60, by_seconds: 3700}") }
+            f.clockStep = .init(afterSeconds: try r.number(a, 0...1e9), bySeconds: try r.number(b, 0...1e9))
+        }
         if let x = m["goaway_after_streams"] { f.goAwayAfterStreams = try r.int(x, 1...Int.max) }
         if let x = m["goaway_after_seconds"] { f.goAwayAfterSeconds = try r.number(x, 0.001...1e9) }
         if let x = m["idle_timeout_seconds"] { f.idleTimeoutSeconds = try r.number(x, 0.001...1e9) }
         if let x = m["settings_delay_ms"] { f.settingsDelayMilliseconds = try r.number(x, 0...600_000) }
-        let sum = f.internalServerErrorFraction + f.serviceUnavailableFraction + f.shutdownFraction + f.connectionResetFraction
+        let sum = f.internalServerErrorFraction + f.serviceUnavailableFraction + f.shutdownFraction + f.connectionResetFraction + f.stallFraction
         guard sum <= 1 else { throw r.fail(v, "the fractions add up to \(sum), more than 1") }
     }
 

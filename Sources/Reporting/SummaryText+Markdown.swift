@@ -72,7 +72,7 @@ extension SummaryText {
         line("- retry policy: \(retryLine(c.retry))")
         let byCause = e.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
-        line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); idle PINGs: \(e.pings)")
+        line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) (\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")
         let perPush = e.sent > 0 ? Format.fixed(Double(e.wakeUps) / Double(e.sent), places: 2) : "-"
         line("- wake-ups: \(e.wakeUps) (\(perPush) per push sent): returns from the engine's wait, a few per push at most unless it spins")
         line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
@@ -82,6 +82,7 @@ extension SummaryText {
         if let simulator = report.simulator, !simulator.isEmpty {
             line("## Simulator")
             line()
+            if let settings = c.simulator.settings { line("- the profile's model and faults: \(Format.code(settings.json))") }
             for (key, n) in simulator.sorted(by: { $0.key < $1.key }) { line("- \(Format.cell(key)): \(n)") }
             line()
         }

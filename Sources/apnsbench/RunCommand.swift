@@ -93,6 +93,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause (1-600, default 10; overrides fail_fast).", valueName: "SECONDS"))
     var failFast: Double?
 
+    @Option(name: .long, help: ArgumentHelp("The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls (1-600 and shorter than the push timeout, default 10, 0 turns it off; overrides stall_timeout).", valueName: "SECONDS"))
+    var stallTimeout: Int?
+
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
@@ -178,6 +181,7 @@ struct RunCommand: ParsableCommand {
         o.sloMaxErrorShare = try errorShares()
         o.reportIntervalSeconds = reportInterval
         o.failFastSeconds = failFast
+        o.stallTimeoutSeconds = stallTimeout
         o.allowProductionLoad = allowProductionLoad ? true : nil
         request.overrides = o
         request.progress = quiet ? nil : RunProgress.forStandardOutput()

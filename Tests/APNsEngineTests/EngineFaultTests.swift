@@ -86,6 +86,44 @@ final class EngineFaultTests: XCTestCase {
         XCTAssertEqual(fixture.simulator.counterSnapshot.requests, 60)
     }
 
+    func testTheStallWatchdogGivesUpSilentConnectionsAndRetriesTheirPushes() throws {
+        let fixture = try SimulatorFixture {
+            $0.faults.stallFraction = 0.004
+            $0.seed = 11
+        }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 50)
+        fastRetries(&config, attempts: 30)
+        config.stallTimeoutSeconds = 1
+        let items = (0..<1200).map { i in FakePushSource.Item(token: tokens(40)[i % 40], body: smallPayload) }
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 1200)
+        XCTAssertEqual(sink.delivered, 1200, "nothing waits for the push timeout: \(sink.outcomes.filter { $0 != .delivered }.prefix(5))")
+        let counters = fixture.simulator.counterSnapshot
+        XCTAssertGreaterThanOrEqual(counters.connectionsStalled, 1, "the fault fired: \(counters.flattened)")
+        XCTAssertEqual(stats.stalls, counters.connectionsStalled, "each silenced connection given up once")
+        XCTAssertGreaterThanOrEqual(stats.retries["stall", default: 0], counters.connectionsStalled, "the stalled pushes were retried")
+        XCTAssertTrue(stats.retries.keys.allSatisfy { $0 == "stall" || $0.hasPrefix("curl_") }, "\(stats.retries)")
+        XCTAssertGreaterThanOrEqual(stats.connectionsOpened, 1 + counters.connectionsStalled, "a new connection after each stall")
+        XCTAssertEqual(stats.sent, 1200 + stats.retriesTotal)
+    }
+
+    func testWithTheWatchdogOffAStalledPushTimesOut() throws {
+        let fixture = try SimulatorFixture { $0.faults.stallFraction = 1 }
+        defer { fixture.simulator.stop() }
+        var config = fixture.engineConfiguration(streams: 5)
+        fastRetries(&config, attempts: 3)
+        config.stallTimeoutSeconds = 0
+        config.pushTimeoutMillis = 1500
+        let sink = RecordingSink()
+        let stats = try fixture.engine(config).runOnOwnThread(
+            source: FakePushSource.list((0..<3).map { i in .init(token: tokens(3)[i], body: smallPayload) }), sink: sink)
+        assertOneOutcomeEach(sink, pushes: 3)
+        XCTAssertEqual(sink.outcomes, [.timedOut, .timedOut, .timedOut], "the push timeout ends what nothing watched")
+        XCTAssertEqual(stats.stalls, 0)
+    }
+
     func testConnectionResetsAreRetriedWithReconnectBackoff() throws {
         let fixture = try SimulatorFixture {
             $0.faults.connectionResetFraction = 0.01

@@ -237,3 +237,45 @@ final class ConnectionPolicyTests: XCTestCase {
         XCTAssertEqual(untimed.idleCheckFired(now: 100 * s, openStreams: 0), .none)
     }
 }
+
+/// The stall fault and latency spikes: rolled from the seed, in their share.
+final class ConnectionPolicyStallAndSpikeTests: XCTestCase {
+    func testTheStallFaultSilencesItsShareOfRequests() {
+        var c = SimulatorConfiguration()
+        c.faults.stallFraction = 0.1
+        var stalls = 0
+        for id in 0..<200 {
+            var p = ConnectionPolicy(configuration: c, connectionID: id)
+            for _ in 0..<20 where p.requestValidated(accepted: true, authenticated: true) == .stallConnection { stalls += 1 }
+        }
+        XCTAssertEqual(Double(stalls) / 4000, 0.1, accuracy: 0.03)
+        // A rejected request rolls no dice: a fault replaces only valid answers.
+        var p = ConnectionPolicy(configuration: c, connectionID: 1)
+        for _ in 0..<100 { XCTAssertNotEqual(p.requestValidated(accepted: false, authenticated: true), .stallConnection) }
+    }
+
+    func testLatencySpikesAddTheirMillisecondsToTheirShare() {
+        var c = SimulatorConfiguration()
+        c.faults.latency = .fixed(milliseconds: 5)
+        c.faults.latencySpike = (fraction: 0.25, milliseconds: 1000)
+        var p = ConnectionPolicy(configuration: c, connectionID: 1)
+        var delays: [Double] = []
+        for _ in 0..<2000 {
+            guard case let .answer(a) = p.requestValidated(accepted: true, authenticated: true) else { return XCTFail() }
+            delays.append(a.delayMilliseconds)
+        }
+        XCTAssertEqual(Set(delays), [5, 1005])
+        XCTAssertEqual(Double(delays.filter { $0 > 5 }.count) / 2000, 0.25, accuracy: 0.04)
+    }
+
+    func testTheClockStepsForwardOnceItsTimeHasCome() {
+        final class Box: @unchecked Sendable { var t = 1000.0 }
+        let box = Box()
+        let stepped = WallClock { box.t }.steppedForward(by: 3700, after: 60)
+        XCTAssertEqual(stepped.now(), 1000)
+        box.t = 1059
+        XCTAssertEqual(stepped.now(), 1059)
+        box.t = 1060
+        XCTAssertEqual(stepped.now(), 1060 + 3700)
+    }
+}

@@ -21,6 +21,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var sloMaxErrorShare: [String: Double]?
     public var reportIntervalSeconds: Int?
     public var failFastSeconds: Double?
+    public var stallTimeoutSeconds: Int?
     public var allowProductionLoad: Bool?
 
     public init() {}
@@ -50,6 +51,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if sloMaxErrorShare != nil { k.insert(.sloMaxErrorShare) }
         if reportIntervalSeconds != nil { k.insert(.reportInterval) }
         if failFastSeconds != nil { k.insert(.failFast) }
+        if stallTimeoutSeconds != nil { k.insert(.stallTimeout) }
         if allowProductionLoad != nil || target == .production { k.insert(.allowProductionLoad) }
         return k
     }
@@ -76,6 +78,7 @@ extension RunConfig {
         if let v = o.sloMaxErrorShare { c.slo.maxErrorShare = (c.slo.maxErrorShare ?? [:]).merging(v) { _, flag in flag } }
         if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }
         if let v = o.failFastSeconds { c.transport.failFastSeconds = v }
+        if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }
         if let v = o.allowProductionLoad { c.allowProductionLoad = v }
         return c
     }

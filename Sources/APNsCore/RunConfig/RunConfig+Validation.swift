@@ -20,8 +20,10 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sloMaxErrorShare = "slo_max_error_share"
     case reportInterval = "report_interval"
     case failFast = "fail_fast"
+    case stallTimeout = "stall_timeout"
     case allowProductionLoad = "allow_production_load"
     case fastSimulator = "fast_simulator"
+    case simulator
 
     /// The profile's key.
     public var profileKey: String { rawValue }
@@ -47,8 +49,9 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .sloMaxErrorShare: return "--slo-max-error-share"
         case .reportInterval: return "--report-interval"
         case .failFast: return "--fail-fast"
+        case .stallTimeout: return "--stall-timeout"
         case .allowProductionLoad: return "--allow-production-load"
-        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule: return nil
+        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator: return nil
         }
     }
 }
@@ -164,6 +167,13 @@ extension RunConfig {
         if let f = transport.failFastSeconds, !(f >= 1 && f <= 600) {
             throw RunConfigError(.failFast, "must be between 1 and 600 seconds, found \(Self.trim(f))")
         }
+        if let s = transport.stallTimeoutSeconds, s != 0 {
+            try Self.check(.stallTimeout, s, in: 1...600, why: " seconds (0 turns the watchdog off)")
+            guard s * 1000 < transport.pushTimeoutMillis else {
+                throw RunConfigError(.stallTimeout, "must be shorter than the push timeout (\(transport.pushTimeoutMillis) ms), found \(s) s: "
+                    + "a push would time out before its connection counts as stalled")
+            }
+        }
         if target == .production, allowProductionLoad != true {
             // Real devices get these pushes: only a bounded, slow schedule without the explicit opt-in.
             let limit = Self.trim(Self.productionSafeRate)
@@ -178,6 +188,10 @@ extension RunConfig {
         }
         if simulator.fast, target != .simulator {
             throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")
+        }
+        if simulator.settings != nil, target != .simulator {
+            throw RunConfigError(.simulator, "(the APNs model and faults) applies to the embedded simulator only; the target is \(target): "
+                + "remove the section, or run without --target")
         }
     }
 

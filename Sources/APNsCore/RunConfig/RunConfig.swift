@@ -115,10 +115,17 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// While no connection to the target has ever succeeded, how long connect, DNS, TLS or ALPN failures
         /// may go on before the run gives up (exit 1, the cause named), 1–600 s; nil: 10 s.
         public var failFastSeconds: Double?
+        /// The stall watchdog: a push on a connection that has moved no byte for this many whole seconds
+        /// gives the connection up (the engine shuts its socket, every push on it is retried by the retry
+        /// policy, the report counts the stall), 1–600 and shorter than the push timeout; 0 turns it off;
+        /// nil: 10 s.
+        public var stallTimeoutSeconds: Int?
         public init() {}
 
         /// ``failFastSeconds`` or its default, 10 s.
         public var failFastLimit: Double { failFastSeconds ?? 10 }
+        /// ``stallTimeoutSeconds`` or its default, 10 s (0: off).
+        public var stallLimit: Int { stallTimeoutSeconds ?? 10 }
 
         /// Pushes in flight at most: every stream of every connection.
         public var window: Int { connections * streams }
@@ -205,6 +212,10 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// Answer 200 to everything without validating, so the numbers are the client's. Only with the
         /// simulator target. Default false (validating).
         public var fast = false
+        /// The profile's `simulator:` section as written (every key of `apnsbench simulate --config` but
+        /// `fast`, which is ``fast``): the APNs model and the faults a run rehearses against. Default none:
+        /// an answer at once, no faults.
+        public var settings: ConfigValue?
         public init() {}
 
         /// `fast` or `validating`.

@@ -10,7 +10,8 @@ import APNsCore
 /// method that returns what to do as a small action enum; the handler carries the action out (writes
 /// frames, schedules tasks, counts). The same seed and connection id give the same dice, in the same
 /// order, as before the rules moved here: one roll per valid request when a request-level fault is
-/// configured, then one latency sample per answered request.
+/// configured, then one latency sample per answered request (and one roll for a spike when one is
+/// configured).
 ///
 /// Times are monotonic nanoseconds (`NIODeadline.uptimeNanoseconds`), passed in by the caller, so that
 /// tests choose them.
@@ -162,6 +163,8 @@ struct ConnectionPolicy {
         case answer(Answer)
         /// The connection-reset fault: end the connection with a TCP reset, no answer.
         case resetConnection
+        /// The stall fault: the connection goes silent, reading and answering nothing from now on.
+        case stallConnection
     }
 
     /// The validator decided on a request: `accepted` is its verdict, `authenticated` whether the
@@ -172,6 +175,8 @@ struct ConnectionPolicy {
             let roll = random.unit()
             var edge = faults.connectionResetFraction
             if roll < edge { return .resetConnection }
+            edge += faults.stallFraction
+            if roll < edge { return .stallConnection }
             edge += faults.internalServerErrorFraction
             if roll < edge {
                 answer.injected = .internalServerError
@@ -187,6 +192,7 @@ struct ConnectionPolicy {
         }
         answer.limit = adjustLimit(accepted: accepted && answer.injected == nil, authenticated: authenticated)
         answer.delayMilliseconds = faults.latency.sample(&random)
+        if let spike = faults.latencySpike, random.unit() < spike.fraction { answer.delayMilliseconds += spike.milliseconds }
         return .answer(answer)
     }
 

@@ -43,6 +43,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var delta: ConnectionCounters
     private var totals = TotalsDelta()
     private var needsFlush = false
+    /// Set by the stall fault: nothing is read or written on this connection any more.
+    private var stalled = false
     private var highestStreamID: HTTP2StreamID = .rootStream
     /// Whether an answer has carried `apns-id` / `apns-unique-id` yet: the first one is indexed, so that
     /// the HPACK encoder finds the name in its table and Huffman-codes only the value afterwards.
@@ -83,7 +85,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let timers = policy.connectionStarted(now: context.eventLoop.now.uptimeNanoseconds)
         if let seconds = timers.goAwayAfterSeconds {
             context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
-                guard let self else { return }
+                guard let self, !self.stalled else { return }
                 self.carryOut(self.policy.goAwayTimerFired(), context: context)
             }
         }
@@ -92,7 +94,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     private func scheduleIdleCheck(context: ChannelHandlerContext, after seconds: Double) {
         context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
-            guard let self, context.channel.isActive else { return }
+            guard let self, !self.stalled, context.channel.isActive else { return }
             switch self.policy.idleCheckFired(now: context.eventLoop.now.uptimeNanoseconds, openStreams: self.streams.count) {
             case .none: break
             case let .goAway(reason): self.goAway(context: context, reason: reason)
@@ -111,6 +113,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     // MARK: Frames
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !stalled else { return }
         let frame = unwrapInboundIn(data)
         switch frame.payload {
         case let .headers(h):
@@ -273,6 +276,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         case .resetConnection:
             resetConnection(context: context)
             return
+        case .stallConnection:
+            stall(context: context)
+            return
         case let .answer(a):
             answer = a
         }
@@ -303,7 +309,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let frames = responseFrames(decision, streamID: streamID, apnsID: apnsID)
         if delay > 0 {
             context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) { [weak self] in
-                guard let self, self.streams[streamID] != nil else { return }
+                guard let self, !self.stalled, self.streams[streamID] != nil else { return }
                 self.mergeCounters()
                 self.write(frames, context: context)
                 context.flush()
@@ -446,6 +452,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
         context.writeAndFlush(wrapOutboundOut(frame), promise: written)
+    }
+
+    /// Silences the connection: stops reading from the socket (so the HTTP/2 layer acknowledges no more
+    /// PINGs or SETTINGS either) and drops every answer still to be written; it stays open.
+    private func stall(context: ChannelHandlerContext) {
+        stalled = true
+        delta.endedBy = "stall"
+        counters.update { $0.connectionsStalled += 1 }
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
     }
 
     /// Ends the connection with a TCP reset: no GOAWAY, no answer.

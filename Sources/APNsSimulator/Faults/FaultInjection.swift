@@ -42,6 +42,20 @@ public struct FaultInjection: Sendable, Equatable {
     public var shutdownFraction = 0.0
     /// Fraction of requests on which the connection is reset abruptly (TCP RST, no answer). Default 0.
     public var connectionResetFraction = 0.0
+    /// Fraction of requests on which the connection stalls: from then on it reads nothing and answers
+    /// nothing (no frame, not even a PING ack), and stays open until the client gives up on it, as a
+    /// hung server or middlebox does. Default 0.
+    public var stallFraction = 0.0
+    /// A latency spike: this fraction of answers waits `spikeMilliseconds` more. Default none.
+    public var latencySpike: (fraction: Double, milliseconds: Double)? {
+        get { spike.map { ($0.fraction, $0.milliseconds) } }
+        set { spike = newValue.map { Spike(fraction: $0.fraction, milliseconds: $0.milliseconds) } }
+    }
+    private var spike: Spike?
+    /// The wall clock steps forward by `bySeconds`, `afterSeconds` after the simulator started (an NTP
+    /// step, a VM resumed): provider tokens signed before it look that much older. In a run, the run's
+    /// provider-token cache reads the same clock, as a client on the same machine would. Default none.
+    public var clockStep: ClockStep?
     /// GOAWAY `{"reason":"Shutdown"}` once a connection has answered this many streams. Default never.
     public var goAwayAfterStreams: Int?
     /// GOAWAY `{"reason":"Shutdown"}` this many seconds after a connection opened. Default never.
@@ -53,8 +67,23 @@ public struct FaultInjection: Sendable, Equatable {
 
     public init() {}
 
+    public struct ClockStep: Sendable, Equatable {
+        public var afterSeconds: Double
+        public var bySeconds: Double
+        public init(afterSeconds: Double, bySeconds: Double) {
+            self.afterSeconds = afterSeconds
+            self.bySeconds = bySeconds
+        }
+    }
+
+    private struct Spike: Sendable, Equatable {
+        var fraction: Double
+        var milliseconds: Double
+    }
+
     /// Whether any request-level fault is configured (the handler skips the dice otherwise).
     var rollsDice: Bool {
         internalServerErrorFraction > 0 || serviceUnavailableFraction > 0 || shutdownFraction > 0 || connectionResetFraction > 0
+            || stallFraction > 0
     }
 }

@@ -17,6 +17,11 @@ public final class APNsSimulator {
     private let counters = SimulatorCounterBox()
 
     public init(configuration: SimulatorConfiguration, certificates: SimulatorCertificates? = nil) throws {
+        var configuration = configuration
+        // The clock-step fault counts from now.
+        if let step = configuration.faults.clockStep {
+            configuration.clock = configuration.clock.steppedForward(by: step.bySeconds, after: step.afterSeconds)
+        }
         self.configuration = configuration
         self.certificates = configuration.h2c ? nil : try (certificates ?? SimulatorCertificates.generate())
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))

@@ -42,6 +42,8 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
     public var goAwaysSent: [String: Int] = [:]
     /// Connections reset abruptly by fault injection.
     public var connectionsReset = 0
+    /// Connections the stall fault silenced (they read and answer nothing until the client closes them).
+    public var connectionsStalled = 0
     /// HTTP/2 PINGs received (clients' keepalive), validating mode.
     public var pingsReceived = 0
     /// Liveactivity priority-10 pushes past their token's hourly budget: "would be throttled on device"
@@ -62,6 +64,7 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
             "stream_limit_raises": streamLimitRaises, "stream_limit_drops": streamLimitDrops,
             "resets_received": resetsReceived, "pings_received": pingsReceived, "streams_refused": streamsRefused,
             "connections_reset": connectionsReset,
+            "connections_stalled": connectionsStalled,
             "liveactivity_budget_overruns": liveActivityBudgetOverruns, "liveactivity_malformed": liveActivityMalformed,
         ]
         for (reason, n) in rejected { out["rejected_\(reason)"] = n }
@@ -73,7 +76,7 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
     /// A few lines for a terminal: totals, then one line per connection.
     public var text: String {
         var lines = [
-            "connections: \(connectionsOpened) opened, \(connectionsClosed) closed, \(connectionsReset) reset by fault injection",
+            "connections: \(connectionsOpened) opened, \(connectionsClosed) closed, \(connectionsReset) reset and \(connectionsStalled) stalled by fault injection",
             "requests: \(requests), accepted \(accepted), rejected \(rejected.values.reduce(0, +))",
         ]
         for (reason, n) in rejected.sorted(by: { $0.key < $1.key }) { lines.append("  \(reason): \(n)") }

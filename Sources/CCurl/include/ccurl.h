@@ -17,6 +17,8 @@ CURLcode ccurl_easy_setopt_write_callback(CURL *handle, curl_write_callback call
 CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+/// CURLINFO_ACTIVESOCKET and friends (curl_socket_t).
+CURLcode ccurl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value);
 CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
@@ -44,6 +46,10 @@ int ccurl_epoll_watch(int epfd, int fd, int what);
 /// epoll_wait with a millisecond timeout (-1 forever); fills `out` with up to `capacity` ready fds.
 /// Returns their number, 0 on timeout or EINTR, -1 with errno on another failure.
 int ccurl_epoll_wait(int epfd, ccurl_ready *out, int capacity, int timeout_ms);
+/// The descriptor of this process's connected TCP socket with this local and peer port (the connection a
+/// transfer is on: CURLINFO_LOCAL_PORT and CURLINFO_PRIMARY_PORT), found in /proc/self/fd; -1 if none.
+/// For the rare moment a connection must be given up: it lists every descriptor.
+int ccurl_find_tcp_socket(long local_port, long peer_port);
 /// timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); -1 with errno on failure.
 int ccurl_timerfd_create(void);
 /// Arms the timerfd to expire once at `monotonic_nanos` (CLOCK_MONOTONIC, absolute), or disarms it

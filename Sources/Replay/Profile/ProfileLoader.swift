@@ -13,7 +13,7 @@ public enum ProfileLoader {
         "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
-        "slo_max_error_share", "report_interval", "fail_fast",
+        "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -55,6 +55,35 @@ public enum ProfileLoader {
             throw ProfileError(file: file, line: line(key), message: "'\(key)' goes with 'schedule: \(needs)', but the schedule is \(kind)")
         }
         return result
+    }
+
+    /// A YAML value as JSON, each scalar typed as YAML's schema resolves it (`5` a number, `"5"` and
+    /// `five` strings, `true` a bool, `~` null). A key that is not a string is an error naming its line.
+    static func configValue(_ node: Node, file: String, path: String) throws -> ConfigValue {
+        switch node {
+        case .scalar:
+            // As `Yams.load` gives it, which is how the simulator's reader types a configuration file.
+            switch node.any {
+            case is NSNull: return .null
+            case let b as Bool: return .bool(b)
+            case let i as Int: return .int(i)
+            case let d as Double: return .double(d)
+            default: return .string(node.string ?? "")
+            }
+        case let .sequence(items):
+            return .array(try items.enumerated().map { try configValue($1, file: file, path: "\(path)[\($0)]") })
+        case let .mapping(pairs):
+            var object: [String: ConfigValue] = [:]
+            for (k, v) in pairs {
+                guard case .scalar = k, let key = k.string else {
+                    throw ProfileError(file: file, line: k.mark?.line, message: "'\(path)' has a key that is not a string")
+                }
+                object[key] = try configValue(v, file: file, path: "\(path).\(key)")
+            }
+            return .object(object)
+        case .alias:
+            throw ProfileError(file: file, line: node.mark?.line, message: "'\(path)' uses a YAML alias; write the value out")
+        }
     }
 
     public static func parse(yaml: String, file: String) throws -> RunConfig {
@@ -175,11 +204,35 @@ public enum ProfileLoader {
             guard let ms = try duration("fail_fast") else { throw fail("fail_fast", "must be a duration like 10s") }
             config.transport.failFastSeconds = Double(ms) / 1000
         }
+        if values["stall_timeout"] != nil {
+            // `0` (or 0s) turns the watchdog off.
+            if case let .scalar(s)? = values["stall_timeout"], s.string == "0" {
+                config.transport.stallTimeoutSeconds = 0
+            } else {
+                guard let ms = try duration("stall_timeout"), ms % 1000 == 0 else {
+                    throw fail("stall_timeout", "must be whole seconds, like 10s or 1m (0 turns the watchdog off)")
+                }
+                config.transport.stallTimeoutSeconds = Int(ms / 1000)
+            }
+        }
         if values["report_interval"] != nil {
             guard let ms = try duration("report_interval"), ms % 1000 == 0 else {
                 throw fail("report_interval", "must be whole seconds, like 1s, 10s or 1m")
             }
             config.reportIntervalSeconds = Int(ms / 1000)
+        }
+
+        if let node = values["simulator"] {
+            // The simulator's own keys (`apnsbench simulate --config`), kept as written: the simulator's
+            // reader checks them (Harness `SimulatorSection`), with this file's lines. `fast` is the run's.
+            guard case var .object(section) = try configValue(node, file: file, path: "simulator") else {
+                throw fail("simulator", "must be a mapping of the simulator's keys (as in apnsbench simulate --config), like {faults: {service_unavailable_fraction: 0.02}}")
+            }
+            if let fast = section.removeValue(forKey: "fast") {
+                guard case let .bool(b) = fast else { throw fail("simulator", "key 'fast' must be true or false") }
+                config.simulator.fast = b
+            }
+            config.simulator.settings = section.isEmpty ? nil : .object(section)
         }
 
         // The configuration's own rules, each failure named by the key and the line it came from.
