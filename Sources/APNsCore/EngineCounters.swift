@@ -16,9 +16,10 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     /// Most pushes in flight at once. Summed across workers and shards: an upper bound, since their
     /// peaks need not coincide.
     public var peakInFlight = 0
-    /// Resends, by what the previous attempt got (a reason, or a transport error key like `curl_56_recv_error`).
+    /// Resends sent, by what the previous attempt got (a reason, or a transport error key like `curl_56_recv_error`).
     public var retries: [String: Int] = [:]
-    /// Resends in all (each push is still counted once, by its final outcome).
+    /// Resends sent in all (each push is still counted once, by its final outcome): `sent` is first sends
+    /// plus these. A resend the run ended before it went out is not one.
     public var retriesTotal = 0
     /// Pushes held because their device token was answered 429 TooManyRequests.
     public var tokenBackoffs = 0

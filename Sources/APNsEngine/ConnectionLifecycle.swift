@@ -8,10 +8,13 @@
 ///   push in flight, then opens the whole window (libcurl also follows the server's SETTINGS per
 ///   connection, so a later lowered limit queues in libcurl instead of being refused).
 /// - **Losing a connection** (transport error, `503 Shutdown`, a GOAWAY that made libcurl reconnect):
-///   a connection that had lived `healthyLifetime` ended normally — reconnect at once. One that died
-///   sooner counts as a failure: sends are held for a backoff of 1 s, 2 s, 4 s … up to 60 s, so that the
-///   engine never opens and closes connections in a tight loop (APNs treats that as an attack). Failures
-///   reset after a connection lives `healthyLifetime`. Pushes a lost connection did not process come back
+///   a connection that had lived `healthyLifetime`, or a loss after `healthyAnswers` authenticated answers
+///   since the previous loss, is a normal end — reconnect at once (a server that sends GOAWAY every 30 s
+///   after thousands of answers is not refusing us; libcurl does not say which connection an answer came
+///   on, so answers are counted across the engine's connections). One that died sooner and emptier counts as a
+///   failure: sends are held for a backoff of 1 s, 2 s, 4 s … up to 60 s, so that the engine never opens
+///   and closes connections in a tight loop (APNs treats that as an attack). Failures reset after a
+///   connection that ended normally. Pushes a lost connection did not process come back
 ///   to the engine as transport errors and are resent by the retry policy.
 /// - **Idle.** With nothing sent or answered for `pingInterval` (about an hour), ask for an HTTP/2 PING.
 public struct ConnectionLifecycle: Sendable {
@@ -22,6 +25,9 @@ public struct ConnectionLifecycle: Sendable {
         public var reconnectMax: Double = 60
         /// A connection that lived this long ended normally, in seconds. Default 60.
         public var healthyLifetime: Double = 60
+        /// A loss after this many authenticated answers since the previous loss is a normal end, however
+        /// young the connection. Default 100.
+        public var healthyAnswers: Int = 100
         /// PING a connection idle this long, in seconds. Default 3600.
         public var pingInterval: Double = 3600
         /// Streams in flight until the first authenticated answer. Default 1 (what APNs allows).
@@ -78,6 +84,8 @@ public struct ConnectionLifecycle: Sendable {
     /// Reconnects libcurl made by itself after the server ended a connection (GOAWAY or close).
     public private(set) var serverEnded = 0
     private var lastOpenedNanos: UInt64?
+    /// Authenticated answers since the previous loss.
+    private var answersSinceLoss = 0
     private var lastActivityNanos: UInt64
     private var lastPingNanos: UInt64 = 0
     /// A loss was handled (and held for, if it had to be); the next opening is its reconnect.
@@ -112,6 +120,7 @@ public struct ConnectionLifecycle: Sendable {
             return .none
         case .authenticatedAnswer:
             lastActivityNanos = now
+            answersSinceLoss &+= 1
             if state == .warmingUp {
                 state = .open
                 return .resume
@@ -153,7 +162,9 @@ public struct ConnectionLifecycle: Sendable {
 
     private mutating func lost(now: UInt64, warmUp: Bool) -> Action {
         let lived = lastOpenedNanos.map { Self.seconds(now &- $0) } ?? 0
-        if lived >= settings.healthyLifetime {
+        let answers = answersSinceLoss
+        answersSinceLoss = 0
+        if lived >= settings.healthyLifetime || answers >= settings.healthyAnswers {
             consecutiveFailures = 0
             if warmUp { state = .warmingUp }
             return .none

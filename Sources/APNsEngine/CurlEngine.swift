@@ -189,6 +189,7 @@ public final class CurlEngine: WakeableEngine {
                         tokens.forceRefresh()
                         try rebuildHeaders()
                     }
+                    if slot.attempts > 0 { countResend(slot) }
                     start(slot, now: now)
                     continue
                 }
@@ -484,6 +485,19 @@ public final class CurlEngine: WakeableEngine {
         }
     }
 
+    /// A resend going out, counted by what the previous attempt got: so `sent` is always first sends
+    /// plus `retriesTotal`, and a resend the run's end cut off is not counted.
+    private func countResend(_ slot: TransferSlot) {
+        let key: String
+        switch slot.lastOutcome {
+        case .rejected(let r)?: key = r.rawValue
+        case .failed(let e)?: key = e.key
+        default: key = "other"
+        }
+        counters.retries[key, default: 0] += 1
+        counters.retriesTotal += 1
+    }
+
     /// An attempt that did not end in 200: the ledger (with the retry policy) says record it or resend it when.
     private func settle(_ slot: TransferSlot, outcome: Outcome, completed: UInt64, sink: OutcomeSink) {
         switch ledger.answered(token: slot.push.deviceToken, outcome: outcome, attempt: slot.attempts,
@@ -498,14 +512,6 @@ public final class CurlEngine: WakeableEngine {
             slot.dueNanos = at
         }
         slot.lastOutcome = outcome
-        let key: String
-        switch outcome {
-        case .rejected(let r): key = r.rawValue
-        case .failed(let e): key = e.key
-        default: key = "other"
-        }
-        counters.retries[key, default: 0] += 1
-        counters.retriesTotal += 1
         retryQueue.push(slot)
     }
 

@@ -55,8 +55,35 @@ public enum ReplayRun {
 
     /// - Parameter log: receives the start line (progress goes to `request.progress`).
     public static func execute(_ request: RunRequest, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
-        // Inputs first, so bad input fails before anything starts.
         let config = try configuration(request)
+        OpenDescriptorCount.warmUp()
+        let descriptorsAtStart = OpenDescriptorCount.now()
+        // Everything the run opens lives in `replay` and is gone when it returns.
+        var replayed = try replay(config, request, log: log)
+        replayed.report.openDescriptors = descriptorsAtStart.flatMap { start in
+            OpenDescriptorCount.now().map { RunReport.OpenDescriptors(atStart: start, atEnd: $0) }
+        }
+        let paths = try ReportWriter.write(replayed.report, to: request.outDirectory)
+        if replayed.unreachable {
+            throw RunError("\(replayed.report.stopReason ?? "target unreachable") (report written to \(request.outDirectory))")
+        }
+        if let failure = replayed.readFailure {
+            throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")
+        }
+        return RunResult(report: replayed.report, reportPaths: paths, stoppedAt: replayed.stoppedAt, interrupted: replayed.interrupted)
+    }
+
+    /// What one replay leaves once its target, engines and stream are closed.
+    private struct Replayed {
+        var report: RunReport
+        var unreachable: Bool
+        var readFailure: Error?
+        var stoppedAt: StreamLineError?
+        var interrupted: Bool
+    }
+
+    private static func replay(_ config: RunConfig, _ request: RunRequest, log: @escaping (String) -> Void) throws -> Replayed {
+        // Inputs first, so bad input fails before anything starts.
         let inputs = try RunInputs(config, credentials: request.credentials)
         let target = try RunTarget(config, inputs: inputs)
         defer { target.stop() }
@@ -93,14 +120,25 @@ public enum ReplayRun {
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
         report.stopReason = stop.reason
-        let paths = try ReportWriter.write(report, to: request.outDirectory)
-        if stop.isRequested, stop.cause == .targetUnreachable {
-            throw RunError("\(stop.reason ?? "target unreachable") (report written to \(request.outDirectory))")
-        }
-        if let failure = driver.readFailure {
-            throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")
-        }
-        return RunResult(report: report, reportPaths: paths, stoppedAt: driver.stopError, interrupted: stop.isRequested)
+        return Replayed(report: report, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
+                        readFailure: driver.readFailure, stoppedAt: driver.stopError, interrupted: stop.isRequested)
+    }
+}
+
+/// How many file descriptors the process has open (`/proc/self/fd`, less the one that lists it); nil where
+/// there is no /proc.
+enum OpenDescriptorCount {
+    /// libdispatch opens its timer descriptor the first time a timer is used (NIO's shutdown uses one),
+    /// and keeps it for the life of the process: opened here first, so that it is not counted as the run's.
+    static func warmUp() {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { done.signal() }
+        done.wait()
+    }
+
+    static func now() -> Int? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
+        return names.count - 1
     }
 }
 

@@ -123,10 +123,12 @@ public final class RunProgress: @unchecked Sendable {
         }
     }
 
-    /// Ends the redrawn line, so what follows starts on a line of its own.
+    /// Ends the redrawn line, so what follows starts on a line of its own, and lets go of the stream
+    /// (whose file would otherwise stay open as long as this progress does).
     func end() {
         if drawn { write("\n") }
         drawn = false
+        stream = { (0, nil) }
     }
 
     func sample(_ p: PoolProgress, at nanos: UInt64) -> Sample {

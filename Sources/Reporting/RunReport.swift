@@ -67,6 +67,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// Why the run stopped before its stream ended, when something stopped it: `SIGINT`, or
     /// `cannot reach HOST port N: CAUSE ...` (fail fast); absent when it ran to its end or its duration.
     public var stopReason: String?
+    /// The process's open file descriptors before the run started and after everything it opened
+    /// (connections, simulator, engine) was torn down: equal unless something leaked. Absent in reports
+    /// written before it was recorded.
+    public var openDescriptors: OpenDescriptors?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -102,6 +106,18 @@ public struct RunReport: Codable, Sendable, Equatable {
 }
 
 extension RunReport {
+    /// Open file descriptors around a run (`/proc/self/fd`).
+    public struct OpenDescriptors: Codable, Sendable, Equatable {
+        public var atStart: Int
+        public var atEnd: Int
+        public init(atStart: Int, atEnd: Int) {
+            self.atStart = atStart
+            self.atEnd = atEnd
+        }
+        /// Descriptors the run left open.
+        public var leaked: Int { atEnd - atStart }
+    }
+
     /// The batching knob's effect: Live Activity updates collapsed into a later one for the same token.
     public struct Coalescing: Codable, Sendable, Equatable {
         /// The window, recorded milliseconds.

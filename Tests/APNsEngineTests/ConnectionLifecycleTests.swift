@@ -15,6 +15,24 @@ final class ConnectionLifecycleTests: XCTestCase {
         XCTAssertEqual(m.handle(.authenticatedAnswer, now: 3), .none)
     }
 
+    func testALossAfterManyAnswersIsANormalEnd() {
+        // A server that sends GOAWAY every 10 s after hundreds of answers: reconnect at once, every time.
+        var m = ConnectionLifecycle(now: 0)
+        var t: UInt64 = 0
+        for round in 0..<5 {
+            XCTAssertEqual(m.handle(.connectionOpened, now: t), .none)
+            for i in 0..<100 { _ = m.handle(.authenticatedAnswer, now: t + UInt64(i)) }
+            t += 10 * s
+            XCTAssertEqual(m.handle(.connectionLost, now: t), .none, "round \(round): no hold")
+            XCTAssertEqual(m.consecutiveFailures, 0)
+        }
+        XCTAssertEqual(m.holds, 0)
+        // 99 answers is not enough: a failure.
+        _ = m.handle(.connectionOpened, now: t)
+        for i in 0..<99 { _ = m.handle(.authenticatedAnswer, now: t + UInt64(i)) }
+        XCTAssertEqual(m.handle(.connectionLost, now: t + 5 * s), .hold(untilNanos: t + 6 * s))
+    }
+
     func testAConnectionThatDiesYoungHoldsSendsWithGrowingBackoffUpTo60s() {
         var m = ConnectionLifecycle(now: 0)
         _ = m.handle(.connectionOpened, now: 0)
