@@ -7,6 +7,11 @@ scripts/install-deps.sh --test
 echo "test.sh: building tests (debug; the first build takes several minutes)" >&2
 swift build --build-tests
 swift test --skip-build "$@"
+# The soak's 30-s variant (scripts/soak.sh: faults, descriptor and retry checks) with the debug build.
+if [ "${SKIP_SOAK:-0}" != 1 ] && [ $# -eq 0 ]; then
+    echo "test.sh: the 30-s soak (scripts/soak.sh --seconds 30)" >&2
+    scripts/soak.sh --seconds 30 --debug --skip-build --out "${TMPDIR:-/tmp}/apnsbench-soak-ci"
+fi
 # The allocation gate: package-benchmark's malloc counts against Benchmarks/Thresholds (counts do not move
 # with the machine's load; times are never checked). Builds the Benchmarks package in release the first time.
 if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $# -eq 0 ]; then

@@ -48,8 +48,9 @@ public struct Difference: Codable, Sendable, Equatable, CustomStringConvertible 
 /// - the same environment: libcurl and nghttp2 versions and core count (warnings instead under
 ///   `--allow-env-mismatch`).
 ///
-/// The simulator's latency and fault model is not in the run configuration (only its mode, `fast`), so
-/// runs against simulators with different models are not told apart here.
+/// The embedded simulator's latency and fault model (a profile's `simulator:` section) is part of the run
+/// configuration, `simulator.settings`, so it is compared key by key like the rest; a model given to a
+/// standalone `apnsbench simulate --config` is not visible to the run, and not told apart here.
 public enum Comparability {
     /// Configuration keys (and key prefixes, ending in `.`) that are not compared.
     public static let ignoredConfigurationKeys = [
