@@ -13,6 +13,10 @@ public struct RunRequest: Sendable {
     public var outDirectory = "reports/latest"
     /// The provider key; never part of the configuration (it is secret, and not what runs compare).
     public var credentials = Credentials()
+    /// A CA certificate (PEM file) to trust for a URL, sandbox or production target instead of the
+    /// system's (`--ca-cert`); nil: the system's. Not part of the configuration: it changes whom the run
+    /// trusts, not what it sends.
+    public var caCertificatePath: String?
     /// Where live progress goes; nil: nowhere.
     public var progress: RunProgress?
     /// A stop another thread may request (signals: ``SignalStop``); nil: the run ends on its own.
@@ -84,7 +88,7 @@ public enum ReplayRun {
 
     private static func replay(_ config: RunConfig, _ request: RunRequest, log: @escaping (String) -> Void) throws -> Replayed {
         // Inputs first, so bad input fails before anything starts.
-        let inputs = try RunInputs(config, credentials: request.credentials)
+        let inputs = try RunInputs(config, credentials: request.credentials, caCertificatePath: request.caCertificatePath)
         let target = try RunTarget(config, inputs: inputs)
         defer { target.stop() }
 

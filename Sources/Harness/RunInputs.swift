@@ -13,8 +13,10 @@ struct RunInputs {
     let deadTokens: [String]
     /// SHA-256 of the stream file: which recording this run replayed (compare refuses two that differ).
     let streamSHA256: String
+    /// The CA certificate (PEM) to trust for the target instead of the system's (`--ca-cert`).
+    let trustedCertificatePEM: String?
 
-    init(_ config: RunConfig, credentials: Credentials) throws {
+    init(_ config: RunConfig, credentials: Credentials, caCertificatePath: String? = nil) throws {
         libcurl = LibcurlInfo.loaded()
         try libcurl.requireUsable()
         let w = config.workload
@@ -30,6 +32,24 @@ struct RunInputs {
         }
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
         key = try Self.signingKey(credentials, target: config.target)
+        trustedCertificatePEM = try caCertificatePath.map { path in
+            guard config.target != .simulator else {
+                throw RunError("--ca-cert \(path) goes with a URL, sandbox or production target; the embedded simulator's CA is trusted already")
+            }
+            return try Self.readCertificate(path)
+        }
+    }
+
+    /// A PEM file with at least one certificate; an error naming the file otherwise.
+    static func readCertificate(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunError("CA certificate \(path) (--ca-cert or APNS_CA_CERT) cannot be read")
+        }
+        let pem = String(decoding: data, as: UTF8.self)
+        guard pem.contains("-----BEGIN CERTIFICATE-----"), pem.contains("-----END CERTIFICATE-----") else {
+            throw RunError("CA certificate \(path) (--ca-cert or APNS_CA_CERT) is not a PEM certificate (no BEGIN/END CERTIFICATE block)")
+        }
+        return pem
     }
 
     /// A provider token cache for one engine (each worker signs its own), on `clock`: the embedded

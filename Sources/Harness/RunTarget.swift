@@ -14,7 +14,7 @@ final class RunTarget {
     init(_ config: RunConfig, inputs: RunInputs) throws {
         guard config.target == .simulator else {
             baseURL = config.target.baseURL!
-            trustedCertificatePEM = nil
+            trustedCertificatePEM = inputs.trustedCertificatePEM
             simulator = nil
             return
         }

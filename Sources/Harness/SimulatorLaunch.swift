@@ -46,11 +46,19 @@ public struct SimulatorLaunch {
         public var threads: Int?
         /// Overrides the file's seed.
         public var seed: UInt64?
+        /// DNS names the server certificate covers beside localhost, 127.0.0.1 and ::1.
+        public var tlsNames: [String] = []
         /// Where to write the CA certificate. Default: `apnsbench-simulator-ca-<port>.pem` in the temporary
         /// folder. The demo key's .p8 goes to the same folder.
         public var caOut: String?
 
         public init() {}
+    }
+
+    /// Whether `host` is a loopback address or name (127.0.0.0/8, ::1, localhost).
+    public static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased()
+        return h == "localhost" || h == "::1" || h == "[::1]" || h.hasPrefix("127.")
     }
 
     /// The key made when no key was given (validating mode only); its .p8 is written beside the CA.
@@ -99,7 +107,8 @@ public struct SimulatorLaunch {
     /// the simulator.
     public static func start(_ options: Options) throws -> SimulatorLaunch {
         let (c, demo) = try configuration(options)
-        let simulator = try APNsSimulator(configuration: c)
+        let certificates = c.h2c || options.tlsNames.isEmpty ? nil : try SimulatorCertificates.generate(extraDNSNames: options.tlsNames)
+        let simulator = try APNsSimulator(configuration: c, certificates: certificates)
         try simulator.start()
         do {
             return try SimulatorLaunch(simulator: simulator, configuration: c, demo: demo, caOut: options.caOut)

@@ -105,8 +105,14 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp("Trust exactly this CA certificate (PEM) for the target instead of the system's: a standalone `apnsbench simulate` (it prints its CA's path) or a company proxy. Verification stays on. Only with --target sandbox, production or a URL. Default: APNS_CA_CERT if set.", valueName: "PATH"))
+    var caCert: String?
+
     @OptionGroup(title: "Provider key")
     var credentials: CredentialOptions
+
+    /// --ca-cert, or APNS_CA_CERT.
+    var caCertificatePath: String? { caCert ?? ProcessInfo.processInfo.environment["APNS_CA_CERT"].flatMap { $0.isEmpty ? nil : $0 } }
 
     /// Checks only what the command line alone decides (the schedule flags exclude each other, values
     /// parse); every range is the configuration's own rule, checked once after the profile is read.
@@ -123,6 +129,9 @@ struct RunCommand: ParsableCommand {
         _ = try coalesceMillis()
         _ = try errorShares()
         guard drain >= 0, drain <= 600 else { throw ValidationError("--drain \(drain) must be between 0 and 600 seconds") }
+        if let ca = caCertificatePath, Target(argument: target) == .simulator {
+            throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; the embedded simulator's CA is trusted already")
+        }
     }
 
     /// `--slo-max-error-share rejected=0.01 ...` as classes and shares (the classes are the configuration's to check).
@@ -163,6 +172,7 @@ struct RunCommand: ParsableCommand {
         var request = RunRequest(profilePath: profile)
         request.outDirectory = out
         request.credentials = try credentials.single()
+        request.caCertificatePath = caCertificatePath
         var o = RunConfigOverrides()
         o.target = Target(argument: target)
         o.connections = connections

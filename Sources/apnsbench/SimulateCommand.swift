@@ -19,8 +19,14 @@ struct SimulateCommand: ParsableCommand {
             \(ExitCodes.help)
             """)
 
-    @Option(name: .long, help: "Address to bind.")
+    @Option(name: .long, help: "Address to bind (loopback unless --allow-remote).")
     var host: String = "127.0.0.1"
+
+    @Flag(name: .long, help: "Allow --host to be an address other hosts can reach (0.0.0.0, a pod's address): the simulator as a cluster service. Without it only loopback is bound.")
+    var allowRemote = false
+
+    @Option(name: .long, help: ArgumentHelp("A DNS name the server certificate also covers, beside localhost, 127.0.0.1 and ::1 (repeatable): the name clients reach it by, such as a Kubernetes Service.", valueName: "NAME"))
+    var tlsName: [String] = []
 
     @Option(name: .long, help: "Port to bind (0: a free one).")
     var port: Int = 2197
@@ -56,11 +62,16 @@ struct SimulateCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0-65535") }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads \(threads) must be 1-64") }
         if let config, !FileManager.default.isReadableFile(atPath: config) { throw ValidationError("--config \(config) cannot be read") }
+        if !allowRemote, !SimulatorLaunch.isLoopback(host) {
+            throw ValidationError("--host \(host) is not a loopback address: other hosts could reach the simulator; say --allow-remote to serve them")
+        }
+        if h2c, !tlsName.isEmpty { throw ValidationError("--tls-name goes with TLS; --h2c serves no certificate") }
     }
 
     func run() throws {
         var options = SimulatorLaunch.Options()
         options.host = host
+        options.tlsNames = tlsName
         options.port = port
         options.h2c = h2c
         options.fast = fast
