@@ -124,6 +124,10 @@ public enum ReplayRun {
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
         report.stopReason = stop.reason
+        report.liveActivityBudget = pipeline.budget.map { b in
+            .init(priority10PerHour: b.budget.perHour, windowSeconds: Int(LiveActivityBudget.windowMillis / 1000),
+                  priority10Updates: b.budget.updates, throttled: b.budget.throttled, activitiesThrottled: b.budget.throttledTokens.count)
+        }
         return Replayed(report: report, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.readFailure, stoppedAt: driver.stopError, interrupted: stop.isRequested)
     }
@@ -146,15 +150,20 @@ enum OpenDescriptorCount {
     }
 }
 
-/// The stages between the workload and the engine: coalescing (when on), then pacing (open loop).
+/// The stages between the workload and the engine: coalescing (when on), the Live Activity budget's count
+/// (Live Activity runs), then pacing (open loop).
 struct SendPipeline {
     let source: PushSource
     let coalescer: Coalescer?
+    let budget: LiveActivityBudgetSource?
 
     init(_ driver: WorkloadDriver, _ config: RunConfig) {
         var source: PushSource = driver
         coalescer = config.coalescing.windowMillis.map { Coalescer(driver, windowMillis: $0) }
         if let coalescer { source = coalescer }
+        let perHour = config.liveActivityBudgetPerHour
+        budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour) : nil
+        if let budget { source = budget }
         if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.schedule.mode)) }
         self.source = source
     }

@@ -71,6 +71,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// (connections, simulator, engine) was torn down: equal unless something leaked. Absent in reports
     /// written before it was recorded.
     public var openDescriptors: OpenDescriptors?
+    /// The Live Activity budget in recorded time (`liveActivityBudget`), for Live Activity runs with a
+    /// budget: what iOS would throttle of the priority-10 updates sent. Absent otherwise.
+    public var liveActivityBudget: LiveActivityBudgetCount?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -106,6 +109,28 @@ public struct RunReport: Codable, Sendable, Equatable {
 }
 
 extension RunReport {
+    /// What the device would throttle: priority-10 Live Activity updates beyond `priority10PerHour` for
+    /// one activity token within a rolling hour of recorded time. The same at any replay speed.
+    public struct LiveActivityBudgetCount: Codable, Sendable, Equatable {
+        /// The budget assumed (Apple does not publish it).
+        public var priority10PerHour: Int
+        public var windowSeconds: Int
+        /// Priority-10 updates sent (counted as they went to the engine).
+        public var priority10Updates: Int
+        /// Of those, the updates the device would throttle.
+        public var throttled: Int
+        /// Activity tokens with at least one throttled update.
+        public var activitiesThrottled: Int
+
+        public init(priority10PerHour: Int, windowSeconds: Int, priority10Updates: Int, throttled: Int, activitiesThrottled: Int) {
+            self.priority10PerHour = priority10PerHour
+            self.windowSeconds = windowSeconds
+            self.priority10Updates = priority10Updates
+            self.throttled = throttled
+            self.activitiesThrottled = activitiesThrottled
+        }
+    }
+
     /// Open file descriptors around a run (`/proc/self/fd`).
     public struct OpenDescriptors: Codable, Sendable, Equatable {
         public var atStart: Int

@@ -70,6 +70,9 @@ extension SummaryText {
         line("- peak in flight: \(e.peakInFlight)")
         line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.windowMillis.map { "\($0) ms" } ?? "off"), apns-expiration \(c.payload.expirationSeconds.map { "start + \($0) s" } ?? "none"), apns-collapse-id \(c.payload.collapseID.map { Format.code($0) } ?? "none")\(c.target == .simulator ? ", simulator \(c.simulator.mode)" : "")")
         line("- retry policy: \(retryLine(c.retry))")
+        if let b = report.liveActivityBudget {
+            line("- Live Activity budget (recorded time, an assumed \(b.priority10PerHour) priority-10 updates per activity per hour): \(b.throttled) of \(b.priority10Updates) updates would be throttled on the device, for \(b.activitiesThrottled) activities")
+        }
         let byCause = e.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
         line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) (\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")

@@ -96,6 +96,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls (1-600 and shorter than the push timeout, default 10, 0 turns it off; overrides stall_timeout).", valueName: "SECONDS"))
     var stallTimeout: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it; default 10, 0 counts nothing; overrides live_activity_budget).", valueName: "N"))
+    var liveActivityBudget: Int?
+
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
@@ -192,6 +195,7 @@ struct RunCommand: ParsableCommand {
         o.reportIntervalSeconds = reportInterval
         o.failFastSeconds = failFast
         o.stallTimeoutSeconds = stallTimeout
+        o.liveActivityBudget = liveActivityBudget
         o.allowProductionLoad = allowProductionLoad ? true : nil
         request.overrides = o
         request.progress = quiet ? nil : RunProgress.forStandardOutput()

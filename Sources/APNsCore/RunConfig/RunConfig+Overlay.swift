@@ -22,6 +22,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var reportIntervalSeconds: Int?
     public var failFastSeconds: Double?
     public var stallTimeoutSeconds: Int?
+    public var liveActivityBudget: Int?
     public var allowProductionLoad: Bool?
 
     public init() {}
@@ -52,6 +53,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if reportIntervalSeconds != nil { k.insert(.reportInterval) }
         if failFastSeconds != nil { k.insert(.failFast) }
         if stallTimeoutSeconds != nil { k.insert(.stallTimeout) }
+        if liveActivityBudget != nil { k.insert(.liveActivityBudget) }
         if allowProductionLoad != nil || target == .production { k.insert(.allowProductionLoad) }
         return k
     }
@@ -79,6 +81,7 @@ extension RunConfig {
         if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }
         if let v = o.failFastSeconds { c.transport.failFastSeconds = v }
         if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }
+        if let v = o.liveActivityBudget { c.liveActivityBudget = v }
         if let v = o.allowProductionLoad { c.allowProductionLoad = v }
         return c
     }

@@ -21,6 +21,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case reportInterval = "report_interval"
     case failFast = "fail_fast"
     case stallTimeout = "stall_timeout"
+    case liveActivityBudget = "live_activity_budget"
     case allowProductionLoad = "allow_production_load"
     case fastSimulator = "fast_simulator"
     case simulator
@@ -50,6 +51,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .reportInterval: return "--report-interval"
         case .failFast: return "--fail-fast"
         case .stallTimeout: return "--stall-timeout"
+        case .liveActivityBudget: return "--live-activity-budget"
         case .allowProductionLoad: return "--allow-production-load"
         case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator: return nil
         }
@@ -167,6 +169,7 @@ extension RunConfig {
         if let f = transport.failFastSeconds, !(f >= 1 && f <= 600) {
             throw RunConfigError(.failFast, "must be between 1 and 600 seconds, found \(Self.trim(f))")
         }
+        if let b = liveActivityBudget { try Self.check(.liveActivityBudget, b, in: 0...1_000_000, why: " priority-10 updates an hour (0 counts nothing)") }
         if let s = transport.stallTimeoutSeconds, s != 0 {
             try Self.check(.stallTimeout, s, in: 1...600, why: " seconds (0 turns the watchdog off)")
             guard s * 1000 < transport.pushTimeoutMillis else {

@@ -41,6 +41,13 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// The explicit opt-in to load production APNs above ``productionSafeRate`` pushes a second (or with a
     /// schedule whose rate is unbounded: closed loop, recorded times). Nil or false: refused.
     public var allowProductionLoad: Bool?
+    /// The Live Activity budget the report judges the recording by: priority-10 updates one activity may
+    /// get per rolling hour of recorded time before iOS throttles, 1–1 000 000 (an assumption: Apple does
+    /// not publish it); 0 counts nothing; nil: 10. Counted only for Live Activity pushes.
+    public var liveActivityBudget: Int?
+
+    /// The budget in force: ``liveActivityBudget`` or 10; 0 when off or for pushes other than Live Activity updates.
+    public var liveActivityBudgetPerHour: Int { workload.pushType == .liveactivity ? liveActivityBudget ?? 10 : 0 }
 
     /// The fastest a run against production may send without ``allowProductionLoad``: 100 pushes a second.
     public static let productionSafeRate = 100.0

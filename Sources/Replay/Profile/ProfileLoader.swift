@@ -14,6 +14,7 @@ public enum ProfileLoader {
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
         "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
+        "live_activity_budget",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -204,6 +205,7 @@ public enum ProfileLoader {
             guard let ms = try duration("fail_fast") else { throw fail("fail_fast", "must be a duration like 10s") }
             config.transport.failFastSeconds = Double(ms) / 1000
         }
+        config.liveActivityBudget = try int("live_activity_budget")
         if values["stall_timeout"] != nil {
             // `0` (or 0s) turns the watchdog off.
             if case let .scalar(s)? = values["stall_timeout"], s.string == "0" {
