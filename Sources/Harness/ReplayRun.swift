@@ -52,8 +52,8 @@ public enum ReplayRun {
     public static func configuration(_ request: RunRequest) throws -> RunConfig {
         let config = try ProfileLoader.load(path: request.profilePath).overlaying(request.overrides)
         try config.validate(setBy: request.overrides)
-        // The `simulator:` section by the simulator's own rules, with the profile's lines.
-        if config.simulator.settings != nil { try SimulatorConfigFile.check(profile: request.profilePath) }
+        // The `simulator:` section (and the APNs model under it) by the simulator's own rules.
+        try SimulatorConfigFile.check(run: config)
         return config
     }
 

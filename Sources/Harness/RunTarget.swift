@@ -20,7 +20,7 @@ final class RunTarget {
         }
         var s = SimulatorConfiguration()
         // The profile's APNs model and faults first; what the run itself needs goes over them.
-        if let settings = config.simulator.settings {
+        if let settings = config.simulator.effectiveSettings {
             try SimulatorConfigFile.apply(settings: settings, profile: config.profilePath, to: &s)
         }
         let key = inputs.key

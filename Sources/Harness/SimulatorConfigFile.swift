@@ -32,6 +32,8 @@ import Yams
 /// live_activity: { missing_keys: reject, priority10_budget: 10, budget_window_seconds: 3600 }
 /// faults:
 ///   latency: { fixed_ms: 5 }            # or { uniform_ms: [1, 10] } or { lognormal_ms: { p50: 40, p99: 200 } }
+///   round_trip_ms: 20                  # added to every answer: the network's share
+///   capacity: { per_connection_per_second: 2000, overload_after_ms: 500, overload_503_fraction: 0.2 }
 ///   internal_server_error_fraction: 0.01
 ///   service_unavailable_fraction: 0.01
 ///   shutdown_fraction: 0
@@ -85,6 +87,16 @@ public enum SimulatorConfigFile {
         try apply(node: root, file: profile, keyPath: "simulator", to: &configuration)
     }
 
+    /// Checks a run's simulator settings before it starts: the profile's `simulator:` section with its
+    /// lines (``check(profile:)``), then the APNs model with the section laid over it.
+    public static func check(run config: RunConfig) throws {
+        if config.simulator.settings != nil { try check(profile: config.profilePath) }
+        if config.simulator.model != nil, let settings = config.simulator.effectiveSettings {
+            var scratch = SimulatorConfiguration()
+            try apply(settings: settings, profile: config.profilePath, to: &scratch)
+        }
+    }
+
     /// Checks the `simulator:` section of the profile at `profile` against the simulator's rules, so that a
     /// wrong key or value fails before the run, naming the profile's line and the key path.
     public static func check(profile: String) throws {
@@ -92,11 +104,11 @@ public enum SimulatorConfigFile {
               case let .mapping(top)? = try? Yams.compose(yaml: String(decoding: data, as: UTF8.self)),
               let section = top.first(where: { $0.key.string == "simulator" })?.value else { return }
         var scratch = SimulatorConfiguration()
-        try apply(node: section, file: profile, keyPath: "simulator", to: &scratch, ignoring: ["fast"])
+        try apply(node: section, file: profile, keyPath: "simulator", to: &scratch, ignoring: ["fast", "model"])
     }
 
     /// Applies the mapping `root` (at `keyPath` in `file`: "" for a whole file); keys in `ignoring` are
-    /// taken as known and skipped (a profile's `simulator.fast` is the run's).
+    /// taken as known and skipped (a profile's `simulator.fast` and `simulator.model` are the run's).
     static func apply(node root: Node, file: String, keyPath: String, to configuration: inout SimulatorConfiguration,
                       ignoring: Set<String> = []) throws {
         var r = Reader(file: file)
@@ -183,7 +195,7 @@ public enum SimulatorConfigFile {
 
     private static func faults(_ v: Entry, _ r: inout Reader, _ f: inout FaultInjection) throws {
         let m = try r.map(v)
-        try r.only(m, ["latency", "internal_server_error_fraction", "service_unavailable_fraction", "shutdown_fraction",
+        try r.only(m, ["latency", "round_trip_ms", "capacity", "internal_server_error_fraction", "service_unavailable_fraction", "shutdown_fraction",
                        "connection_reset_fraction", "stall_fraction", "latency_spike", "clock_step", "goaway_after_streams",
                        "goaway_after_seconds", "idle_timeout_seconds", "settings_delay_ms"])
         if let x = m["latency"] {
@@ -210,6 +222,15 @@ public enum SimulatorConfigFile {
         if let x = m["shutdown_fraction"] { f.shutdownFraction = try r.number(x, 0...1) }
         if let x = m["connection_reset_fraction"] { f.connectionResetFraction = try r.number(x, 0...1) }
         if let x = m["stall_fraction"] { f.stallFraction = try r.number(x, 0...1) }
+        if let x = m["round_trip_ms"] { f.roundTripMilliseconds = try r.number(x, 0...600_000) }
+        if let x = m["capacity"] {
+            let p = try r.map(x)
+            try r.only(p, ["per_connection_per_second", "overload_after_ms", "overload_503_fraction"])
+            guard let rate = p["per_connection_per_second"] else { throw r.fail(x, "needs per_connection_per_second, like {per_connection_per_second: 2000}") }
+            f.capacity = .init(perConnectionPerSecond: try r.number(rate, 0.001...10_000_000),
+                               overloadAfterMilliseconds: try p["overload_after_ms"].map { try r.number($0, 0...600_000) } ?? 1000,
+                               overloadServiceUnavailableFraction: try p["overload_503_fraction"].map { try r.number($0, 0...1) } ?? 0)
+        }
         if let x = m["latency_spike"] {
             let p = try r.map(x)
             try r.only(p, ["fraction", "ms"])

@@ -99,6 +99,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it; default 10, 0 counts nothing; overrides live_activity_budget).", valueName: "N"))
     var liveActivityBudget: Int?
 
+    @Option(name: .long, help: ArgumentHelp("A named APNs model for the embedded simulator: near, far or overloaded (latency, round trip, per-connection capacity with queueing, shedding; assumptions, not Apple's figures; README, \"APNs models\"). The profile's simulator: keys go over it.", valueName: "NAME"))
+    var apnsModel: String?
+
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
@@ -196,6 +199,7 @@ struct RunCommand: ParsableCommand {
         o.failFastSeconds = failFast
         o.stallTimeoutSeconds = stallTimeout
         o.liveActivityBudget = liveActivityBudget
+        o.apnsModel = apnsModel
         o.allowProductionLoad = allowProductionLoad ? true : nil
         request.overrides = o
         request.progress = quiet ? nil : RunProgress.forStandardOutput()

@@ -279,3 +279,40 @@ final class ConnectionPolicyStallAndSpikeTests: XCTestCase {
         XCTAssertEqual(stepped.now(), 1060 + 3700)
     }
 }
+
+/// The capacity model: one server per connection, first come first served, shedding when overloaded.
+final class ConnectionPolicyCapacityTests: XCTestCase {
+    func testRequestsQueueBehindEachOtherAtTheServiceRatePlusTheRoundTrip() {
+        var c = SimulatorConfiguration()
+        c.faults.capacity = .init(perConnectionPerSecond: 1000)
+        c.faults.roundTripMilliseconds = 20
+        var p = ConnectionPolicy(configuration: c, connectionID: 1)
+        var delays: [Double] = []
+        for _ in 0..<5 {
+            guard case let .answer(a) = p.requestValidated(accepted: true, authenticated: true, now: 0) else { return XCTFail() }
+            delays.append(a.delayMilliseconds)
+        }
+        XCTAssertEqual(delays, [21, 22, 23, 24, 25], "1 ms of service each, queued, plus 20 ms of network")
+        // Once the queue has drained, a request waits only for its own service.
+        guard case let .answer(later) = p.requestValidated(accepted: true, authenticated: true, now: 1_000_000_000) else { return XCTFail() }
+        XCTAssertEqual(later.delayMilliseconds, 21)
+    }
+
+    func testOverloadShedsItsShareWith503AtOnce() {
+        var c = SimulatorConfiguration()
+        c.faults.capacity = .init(perConnectionPerSecond: 100, overloadAfterMilliseconds: 50, overloadServiceUnavailableFraction: 1)
+        var p = ConnectionPolicy(configuration: c, connectionID: 1)
+        var shed = 0, queued = 0
+        for _ in 0..<20 {
+            guard case let .answer(a) = p.requestValidated(accepted: true, authenticated: true, now: 0) else { return XCTFail() }
+            if a.injected == .serviceUnavailable {
+                shed += 1
+                XCTAssertEqual(a.delayMilliseconds, 0, "shed at once, taking no service time")
+            } else {
+                queued += 1
+            }
+        }
+        XCTAssertEqual(queued, 6, "10 ms each: waits of 0…50 ms are taken, past 50 ms shed")
+        XCTAssertEqual(shed, 14)
+    }
+}

@@ -112,3 +112,25 @@ final class ProfileSimulatorSectionTests: XCTestCase {
         }
     }
 }
+
+/// The named APNs models: each is valid simulator configuration, and a profile's keys go over it.
+final class APNsModelPresetTests: XCTestCase {
+    func testEveryPresetAppliesAndTheSectionGoesOverIt() throws {
+        for preset in APNsModel.presets {
+            var s = SimulatorConfiguration()
+            XCTAssertNoThrow(try SimulatorConfigFile.apply(settings: preset.settings, profile: "p.yaml", to: &s), preset.name)
+            XCTAssertNotNil(s.faults.capacity, preset.name)
+            XCTAssertGreaterThan(s.faults.roundTripMilliseconds, 0, preset.name)
+        }
+        var config = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "leave-requests", stream: "s", template: "t", bundleID: "b"))
+        config.simulator.model = "far"
+        config.simulator.settings = .object(["faults": .object(["round_trip_ms": .double(90), "stall_fraction": .double(0.01)])])
+        var s = SimulatorConfiguration()
+        try SimulatorConfigFile.apply(settings: try XCTUnwrap(config.simulator.effectiveSettings), profile: "p.yaml", to: &s)
+        XCTAssertEqual(s.faults.roundTripMilliseconds, 90, "the section's key wins")
+        XCTAssertEqual(s.faults.stallFraction, 0.01, "and adds to the model")
+        XCTAssertEqual(s.faults.latency, .lognormal(p50Milliseconds: 10, p99Milliseconds: 300), "the model's other keys stay")
+        config.simulator.model = "nowhere"
+        XCTAssertThrowsError(try config.validate()) { XCTAssertEqual(($0 as? RunConfigError)?.key, .apnsModel) }
+    }
+}

@@ -23,6 +23,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var failFastSeconds: Double?
     public var stallTimeoutSeconds: Int?
     public var liveActivityBudget: Int?
+    public var apnsModel: String?
     public var allowProductionLoad: Bool?
 
     public init() {}
@@ -54,6 +55,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if failFastSeconds != nil { k.insert(.failFast) }
         if stallTimeoutSeconds != nil { k.insert(.stallTimeout) }
         if liveActivityBudget != nil { k.insert(.liveActivityBudget) }
+        if apnsModel != nil { k.insert(.apnsModel) }
         if allowProductionLoad != nil || target == .production { k.insert(.allowProductionLoad) }
         return k
     }
@@ -82,6 +84,7 @@ extension RunConfig {
         if let v = o.failFastSeconds { c.transport.failFastSeconds = v }
         if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }
         if let v = o.liveActivityBudget { c.liveActivityBudget = v }
+        if let v = o.apnsModel { c.simulator.model = v }
         if let v = o.allowProductionLoad { c.allowProductionLoad = v }
         return c
     }

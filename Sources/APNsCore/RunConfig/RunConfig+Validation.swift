@@ -25,6 +25,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case allowProductionLoad = "allow_production_load"
     case fastSimulator = "fast_simulator"
     case simulator
+    case apnsModel = "apns_model"
 
     /// The profile's key.
     public var profileKey: String { rawValue }
@@ -52,6 +53,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .failFast: return "--fail-fast"
         case .stallTimeout: return "--stall-timeout"
         case .liveActivityBudget: return "--live-activity-budget"
+        case .apnsModel: return "--apns-model"
         case .allowProductionLoad: return "--allow-production-load"
         case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator: return nil
         }
@@ -191,6 +193,14 @@ extension RunConfig {
         }
         if simulator.fast, target != .simulator {
             throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")
+        }
+        if let m = simulator.model {
+            guard APNsModel.named(m) != nil else {
+                throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")), found '\(m)'")
+            }
+            guard target == .simulator else {
+                throw RunConfigError(.apnsModel, "applies to the embedded simulator only; the target is \(target)")
+            }
         }
         if simulator.settings != nil, target != .simulator {
             throw RunConfigError(.simulator, "(the APNs model and faults) applies to the embedded simulator only; the target is \(target): "

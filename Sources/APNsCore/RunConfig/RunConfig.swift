@@ -223,7 +223,19 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// `fast`, which is ``fast``): the APNs model and the faults a run rehearses against. Default none:
         /// an answer at once, no faults.
         public var settings: ConfigValue?
+        /// A named APNs model (``APNsModel``) under ``settings``: `--apns-model`, or `model:` in the
+        /// section. Default none.
+        public var model: String?
         public init() {}
+
+        /// What the simulator is configured with: the model's keys, the section's laid over them.
+        public var effectiveSettings: ConfigValue? {
+            let preset = model.flatMap(APNsModel.named)?.settings
+            switch (preset, settings) {
+            case let (p?, s?): return p.overlaid(with: s)
+            case let (p, s): return p ?? s
+            }
+        }
 
         /// `fast` or `validating`.
         public var mode: String { fast ? "fast" : "validating" }

@@ -38,6 +38,8 @@ struct ConnectionPolicy {
     private(set) var isGoingAway = false
     private var timersStarted = false
     private var lastRequestAt: UInt64 = 0
+    /// The capacity model: when this connection's server is free again (monotonic ns).
+    private var busyUntil: UInt64 = 0
 
     init(configuration: SimulatorConfiguration, connectionID: Int) {
         faults = configuration.faults
@@ -169,7 +171,7 @@ struct ConnectionPolicy {
 
     /// The validator decided on a request: `accepted` is its verdict, `authenticated` whether the
     /// connection has been bound to a valid provider token (now or before).
-    mutating func requestValidated(accepted: Bool, authenticated: Bool) -> RequestAction {
+    mutating func requestValidated(accepted: Bool, authenticated: Bool, now: UInt64 = 0) -> RequestAction {
         var answer = Answer()
         if accepted, faults.rollsDice {
             let roll = random.unit()
@@ -193,7 +195,25 @@ struct ConnectionPolicy {
         answer.limit = adjustLimit(accepted: accepted && answer.injected == nil, authenticated: authenticated)
         answer.delayMilliseconds = faults.latency.sample(&random)
         if let spike = faults.latencySpike, random.unit() < spike.fraction { answer.delayMilliseconds += spike.milliseconds }
+        if let capacity = faults.capacity { queue(&answer, capacity, accepted: accepted, now: now) }
+        answer.delayMilliseconds += faults.roundTripMilliseconds
         return .answer(answer)
+    }
+
+    /// The capacity model: the request waits for the connection's server, then takes its service time.
+    /// Overloaded (a wait past `overloadAfterMilliseconds`), a share of valid requests is shed with 503
+    /// at once and takes no service time.
+    private mutating func queue(_ answer: inout Answer, _ capacity: FaultInjection.Capacity, accepted: Bool, now: UInt64) {
+        let service = UInt64(1e9 / capacity.perConnectionPerSecond)
+        let start = max(now, busyUntil)
+        let waitMillis = Double(start - now) / 1e6
+        if accepted, answer.injected == nil, capacity.overloadServiceUnavailableFraction > 0, waitMillis > capacity.overloadAfterMilliseconds,
+           random.unit() < capacity.overloadServiceUnavailableFraction {
+            answer.injected = .serviceUnavailable
+            return
+        }
+        busyUntil = start + service
+        answer.delayMilliseconds += Double(busyUntil - now) / 1e6
     }
 
     /// Raises the limit after the first valid provider token (as APNs does with a new SETTINGS frame);

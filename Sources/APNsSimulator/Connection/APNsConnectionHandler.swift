@@ -272,7 +272,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         delta.requests += 1
 
         let answer: ConnectionPolicy.Answer
-        switch policy.requestValidated(accepted: decision.verdict == .accept, authenticated: auth.isAuthenticated) {
+        switch policy.requestValidated(accepted: decision.verdict == .accept, authenticated: auth.isAuthenticated,
+                                       now: context.eventLoop.now.uptimeNanoseconds) {
         case .resetConnection:
             resetConnection(context: context)
             return

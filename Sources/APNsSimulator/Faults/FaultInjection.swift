@@ -33,6 +33,12 @@ public struct FaultInjection: Sendable, Equatable {
 
     /// Response latency. Default none.
     public var latency: Latency = .none
+    /// A fixed network round trip added to every answer, in milliseconds (the distance to APNs). Default 0.
+    public var roundTripMilliseconds = 0.0
+    /// Each connection serves its requests one at a time at this rate (requests a second), first come
+    /// first served: past it requests queue and their answers wait, so a knee exists beyond the client's
+    /// own limit. Default none (no queue).
+    public var capacity: Capacity?
     /// Fraction of valid requests answered 500 InternalServerError. Default 0.
     public var internalServerErrorFraction = 0.0
     /// Fraction of valid requests answered 503 ServiceUnavailable. Default 0.
@@ -66,6 +72,23 @@ public struct FaultInjection: Sendable, Equatable {
     public var settingsDelayMilliseconds = 0.0
 
     public init() {}
+
+    /// A connection's service rate and how it sheds load.
+    public struct Capacity: Sendable, Equatable {
+        /// Requests a second one connection serves.
+        public var perConnectionPerSecond: Double
+        /// Past this queueing wait (ms), a request is overloaded...
+        public var overloadAfterMilliseconds: Double
+        /// ...and this share of overloaded requests is answered 503 ServiceUnavailable at once instead
+        /// of queueing. Default 0: all queue.
+        public var overloadServiceUnavailableFraction: Double
+
+        public init(perConnectionPerSecond: Double, overloadAfterMilliseconds: Double = 1000, overloadServiceUnavailableFraction: Double = 0) {
+            self.perConnectionPerSecond = perConnectionPerSecond
+            self.overloadAfterMilliseconds = overloadAfterMilliseconds
+            self.overloadServiceUnavailableFraction = overloadServiceUnavailableFraction
+        }
+    }
 
     public struct ClockStep: Sendable, Equatable {
         public var afterSeconds: Double

@@ -234,12 +234,16 @@ public enum ProfileLoader {
                 guard case let .bool(b) = fast else { throw fail("simulator", "key 'fast' must be true or false") }
                 config.simulator.fast = b
             }
+            if let model = section.removeValue(forKey: "model") {
+                guard case let .string(m) = model else { throw fail("simulator", "key 'model' must be a name: \(APNsModel.names.joined(separator: ", "))") }
+                config.simulator.model = m
+            }
             config.simulator.settings = section.isEmpty ? nil : .object(section)
         }
 
         // The configuration's own rules, each failure named by the key and the line it came from.
         do { try config.validate() } catch let e as RunConfigError {
-            let key = e.key.profileKey
+            let key = e.key == .apnsModel ? "simulator" : e.key.profileKey
             throw ProfileError(file: file, line: values[key]?.mark?.line ?? values["schedule"]?.mark?.line, message: e.description)
         }
         return config
