@@ -1,0 +1,118 @@
+import APNsCore
+import Foundation
+import Reporting
+
+/// `apnsbench sweep`: open-loop steps at rising rates, each a full run with its own report under
+/// `DIR/step-NN/`, judged by ``KneeCriteria``; the rates come from a ``RateSearch``. The knee is the highest
+/// rate that passed; the ceiling, where the achieved rate stopped tracking the offered one.
+public enum RateSweep {
+    public struct Request {
+        public var profilePath: String
+        /// Laid over the profile for every step (the schedule and duration are the sweep's).
+        public var overrides = RunConfigOverrides()
+        public var credentials = Credentials()
+        public var low: Double
+        public var high: Double
+        public var mode: RateSearch.Mode = .exponential
+        public var stepSeconds: Double = 30
+        public var cooldownSeconds: Double = 5
+        public var outDirectory = "reports/sweep"
+
+        public init(profilePath: String, low: Double, high: Double) {
+            self.profilePath = profilePath
+            self.low = low
+            self.high = high
+        }
+    }
+
+    public struct Step: Codable {
+        public var index: Int
+        public var directory: String
+        public var result: SweepStep
+        /// The criteria it failed; empty: it passed.
+        public var failures: [String]
+        public var passed: Bool { failures.isEmpty }
+    }
+
+    public struct Outcome: Codable {
+        public var criteria: KneeCriteria
+        /// In the order they ran.
+        public var steps: [Step]
+        /// The highest offered rate that passed.
+        public var knee: Double?
+        /// The achieved rate of the first step whose client could not keep up, if any did.
+        public var ceiling: Double?
+    }
+
+    /// Runs the sweep; `log` gets a line per step as it ends.
+    public static func execute(_ request: Request, log: (String) -> Void) throws -> Outcome {
+        var search = RateSearch(low: request.low, high: request.high, mode: request.mode)
+        var steps: [Step] = []
+        var criteria: KneeCriteria?
+        try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
+        while let rate = search.next() {
+            if !steps.isEmpty, request.cooldownSeconds > 0 { Thread.sleep(forTimeInterval: request.cooldownSeconds) }
+            let index = steps.count + 1
+            var run = RunRequest(profilePath: request.profilePath)
+            run.overrides = request.overrides
+            run.overrides.schedule = .fixedRate(perSecond: rate)
+            run.overrides.durationSeconds = request.stepSeconds
+            run.credentials = request.credentials
+            run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "step-%02d", index))
+            let cpuBefore = processCPUSeconds(), wallBefore = Date()
+            let report = try ReplayRun.execute(run, log: { _ in }).report
+            let cpu = (processCPUSeconds() - cpuBefore) / max(0.001, Date().timeIntervalSince(wallBefore))
+            let c = criteria ?? KneeCriteria(sloP99Millis: Double(report.configuration.slo.p99Millis ?? 1000),
+                                             minDelivered: report.configuration.slo.minDelivered ?? 0.99)
+            criteria = c
+            let result = SweepStep(report: report, offeredRate: rate, stepSeconds: request.stepSeconds, processCPU: cpu)
+            let failures = c.failures(of: result, first: steps.first?.result)
+            search.record(rate, passed: failures.isEmpty)
+            let step = Step(index: index, directory: run.outDirectory, result: result, failures: failures)
+            steps.append(step)
+            log(line(step))
+        }
+        let knee = steps.filter(\.passed).map(\.result.offeredRate).max()
+        let ceiling = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
+            .first { $0.failures.contains { $0.hasPrefix("client saturated") } }?.result.achievedRate
+        let outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
+        try markdown(outcome).write(toFile: (request.outDirectory as NSString).appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
+        return outcome
+    }
+
+    static func line(_ s: Step) -> String {
+        let r = s.result
+        return String(format: "step %02d  offered %8.0f/s  sent %8.0f/s  p99 %8.1f ms  delivered %6.2f%%  ", s.index, r.offeredRate,
+                      r.achievedRate, r.p99Millis, r.deliveredShare * 100) + (s.passed ? "pass" : "FAIL: " + s.failures.joined(separator: "; "))
+    }
+
+    /// The table, the knee and the ceiling, for a PR comment or a terminal.
+    public static func markdown(_ o: Outcome) -> String {
+        var out = "# Rate sweep\n\n"
+        out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% and no new 429/5xx class; p99 not rising within a step (late third ≤ %.1f× early third).\n\n",
+                      o.criteria.minSendShare * 100, o.criteria.sloP99Millis, o.criteria.minDelivered * 100, o.criteria.trendFactor)
+        out += "| step | offered/s | sent/s | p99 ms | delivered | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --- |\n"
+        for s in o.steps {
+            let r = s.result
+            out += String(format: "| %d | %.0f | %.0f | %.1f | %.2f%% | %@ | %@ |\n", s.index, r.offeredRate, r.achievedRate, r.p99Millis,
+                          r.deliveredShare * 100, r.processCPU.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                          s.passed ? "pass" : "fail: " + s.failures.joined(separator: "; "))
+        }
+        out += "\n"
+        out += o.knee.map { String(format: "**Knee: %.0f pushes/s**, the highest offered rate that passed.\n", $0) }
+            ?? "**No step passed**: the lowest rate already fails (see its verdict).\n"
+        out += o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, where the sent rate stopped tracking the offered rate: past it the harness, not the target, is the limit.\n", $0) }
+            ?? "The client kept up at every step: the knee is the target's, not the harness's.\n"
+        return out
+    }
+
+    /// CPU seconds this process has used (user and system).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+}

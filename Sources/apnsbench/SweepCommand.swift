@@ -1,0 +1,105 @@
+import APNsCore
+import ArgumentParser
+import Foundation
+import Harness
+import Reporting
+
+/// `apnsbench sweep`: the capacity planner's knee. Only parses and wires; `RateSweep` does the work.
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Step the offered rate open loop and find the knee: the highest rate that still meets the SLO.",
+        discussion: """
+            Each step replays the profile at a fixed rate for --step-seconds and writes a full report under \
+            DIR/step-NN/. A step passes when the client sent at least 99% of the offered rate (else it says the \
+            client saturated, with the process's CPU), the corrected p99 is within slo_p99_ms (default 1000), the \
+            delivered share meets slo_min_delivered (default 0.99) with no new 429 or 5xx class, and p99 does not \
+            rise within the step. --search exponential doubles from the low bound until a step fails, then bisects \
+            to within 5%; binary bisects the bounds; steps:N tries N evenly spaced rates. Against the embedded \
+            simulator give it an APNs model (--apns-model, or the profile's simulator: section), or the knee is \
+            this machine's. Writes DIR/sweep.md and DIR/sweep.json.
+
+            Example:  apnsbench sweep profiles/order-changes.yaml --rate 500..20000 --apns-model near --out reports/sweep
+
+            Exit codes: 0 a knee was found, 1 bad input or a failed step run, 64 usage, 99 no step passed.
+            """)
+
+    @Argument(help: "The profile (YAML).")
+    var profile: String
+
+    @Option(name: .long, help: ArgumentHelp("The rates to search, pushes a second: LOW..HIGH.", valueName: "LOW..HIGH"))
+    var rate: String
+
+    @Option(name: .long, help: ArgumentHelp("exponential (default), binary or steps:N.", valueName: "MODE"))
+    var search = "exponential"
+
+    @Option(name: .long, help: ArgumentHelp("Each step's length (default 30).", valueName: "SECONDS"))
+    var stepSeconds: Double = 30
+
+    @Option(name: .long, help: ArgumentHelp("Pause between steps (default 5).", valueName: "SECONDS"))
+    var cooldown: Double = 5
+
+    @Option(name: .long, help: ArgumentHelp("Where the steps' reports and the sweep's table go (default reports/sweep).", valueName: "DIR"))
+    var out = "reports/sweep"
+
+    @Option(name: .long, help: ArgumentHelp("A named APNs model for the embedded simulator: near, far or overloaded.", valueName: "NAME"))
+    var apnsModel: String?
+
+    @Option(name: .long, help: "Connections in all (overrides the profile).")
+    var connections: Int?
+
+    @Option(name: .long, help: "Concurrent streams per connection (overrides the profile).")
+    var streams: Int?
+
+    @Option(name: .long, help: "Engine threads (overrides the profile).")
+    var workers: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The p99 a step must meet, ms (overrides slo_p99_ms).", valueName: "MS"))
+    var sloP99Ms: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The delivered share a step must meet, 0-1 (overrides slo_min_delivered).", valueName: "SHARE"))
+    var sloMinDelivered: Double?
+
+    func bounds() throws -> (Double, Double) {
+        let parts = rate.components(separatedBy: "..")
+        guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]), lo > 0, hi >= lo else {
+            throw ValidationError("--rate '\(rate)' must be LOW..HIGH pushes a second, 0 < LOW <= HIGH, like 500..20000")
+        }
+        return (lo, hi)
+    }
+
+    func validate() throws {
+        _ = try bounds()
+        guard RateSearch.Mode(argument: search) != nil else {
+            throw ValidationError("--search '\(search)' must be exponential, binary or steps:N (N 2-100)")
+        }
+        guard stepSeconds >= 3, stepSeconds <= 3600 else { throw ValidationError("--step-seconds \(stepSeconds) must be between 3 and 3600") }
+        guard cooldown >= 0, cooldown <= 600 else { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
+    }
+
+    func run() throws {
+        let (lo, hi) = try bounds()
+        var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)
+        request.mode = RateSearch.Mode(argument: search)!
+        request.stepSeconds = stepSeconds
+        request.cooldownSeconds = cooldown
+        request.outDirectory = out
+        request.overrides.apnsModel = apnsModel
+        request.overrides.connections = connections
+        request.overrides.streams = streams
+        request.overrides.workers = workers
+        request.overrides.sloP99Millis = sloP99Ms
+        request.overrides.sloMinDelivered = sloMinDelivered
+        let outcome: RateSweep.Outcome
+        do {
+            outcome = try RateSweep.execute(request) { print($0); fflush(stdout) }
+        } catch let e as RunConfigFlagError {
+            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --rate LOW..HIGH [<options>]\n".utf8))
+            throw ExitCodes.usage
+        }
+        print("")
+        print(RateSweep.markdown(outcome))
+        print("sweep: \(out)/sweep.md, \(out)/sweep.json, steps in \(out)/step-NN/")
+        if outcome.knee == nil { throw ExitCodes.sloMissed }
+    }
+}

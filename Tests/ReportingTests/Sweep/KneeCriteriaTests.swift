@@ -1,0 +1,80 @@
+import Reporting
+import XCTest
+
+/// The knee criteria on synthetic steps, and the rate search on a synthetic target.
+final class KneeCriteriaTests: XCTestCase {
+    let criteria = KneeCriteria(sloP99Millis: 500, minDelivered: 0.99)
+    let first = SweepStep(offeredRate: 100, achievedRate: 100, p99Millis: 20, deliveredShare: 1, overloadReasons: ["ServiceUnavailable"])
+
+    func step(_ offered: Double = 1000, sent: Double = 1000, p99: Double = 50, delivered: Double = 1, reasons: [String] = [],
+              intervals: [Double] = [40, 42, 41, 43, 40, 44], windowFilled: Bool = false) -> SweepStep {
+        var s = SweepStep(offeredRate: offered, achievedRate: sent, p99Millis: p99, deliveredShare: delivered,
+                          overloadReasons: reasons, intervalP99Millis: intervals, processCPU: 0.97)
+        s.window = 200
+        s.windowFilled = windowFilled
+        return s
+    }
+
+    func testEachCriterionFailsAloneAndNamesItself() {
+        let table: [(String, SweepStep, String?)] = [
+            ("all hold", step(), nil),
+            ("sent 99% exactly", step(sent: 990), nil),
+            ("client saturated", step(sent: 900), "client saturated: sent 900/s of 1000/s offered (90.0% < 99%, process CPU 97% of a core)"),
+            ("window full", step(sent: 900, windowFilled: true), "the in-flight window (200) was full"),
+            ("p99 over", step(p99: 501), "p99 501.0 ms over the SLO's 500 ms"),
+            ("p99 at the SLO", step(p99: 500), nil),
+            ("delivered short", step(delivered: 0.98), "delivered 98.00% under the SLO's 99.00%"),
+            ("a new 429", step(reasons: ["TooManyRequests"]), "new overload answers: TooManyRequests"),
+            ("a 503 the first step had", step(reasons: ["ServiceUnavailable"]), nil),
+            ("rising", step(intervals: [10, 11, 12, 30, 40, 50]), "p99 rising within the step: 10.5 ms early, 45.0 ms late"),
+            ("noisy but flat", step(intervals: [10, 19, 12, 18, 11, 19]), nil),
+            ("too few intervals to judge a trend", step(intervals: [10, 100]), nil),
+        ]
+        for (name, s, expected) in table {
+            let failures = criteria.failures(of: s, first: first)
+            if let expected {
+                XCTAssertEqual(failures.count, 1, "\(name): \(failures)")
+                XCTAssertTrue(failures.first?.contains(expected) == true, "\(name): \(failures)")
+            } else {
+                XCTAssertEqual(failures, [], name)
+            }
+        }
+        var ended = step()
+        ended.streamEnded = true
+        XCTAssertEqual(criteria.failures(of: ended, first: first).count, 1, "a step whose recording ran out is judged on that alone")
+    }
+
+    /// Runs a search against a target that passes every rate up to `knee`.
+    func search(_ mode: RateSearch.Mode, low: Double, high: Double, knee: Double) -> (tried: [Double], best: Double?) {
+        var s = RateSearch(low: low, high: high, mode: mode)
+        var tried: [Double] = []
+        while let r = s.next() {
+            XCTAssertTrue((low...high).contains(r), "\(r) outside \(low)...\(high)")
+            XCTAssertFalse(tried.contains(r), "\(r) twice")
+            tried.append(r)
+            s.record(r, passed: r <= knee)
+            if tried.count > 100 { XCTFail("does not converge"); break }
+        }
+        return (tried, s.bestPass)
+    }
+
+    func testTheSearchConvergesWithin5PercentAndRespectsTheBounds() {
+        for (mode, low, high, knee) in [(RateSearch.Mode.exponential, 500.0, 100_000.0, 4000.0), (.exponential, 500, 100_000, 37_123),
+                                        (.binary, 500, 100_000, 4000), (.binary, 100, 1000, 999), (.exponential, 10, 1000, 10)] {
+            let (tried, best) = search(mode, low: low, high: high, knee: knee)
+            let found = try! XCTUnwrap(best, "\(mode) \(knee)")
+            XCTAssertLessThanOrEqual(found, knee)
+            XCTAssertGreaterThanOrEqual(found, knee * 0.95, "\(mode) knee \(knee): found \(found) after \(tried)")
+            XCTAssertLessThan(tried.count, 20, "\(tried)")
+        }
+        // Everything passes: it stops at the high bound. Nothing passes: it stops after the low bound.
+        XCTAssertEqual(search(.exponential, low: 100, high: 1000, knee: .infinity).best, 1000)
+        XCTAssertEqual(search(.binary, low: 100, high: 1000, knee: .infinity).tried, [100, 1000])
+        let none = search(.exponential, low: 100, high: 1000, knee: 50)
+        XCTAssertEqual(none.tried, [100])
+        XCTAssertNil(none.best)
+        XCTAssertEqual(search(.steps(4), low: 100, high: 400, knee: 250).tried, [100, 200, 300, 400])
+        XCTAssertNil(RateSearch.Mode(argument: "steps:1"))
+        XCTAssertEqual(RateSearch.Mode(argument: "steps:5"), .steps(5))
+    }
+}
