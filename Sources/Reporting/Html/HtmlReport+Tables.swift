@@ -76,13 +76,20 @@ extension HtmlReport {
 
     /// The Live Activity priority-10 budget: shown for Live Activity runs against a simulator that counted it.
     func liveActivity() -> String {
-        guard report.configuration.workload.pushType == .liveactivity,
-              let overruns = report.simulator?["liveactivity_budget_overruns"] else { return "" }
-        let p10 = report.latency.byPriority["10"]?.responseTime.count ?? 0
-        var t = "<p><strong>\(overruns) pushes over the priority-10 budget</strong> (APNs answered 200; a device would throttle them). "
-            + "\(p10) priority-10 pushes were delivered in all.</p>\n"
+        guard report.configuration.workload.pushType == .liveactivity else { return "" }
+        var t = ""
+        if let b = report.liveActivityBudget {
+            t += "<p><strong>\(b.throttled) of \(b.priority10Updates) priority-10 updates would be throttled on the device</strong>, for "
+                + "\(b.activitiesThrottled) activities: judged per activity over a rolling hour of the recording's own clock (the same at any "
+                + "replay speed), with an assumed budget of \(b.priority10PerHour) an hour (Apple does not publish it).</p>\n"
+        }
+        if let overruns = report.simulator?["liveactivity_budget_overruns"] {
+            let p10 = report.latency.byPriority["10"]?.responseTime.count ?? 0
+            t += "<p>The simulator counted \(overruns) pushes over the budget on its own wall clock (APNs answered 200), "
+                + "among \(p10) priority-10 pushes delivered: that figure moves with the replay's pace.</p>\n"
+        }
         if let malformed = report.simulator?["liveactivity_malformed"] { t += "<p>\(malformed) Live Activity payloads were malformed but accepted.</p>\n" }
-        return section("live-activity", "Live Activity budget", t)
+        return t.isEmpty ? "" : section("live-activity", "Live Activity budget", t)
     }
 
     func configuration() -> String {

@@ -79,6 +79,7 @@ public struct HtmlReport {
             + "\(HtmlEscape.text(c.target.description)) · started \(HtmlEscape.text(r.startedAt)) · ran "
             + "\(Format.fixed(r.durationSeconds, places: 1)) s · \(r.pushes.planned) pushes planned</p>\n"
         h += "<p class=\"verdict\">\(HtmlEscape.escape(v.text))</p>\n"
+        if let why = r.stopReason { h += "<p class=\"meta\">Stopped early: \(HtmlEscape.text(why))</p>\n" }
         let checks = SLOCheck.checks(r)
         if !checks.isEmpty {
             h += "<ul class=\"slo\">"
