@@ -14,6 +14,8 @@ final class HtmlReportTests: XCTestCase {
         report.configuration.description = "stores <b>5 & 7</b> say \"late\" for \(Fixtures.deviceToken) with eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0.c2ln"
         report.configuration.payload.collapseID = "a<&\"b"
         report.configuration.coalescing.windowMillis = 250
+        report.liveActivityBudget = .init(priority10PerHour: 10, windowSeconds: 3600, priority10Updates: 40, throttled: 7, activitiesThrottled: 2)
+        report.stopReason = "SIGINT received; in-flight pushes drained for up to 5 s"
         report.coalescing = RunReport.Coalescing(windowMillis: 250, pushesSaved: 4,
                                                  staleness: LatencySummary(unit: "ms", count: 9, min: 1, p50: 20, p90: 120, p99: 240, p999: 250, max: 250, mean: 48))
         for i in report.timeline.indices {
@@ -38,7 +40,9 @@ final class HtmlReportTests: XCTestCase {
         for reason in ["BadDeviceToken", "TooManyRequests", "HTTP502", "curl_7_couldnt_connect", "curl_56_recv_error", "no_token", "run_stopped"] {
             XCTAssertTrue(html.contains(reason), reason)
         }
-        XCTAssertTrue(html.contains("3 pushes over the priority-10 budget"))
+        XCTAssertTrue(html.contains("The simulator counted 3 pushes over the budget on its own wall clock"))
+        XCTAssertTrue(html.contains("7 of 40 priority-10 updates would be throttled on the device</strong>, for 2 activities"))
+        XCTAssertTrue(html.contains("Stopped early: SIGINT received"))
         XCTAssertTrue(html.contains("4 pushes saved"))
     }
 
