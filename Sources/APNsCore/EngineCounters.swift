@@ -35,6 +35,9 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     public var pings = 0
     /// Connections the stall watchdog gave up (no byte moved for the stall timeout with pushes in flight).
     public var stalls = 0
+    /// CPU the engine threads used, ms (summed over workers): against the run's length it says whether the
+    /// harness itself was the bottleneck (a thread near 100% of a core is).
+    public var engineCPUMillis = 0
     /// Returns from the engine's wait (a socket ready, libcurl's timer, a push due, a wake from the
     /// producer, or the idle cap of 100 ms): the loop turns that cost a system call. Per push sent, it says
     /// whether the engine sleeps in proportion to its work (about 1–3 on a paced run) or spins.
@@ -44,10 +47,10 @@ public struct EngineCounters: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case sent, connectionsOpened, providerTokenSignings, peakInFlight, retries, retriesTotal, tokenBackoffs
-        case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps, stalls
+        case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps, stalls, engineCPUMillis
     }
 
-    /// Decodes every field; `wakeUps` and `stalls`, added later, are 0 in reports written before them.
+    /// Decodes every field; `wakeUps`, `stalls` and `engineCPUMillis`, added later, are 0 in reports written before them.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         sent = try c.decode(Int.self, forKey: .sent)
@@ -64,6 +67,7 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         pings = try c.decode(Int.self, forKey: .pings)
         wakeUps = try c.decodeIfPresent(Int.self, forKey: .wakeUps) ?? 0
         stalls = try c.decodeIfPresent(Int.self, forKey: .stalls) ?? 0
+        engineCPUMillis = try c.decodeIfPresent(Int.self, forKey: .engineCPUMillis) ?? 0
     }
 
     /// Both sides' counts added, field by field.
@@ -88,5 +92,6 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         a.pings += b.pings
         a.wakeUps += b.wakeUps
         a.stalls += b.stalls
+        a.engineCPUMillis += b.engineCPUMillis
     }
 }

@@ -123,6 +123,7 @@ public final class CurlEngine: WakeableEngine {
     public func run(source: PushSource, sink: OutcomeSink) throws -> EngineCounters {
         let window = configuration.window
         let started = MonotonicTime.now()
+        let cpuAtStart = Self.threadCPUNanos()
         let stopAt: UInt64? = configuration.durationLimit.map { started + UInt64($0 * 1e9) }
         var staged: TransferSlot? = nil
         var exhausted = false
@@ -270,6 +271,7 @@ public final class CurlEngine: WakeableEngine {
         }
         reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
+        counters.engineCPUMillis = Int((Self.threadCPUNanos() &- cpuAtStart) / 1_000_000)
         counters.reconnectHolds = lifecycle.holds
         counters.pings = lifecycle.pings
         takeLedgerCounters()
@@ -437,6 +439,13 @@ public final class CurlEngine: WakeableEngine {
             }
             settle(slot, outcome: outcome, completed: completed, sink: sink)
         }
+    }
+
+    /// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), ns: what the engine's own thread used.
+    static func threadCPUNanos() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
     /// libcurl's ids of the connections the stall watchdog gave up (ids are never reused within a multi handle).

@@ -94,11 +94,12 @@ public enum RateSweep {
         var out = "# Rate sweep\n\n"
         out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% and no new 429/5xx class; p99 not rising within a step (late third ≤ %.1f× early third).\n\n",
                       o.criteria.minSendShare * 100, o.criteria.sloP99Millis, o.criteria.minDelivered * 100, o.criteria.trendFactor)
-        out += "| step | offered/s | sent/s | p99 ms | delivered | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --- |\n"
+        out += "| step | offered/s | sent/s | p99 ms | delivered | engine thread CPU | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --: | --- |\n"
         for s in o.steps {
             let r = s.result
-            out += String(format: "| %d | %.0f | %.0f | %.1f | %.2f%% | %@ | %@ |\n", s.index, r.offeredRate, r.achievedRate, r.p99Millis,
-                          r.deliveredShare * 100, r.processCPU.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+            out += String(format: "| %d | %.0f | %.0f | %.1f | %.2f%% | %@ | %@ | %@ |\n", s.index, r.offeredRate, r.achievedRate, r.p99Millis,
+                          r.deliveredShare * 100, r.engineCPU.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                          r.processCPU.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
                           s.passed ? "pass" : "fail: " + s.failures.joined(separator: "; "))
         }
         out += "\n"

@@ -77,6 +77,9 @@ extension SummaryText {
         line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
         line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) (\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")
         let perPush = e.sent > 0 ? Format.fixed(Double(e.wakeUps) / Double(e.sent), places: 2) : "-"
+        let workers = max(1, c.transport.workers)
+        let busy = report.durationSeconds > 0 ? Double(e.engineCPUMillis) / 1000 / report.durationSeconds / Double(workers) : 0
+        line("- engine threads' CPU: \(Format.fixed(Double(e.engineCPUMillis) / 1000, places: 1)) s, \(Format.fixed(busy * 100, places: 0)) % of a core per worker\(busy >= 0.9 ? ": the harness itself was near its limit (add --workers, or a release build)" : "")")
         line("- wake-ups: \(e.wakeUps) (\(perPush) per push sent): returns from the engine's wait, a few per push at most unless it spins")
         line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
         line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")

@@ -30,7 +30,8 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
             out.append(String(format: "sent %.0f/s of %.0f/s offered (%.1f%%): the in-flight window (%d) was full, waiting on the target's answers",
                               step.achievedRate, step.offeredRate, share * 100, step.window ?? 0))
         } else if share < minSendShare {
-            let cpu = step.processCPU.map { String(format: ", process CPU %.0f%% of a core", $0 * 100) } ?? ""
+            let cpu = (step.engineCPU.map { String(format: ", engine threads at %.0f%% of a core", $0 * 100) } ?? "")
+                + (step.processCPU.map { String(format: ", process CPU %.0f%% of a core", $0 * 100) } ?? "")
             out.append(String(format: "client saturated: sent %.0f/s of %.0f/s offered (%.1f%% < %.0f%%%@)",
                               step.achievedRate, step.offeredRate, share * 100, minSendShare * 100, cpu))
         }

@@ -22,6 +22,9 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// the target's answers, not on the client.
     public var window: Int?
     public var windowFilled = false
+    /// The busiest engine thread's share of a core over the step (the workers' average): near 1, the
+    /// harness was its own bottleneck.
+    public var engineCPU: Double?
 
     public init(offeredRate: Double, achievedRate: Double, p99Millis: Double, deliveredShare: Double,
                 overloadReasons: [String] = [], intervalP99Millis: [Double] = [], processCPU: Double? = nil) {
@@ -55,6 +58,9 @@ public struct SweepStep: Codable, Sendable, Equatable {
             processCPU: processCPU)
         streamEnded = r.pushes.notSent["run_stopped"] == nil && r.durationSeconds < stepSeconds * 0.95
         window = r.configuration.transport.window
+        if r.durationSeconds > 0 {
+            engineCPU = Double(r.engine.engineCPUMillis) / 1000 / r.durationSeconds / Double(max(1, r.configuration.transport.workers))
+        }
         windowFilled = r.engine.peakInFlight >= r.configuration.transport.window
     }
 }

@@ -20,6 +20,8 @@ final class KneeCriteriaTests: XCTestCase {
             ("all hold", step(), nil),
             ("sent 99% exactly", step(sent: 990), nil),
             ("client saturated", step(sent: 900), "client saturated: sent 900/s of 1000/s offered (90.0% < 99%, process CPU 97% of a core)"),
+            ("client saturated, engine measured", { var s = step(sent: 900); s.engineCPU = 0.98; return s }(),
+             "client saturated: sent 900/s of 1000/s offered (90.0% < 99%, engine threads at 98% of a core, process CPU 97% of a core)"),
             ("window full", step(sent: 900, windowFilled: true), "the in-flight window (200) was full"),
             ("p99 over", step(p99: 501), "p99 501.0 ms over the SLO's 500 ms"),
             ("p99 at the SLO", step(p99: 500), nil),
