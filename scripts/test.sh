@@ -7,6 +7,12 @@ scripts/install-deps.sh --test
 echo "test.sh: building tests (debug; the first build takes several minutes)" >&2
 swift build --build-tests
 swift test --skip-build "$@"
+# The fuzzers (Fuzz/, scripts/fuzz.sh), briefly: FUZZ_SECONDS each (default 10; 0 skips them). They reuse the
+# debug build above for the packages: building them and the runs add about 3 minutes on a fresh clone.
+if [ "${FUZZ_SECONDS:-10}" != 0 ] && [ $# -eq 0 ]; then
+    echo "test.sh: fuzzing each target for ${FUZZ_SECONDS:-10} s (scripts/fuzz.sh)" >&2
+    scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"
+fi
 # The allocation gate: package-benchmark's malloc counts against Benchmarks/Thresholds (counts do not move
 # with the machine's load; times are never checked). Builds the Benchmarks package in release the first time.
 if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $# -eq 0 ]; then
