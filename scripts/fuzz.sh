@@ -19,7 +19,9 @@
 # 1.5 minutes and the fuzzers run up to 13 times faster than with -Onone) or -Onone (30 s, and the debug
 # bounds checks of unsafe buffers stay on; AddressSanitizer finds most of what they would).
 #
-# New inputs the fuzzers find go to .build-fuzz/corpus/TARGET/ (the committed corpus is only read);
+# Fuzz/dictionaries/TARGET.dict lists the words each input format is made of (keys, header names, slot
+# syntax) for libFuzzer to splice in. New inputs the fuzzers find go to .build-fuzz/corpus/TARGET/ (the
+# committed corpus is only read);
 # crashes to .build-fuzz/crashes/TARGET/, logs to .build-fuzz/logs/TARGET.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -143,8 +145,9 @@ for t in "${targets[@]}"; do
     mkdir -p "$out/corpus/$t" "$out/crashes/$t" "$out/logs"
     log="$out/logs/$t.log"
     say "running $t for $seconds s"
+    dict=(); [ -f "Fuzz/dictionaries/$t.dict" ] && dict=(-dict="Fuzz/dictionaries/$t.dict")
     set +e
-    "$out/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$out/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$out/crashes/$t/" "$out/corpus/$t" "Fuzz/corpus/$t" >"$log" 2>&1
     rc=$?
     set -e
