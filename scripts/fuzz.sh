@@ -111,17 +111,24 @@ mapfile -t objects < <(printf '%s\n' "${objects[@]}" | grep -vxF -f <(printf '%s
 ar qcsT "$archive" "${objects[@]}"  # one call: appending to a thin archive again drops same-named members
 say "archived the packages' objects ($((SECONDS - t0)) s)"
 
-# 2. Our modules, instrumented (rebuilt when a source is newer than the object).
+# 2. Our modules, instrumented, in dependency order. One is rebuilt when a source of it is newer than its
+# object, or APNsCore's object is (Replay and APNsSimulator import it).
 sanitize=(-sanitize=fuzzer,address "$opt" -g)
 swift_mode() { case "$1" in APNsSimulator) echo 5 ;; *) echo 6 ;; esac; }
+up_to_date() {
+    local obj="$objects_dir/$1.o" core="$objects_dir/APNsCore.o"
+    [ -f "$obj" ] && [ -z "$(find "Sources/$1" -name '*.swift' -newer "$obj" -print -quit)" ] &&
+        { [ "$1" = APNsCore ] || ! [ "$core" -nt "$obj" ]; }
+}
 for m in "${needed[@]}"; do
     obj="$objects_dir/$m.o"
-    if [ -f "$obj" ] && [ -z "$(find "Sources/$m" -name '*.swift' -newer "$obj" -print -quit)" ]; then continue; fi
+    up_to_date "$m" && continue
     t0=$SECONDS
     mapfile -t sources < <(find "Sources/$m" -name '*.swift' | sort)
     swiftc -module-name "$m" -parse-as-library -wmo -enable-testing -swift-version "$(swift_mode "$m")" \
         "${sanitize[@]}" -I "$modules" -I "$out/deps" "${clang_flags[@]}" \
         -emit-module -emit-module-path "$modules/$m.swiftmodule" -c -o "$obj" "${sources[@]}"
+    touch "$obj"  # swiftc leaves an unchanged output file as it was, old time included
     say "compiled $m ($((SECONDS - t0)) s)"
 done
 
@@ -153,7 +160,7 @@ for t in "${targets[@]}"; do
     set -e
     runs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 || true)
     if [ $rc -eq 0 ]; then
-        echo "fuzz: $t: ${runs:-no summary} (corpus $(find "$out/corpus/$t" -type f | wc -l) new inputs)"
+        echo "fuzz: $t: ${runs:-no summary} ($(find "$out/corpus/$t" -type f | wc -l) inputs in $out/corpus/$t)"
     else
         failed+=("$t")
         echo "fuzz: $t FAILED (exit $rc): $(grep -m1 -E 'ERROR: |Fatal error|deadly signal|timeout' "$log" || echo 'see the log')"
