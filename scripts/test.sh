@@ -12,6 +12,12 @@ if [ "${SKIP_SOAK:-0}" != 1 ] && [ $# -eq 0 ]; then
     echo "test.sh: the 30-s soak (scripts/soak.sh --seconds 30)" >&2
     scripts/soak.sh --seconds 30 --debug --skip-build --out "${TMPDIR:-/tmp}/apnsbench-soak-ci"
 fi
+# The fuzzers (Fuzz/, scripts/fuzz.sh), briefly: FUZZ_SECONDS each (default 10; 0 skips them). They reuse the
+# debug build above for the packages: building them and the runs add about 3 minutes on a fresh clone.
+if [ "${FUZZ_SECONDS:-10}" != 0 ] && [ $# -eq 0 ]; then
+    echo "test.sh: fuzzing each target for ${FUZZ_SECONDS:-10} s (scripts/fuzz.sh)" >&2
+    scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"
+fi
 # The allocation gate: package-benchmark's malloc counts against Benchmarks/Thresholds (counts do not move
 # with the machine's load; times are never checked). Builds the Benchmarks package in release the first time.
 if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $# -eq 0 ]; then

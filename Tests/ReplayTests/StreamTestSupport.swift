@@ -75,10 +75,11 @@ final class WorkloadLedger {
 
     /// A driver over `rules` and the stream at `path` that this ledger watches.
     func driver(_ rules: WorkloadRules, path: String, badLines: RunConfig.Workload.BadLinePolicy = .skip,
-                priority: Priority = .immediate) throws -> WorkloadDriver {
+                priority: Priority = .immediate, maxLineBytes: Int = 1 << 20) throws -> WorkloadDriver {
         let watched = Rules(rules)
         watched.ledger = self
-        let d = WorkloadDriver(reader: try EventStreamReader(path: path), rules: watched, badLines: badLines, priority: priority)
+        let reader = try EventStreamReader(path: path, maxLineBytes: maxLineBytes)
+        let d = WorkloadDriver(reader: reader, rules: watched, badLines: badLines, priority: priority)
         driver = d
         return d
     }

@@ -1,0 +1,163 @@
+// libFuzzer target `stream-line`: lines of a recorded stream (NDJSON), as `EventStreamReader` and
+// `WorkloadDriver` see them. The input is one or more lines (split at `\n`, a `\r` before it dropped and
+// blank lines skipped, as `LineReader` does).
+//
+// Each line must end as a record or as a bad line, never as a crash. On top of that it checks what the
+// driver's accounting relies on:
+// - a record that the workload's rules accept and that plans N pushes hands out exactly N (`nextPlanned`);
+// - a record the rules refuse (a throw) plans nothing;
+// - the public `FlatJSON.parse` gives the same answer for a slice that does not start at index 0.
+// Every typed accessor of `FlatJSONObject` is called on every field of a record, whatever its type.
+//
+// Built by scripts/fuzz.sh with `swiftc -sanitize=fuzzer,address`; run from the repository's root
+// (the workloads' templates are read from profiles/templates/).
+import APNsCore
+@testable import Replay
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The shipped template of each workload, compiled once.
+let templates: [String: PayloadTemplate] = {
+    var compiled: [String: PayloadTemplate] = [:]
+    for name in Workloads.names {
+        let path = "profiles/templates/\(name).json"
+        guard let text = readFile(path) else { fatalError("stream-line fuzzer: cannot read \(path); run it from the repository's root") }
+        do { compiled[name] = try PayloadTemplate(json: text, source: path) } catch { fatalError("stream-line fuzzer: \(error)") }
+    }
+    return compiled
+}()
+
+/// The workloads whose rules read events of this kind; any other kind goes to one workload, which
+/// must refuse it as `unknownKind`.
+func workloads(forKind kind: String) -> [String] {
+    switch kind {
+    case "leave.created", "leave.token", "leave.status": return ["leave-requests"]
+    case "device.register", "order.change", "activity.end": return ["order-changes"]
+    case "notify": return ["cdbl-leave", "ksr-cranes"]
+    case "parent.device", "parent.removed", "account.registered": return ["everday-approvals"]
+    default: return ["leave-requests"]
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStreamLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeBufferPointer(start: data, count: size)
+    var latest: Int64?
+    // Fresh rules for every input (created when a record first needs them), so a crash reproduces from its input alone.
+    var rules: [String: WorkloadRules] = [:]
+    var number = 0
+    for var raw in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        number += 1
+        if raw.last == 0x0D { raw = raw.dropLast() }
+        if raw.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C }) { continue }
+        let bytes = Array(raw)
+        checkOffsetSlice(bytes, line: number)
+        switch EventStreamReader.check(LineReader.Line(number: number, bytes: bytes[...]), latest: latest, tolerance: 0) {
+        case let .bad(error):
+            guard error.line == number, StreamLineError.Cause.allKeys.contains(error.key) else {
+                fatalError("bad line reported as \(error) for line \(number)")
+            }
+            _ = error.description
+        case let .record(line, at, kind, fields):
+            guard line == number, !kind.isEmpty else { fatalError("record at line \(line) for line \(number), kind '\(kind)'") }
+            latest = max(latest ?? at, at)
+            readEveryField(fields)
+            for name in workloads(forKind: kind) {
+                let workload = rules[name] ?? makeRules(name)
+                rules[name] = workload
+                apply(StreamRecord(line: line, at: at, kind: kind, fields: fields), to: workload, name: name)
+            }
+        }
+    }
+    return 0
+}
+
+func makeRules(_ name: String) -> WorkloadRules {
+    do {
+        return try Workloads.rules(named: name, template: templates[name]!, templateSource: name, priority: .immediate)
+    } catch {
+        fatalError("stream-line fuzzer: rules for \(name): \(error)")
+    }
+}
+
+/// Applies one record as `WorkloadDriver.next(into:)` does and checks the plan's size.
+func apply(_ record: StreamRecord, to workload: WorkloadRules, name: String) {
+    var push = OutgoingPush(bodyCapacity: 256)
+    let planned: Int
+    do {
+        planned = try workload.apply(record)
+    } catch {
+        _ = "\(error)"
+        if workload.nextPlanned(into: &push) != nil {
+            fatalError("\(name): line \(record.line) was refused (\(error)) but planned a push")
+        }
+        return
+    }
+    var handedOut = 0
+    while workload.nextPlanned(into: &push) != nil {
+        handedOut += 1
+        if handedOut > planned { break }
+    }
+    guard planned >= 0, handedOut == planned else {
+        fatalError("\(name): line \(record.line) planned \(planned) pushes and handed out \(handedOut)")
+    }
+}
+
+/// Calls every typed accessor on every field: each must return a value or throw, whatever the JSON type.
+func readEveryField(_ fields: FlatJSONObject) {
+    for key in fields.keys {
+        guard fields.has(key), fields.valueType(key) != nil else { fatalError("key '\(key)' listed but not found") }
+        _ = try? fields.string(key)
+        _ = try? fields.optionalString(key)
+        _ = try? fields.int(key)
+        _ = try? fields.optionalInt(key)
+        _ = try? fields.double(key)
+        _ = try? fields.optionalDouble(key)
+        _ = try? fields.bool(key)
+        _ = try? fields.optionalBool(key)
+        _ = try? fields.intArray(key)
+        _ = try? fields.optionalIntArray(key)
+        _ = try? fields.stringArray(key)
+        _ = try? fields.optionalStringArray(key)
+    }
+}
+
+/// `FlatJSON.parse` is public and takes any slice: one that starts at index 1 must parse the same.
+func checkOffsetSlice(_ bytes: [UInt8], line: Int) {
+    let shifted = ([0x20] + bytes)[1...]
+    let direct = Result { try FlatJSON.parse(bytes[...], line: line) }
+    let offset = Result { try FlatJSON.parse(shifted, line: line) }
+    switch (direct, offset) {
+    case let (.success(a), .success(b)):
+        guard a.keys == b.keys else { fatalError("keys differ for a slice at index 1: \(a.keys) vs \(b.keys)") }
+        for key in a.keys {
+            guard a.valueType(key) == b.valueType(key),
+                  (try? a.string(key)) == (try? b.string(key)),
+                  (try? a.double(key)) == (try? b.double(key)),
+                  (try? a.bool(key)) == (try? b.bool(key)),
+                  (try? a.intArray(key)) == (try? b.intArray(key)),
+                  (try? a.stringArray(key)) == (try? b.stringArray(key))
+            else { fatalError("field '\(key)' reads differently from a slice at index 1") }
+        }
+    case let (.failure(a), .failure(b)):
+        guard "\(a)" == "\(b)" else { fatalError("errors differ for a slice at index 1: \(a) vs \(b)") }
+    default:
+        fatalError("a slice at index 1 parses differently: \(direct) vs \(offset)")
+    }
+}
+
+/// The whole file, or nil.
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n <= 0 { break }
+        bytes += chunk[0 ..< n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
