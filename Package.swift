@@ -85,7 +85,13 @@ let package = Package(
         // One run, wired: profile -> simulator -> engine -> report. The CLI and the end-to-end tests call it.
         .target(
             name: "Harness",
-            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", .product(name: "Yams", package: "Yams"),
+                // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swift5
         ),
         // The CLI: parses and calls Harness, nothing else.

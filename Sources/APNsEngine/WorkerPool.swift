@@ -108,28 +108,11 @@ public final class WorkerPool {
 
     // MARK: Partitioning
 
-    /// The worker (0 ..< `workers`) that sends every push to `token`: a 64-bit FNV-1a of the token's
-    /// bytes (ASCII letters folded to lower case, so one token in either case goes to one worker), mixed
-    /// with MurmurHash3's finalizer and mapped onto the range by a multiply. Stable across runs and
-    /// machines, so a run's partition can be reproduced.
+    /// The worker (0 ..< `workers`) that sends every push to `token` (``TokenPartition``: the high bits of
+    /// the token's hash; shards take its low bits).
     @inline(__always)
     public static func worker(for token: String, of workers: Int) -> Int {
-        guard workers > 1 else { return 0 }
-        var token = token
-        let h = token.withUTF8 { hash($0) }
-        return Int(truncatingIfNeeded: h.multipliedFullWidth(by: UInt64(workers)).high)
-    }
-
-    @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h = FNV1a.hash(bytes, folding: .letters)
-        // fmix64: FNV's low bits alone are weak (its lowest bit is the parity of the bytes' lowest bits).
-        h ^= h >> 33
-        h = h &* 0xff51_afd7_ed55_8ccd
-        h ^= h >> 33
-        h = h &* 0xc4ce_b9fe_1a85_ec53
-        h ^= h >> 33
-        return h
+        TokenPartition.worker(for: token, of: workers)
     }
 
     // MARK: Running

@@ -21,6 +21,14 @@ public struct RunRequest: Sendable {
     public var progress: RunProgress?
     /// A stop another thread may request (signals: ``SignalStop``); nil: the run ends on its own.
     public var stop: RunStop?
+    /// The run's id, the same in every shard of one run (`--run-id`); nil: a fresh one.
+    public var runID: String?
+    /// A barrier: nothing is sent before this wall-clock time (`--start-at`); nil: at once.
+    public var startAt: Date?
+    /// Serve live OpenMetrics at `HOST:PORT/metrics` while the run lasts (`--metrics-listen`); nil: none.
+    public var metricsListen: String?
+    /// After the report is written, go on serving its totals this long, so a last scrape sees them.
+    public var metricsLingerSeconds: Double = 0
 
     public init(profilePath: String) { self.profilePath = profilePath }
 }
@@ -60,14 +68,31 @@ public enum ReplayRun {
     /// - Parameter log: receives the start line (progress goes to `request.progress`).
     public static func execute(_ request: RunRequest, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
         let config = try configuration(request)
+        let runID = request.runID ?? RunIdentity.fresh()
+        var metrics: (live: LiveMetrics, server: MetricsServer)?
+        if let listen = request.metricsListen {
+            let live = LiveMetrics(runID: runID, shard: config.shard?.index ?? 0)
+            metrics = (live, try MetricsServer(listen: listen, metrics: live))
+            log("apnsbench: metrics at http://\(metrics!.server.address)/metrics (run_id \(runID)\(config.shard.map { ", shard \($0)" } ?? ""))")
+        }
+        defer { metrics?.server.stop() }
         OpenDescriptorCount.warmUp()
         let descriptorsAtStart = OpenDescriptorCount.now()
         // Everything the run opens lives in `replay` and is gone when it returns.
-        var replayed = try replay(config, request, log: log)
+        var replayed = try replay(config, request, runID: runID, metrics: metrics?.live, log: log)
         replayed.report.openDescriptors = descriptorsAtStart.flatMap { start in
             OpenDescriptorCount.now().map { RunReport.OpenDescriptors(atStart: start, atEnd: $0) }
         }
         let paths = try ReportWriter.write(replayed.report, to: request.outDirectory)
+        if let metrics {
+            metrics.live.finish(replayed.report)
+            if request.metricsLingerSeconds > 0 {
+                log("apnsbench: serving the final metrics for \(String(format: "%g", request.metricsLingerSeconds)) s (--metrics-linger)")
+                let stop = request.stop
+                let until = Date().addingTimeInterval(request.metricsLingerSeconds)
+                while Date() < until, !(stop?.isRequested ?? false) { usleep(100_000) }
+            }
+        }
         if replayed.unreachable {
             throw RunError("\(replayed.report.stopReason ?? "target unreachable") (report written to \(request.outDirectory))")
         }
@@ -86,11 +111,14 @@ public enum ReplayRun {
         var interrupted: Bool
     }
 
-    private static func replay(_ config: RunConfig, _ request: RunRequest, log: @escaping (String) -> Void) throws -> Replayed {
+    private static func replay(_ config: RunConfig, _ request: RunRequest, runID: String, metrics: LiveMetrics?,
+                               log: @escaping (String) -> Void) throws -> Replayed {
         // Inputs first, so bad input fails before anything starts.
         let inputs = try RunInputs(config, credentials: request.credentials, caCertificatePath: request.caCertificatePath)
         let target = try RunTarget(config, inputs: inputs)
         defer { target.stop() }
+        let stop = request.stop ?? RunStop()
+        if let startAt = request.startAt { StartBarrier.wait(until: startAt, stop: stop, shard: config.shard, log: log) }
 
         let startedAt = Date()
         var engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
@@ -106,14 +134,21 @@ public enum ReplayRun {
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
         let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: config.timelineIntervalSeconds) }
         let recorder = recorders[0], workerRecorders = Array(recorders[1...])
+        if metrics != nil { for r in workerRecorders { r.detailedProgress = true } }
         let start = MonotonicTime.now()
         for r in recorders { r.start(atNanos: start) }
         request.progress?.begin(config, at: start) { driver.streamProgress }
         defer { request.progress?.end() }
-        let stop = request.stop ?? RunStop()
         pool.stop = stop
-        pool.onProgress = request.progress.map { progress in { progress.update($0, at: MonotonicTime.now()) } }
-        let counters = try pool.run(source: pipeline.source, sink: recorder, workerSinks: workerRecorders)
+        let progress = request.progress
+        if progress != nil || metrics != nil {
+            pool.onProgress = { snapshot in
+                progress?.update(snapshot, at: MonotonicTime.now())
+                metrics?.update(snapshot)
+            }
+        }
+        let producerSink: OutcomeSink = metrics.map { PublishingSink(recorder, metrics: $0) } ?? recorder
+        let counters = try pool.run(source: pipeline.source, sink: producerSink, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
         let duration = Date().timeIntervalSince(startedAt)
 
@@ -123,6 +158,7 @@ public enum ReplayRun {
             engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
+        report.runID = runID
         report.stopReason = stop.reason
         report.liveActivityBudget = pipeline.budget.map { b in
             .init(priority10PerHour: b.budget.perHour, windowSeconds: Int(LiveActivityBudget.windowMillis / 1000),
@@ -150,7 +186,7 @@ enum OpenDescriptorCount {
     }
 }
 
-/// The stages between the workload and the engine: coalescing (when on), the Live Activity budget's count
+/// The stages between the workload and the engine: this shard's pushes (a sharded run), coalescing (when on), the Live Activity budget's count
 /// (Live Activity runs), then pacing (open loop).
 struct SendPipeline {
     let source: PushSource
@@ -159,12 +195,13 @@ struct SendPipeline {
 
     init(_ driver: WorkloadDriver, _ config: RunConfig) {
         var source: PushSource = driver
-        coalescer = config.coalescing.windowMillis.map { Coalescer(driver, windowMillis: $0) }
+        if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
+        coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
         if let coalescer { source = coalescer }
         let perHour = config.liveActivityBudgetPerHour
         budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour) : nil
         if let budget { source = budget }
-        if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.schedule.mode)) }
+        if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }
         self.source = source
     }
 }

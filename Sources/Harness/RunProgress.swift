@@ -143,7 +143,7 @@ public final class RunProgress: @unchecked Sendable {
             fraction = Swift.max(fraction ?? 0, Swift.min(1, elapsed / limit))
         }
         var target: Double?
-        switch config?.schedule.mode {
+        switch config?.effectiveSchedule {
         case let .fixedRate(r)?: target = r
         case let .ramp(a, b, s)?: target = elapsed >= s ? b : a + (b - a) * elapsed / s
         default: target = nil

@@ -1,3 +1,4 @@
+import APNsCore
 import Histogram
 
 /// The two latency views of one set of pushes (delivered ones, or one class of undelivered ones), in microseconds:
@@ -17,6 +18,12 @@ public struct LatencyHistograms: Sendable {
     public init() {
         service = Self.makeHistogram()
         response = Self.makeHistogram()
+    }
+
+    /// A pair of histograms read back from a report (``RunReport/EncodedPair/decoded()``).
+    init(service: Histogram<UInt64>, response: Histogram<UInt64>) {
+        self.service = service
+        self.response = response
     }
 
     static func makeHistogram() -> Histogram<UInt64> {
@@ -47,5 +54,23 @@ public struct LatencyHistograms: Sendable {
     /// Both views summarized.
     public var summary: RunReport.PriorityLatency {
         RunReport.PriorityLatency(serviceTime: LatencySummary(histogram: service), responseTime: LatencySummary(histogram: response))
+    }
+}
+
+extension OutcomeDetail.BucketCounts {
+    /// A histogram's values counted at the fixed bounds (a plain read of its counts); the sum is its mean
+    /// times its count, to HdrHistogram's precision.
+    public init(_ h: Histogram<UInt64>) {
+        self.init()
+        count = h.totalCount
+        guard count > 0 else { return }
+        sumMicros = h.mean * Double(count)
+        var below: UInt64 = 0
+        var low: UInt64 = 0
+        for (i, bound) in Self.boundsMicros.enumerated() {
+            if low <= bound { below += h.count(within: low...bound) }
+            cumulative[i] = below
+            low = h.highestEquivalentForValue(bound) + 1
+        }
     }
 }

@@ -77,12 +77,42 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     /// Connection events go into the timeline's interval of `nanos`.
     public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {
         timeline.recordConnections(change, at: nanos)
+        connections += change
     }
+
+    /// Connection events over the whole run so far.
+    public private(set) var connections = ConnectionTally()
+
+    /// Whether ``progressSnapshot()`` carries ``OutcomeDetail`` (by reason, response-time buckets): for the
+    /// live metrics endpoint. Default false: a progress line needs only the totals.
+    public var detailedProgress = false
 
     /// The counts so far and the last interval's p99, for a progress line; call on the recording thread.
     public func progressSnapshot() -> OutcomeProgress {
-        OutcomeProgress(delivered: delivered, rejected: rejectedTotal, failed: failedTotal, timedOut: timedOut,
-                        notSent: notSentTotal, lastIntervalP99Micros: timeline.lastIntervalP99)
+        var p = OutcomeProgress(delivered: delivered, rejected: rejectedTotal, failed: failedTotal, timedOut: timedOut,
+                                notSent: notSentTotal, lastIntervalP99Micros: timeline.lastIntervalP99)
+        if detailedProgress { p.detail = outcomeDetail() }
+        return p
+    }
+
+    /// Outcomes by reason and cause, delivered pushes' response-time buckets by priority, connections open.
+    /// Reads the histograms in place (no copy is kept, so recording goes on without copying them).
+    public func outcomeDetail() -> OutcomeDetail {
+        var d = OutcomeDetail()
+        d.rejected = rejected.mapValues(\.count)
+        d.failed = failed
+        d.notSent = notSent
+        for priority in Priority.allCases {
+            let buckets: OutcomeDetail.BucketCounts
+            switch priority {
+            case .immediate: buckets = OutcomeDetail.BucketCounts(latencyPriority10.response)
+            case .powerAware: buckets = OutcomeDetail.BucketCounts(latencyPriority5.response)
+            case .powerFirst: buckets = OutcomeDetail.BucketCounts(latencyPriority1.response)
+            }
+            if buckets.count > 0 { d.responseTime[priority.rawValue] = buckets }
+        }
+        d.connectionsOpen = connections.open
+        return d
     }
 
     /// Sets second 0 of the timeline, in monotonic nanoseconds (`MonotonicTime.now()`). Without it,
@@ -240,6 +270,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
             firstSentNanos = other.firstSentNanos
         }
         lastCompletedNanos = Swift.max(lastCompletedNanos, other.lastCompletedNanos)
+        connections += other.connections
 
         latency.add(other.latency)
         latencyPriority1.add(other.latencyPriority1)

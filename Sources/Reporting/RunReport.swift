@@ -74,6 +74,11 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// The Live Activity budget in recorded time (`liveActivityBudget`), for Live Activity runs with a
     /// budget: what iOS would throttle of the priority-10 updates sent. Absent otherwise.
     public var liveActivityBudget: LiveActivityBudgetCount?
+    /// The run's id (`--run-id`, `APNSBENCH_RUN_ID`, or made fresh): the same in every shard of one run,
+    /// which `merge` requires. Absent in reports written before it existed.
+    public var runID: String?
+    /// The shards a merged report was made of (`apnsbench merge`); absent for a single process's run.
+    public var merged: Merged?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -109,6 +114,36 @@ public struct RunReport: Codable, Sendable, Equatable {
 }
 
 extension RunReport {
+    /// Where a merged report came from.
+    public struct Merged: Codable, Sendable, Equatable {
+        /// Shards merged (all of the run's).
+        public var shards: Int
+        /// Each shard's start, length and report folder, by index.
+        public var parts: [Part]
+
+        public struct Part: Codable, Sendable, Equatable {
+            public var index: Int
+            public var startedAt: String
+            public var durationSeconds: Double
+            /// The folder its report.json was read from, as given to `merge`.
+            public var source: String
+            /// The machine it ran on (`environment.hostname`, when the report has it).
+            public var host: String?
+            public init(index: Int, startedAt: String, durationSeconds: Double, source: String, host: String?) {
+                self.index = index
+                self.startedAt = startedAt
+                self.durationSeconds = durationSeconds
+                self.source = source
+                self.host = host
+            }
+        }
+
+        public init(shards: Int, parts: [Part]) {
+            self.shards = shards
+            self.parts = parts
+        }
+    }
+
     /// What the device would throttle: priority-10 Live Activity updates beyond `priority10PerHour` for
     /// one activity token within a rolling hour of recorded time. The same at any replay speed.
     public struct LiveActivityBudgetCount: Codable, Sendable, Equatable {
@@ -184,6 +219,7 @@ extension RunReport {
         public init(_ t: EventTally) {
             self.init(read: t.read, byKind: t.byKind, producedPushes: t.producedPushes, stateOnly: t.stateOnly,
                       invalid: t.invalid, badLineSamples: t.badLineSamples)
+            expectedPushes = t.expectedPushes
         }
 
         /// Events (lines) read from the stream, including bad lines.
@@ -201,6 +237,9 @@ extension RunReport {
         /// SHA-256 of the stream file's bytes (lower-case hex): which recording was replayed. Absent in
         /// reports written before it existed.
         public var streamSHA256: String?
+        /// The pushes the workload said the stream plans, over all shards, when it knows. Absent in reports
+        /// written before it existed.
+        public var expectedPushes: Int?
 
         public init(read: Int, byKind: [String: Int], producedPushes: Int, stateOnly: Int, invalid: [String: Int], badLineSamples: [BadLine]) {
             self.read = read

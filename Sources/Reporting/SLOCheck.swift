@@ -11,6 +11,16 @@ public struct SLOCheck: Sendable, Equatable {
     public var actual: String
     public var met: Bool
 
+    /// A shard of a sharded run holds part of the run (shard 0 also every push no shard sends: no token,
+    /// nobody to receive it), so its SLO is judged on the merged report, not on its own.
+    public static func judgedOnMerge(_ report: RunReport) -> Bool { (report.configuration.shard?.count ?? 1) > 1 }
+
+    /// What a shard's summary says in place of its SLO lines; nil for any other report or one without an SLO.
+    public static func shardNote(_ report: RunReport) -> String? {
+        guard judgedOnMerge(report), !report.configuration.slo.isEmpty, let s = report.configuration.shard else { return nil }
+        return "shard \(s): the SLO is judged on the merged report (apnsbench merge), not per shard"
+    }
+
     /// `✓ p99 response time (from the intended send) 12.3 ms ≤ 50 ms (at most)`: one line per rule, the
     /// comparison both as a symbol and in words.
     public var line: String {
@@ -18,8 +28,10 @@ public struct SLOCheck: Sendable, Equatable {
         return "\(met ? "✓" : "✗") \(what): \(actual), target \(target) (\(words))"
     }
 
-    /// The checks for `report`'s SLO, in a fixed order; empty when its configuration has none.
+    /// The checks for `report`'s SLO, in a fixed order; empty when its configuration has none, and for one
+    /// shard of a sharded run (``judgedOnMerge(_:)``).
     public static func checks(_ report: RunReport) -> [SLOCheck] {
+        if judgedOnMerge(report) { return [] }
         let slo = report.configuration.slo
         let p = report.pushes
         var out: [SLOCheck] = []

@@ -51,6 +51,12 @@ extension SummaryText {
         }
 
         let checks = SLOCheck.checks(report)
+        if let note = SLOCheck.shardNote(report) {
+            line("## Service-level objective")
+            line()
+            line("The \(note).")
+            line()
+        }
         if !checks.isEmpty {
             line("## Service-level objective")
             line()

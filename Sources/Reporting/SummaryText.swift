@@ -36,6 +36,7 @@ public enum SummaryText {
         for check in SLOCheck.checks(report) {
             lines.append("  SLO        " + check.line)
         }
+        if let note = SLOCheck.shardNote(report) { lines.append("  SLO        " + note) }
         return lines.joined(separator: "\n") + "\n"
     }
 

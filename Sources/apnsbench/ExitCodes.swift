@@ -13,6 +13,8 @@ enum ExitCodes {
     static let improvementsOnly = ExitCode(4)
     /// compare: the runs are not comparable (schema, workload, recording, configuration or environment differ).
     static let incomparable = ExitCode(5)
+    /// merge: the shard reports are incomplete or do not belong together.
+    static let mergeRefused = ExitCode(6)
     /// A run stopped at a bad stream line under `bad_lines: stop`; the report was still written.
     static let stoppedAtBadLine = ExitCode(3)
     /// The run completed and its report was written, but a rule of its SLO was missed (k6's convention).
@@ -27,6 +29,7 @@ enum ExitCodes {
           1   bad input or setup failure, with the cause named
           3   run stopped at a bad stream line (bad_lines: stop); the report was written
           64  usage: a flag or argument the command line parser refuses
+          6   merge refused: shards missing, repeated, or of different runs, configurations or recordings
           99  the run completed and its report was written, but its SLO was missed (one ✗ line per rule missed)
           130 run stopped by SIGINT (143: by SIGTERM); in-flight pushes were drained and the report was written
         """

@@ -117,6 +117,9 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Provider key")
     var credentials: CredentialOptions
 
+    @OptionGroup(title: "Shards and live metrics")
+    var distributed: ShardOptions
+
     /// --ca-cert, or APNS_CA_CERT.
     var caCertificatePath: String? { caCert ?? ProcessInfo.processInfo.environment["APNS_CA_CERT"].flatMap { $0.isEmpty ? nil : $0 } }
 
@@ -201,7 +204,12 @@ struct RunCommand: ParsableCommand {
         o.liveActivityBudget = liveActivityBudget
         o.apnsModel = apnsModel
         o.allowProductionLoad = allowProductionLoad ? true : nil
+        o.shard = try distributed.resolvedShard()
         request.overrides = o
+        request.runID = try distributed.resolvedRunID()
+        request.startAt = try distributed.startTime()
+        request.metricsListen = distributed.metricsListen
+        request.metricsLingerSeconds = distributed.metricsLinger
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
         let signals = SignalStop(drainSeconds: drain)
         request.stop = signals.stop

@@ -25,6 +25,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var liveActivityBudget: Int?
     public var apnsModel: String?
     public var allowProductionLoad: Bool?
+    public var shard: RunConfig.Shard?
 
     public init() {}
 
@@ -56,6 +57,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if stallTimeoutSeconds != nil { k.insert(.stallTimeout) }
         if liveActivityBudget != nil { k.insert(.liveActivityBudget) }
         if apnsModel != nil { k.insert(.apnsModel) }
+        if shard != nil { k.insert(.shard) }
         if allowProductionLoad != nil || target == .production { k.insert(.allowProductionLoad) }
         return k
     }
@@ -86,6 +88,7 @@ extension RunConfig {
         if let v = o.liveActivityBudget { c.liveActivityBudget = v }
         if let v = o.apnsModel { c.simulator.model = v }
         if let v = o.allowProductionLoad { c.allowProductionLoad = v }
+        if let v = o.shard { c.shard = v }
         return c
     }
 

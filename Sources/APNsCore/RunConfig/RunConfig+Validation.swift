@@ -26,6 +26,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case fastSimulator = "fast_simulator"
     case simulator
     case apnsModel = "apns_model"
+    case shard
 
     /// The profile's key.
     public var profileKey: String { rawValue }
@@ -54,6 +55,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .stallTimeout: return "--stall-timeout"
         case .liveActivityBudget: return "--live-activity-budget"
         case .apnsModel: return "--apns-model"
+        case .shard: return "--shard"
         case .allowProductionLoad: return "--allow-production-load"
         case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator: return nil
         }
@@ -189,6 +191,12 @@ extension RunConfig {
                 throw RunConfigError(.allowProductionLoad, "is needed to send to production APNs faster than \(limit) pushes/s "
                     + "(the schedule is \(schedule.mode)); real devices receive these pushes: use --target sandbox, or --rate \(limit) or less, "
                     + "or say --allow-production-load")
+            }
+        }
+        if let s = shard {
+            try Self.check(.shard, s.count, in: 1...Shard.countLimit, why: " shards")
+            guard (0..<s.count).contains(s.index) else {
+                throw RunConfigError(.shard, "index must be between 0 and \(s.count - 1) for \(s.count) shards, found \(s.index)")
             }
         }
         if simulator.fast, target != .simulator {

@@ -35,6 +35,9 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var slo = SLO()
     /// The embedded simulator, when the target is the simulator.
     public var simulator = Simulator()
+    /// This process's part of a sharded run (`--shard I/N`, or `--shards N` with I from
+    /// `JOB_COMPLETION_INDEX`); nil: the whole run. The only key in which the shards' configurations differ.
+    public var shard: Shard?
     /// The report's timeline interval in whole seconds, 1–3600; nil (and reports written before it
     /// existed): 1 s. Use ``timelineIntervalSeconds``.
     public var reportIntervalSeconds: Int?
@@ -63,6 +66,26 @@ public struct RunConfig: Codable, Equatable, Sendable {
 
     /// The topic pushes are sent to.
     public var topic: String { workload.pushType.topic(bundleID: workload.bundleID) }
+
+    /// One shard of a run split over `count` processes: it reads the whole stream, applies every event to
+    /// its state, and sends only the pushes whose device token hashes to `index` (``TokenPartition``);
+    /// an open-loop rate is split evenly (``Schedule/share(of:)``).
+    public struct Shard: Codable, Equatable, Sendable, CustomStringConvertible {
+        /// The most shards a run may have.
+        public static let countLimit = 1024
+        /// 0-based.
+        public var index: Int
+        public var count: Int
+        public init(index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
+        /// `I/N`, as `--shard` takes it.
+        public var description: String { "\(index)/\(count)" }
+    }
+
+    /// The schedule this process paces by: the configured one, with an open-loop rate split over the shards.
+    public var effectiveSchedule: Schedule { schedule.mode.share(of: shard?.count ?? 1) }
 
     /// The recorded stream and how its events become pushes.
     public struct Workload: Codable, Equatable, Sendable {

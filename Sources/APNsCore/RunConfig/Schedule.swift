@@ -15,6 +15,18 @@ public enum Schedule: Sendable, Equatable, CustomStringConvertible {
 
     public var isOpenLoop: Bool { self != .closedLoop }
 
+    /// One of `shards` equal parts of this schedule: a fixed rate or a ramp divided by `shards`; recorded
+    /// times need no split (each shard sends its own pushes at their times), nor does a closed loop.
+    public func share(of shards: Int) -> Schedule {
+        guard shards > 1 else { return self }
+        let n = Double(shards)
+        switch self {
+        case .closedLoop, .recorded: return self
+        case let .fixedRate(r): return .fixedRate(perSecond: r / n)
+        case let .ramp(a, b, s): return .ramp(from: a / n, to: b / n, seconds: s)
+        }
+    }
+
     public var description: String {
         switch self {
         case .closedLoop: return "closed-loop"

@@ -65,6 +65,7 @@ public struct HtmlReport {
         let checks = SLOCheck.checks(report)
         if !report.pushes.balanced { return ("✗ counts do not balance", false) }
         if checks.contains(where: { !$0.met }) { return ("✗ SLO missed", false) }
+        if let note = SLOCheck.shardNote(report) { return ("✓ completed, counts balance (\(note))", true) }
         if checks.isEmpty { return ("✓ completed, counts balance (no SLO set)", true) }
         return ("✓ SLO met, counts balance", true)
     }

@@ -1,0 +1,93 @@
+import APNsCore
+import ArgumentParser
+import Foundation
+import Harness
+
+/// `run`'s options for a run split over processes or machines, and its live metrics.
+struct ShardOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Be shard I of N (0-based): read the whole stream, apply every event, send only the pushes whose device token hashes to I; an open-loop rate is split 1/N. Merge the shards' reports with `apnsbench merge`.",
+        valueName: "I/N"))
+    var shard: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Be one of N shards, with I read from JOB_COMPLETION_INDEX (as a Kubernetes Indexed Job sets it).", valueName: "N"))
+    var shards: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The run's id, the same for every shard of one run (merge requires it); letters, digits, '.', '_', '-'. Default: APNSBENCH_RUN_ID if set, else a fresh one.",
+        valueName: "ID"))
+    var runId: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Send nothing before this wall-clock time (ISO-8601, e.g. 2026-11-23T10:00:00Z): a barrier so that shards started apart start together.",
+        valueName: "TIME"))
+    var startAt: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve live OpenMetrics at http://ADDR:PORT/metrics while the run lasts (pushes by outcome and reason, response time by priority, in flight, connections, token signings; labels run_id and shard). 127.0.0.1:0 picks a free port; the start line names it.",
+        valueName: "ADDR:PORT"))
+    var metricsListen: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --metrics-listen: after the report is written, keep serving its final totals this long (0-3600, default 0), so a last scrape sees them.",
+        valueName: "SECONDS"))
+    var metricsLinger: Double = 0
+
+    /// The environment, read once (tests pass their own).
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    private enum CodingKeys: String, CodingKey { case shard, shards, runId, startAt, metricsListen, metricsLinger }
+
+    func validate() throws {
+        _ = try resolvedShard()
+        _ = try resolvedRunID()
+        _ = try startTime()
+        if let listen = metricsListen, MetricsServer.parse(listen) == nil {
+            throw ValidationError("--metrics-listen '\(listen)' must be HOST:PORT, like 0.0.0.0:9464 or 127.0.0.1:0")
+        }
+        guard metricsLinger >= 0, metricsLinger <= 3600 else {
+            throw ValidationError("--metrics-linger \(metricsLinger) must be between 0 and 3600 seconds")
+        }
+        if metricsLinger > 0, metricsListen == nil { throw ValidationError("--metrics-linger goes with --metrics-listen") }
+    }
+
+    /// `--shard I/N`, or `--shards N` with I from JOB_COMPLETION_INDEX; nil for an unsharded run. Ranges are
+    /// the configuration's to check.
+    func resolvedShard() throws -> RunConfig.Shard? {
+        if shard != nil, shards != nil { throw ValidationError("choose one of --shard I/N and --shards N") }
+        if let shard {
+            let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
+                throw ValidationError("--shard '\(shard)' must be I/N, like 0/3 (I counts from 0)")
+            }
+            return RunConfig.Shard(index: i, count: n)
+        }
+        guard let shards else { return nil }
+        guard let text = environment["JOB_COMPLETION_INDEX"], !text.isEmpty else {
+            throw ValidationError("--shards \(shards) reads this shard's index from JOB_COMPLETION_INDEX, which is not set (a Kubernetes Indexed Job sets it); give --shard I/\(shards) instead")
+        }
+        guard let i = Int(text) else {
+            throw ValidationError("JOB_COMPLETION_INDEX '\(text)' (for --shards \(shards)) is not a whole number")
+        }
+        return RunConfig.Shard(index: i, count: shards)
+    }
+
+    /// --run-id, or APNSBENCH_RUN_ID; nil: the run makes one.
+    func resolvedRunID() throws -> String? {
+        let fromEnvironment = runId == nil
+        guard let id = runId ?? environment["APNSBENCH_RUN_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        if let problem = RunIdentity.check(id) {
+            throw ValidationError("\(fromEnvironment ? "APNSBENCH_RUN_ID" : "--run-id") \(problem)")
+        }
+        return id
+    }
+
+    func startTime() throws -> Date? {
+        guard let startAt else { return nil }
+        guard let date = StartBarrier.parse(startAt) else {
+            throw ValidationError("--start-at '\(startAt)' must be an ISO-8601 time like 2026-11-23T10:00:00Z")
+        }
+        return date
+    }
+}
