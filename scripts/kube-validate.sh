@@ -14,7 +14,8 @@
 #      retry (backoffLimit 0, restartPolicy Never), `apnsbench run --shards N` with its metrics on the
 #      port named `metrics`; the merge Job waits for the same N; every ConfigMap entry gives back the bytes
 #      that were rendered (apnsbench/data-sha256); what the pods mount exists in the set (the Secret
-#      apart); and a Secret holds placeholders, never a key.
+#      apart); and a Secret holds placeholders, never a key. And deploy/kubernetes/grafana-dashboard.json
+#      is JSON whose queries use only the series apnsbench serves, narrowed by $run_id and $shard.
 #   3. Without DIR, that the check can fail: a copy with one field misspelt must be refused.
 #
 # Exit 0 when everything holds, 1 when something does not (named), 64 for a bad argument.
@@ -23,7 +24,7 @@ cd "$(dirname "$0")/.."
 KUBE_VERSIONS="${KUBE_VERSIONS:-1.30.0 1.37.0}"
 
 case "${1:-}" in
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "kube-validate.sh: unknown flag '$1' (see --help)" >&2; exit 64 ;;
 esac
 [ $# -le 1 ] || { echo "kube-validate.sh: one DIR at most (see --help)" >&2; exit 64; }
@@ -157,6 +158,36 @@ sys.exit(1 if errors else 0)
 PY
 done
 
+# The Grafana dashboard: JSON, the two variables, and only the series --metrics-listen serves, each query
+# narrowed to the chosen run and shards.
+python3 - deploy/kubernetes/grafana-dashboard.json <<'PY' || status=1
+import json, re, sys
+path = sys.argv[1]
+try:
+    dash = json.load(open(path, encoding="utf-8"))
+except ValueError as e:
+    sys.exit(f"kube-validate.sh: {path} is not JSON: {e}")
+served = {"apnsbench_pushes_total", "apnsbench_response_time_seconds_bucket", "apnsbench_in_flight",
+          "apnsbench_connections", "apnsbench_provider_token_signings_total"}
+errors = []
+variables = {v["name"] for v in dash.get("templating", {}).get("list", [])}
+if not {"run_id", "shard"} <= variables:
+    errors.append(f"template variables run_id and shard, found {sorted(variables)}")
+for panel in dash.get("panels", []):
+    for t in panel.get("targets", []):
+        expr = t.get("expr", "")
+        for name in set(re.findall(r"\b(apnsbench_[a-z_]+)", expr)) - served:
+            errors.append(f"panel '{panel['title']}': {name} is not a series apnsbench serves")
+        for sel in re.findall(r"apnsbench_[a-z_]+\{([^}]*)\}", expr):
+            if 'run_id=~"$run_id"' not in sel or 'shard=~"$shard"' not in sel:
+                errors.append(f"panel '{panel['title']}': {{{sel}}} does not select $run_id and $shard")
+        if "apnsbench_" in expr and not re.search(r"apnsbench_[a-z_]+\{", expr):
+            errors.append(f"panel '{panel['title']}': a series without a selector")
+for e in errors:
+    print(f"kube-validate.sh: grafana-dashboard.json: {e}", file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+
 # 3. The check can fail.
 if [ $# -eq 0 ] && [ "$status" = 0 ]; then
     mkdir -p "$tmp/broken"
@@ -171,6 +202,6 @@ fi
 if [ "$status" = 0 ]; then
     echo "kube-validate.sh: ${#files[@]} manifest files valid (Kubernetes ${KUBE_VERSIONS// /, }, strict) and consistent"
 else
-    echo "kube-validate.sh: invalid manifests (above)" >&2
+    echo "kube-validate.sh: failed (above)" >&2
 fi
 exit "$status"
