@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
     arg="$1"
     case "$arg" in
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --*=*) flag="${arg%%=*}"; value="${arg#*=}"; shift ;;
         --*)
             flag="$arg"

@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 KUBE_VERSIONS="${KUBE_VERSIONS:-1.30.0 1.37.0}"
 
 case "${1:-}" in
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "kube-validate.sh: unknown flag '$1' (see --help)" >&2; exit 64 ;;
 esac
 [ $# -le 1 ] || { echo "kube-validate.sh: one DIR at most (see --help)" >&2; exit 64; }
