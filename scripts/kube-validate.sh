@@ -106,6 +106,7 @@ if set(jobs) == {"shard", "merge"}:
     check(re.search(r"apnsbench run /config/profile\.yaml --shards \"\$\{SHARDS\}\" --run-id \"\$\{RUN_ID\}\" --start-at \"\$\{START_AT\}\"", script) is not None,
           f"{p}: the shard runs apnsbench run /config/profile.yaml --shards --run-id --start-at")
     check("--metrics-listen 0.0.0.0:9464" in script, f"{p}: --metrics-listen 0.0.0.0:9464")
+    check(re.search(r"\brc=99\b|\[ \"\$rc\" = 99 \]", script) is None, f"{p}: a shard's exit code passes through (no 99 of its own: the SLO is the merge's)")
     check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", env.get("START_AT") or "") is not None, f"{p}: START_AT is ISO-8601 UTC")
     ports = {port.get("name"): port["containerPort"] for port in shard.get("ports", [])}
     check(ports.get("metrics") == 9464, f"{p}: a container port named metrics, 9464")
