@@ -5,7 +5,8 @@
 #   libssl-dev, libjemalloc-dev, pkg-config, zlib1g-dev (the histograms' DEFLATE); with --test also the interop peers: h2load (nghttp2-client),
 #   nghttpd (nghttp2-server, for scripts/bench-simulator.sh), Debian's chromium (the browser test of
 #   report.html: headless screenshot and DOM dump), the Python APNs client aioapns and the
-#   Python HdrHistogram package hdrhistogram (both PyPI).
+#   Python HdrHistogram package hdrhistogram, kubernetes-validate (the offline Kubernetes schemas of
+#   scripts/kube-validate.sh) and prometheus-client (its OpenMetrics parser, for /metrics) (all PyPI).
 # Idempotent: does nothing (and touches no package list) when everything is there.
 set -euo pipefail
 
@@ -83,6 +84,21 @@ if [ $want_test = 1 ] && ! python3 -c 'import hdrh' >/dev/null 2>&1; then
     say "installing the Python package hdrhistogram"
     python3 -m pip install -q hdrhistogram >&2 2>/dev/null || python3 -m pip install -q --break-system-packages hdrhistogram >&2
     python3 -c 'import hdrh' || { say "hdrhistogram did not install"; exit 1; }
+fi
+
+# kubernetes-validate for scripts/kube-validate.sh, pinned: each release bundles the schemas of about a dozen
+# Kubernetes versions, and 1.37.0 has the 1.30 the manifests are checked against (and 1.25 to 1.37).
+if [ $want_test = 1 ] && ! python3 -c 'import kubernetes_validate' >/dev/null 2>&1; then
+    say "installing the Python package kubernetes-validate"
+    python3 -m pip install -q 'kubernetes-validate==1.37.0' >&2 2>/dev/null || python3 -m pip install -q --break-system-packages 'kubernetes-validate==1.37.0' >&2
+    python3 -c 'import kubernetes_validate' || { say "kubernetes-validate did not install"; exit 1; }
+fi
+
+# prometheus-client (module prometheus_client): its OpenMetrics parser reads what --metrics-listen serves.
+if [ $want_test = 1 ] && ! python3 -c 'import prometheus_client' >/dev/null 2>&1; then
+    say "installing the Python package prometheus-client"
+    python3 -m pip install -q prometheus-client >&2 2>/dev/null || python3 -m pip install -q --break-system-packages prometheus-client >&2
+    python3 -c 'import prometheus_client' || { say "prometheus-client did not install"; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

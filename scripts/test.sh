@@ -7,6 +7,12 @@ scripts/install-deps.sh --test
 echo "test.sh: building tests (debug; the first build takes several minutes)" >&2
 swift build --build-tests
 swift test --skip-build "$@"
+# The Kubernetes manifests (deploy/kubernetes/): rendered for 4 shards and checked offline against the API
+# schemas and the run's own rules (scripts/kube-validate.sh; a few seconds, no cluster).
+if [ "${SKIP_KUBE:-0}" != 1 ] && [ $# -eq 0 ]; then
+    echo "test.sh: the Kubernetes manifests (scripts/kube-validate.sh)" >&2
+    scripts/kube-validate.sh
+fi
 # The soak's 30-s variant (scripts/soak.sh: faults, descriptor and retry checks) with the debug build.
 if [ "${SKIP_SOAK:-0}" != 1 ] && [ $# -eq 0 ]; then
     echo "test.sh: the 30-s soak (scripts/soak.sh --seconds 30)" >&2
