@@ -135,8 +135,8 @@ public struct SimulatorLaunch {
             let p8 = (folder as NSString).appendingPathComponent("AuthKey_\(demo.keyID).p8")
             try Data(demo.privateKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: p8))
             lines.append("demo key: \(p8) key id \(demo.keyID) team id \(demo.teamID)")
-            // The demo key exists only for this run: its token is printed ready to paste.
-            lines.append("token: bearer \(ProviderTokenCache.makeJWT(key: demo, issuedAt: Int(Date().timeIntervalSince1970)))")
+            // No provider token is printed, not even the demo key's: a JWT in a log is a credential in a log.
+            // Clients sign their own with the key file above (apnsbench run --key-path ... does).
             demoKeyPath = p8
         }
         for key in c.keys.values.sorted(by: { $0.keyID < $1.keyID }) where key.keyID != demo?.keyID {
