@@ -42,12 +42,16 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     /// producer, or the idle cap of 100 ms): the loop turns that cost a system call. Per push sent, it says
     /// whether the engine sleeps in proportion to its work (about 1–3 on a paced run) or spins.
     public var wakeUps = 0
+    /// Devices the delivered pushes reached: one per delivered device push, the channel's subscribers (as
+    /// the recording subscribed them) per delivered broadcast.
+    public var devicesReached = 0
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
         case sent, connectionsOpened, providerTokenSignings, peakInFlight, retries, retriesTotal, tokenBackoffs
         case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps, stalls, engineCPUMillis
+        case devicesReached
     }
 
     /// Decodes every field; `wakeUps`, `stalls` and `engineCPUMillis`, added later, are 0 in reports written before them.
@@ -68,6 +72,7 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         wakeUps = try c.decodeIfPresent(Int.self, forKey: .wakeUps) ?? 0
         stalls = try c.decodeIfPresent(Int.self, forKey: .stalls) ?? 0
         engineCPUMillis = try c.decodeIfPresent(Int.self, forKey: .engineCPUMillis) ?? 0
+        devicesReached = try c.decodeIfPresent(Int.self, forKey: .devicesReached) ?? 0
     }
 
     /// Both sides' counts added, field by field.
@@ -93,5 +98,6 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         a.wakeUps += b.wakeUps
         a.stalls += b.stalls
         a.engineCPUMillis += b.engineCPUMillis
+        a.devicesReached += b.devicesReached
     }
 }

@@ -58,4 +58,10 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     /// The device token was answered 410 (Unregistered, ExpiredToken) earlier in the run: it is dead for the
     /// rest of it, so later pushes to it are not sent.
     public static let deadToken = NotSentCause("dead_token")
+    /// Broadcast delivery: the store's channel could not be created because the app already has the most
+    /// channels APNs allows (10,000 per app and environment), so its updates have no channel to go to.
+    public static let channelLimit = NotSentCause("channel_limit")
+    /// Broadcast delivery: the channel was answered as unknown earlier in the run (deleted under the run),
+    /// so later broadcasts to it are not sent.
+    public static let channelGone = NotSentCause("channel_gone")
 }

@@ -11,6 +11,12 @@ public struct OutgoingPush: Sendable {
     public var intendedNanos: UInt64 = 0
     /// When the event behind this push was recorded, epoch milliseconds (for recorded-time pacing).
     public var recordedMillis: Int64 = 0
+    /// A broadcast: the index of its channel in the run's channel list (``EngineConfiguration``), and
+    /// `deviceToken` holds the channel's id (so workers, holds and budgets key on the channel). -1: a push to
+    /// one device at `deviceToken`.
+    public var channel: Int32 = -1
+    /// Devices this push reaches when delivered: 1 for a device push, the channel's subscribers for a broadcast.
+    public var reach: Int32 = 1
 
     public init(bodyCapacity: Int = 4096) {
         body.reserveCapacity(bodyCapacity)

@@ -216,7 +216,7 @@ public final class CurlEngine: WakeableEngine {
                     sequence &+= 1
                     slot.resetRetryState(sequence: sequence)
                     if case .notSent(let cause) = ledger.taken(token: slot.push.deviceToken) {
-                        finish(slot, outcome: .notSent(cause), completed: 0, sink: sink)
+                        finish(slot, outcome: .notSent(slot.push.channel >= 0 ? .channelGone : cause), completed: 0, sink: sink)
                         continue
                     }
                     if slot.push.intendedNanos > now {
@@ -414,6 +414,7 @@ public final class CurlEngine: WakeableEngine {
                     outcome = .delivered
                     _ = lifecycle.handle(.authenticatedAnswer, now: completed)
                     ledger.delivered(token: slot.push.deviceToken)
+                    counters.devicesReached += Int(slot.push.reach)
                     finish(slot, outcome: outcome, completed: completed, sink: sink)
                     continue
                 }

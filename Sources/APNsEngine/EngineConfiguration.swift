@@ -36,6 +36,11 @@ public struct EngineConfiguration: Sendable {
     public var retry = RetryPolicy()
     /// Warm-up, reconnect backoff and idle PING.
     public var lifecycle = ConnectionLifecycle.Settings()
+    /// Broadcast delivery: the channel ids that pushes with `channel >= 0` go to, by index (one header
+    /// list per channel and priority is built up front). Empty: device pushes only.
+    public var broadcastChannels: [String] = []
+    /// The broadcast send path, `/4/broadcasts/apps/<bundle-id>`.
+    public var broadcastPath = ""
 
     public init(baseURL: String, topic: String, pushType: PushType, expiration: Int? = nil,
                 connections: Int = 1, streamsPerConnection: Int = 100, trustedCertificatePEM: String? = nil) {
@@ -67,6 +72,7 @@ public struct EngineConfiguration: Sendable {
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
         stallTimeoutSeconds = c.transport.stallLimit
+        broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
     }
 
     /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and

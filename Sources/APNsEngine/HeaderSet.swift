@@ -1,12 +1,15 @@
 import APNsCore
 import CCurl
 
-/// Prebuilt request header lists, one per priority, shared by every transfer that uses them. A new set is
-/// built when the provider token is re-signed; transfers still in flight keep the old set alive through
-/// their reference, and the lists are freed when the last one completes.
+/// Prebuilt request header lists, one per priority, shared by every transfer that uses them; with broadcast
+/// channels also one per channel and priority (`apns-channel-id` differs), so no list is built per push. A
+/// new set is built when the provider token is re-signed; transfers still in flight keep the old set alive
+/// through their reference, and the lists are freed when the last one completes.
 final class HeaderSet {
     /// Indexed by `Priority.rawValue` (1, 5, 10); other entries are nil.
     private var lists: [OpaquePointer?] = Array(repeating: nil, count: 11)
+    /// Broadcast: indexed by channel × 3 + the priority's place (1, 5, 10).
+    private var channelLists: [OpaquePointer?] = []
     /// `iat` of the provider token in these headers.
     let issuedAt: Int
 
@@ -35,6 +38,42 @@ final class HeaderSet {
             }
             lists[priority.rawValue] = OpaquePointer(list)
         }
+        channelLists.reserveCapacity(configuration.broadcastChannels.count * 3)
+        for id in configuration.broadcastChannels {
+            for priority in [Priority.powerFirst, .powerAware, .immediate] {
+                // §8: push type liveactivity, expiration required (0 on a channel that stores nothing).
+                let lines = [
+                    "apns-push-type: liveactivity",
+                    "apns-channel-id: \(id)",
+                    "apns-priority: \(priority.rawValue)",
+                    "apns-expiration: \(configuration.expiration ?? 0)",
+                    "authorization: \(bearer)",
+                    "content-type: application/json",
+                    "Accept:",
+                    "Expect:",
+                ]
+                channelLists.append(try Self.build(lines))
+            }
+        }
+    }
+
+    private static func build(_ lines: [String]) throws -> OpaquePointer? {
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for line in lines {
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw EngineError.curlSetup("curl_slist_append failed")
+            }
+            list = appended
+        }
+        return OpaquePointer(list)
+    }
+
+    /// The list for a broadcast to channel `index` at `priority`.
+    @inline(__always)
+    func list(channel index: Int, priority: Priority) -> UnsafeMutablePointer<curl_slist>? {
+        let place = priority == .powerFirst ? 0 : priority == .powerAware ? 1 : 2
+        return UnsafeMutablePointer<curl_slist>(channelLists[index * 3 + place])
     }
 
     @inline(__always)
@@ -44,5 +83,6 @@ final class HeaderSet {
 
     deinit {
         for l in lists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
+        for l in channelLists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
     }
 }

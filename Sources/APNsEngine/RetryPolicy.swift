@@ -84,7 +84,9 @@ public struct RetryPolicy: Sendable, Equatable {
             if reason == .expiredProviderToken {
                 return refreshedToken ? .final : .retryWithNewProviderToken
             }
-            if reason.status == 410 { return .finalTokenDead }
+            // 410: the device token is dead; ChannelNotRegistered: the broadcast channel is gone. Either way
+            // nothing more is sent to it in this run.
+            if reason.status == 410 || reason.rawValue == "ChannelNotRegistered" { return .finalTokenDead }
             if reason == .tooManyRequests {
                 let delay = tokenBackoff(strikes: tokenStrikes)
                 return scheduled(delay, attempt: attempt, elapsed: elapsed, then: .backOffToken(for: delay))

@@ -14,6 +14,8 @@ final class TransferSlot {
     /// `<base>/3/device/` followed by the token and a NUL, rebuilt in place per push.
     private var url: [UInt8]
     private let urlPrefixCount: Int
+    /// `<base>/4/broadcasts/apps/<bundle>` and a NUL: every broadcast's URL (the channel is a header).
+    private let broadcastURL: [UInt8]
     /// The response body (an APNs error JSON is well under 1 KiB; the rest is dropped).
     var response: [UInt8] = []
     static let responseLimit = 1024
@@ -61,6 +63,7 @@ final class TransferSlot {
         url = Array((configuration.baseURL + "/3/device/").utf8)
         urlPrefixCount = url.count
         url.reserveCapacity(urlPrefixCount + 256)
+        broadcastURL = Array((configuration.baseURL + configuration.broadcastPath).utf8) + [0]
         response.reserveCapacity(Self.responseLimit)
         push.body.reserveCapacity(4096)
         try configure(configuration)
@@ -98,11 +101,17 @@ final class TransferSlot {
     /// to the multi handle.
     @inline(__always)
     func prepare(headers set: HeaderSet) {
-        url.removeSubrange(urlPrefixCount...)
-        url.append(contentsOf: push.deviceToken.utf8)
-        url.append(0)
-        url.withUnsafeBufferPointer { p in
-            _ = p.withMemoryRebound(to: CChar.self) { ccurl_easy_setopt_string(easy, CURLOPT_URL, $0.baseAddress) }
+        if push.channel >= 0 {
+            broadcastURL.withUnsafeBufferPointer { p in
+                _ = p.withMemoryRebound(to: CChar.self) { ccurl_easy_setopt_string(easy, CURLOPT_URL, $0.baseAddress) }
+            }
+        } else {
+            url.removeSubrange(urlPrefixCount...)
+            url.append(contentsOf: push.deviceToken.utf8)
+            url.append(0)
+            url.withUnsafeBufferPointer { p in
+                _ = p.withMemoryRebound(to: CChar.self) { ccurl_easy_setopt_string(easy, CURLOPT_URL, $0.baseAddress) }
+            }
         }
         let n = push.body.count
         if n > bodyCapacity {
@@ -116,7 +125,8 @@ final class TransferSlot {
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(n))
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, bodyStorage)
         headers = set
-        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, set.list(for: push.priority))
+        let list = push.channel >= 0 ? set.list(channel: Int(push.channel), priority: push.priority) : set.list(for: push.priority)
+        _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
         response.removeAll(keepingCapacity: true)
     }
 

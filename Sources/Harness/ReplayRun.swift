@@ -120,14 +120,23 @@ public enum ReplayRun {
         let stop = request.stop ?? RunStop()
         if let startAt = request.startAt { StartBarrier.wait(until: startAt, stop: stop, shard: config.shard, log: log) }
 
+        // Broadcast delivery: the stores' channels exist before anything is sent, and go when the run ends.
+        let broadcast = try config.deliveryMode == .broadcast ? BroadcastSetup(
+            config, managementURL: config.target.channelManagementURL ?? target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+            tokens: try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system), log: log) : nil
+        var channelsCleaned = false
+        defer { if !channelsCleaned, config.keepChannels != true { broadcast?.deleteChannels(log: log) } }
+
         let startedAt = Date()
         var engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                          startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970))
+        engine.broadcastChannels = broadcast?.channels.idsByIndex ?? []
         engine.progressInterval = 0.5
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
-        let driver = try Workloads.driver(config.workload, priority: config.payload.priority, template: inputs.template)
+        let driver = try Workloads.driver(config.workload, priority: config.payload.priority, template: inputs.template,
+                                          channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config)
         log("apnsbench: replaying \(config.workload.stream) (\(config.workload.name)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
@@ -151,6 +160,8 @@ public enum ReplayRun {
         let counters = try pool.run(source: pipeline.source, sink: producerSink, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
         let duration = Date().timeIntervalSince(startedAt)
+        if let broadcast, config.keepChannels != true { broadcast.deleteChannels(log: log) }
+        channelsCleaned = true
 
         var report = recorder.makeReport(
             configuration: config, events: driver.events,
@@ -159,6 +170,11 @@ public enum ReplayRun {
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
         report.runID = runID
+        report.broadcast = broadcast.map { b in
+            RunReport.Broadcast(channels: b.channels.byStore.count, storesRefused: b.channels.refused.count, deleted: b.deleted,
+                                kept: config.keepChannels == true, managementCalls: b.client.calls,
+                                followersNotSubscribed: (driver.rules as? OrderChangesWorkload)?.followersNotSubscribed ?? 0)
+        }
         report.stopReason = stop.reason
         report.liveActivityBudget = pipeline.budget.map { b in
             .init(priority10PerHour: b.budget.perHour, windowSeconds: Int(LiveActivityBudget.windowMillis / 1000),

@@ -77,6 +77,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// The run's id (`--run-id`, `APNSBENCH_RUN_ID`, or made fresh): the same in every shard of one run,
     /// which `merge` requires. Absent in reports written before it existed.
     public var runID: String?
+    /// Broadcast delivery's channels and what they cost; absent for device delivery.
+    public var broadcast: Broadcast?
     /// The shards a merged report was made of (`apnsbench merge`); absent for a single process's run.
     public var merged: Merged?
 
@@ -114,6 +116,35 @@ public struct RunReport: Codable, Sendable, Equatable {
 }
 
 extension RunReport {
+    /// A broadcast run's channels: one per store its recording subscribes activities to.
+    public struct Broadcast: Codable, Sendable, Equatable {
+        /// Channels created (one per store with subscribers, up to the app's channel limit).
+        public var channels: Int
+        /// Stores whose channel the API refused for the channel limit (their updates: not sent `channel_limit`).
+        public var storesRefused: Int
+        /// Channels deleted at the run's end.
+        public var deleted: Int
+        /// `keep_channels`: the channels were left in place.
+        public var kept: Bool
+        /// Channel-management calls by operation and answer (`create 201`, `delete 204`, …).
+        public var managementCalls: [String: Int]
+        /// Followers of a changed store that were not subscribed to its channel, summed over the order
+        /// changes broadcast: device delivery would have reached them, the broadcast did not.
+        public var followersNotSubscribed: Int
+
+        public init(channels: Int, storesRefused: Int, deleted: Int, kept: Bool, managementCalls: [String: Int], followersNotSubscribed: Int) {
+            self.channels = channels
+            self.storesRefused = storesRefused
+            self.deleted = deleted
+            self.kept = kept
+            self.managementCalls = managementCalls
+            self.followersNotSubscribed = followersNotSubscribed
+        }
+
+        /// Channel-management calls in all.
+        public var managementCallCount: Int { managementCalls.values.reduce(0, +) }
+    }
+
     /// Where a merged report came from.
     public struct Merged: Codable, Sendable, Equatable {
         /// Shards merged (all of the run's).

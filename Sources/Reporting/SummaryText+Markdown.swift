@@ -41,6 +41,20 @@ extension SummaryText {
         }
         line()
 
+        if let b = report.broadcast {
+            line("## Broadcast channels")
+            line()
+            line("| devices reached | broadcasts delivered | channels | stores refused (limit) | follower pushes not covered | channel-API calls | channels at the end |")
+            line("|--:|--:|--:|--:|--:|--:|---|")
+            line("| \(report.engine.devicesReached) | \(report.pushes.delivered) | \(b.channels) | \(b.storesRefused) | \(b.followersNotSubscribed) | "
+                + "\(b.managementCallCount) (\(b.managementCalls.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))) | "
+                + "\(b.kept ? "kept" : "\(b.deleted) deleted") |")
+            line()
+            line("Devices reached counts each delivered broadcast's subscribers as the recording subscribed them: "
+                + "APNs does not say which devices a broadcast reached, and an uninstalled app's activity counts too.")
+            line()
+        }
+
         if let c = report.coalescing {
             line("## Coalescing")
             line()

@@ -33,6 +33,12 @@ public enum SummaryText {
             lines.append("  latency    no delivered pushes")
         }
         lines.append("  throughput \(Format.fixed(report.throughput.pushesPerSecond, places: 1)) pushes/s")
+        if let b = report.broadcast {
+            lines.append("  broadcast  \(report.engine.devicesReached) devices reached by \(report.pushes.delivered) broadcasts on \(b.channels) channel(s)"
+                + (b.storesRefused > 0 ? ", \(b.storesRefused) store(s) refused a channel (limit)" : "")
+                + "; \(b.followersNotSubscribed) follower pushes not covered (not subscribed); \(b.managementCallCount) channel-API calls"
+                + (b.kept ? ", channels kept" : ", \(b.deleted) deleted"))
+        }
         for check in SLOCheck.checks(report) {
             lines.append("  SLO        " + check.line)
         }

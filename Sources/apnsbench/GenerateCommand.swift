@@ -46,11 +46,15 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("order-changes: write the planted dead tokens here, one a line (for the simulator's registry).", valueName: "FILE"))
     var deadTokens: String?
 
+    @Flag(name: .long, help: "order-changes: each activity subscribes to its first store's broadcast channel when it starts (input_push_channel on device.register), for runs with delivery: broadcast.")
+    var channels = false
+
     func validate() throws {
         guard requests > 0 else { throw ValidationError("--requests must be positive") }
         guard events > 0 else { throw ValidationError("--events must be positive") }
         guard devices > 0, stores > 0 else { throw ValidationError("--devices and --stores must be positive") }
         if deadTokens != nil, workload != .orderChanges { throw ValidationError("--dead-tokens goes with order-changes") }
+        if channels, workload != .orderChanges { throw ValidationError("--channels goes with order-changes") }
     }
 
     func run() throws {
@@ -60,8 +64,9 @@ struct GenerateCommand: ParsableCommand {
         case .leaveRequests:
             try LeaveRequestGenerator(requests: requests, seed: seed).write(output.write)
         case .orderChanges:
-            try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
-                .write(output.write, deadToken: { token in try dead?.write(Array((token + "\n").utf8)) })
+            var generator = OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
+            generator.channels = channels
+            try generator.write(output.write, deadToken: { token in try dead?.write(Array((token + "\n").utf8)) })
         case .cdblLeave:
             try CDBLLeaveGenerator(events: events, seed: seed).write(output.write)
         case .ksrCranes:

@@ -108,6 +108,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Allow more than 100 pushes/s to production APNs (also closed-loop and recorded-time schedules, whose rate is unbounded). Real devices receive them; without this flag such a run is refused. Sandbox needs no flag.")
     var allowProductionLoad = false
 
+    @Option(name: .long, help: ArgumentHelp("device: one push per device following a store (the default); broadcast: one push per store's broadcast channel (iOS 18+; order-changes): the run creates one channel per store its recording subscribes activities to (input_push_channel), and deletes them at its end (overrides delivery).", valueName: "MODE"))
+    var delivery: String?
+
+    @Flag(name: .long, help: "Broadcast delivery: keep the channels the run created instead of deleting them at its end (keep_channels).")
+    var keepChannels = false
+
     @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
     var quiet = false
 
@@ -137,6 +143,9 @@ struct RunCommand: ParsableCommand {
         _ = try schedule()
         _ = try coalesceMillis()
         _ = try errorShares()
+        if let delivery, RunConfig.Delivery(rawValue: delivery) == nil {
+            throw ValidationError("--delivery '\(delivery)' must be device or broadcast")
+        }
         guard drain >= 0, drain <= 600 else { throw ValidationError("--drain \(drain) must be between 0 and 600 seconds") }
         if let ca = caCertificatePath, Target(argument: target) == .simulator {
             throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; the embedded simulator's CA is trusted already")
@@ -205,6 +214,8 @@ struct RunCommand: ParsableCommand {
         o.apnsModel = apnsModel
         o.allowProductionLoad = allowProductionLoad ? true : nil
         o.shard = try distributed.resolvedShard()
+        o.delivery = delivery.flatMap(RunConfig.Delivery.init(rawValue:))
+        o.keepChannels = keepChannels ? true : nil
         request.overrides = o
         request.runID = try distributed.resolvedRunID()
         request.startAt = try distributed.startTime()

@@ -8,7 +8,7 @@ import Reporting
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Step the offered rate open loop and find the knee: the highest rate that still meets the SLO.",
+        abstract: "Find the knee (--rate LOW..HIGH), or set settings side by side (--vary KEY=V1,V2).",
         discussion: """
             Each step replays the profile at a fixed rate for --step-seconds and writes a full report under \
             DIR/step-NN/. A step passes when the client sent at least 99% of the offered rate (else it says the \
@@ -21,14 +21,30 @@ struct SweepCommand: ParsableCommand {
 
             Example:  apnsbench sweep profiles/order-changes.yaml --rate 500..20000 --apns-model near --out reports/sweep
 
-            Exit codes: 0 a knee was found, 1 bad input or a failed step run, 64 usage, 99 no step passed.
+            With --vary KEY=V1,V2 (repeatable) it replays the same recording once per combination of the values \
+            instead (delivery, connections, streams, workers, priority, coalesce), each a full run under \
+            DIR/NN-key=value/, at the profile's schedule, --speed X or --rate R, and sets them side by side: pushes \
+            sent, devices reached, connections, p50/p99 response time, budget-throttled updates and channel-API \
+            calls (DIR/matrix.md, DIR/matrix.json). For delivery=device,broadcast it adds the ratio of device pushes \
+            to broadcasts.
+
+            Example:  apnsbench sweep profiles/order-changes-broadcast.yaml --speed 60 --vary delivery=device,broadcast
+
+            Exit codes: 0 a knee was found (or every --vary run completed), 1 bad input or a failed step run, 64 \
+            usage, 99 no step passed.
             """)
 
     @Argument(help: "The profile (YAML).")
     var profile: String
 
-    @Option(name: .long, help: ArgumentHelp("The rates to search, pushes a second: LOW..HIGH.", valueName: "LOW..HIGH"))
-    var rate: String
+    @Option(name: .long, help: ArgumentHelp("The rates to search, pushes a second: LOW..HIGH (with --vary: one fixed rate R).", valueName: "LOW..HIGH"))
+    var rate: String?
+
+    @Option(name: .long, help: ArgumentHelp("Run every combination of these values side by side instead of searching for the knee (repeatable; keys: \(TuningMatrix.keys.joined(separator: ", "))).", valueName: "KEY=V1,V2"))
+    var vary: [String] = []
+
+    @Option(name: .long, help: "With --vary: open loop at the recorded times, X times faster.")
+    var speed: Double?
 
     @Option(name: .long, help: ArgumentHelp("exponential (default), binary or steps:N.", valueName: "MODE"))
     var search = "exponential"
@@ -61,6 +77,7 @@ struct SweepCommand: ParsableCommand {
     var sloMinDelivered: Double?
 
     func bounds() throws -> (Double, Double) {
+        guard let rate else { throw ValidationError("give --rate LOW..HIGH (the knee) or --vary KEY=V1,V2 (side by side)") }
         let parts = rate.components(separatedBy: "..")
         guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]), lo > 0, hi >= lo else {
             throw ValidationError("--rate '\(rate)' must be LOW..HIGH pushes a second, 0 < LOW <= HIGH, like 500..20000")
@@ -69,6 +86,15 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if !vary.isEmpty {
+            for v in vary {
+                if case .failure(let e) = TuningMatrix.parse(v) { throw ValidationError(e.description) }
+            }
+            if speed != nil, rate != nil { throw ValidationError("choose one of --speed and --rate") }
+            if let rate, Double(rate) == nil { throw ValidationError("--rate '\(rate)' with --vary must be one rate R (pushes a second)") }
+            return
+        }
+        if speed != nil { throw ValidationError("--speed goes with --vary (the knee search sets the rate itself)") }
         _ = try bounds()
         guard RateSearch.Mode(argument: search) != nil else {
             throw ValidationError("--search '\(search)' must be exponential, binary or steps:N (N 2-100)")
@@ -77,7 +103,33 @@ struct SweepCommand: ParsableCommand {
         guard cooldown >= 0, cooldown <= 600 else { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
     }
 
+    func runMatrix() throws {
+        var request = TuningMatrix.Request(profilePath: profile)
+        request.vary = vary.compactMap { try? TuningMatrix.parse($0).get() }
+        request.outDirectory = out == "reports/sweep" ? "reports/matrix" : out
+        request.cooldownSeconds = min(cooldown, 2)
+        request.overrides.apnsModel = apnsModel
+        request.overrides.connections = connections
+        request.overrides.streams = streams
+        request.overrides.workers = workers
+        request.overrides.sloP99Millis = sloP99Ms
+        request.overrides.sloMinDelivered = sloMinDelivered
+        if let speed { request.overrides.schedule = .recorded(speed: speed) }
+        if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
+        let cells: [MatrixCell]
+        do {
+            cells = try TuningMatrix.execute(request) { print($0); fflush(stdout) }
+        } catch let e as RunConfigFlagError {
+            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --vary KEY=V1,V2 [<options>]\n".utf8))
+            throw ExitCodes.usage
+        }
+        print("")
+        print(MatrixCell.markdown(cells))
+        print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.json, runs in \(request.outDirectory)/NN-*/")
+    }
+
     func run() throws {
+        if !vary.isEmpty { return try runMatrix() }
         let (lo, hi) = try bounds()
         var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)
         request.mode = RateSearch.Mode(argument: search)!

@@ -49,6 +49,9 @@ final class WorkloadLedger {
         var body: String
         var priority: Priority
         var recordedMillis: Int64
+        /// The broadcast channel's index (-1: a device push) and the devices it reaches.
+        var channel: Int32 = -1
+        var reach: Int32 = 1
         /// The body parsed (tests only; the workload never parses payloads).
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
         var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
@@ -91,7 +94,7 @@ final class WorkloadLedger {
         switch result {
         case .push:
             sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
-                             priority: push.priority, recordedMillis: push.recordedMillis))
+                             priority: push.priority, recordedMillis: push.recordedMillis, channel: push.channel, reach: push.reach))
             outcomes.append((.delivered, push.priority))
         case .notSent(let cause):
             outcomes.append((.notSent(cause), push.priority))

@@ -26,6 +26,8 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var apnsModel: String?
     public var allowProductionLoad: Bool?
     public var shard: RunConfig.Shard?
+    public var delivery: RunConfig.Delivery?
+    public var keepChannels: Bool?
 
     public init() {}
 
@@ -58,6 +60,8 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if liveActivityBudget != nil { k.insert(.liveActivityBudget) }
         if apnsModel != nil { k.insert(.apnsModel) }
         if shard != nil { k.insert(.shard) }
+        if delivery != nil { k.insert(.delivery) }
+        if keepChannels != nil { k.insert(.keepChannels) }
         if allowProductionLoad != nil || target == .production { k.insert(.allowProductionLoad) }
         return k
     }
@@ -89,6 +93,8 @@ extension RunConfig {
         if let v = o.apnsModel { c.simulator.model = v }
         if let v = o.allowProductionLoad { c.allowProductionLoad = v }
         if let v = o.shard { c.shard = v }
+        if let v = o.delivery { c.delivery = v }
+        if let v = o.keepChannels { c.keepChannels = v }
         return c
     }
 

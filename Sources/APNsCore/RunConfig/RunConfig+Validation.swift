@@ -27,6 +27,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case simulator
     case apnsModel = "apns_model"
     case shard
+    case delivery
+    case keepChannels = "keep_channels"
 
     /// The profile's key.
     public var profileKey: String { rawValue }
@@ -56,6 +58,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .liveActivityBudget: return "--live-activity-budget"
         case .apnsModel: return "--apns-model"
         case .shard: return "--shard"
+        case .delivery: return "--delivery"
+        case .keepChannels: return "--keep-channels"
         case .allowProductionLoad: return "--allow-production-load"
         case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator: return nil
         }
@@ -192,6 +196,20 @@ extension RunConfig {
                     + "(the schedule is \(schedule.mode)); real devices receive these pushes: use --target sandbox, or --rate \(limit) or less, "
                     + "or say --allow-production-load")
             }
+        }
+        if deliveryMode == .broadcast {
+            guard workload.name == "order-changes" else {
+                throw RunConfigError(.delivery, "broadcast needs a workload whose updates go to groups with a channel each (order-changes: one channel per store), found '\(workload.name)'")
+            }
+            guard workload.pushType == .liveactivity else {
+                throw RunConfigError(.delivery, "broadcast carries Live Activity updates only (apns-push-type liveactivity); \(name) sends \(workload.pushType.rawValue) pushes")
+            }
+        }
+        if deliveryMode == .broadcast, (shard?.count ?? 1) > 1 {
+            throw RunConfigError(.delivery, "broadcast is not sharded yet: every shard would create its own channels for the same stores")
+        }
+        if keepChannels == true, deliveryMode != .broadcast {
+            throw RunConfigError(.keepChannels, "applies to broadcast delivery only (delivery: broadcast)")
         }
         if let s = shard {
             try Self.check(.shard, s.count, in: 1...Shard.countLimit, why: " shards")

@@ -35,6 +35,23 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var slo = SLO()
     /// The embedded simulator, when the target is the simulator.
     public var simulator = Simulator()
+    /// How a group's update reaches the devices following it: one push per device (`device`, nil) or one
+    /// broadcast per group's channel (`broadcast`, iOS 18+ broadcast channels; order-changes only).
+    public var delivery: Delivery?
+    /// Broadcast delivery: keep the channels the run created instead of deleting them at its end.
+    public var keepChannels: Bool?
+
+    /// The delivery in force: ``delivery`` or `.device`.
+    public var deliveryMode: Delivery { delivery ?? .device }
+
+    public enum Delivery: String, Codable, Sendable, CaseIterable {
+        /// One push per device token (`POST /3/device/<token>`).
+        case device
+        /// One push per store's broadcast channel (`POST /4/broadcasts/apps/<bundle>` with `apns-channel-id`);
+        /// the run creates the channels first and deletes them at its end.
+        case broadcast
+    }
+
     /// This process's part of a sharded run (`--shard I/N`, or `--shards N` with I from
     /// `JOB_COMPLETION_INDEX`); nil: the whole run. The only key in which the shards' configurations differ.
     public var shard: Shard?

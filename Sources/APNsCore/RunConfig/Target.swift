@@ -30,6 +30,18 @@ public enum Target: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Where the broadcast channel-management API is: Apple's own hosts for sandbox and production
+    /// (`api-manage-broadcast[.sandbox].push.apple.com`, ports 2195 and 2196); the target itself otherwise
+    /// (the simulator serves both on one port). Nil for the embedded simulator (its URL is known at start).
+    public var channelManagementURL: String? {
+        switch self {
+        case .simulator: return nil
+        case .sandbox: return "https://api-manage-broadcast.sandbox.push.apple.com:2195"
+        case .production: return "https://api-manage-broadcast.push.apple.com:2196"
+        case let .url(u): return u
+        }
+    }
+
     public var description: String {
         switch self {
         case .simulator: return "simulator"

@@ -21,6 +21,10 @@ public struct OrderChangesGenerator {
     public var deadShare = 0.02
     /// Share of devices that start a second activity, with a new token. Default 0.2.
     public var rotationShare = 0.2
+    /// Each activity subscribes to its first store's broadcast channel when it starts (`input_push_channel`
+    /// on `device.register`, as ActivityKit's `input-push-channel` does): a recording for broadcast delivery.
+    /// Default false. The rest of the stream is the same bytes either way (same draws).
+    public var channels = false
     /// Midnight UTC of the recorded day (epoch ms). Default 2025-02-25.
     public var dayStartMillis: Int64 = 1_740_441_600_000
 
@@ -119,6 +123,7 @@ public struct OrderChangesGenerator {
                 try line(now) { l in
                     l.string("kind", "device.register"); l.string("device_id", deviceID(d))
                     l.string("push_token", token); l.ints("store_ids", follows)
+                    if channels { l.int("input_push_channel", follows[0]) }
                 }
                 endHeap.push(Session(end: now + Int64(300_000 + rng.unit() * 5_100_000), device: d))
                 sessionsStarted += 1

@@ -14,7 +14,7 @@ public enum ProfileLoader {
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
         "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
-        "live_activity_budget",
+        "live_activity_budget", "delivery", "keep_channels",
     ]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
@@ -206,6 +206,16 @@ public enum ProfileLoader {
             config.transport.failFastSeconds = Double(ms) / 1000
         }
         config.liveActivityBudget = try int("live_activity_budget")
+        if let d = try string("delivery", required: false) {
+            guard let mode = RunConfig.Delivery(rawValue: d) else {
+                throw fail("delivery", "must be device or broadcast, found '\(d)'")
+            }
+            config.delivery = mode
+        }
+        if let node = values["keep_channels"] {
+            guard case .scalar = node, let b = node.bool else { throw fail("keep_channels", "must be true or false") }
+            config.keepChannels = b
+        }
         if values["stall_timeout"] != nil {
             // `0` (or 0s) turns the watchdog off.
             if case let .scalar(s)? = values["stall_timeout"], s.string == "0" {

@@ -10,6 +10,13 @@ import APNsCore
 /// again, until the device registers a new one.
 /// `aps.timestamp` strictly increases per token even when recorded times collide. An order change at a
 /// store nobody follows is one planned push not sent (`no_recipients`).
+///
+/// Broadcast delivery (``channels`` set): `device.register` may carry `input_push_channel` (a store id):
+/// the activity subscribed to that store's broadcast channel when it started. An order change is then one
+/// broadcast to its store's channel (`reach`: the store's subscribers), not one push per follower; a store
+/// with no subscriber is one push not sent (`no_recipients`), a store whose channel could not be created
+/// one not sent (`channel_limit`). Followers of a store that are not subscribed to its channel are not
+/// reached by the broadcast (``followersNotSubscribed``). `activity.end` stays a push to that device.
 public final class OrderChangesWorkload: WorkloadRules {
     /// The slots an order-changes template may use.
     public enum Field: String, CaseIterable {
@@ -36,6 +43,17 @@ public final class OrderChangesWorkload: WorkloadRules {
     /// An event that planned one push nobody can receive.
     private var notSent = SinglePlan()
 
+    /// Broadcast delivery: each store's channel; nil: device delivery.
+    public var channels: BroadcastChannels?
+    /// Store → devices whose activity subscribed to its channel (`input_push_channel`), and the reverse.
+    private var subscribers: [Int: Set<String>] = [:]
+    private var subscription: [String: Int] = [:]
+    /// The broadcast the current order change planned.
+    private var pendingBroadcast: (channel: BroadcastChannels.Channel, reach: Int)?
+    /// Broadcast delivery: followers of a changed store that were not subscribed to its channel, summed over
+    /// the order changes broadcast (device delivery would have pushed to them).
+    public private(set) var followersNotSubscribed = 0
+
     /// - Parameter priority: `apns-priority` of events without one of their own.
     public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
         slots = try TemplateSlots(template, source: templateSource, workload: "order-changes")
@@ -47,6 +65,13 @@ public final class OrderChangesWorkload: WorkloadRules {
 
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
         if let planned = notSent.take(into: &push, render: { _ in }) { return planned }
+        if let (channel, reach) = pendingBroadcast {
+            pendingBroadcast = nil
+            fill(&push, deviceID: "", token: channel.id)
+            push.channel = channel.index
+            push.reach = Int32(clamping: reach)
+            return .push
+        }
         guard pendingIndex < pending.count else { return nil }
         let deviceID = pending[pendingIndex]
         pendingIndex += 1
@@ -70,6 +95,7 @@ public final class OrderChangesWorkload: WorkloadRules {
             let stores = try fields.intArray("store_ids")
             if let old = directory.device(deviceID), old.token != token { timestamps.forget(old.token) }
             directory.upsert(deviceID: deviceID, token: token, groups: stores)
+            subscribe(deviceID, to: try fields.optionalInt("input_push_channel"))
             return 0
 
         case "order.change":
@@ -86,6 +112,9 @@ public final class OrderChangesWorkload: WorkloadRules {
             }
             let eventPriority = try self.eventPriority(fields, line: line)
             let followers = directory.followers(of: store)
+            if let channels {
+                return broadcast(store, channels: channels, followers: followers, counts: counts, event: event, priority: eventPriority, at: at)
+            }
             guard !followers.isEmpty else {
                 notSent.state = .notSent(.noRecipients, eventPriority)
                 return 1
@@ -108,6 +137,40 @@ public final class OrderChangesWorkload: WorkloadRules {
         default:
             throw StreamLineError(line: line, cause: .unknownKind(kind))
         }
+    }
+
+    /// One broadcast to `store`'s channel, or one push not sent when nobody subscribed or it has no channel.
+    private func broadcast(_ store: Int, channels: BroadcastChannels, followers: [String], counts: Counts, event: String,
+                           priority: Priority, at: Int64) -> Int {
+        let subscribed = subscribers[store] ?? []
+        followersNotSubscribed += followers.reduce(0) { $0 + (subscribed.contains($1) ? 0 : 1) }
+        guard !subscribed.isEmpty else {
+            notSent.state = .notSent(.noRecipients, priority)
+            return 1
+        }
+        guard let channel = channels.byStore[store] else {
+            notSent.state = .notSent(channels.refused.contains(store) ? .channelLimit : .unknownTarget, priority)
+            return 1
+        }
+        start([], counts: counts, event: event, priority: priority, at: at)
+        pendingBroadcast = (channel, subscribed.count)
+        if event == "end" {
+            // The store's activities are over: nobody is subscribed any more.
+            for device in subscribed { subscription.removeValue(forKey: device) }
+            subscribers.removeValue(forKey: store)
+        }
+        return 1
+    }
+
+    /// The device's activity subscribes to `store`'s channel (nil: to none), replacing an earlier subscription.
+    private func subscribe(_ deviceID: String, to store: Int?) {
+        if let old = subscription[deviceID], old != store {
+            subscribers[old]?.remove(deviceID)
+            subscription.removeValue(forKey: deviceID)
+        }
+        guard let store else { return }
+        subscription[deviceID] = store
+        subscribers[store, default: []].insert(deviceID)
     }
 
     private func eventPriority(_ fields: FlatJSONObject, line: Int) throws -> Priority {
@@ -147,6 +210,7 @@ public final class OrderChangesWorkload: WorkloadRules {
             lastCounts.removeValue(forKey: deviceID)
             timestamps.forget(token)
             directory.remove(deviceID: deviceID)
+            subscribe(deviceID, to: nil)
         } else {
             lastCounts[deviceID] = c
         }

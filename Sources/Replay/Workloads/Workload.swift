@@ -21,8 +21,11 @@ public enum Workloads {
     }
 
     /// The configured workload over its recorded stream, as the engine's push source.
-    public static func driver(_ workload: RunConfig.Workload, priority: Priority, template: PayloadTemplate) throws -> WorkloadDriver {
+    /// - Parameter channels: broadcast delivery's channels (order-changes); nil: device delivery.
+    public static func driver(_ workload: RunConfig.Workload, priority: Priority, template: PayloadTemplate,
+                              channels: BroadcastChannels? = nil) throws -> WorkloadDriver {
         let rules = try rules(named: workload.name, template: template, templateSource: workload.template, priority: priority)
+        if let channels, let orders = rules as? OrderChangesWorkload { orders.channels = channels }
         return WorkloadDriver(reader: try EventStreamReader(path: workload.stream), rules: rules, badLines: workload.badLines, priority: priority)
     }
 }

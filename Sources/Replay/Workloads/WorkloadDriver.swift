@@ -35,7 +35,7 @@ public protocol WorkloadRules: AnyObject {
 /// ends the stream there (``stopError``). An I/O failure of the file ends it too (``readFailure``).
 public final class WorkloadDriver: PushSource {
     private let reader: EventStreamReader
-    private let rules: WorkloadRules
+    public let rules: WorkloadRules
     private let policy: RunConfig.Workload.BadLinePolicy
     private let priority: Priority
     private var stopping = false
@@ -60,6 +60,9 @@ public final class WorkloadDriver: PushSource {
 
     public func next(into push: inout OutgoingPush) -> PullResult {
         while true {
+            // A device push unless the rules say broadcast: the reused buffer may hold the last one's.
+            push.channel = -1
+            push.reach = 1
             if let planned = rules.nextPlanned(into: &push) {
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned

@@ -1,0 +1,103 @@
+import APNsCore
+import Foundation
+import Replay
+import Reporting
+
+/// `apnsbench sweep PROFILE --vary KEY=V1,V2 ...`: the engineer's side-by-side. The same recording is
+/// replayed once per combination of the varied settings (the product of every `--vary`), each a full run
+/// with its own report under `DIR/NN-key=value/`, and the runs are set in one table: what each setting did
+/// to pushes sent, devices reached, connections, latency, the Live Activity budget and channel calls.
+public enum TuningMatrix {
+    /// The settings `--vary` can take, each laid over the profile like the run flag of the same name.
+    public static let keys = ["delivery", "connections", "streams", "workers", "priority", "coalesce"]
+
+    public struct Request {
+        public var profilePath: String
+        /// Laid over the profile for every cell (before the cell's own values).
+        public var overrides = RunConfigOverrides()
+        public var credentials = Credentials()
+        /// KEY → values, in the order given; every combination runs.
+        public var vary: [(key: String, values: [String])] = []
+        public var outDirectory = "reports/matrix"
+        public var cooldownSeconds: Double = 2
+
+        public init(profilePath: String) { self.profilePath = profilePath }
+    }
+
+    /// A `--vary KEY=V1,V2` argument: the key and its values, or the problem with it.
+    public static func parse(_ argument: String) -> Result<(key: String, values: [String]), RunError> {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else {
+            return .failure(RunError("--vary '\(argument)' must be KEY=V1,V2 (keys: \(keys.joined(separator: ", ")))"))
+        }
+        guard keys.contains(parts[0]) else {
+            return .failure(RunError("--vary '\(argument)': '\(parts[0])' cannot be varied (keys: \(keys.joined(separator: ", ")))"))
+        }
+        let values = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard values.count >= 1, !values.contains(where: \.isEmpty), Set(values).count == values.count else {
+            return .failure(RunError("--vary '\(argument)' needs distinct, non-empty values separated by commas"))
+        }
+        return .success((parts[0], values))
+    }
+
+    /// `overrides` with `key` set to `value`; an error naming the flag when the value is not one.
+    public static func apply(_ key: String, _ value: String, to o: inout RunConfigOverrides) throws {
+        func int() throws -> Int {
+            guard let n = Int(value) else { throw RunError("--vary \(key)=\(value): '\(value)' is not a whole number") }
+            return n
+        }
+        switch key {
+        case "delivery":
+            guard let d = RunConfig.Delivery(rawValue: value) else { throw RunError("--vary delivery=\(value): must be device or broadcast") }
+            o.delivery = d
+        case "connections": o.connections = try int()
+        case "streams": o.streams = try int()
+        case "workers": o.workers = try int()
+        case "priority":
+            guard let p = Priority(rawValue: try int()) else { throw RunError("--vary priority=\(value): must be 1, 5 or 10") }
+            o.priority = p
+        case "coalesce":
+            if value == "0" { o.coalesceMillis = 0 } else {
+                guard let ms = DurationText.millis(value) else { throw RunError("--vary coalesce=\(value): must be a duration like 250ms (0: off)") }
+                o.coalesceMillis = ms
+            }
+        default: throw RunError("--vary: '\(key)' cannot be varied")
+        }
+    }
+
+    /// Every combination, in order (the first key varies slowest).
+    public static func combinations(_ vary: [(key: String, values: [String])]) -> [[(String, String)]] {
+        vary.reduce([[]]) { partial, axis in partial.flatMap { prefix in axis.values.map { prefix + [(axis.key, $0)] } } }
+    }
+
+    /// Runs every cell; `log` gets a line per cell as it ends.
+    public static func execute(_ request: Request, log: (String) -> Void) throws -> [MatrixCell] {
+        try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
+        var cells: [MatrixCell] = []
+        for (i, combination) in combinations(request.vary).enumerated() {
+            if i > 0, request.cooldownSeconds > 0 { Thread.sleep(forTimeInterval: request.cooldownSeconds) }
+            var run = RunRequest(profilePath: request.profilePath)
+            run.overrides = request.overrides
+            for (key, value) in combination { try apply(key, value, to: &run.overrides) }
+            run.credentials = request.credentials
+            let name = combination.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+            run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "%02d-", i + 1) + name)
+            let result = try ReplayRun.execute(run, log: { _ in })
+            let cell = MatrixCell(settings: Dictionary(uniqueKeysWithValues: combination), directory: run.outDirectory, report: result.report)
+            log("matrix \(i + 1): \(name): \(cell.pushesSent) pushes sent, \(cell.devicesReached) devices reached, p99 \(String(format: "%.1f", cell.p99Millis)) ms")
+            cells.append(cell)
+        }
+        let json = try JSONEncoder.sortedPretty.encode(cells)
+        try json.write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.json")))
+        try Data(MatrixCell.markdown(cells).utf8).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.md")))
+        return cells
+    }
+}
+
+extension JSONEncoder {
+    static var sortedPretty: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return e
+    }
+}

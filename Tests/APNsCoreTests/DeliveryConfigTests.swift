@@ -1,0 +1,42 @@
+import APNsCore
+import XCTest
+
+final class DeliveryConfigTests: XCTestCase {
+    private func config(workload: String = "order-changes", pushType: PushType = .liveactivity) -> RunConfig {
+        var w = RunConfig.Workload(name: workload, stream: "s", template: "t", bundleID: "com.example.app")
+        w.pushType = pushType
+        return RunConfig(name: "x", profilePath: "p.yaml", workload: w)
+    }
+
+    func testBroadcastIsForOrderChangesLiveActivitiesAndNotSharded() throws {
+        var o = RunConfigOverrides()
+        o.delivery = .broadcast
+        XCTAssertNoThrow(try config().overlaying(o).validate(setBy: o))
+        XCTAssertEqual(config().overlaying(o).deliveryMode, .broadcast)
+        XCTAssertEqual(config().deliveryMode, .device)
+        XCTAssertThrowsError(try config(workload: "leave-requests").overlaying(o).validate(setBy: o)) { e in
+            XCTAssertTrue(String(describing: e).hasPrefix("--delivery broadcast needs a workload"), String(describing: e))
+        }
+        XCTAssertThrowsError(try config(pushType: .alert).overlaying(o).validate(setBy: o)) { e in
+            XCTAssertTrue(String(describing: e).contains("Live Activity updates only"), String(describing: e))
+        }
+        o.shard = .init(index: 0, count: 2)
+        XCTAssertThrowsError(try config().overlaying(o).validate(setBy: o)) { e in
+            XCTAssertTrue(String(describing: e).contains("not sharded yet"), String(describing: e))
+        }
+    }
+
+    func testKeepChannelsGoesWithBroadcast() {
+        var o = RunConfigOverrides()
+        o.keepChannels = true
+        XCTAssertThrowsError(try config().overlaying(o).validate(setBy: o)) { e in
+            XCTAssertEqual(String(describing: e), "--keep-channels applies to broadcast delivery only (delivery: broadcast)")
+        }
+    }
+
+    func testTheManagementAPIIsOnApplesOwnHosts() {
+        XCTAssertEqual(Target.sandbox.channelManagementURL, "https://api-manage-broadcast.sandbox.push.apple.com:2195")
+        XCTAssertEqual(Target.production.channelManagementURL, "https://api-manage-broadcast.push.apple.com:2196")
+        XCTAssertEqual(Target.url("https://sim:2197").channelManagementURL, "https://sim:2197")
+    }
+}

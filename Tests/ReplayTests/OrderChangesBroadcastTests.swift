@@ -1,0 +1,79 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import XCTest
+
+/// Broadcast delivery in memory: one push per store's channel reaching its subscribers, the causes of an
+/// order change that cannot be broadcast, and `activity.end` still a push to one device.
+final class OrderChangesBroadcastTests: XCTestCase {
+    let tokenA = String(repeating: "a1", count: 80), tokenB = String(repeating: "b2", count: 80)
+    let tokenC = String(repeating: "c3", count: 80), tokenD = String(repeating: "d4", count: 32), tokenE = String(repeating: "e5", count: 32)
+
+    func register(_ at: Int, _ device: String, _ token: String, _ stores: [Int], channel: Int? = nil) -> String {
+        let sub = channel.map { #","input_push_channel":\#($0)"# } ?? ""
+        return #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"device.register","device_id":"\#(device)","push_token":"\#(token)","store_ids":\#(stores)\#(sub)}"#
+    }
+    func change(_ at: Int, store: Int) -> String {
+        #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"order.change","store_id":\#(store),"totalOrders":3,"lateOrders":1,"totalItems":9}"#
+    }
+    func end(_ at: Int, _ device: String) -> String {
+        #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"activity.end","device_id":"\#(device)"}"#
+    }
+
+    func testOneBroadcastPerStoreChannelReachesItsSubscribers() throws {
+        let lines = [
+            register(0, "D1", tokenA, [5, 8], channel: 5), register(1, "D2", tokenB, [5], channel: 5),
+            register(2, "D3", tokenC, [6]), register(3, "D4", tokenD, [5]), register(4, "D5", tokenE, [7], channel: 7),
+            change(10, store: 5), change(11, store: 6), change(12, store: 7),
+            end(13, "D1"), change(14, store: 5), change(15, store: 5),
+        ]
+        let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
+        let ledger = WorkloadLedger()
+        let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
+        rules.channels = BroadcastChannels(byStore: [5: .init(index: 0, id: "Y2hhbm5lbC01"), 6: .init(index: 1, id: "Y2hhbm5lbC02")], refused: [7])
+        ledger.drain(try ledger.driver(rules, path: path))
+
+        XCTAssertEqual(ledger.sent.map(\.token), ["Y2hhbm5lbC01", tokenA, "Y2hhbm5lbC01", "Y2hhbm5lbC01"])
+        XCTAssertEqual(ledger.sent.map(\.channel), [0, -1, 0, 0], "activity.end is a push to the one device")
+        XCTAssertEqual(ledger.sent.map(\.reach), [2, 1, 1, 1], "D1's activity ended: the store's channel reaches D2 alone")
+        // Store 6 has a follower but no subscriber; store 7's channel was refused for the limit.
+        XCTAssertEqual(ledger.notSent, ["no_recipients": 1, "channel_limit": 1])
+        XCTAssertEqual(ledger.applied.map(\.pushes), [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], "one planned push per order change")
+        // D4 follows store 5 without a subscription, three times; D3 follows store 6 once.
+        XCTAssertEqual(rules.followersNotSubscribed, 4)
+        let stamps = ledger.sent.filter { $0.channel == 0 }.compactMap { $0.aps["timestamp"] as? Int }
+        XCTAssertEqual(stamps, stamps.sorted())
+        XCTAssertEqual(Set(stamps).count, stamps.count, "aps.timestamp strictly increases per channel")
+    }
+
+    func testDeviceDeliveryIgnoresSubscriptions() throws {
+        let lines = [register(0, "D1", tokenA, [5], channel: 5), register(1, "D2", tokenB, [5]), change(2, store: 5)]
+        let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
+        let ledger = WorkloadLedger()
+        let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
+        ledger.drain(try ledger.driver(rules, path: path))
+        XCTAssertEqual(ledger.sent.map(\.token), [tokenA, tokenB])
+        XCTAssertEqual(ledger.sent.map(\.channel), [-1, -1])
+    }
+
+    func testTheGeneratorSubscribesEachActivityToItsFirstStoreAndChangesNothingElse() throws {
+        var plain = [UInt8](), subscribed = [UInt8]()
+        try OrderChangesGenerator(events: 400, devices: 30, stores: 5, seed: 3).write { plain += $0 }
+        var g = OrderChangesGenerator(events: 400, devices: 30, stores: 5, seed: 3)
+        g.channels = true
+        try g.write { subscribed += $0 }
+        let a = String(decoding: plain, as: UTF8.self).split(separator: "\n"), b = String(decoding: subscribed, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(a.count, b.count)
+        var registrations = 0
+        for (x, y) in zip(a, b) {
+            guard x.contains("device.register") else {
+                XCTAssertEqual(x, y)
+                continue
+            }
+            registrations += 1
+            let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(y.utf8)) as? [String: Any])
+            XCTAssertEqual(obj["input_push_channel"] as? Int, (obj["store_ids"] as? [Int])?.first)
+        }
+        XCTAssertGreaterThan(registrations, 0)
+    }
+}
