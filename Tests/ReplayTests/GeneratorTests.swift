@@ -60,6 +60,10 @@ final class GeneratorTests: XCTestCase {
                        "regenerate with the command in profiles/order-changes.yaml")
         let dead = try String(contentsOf: Self.streams.appendingPathComponent("order-changes.dead-tokens"), encoding: .utf8)
         XCTAssertEqual(dead.split(separator: "\n").map(String.init), oc.dead)
+        var subscribed = OrderChangesGenerator(events: 6000, devices: 300, stores: 40, seed: 7)
+        subscribed.channels = true
+        XCTAssertEqual([UInt8](try Data(contentsOf: Self.streams.appendingPathComponent("order-changes-channels.ndjson"))), try orderChanges(subscribed).lines,
+                       "regenerate with the command in profiles/order-changes-broadcast.yaml")
         var leave: [UInt8] = []
         LeaveRequestGenerator(requests: 360, seed: 7).write { leave += $0 }
         XCTAssertEqual([UInt8](try Data(contentsOf: Self.streams.appendingPathComponent("leave-requests.ndjson"))), leave)
