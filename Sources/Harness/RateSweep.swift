@@ -42,6 +42,14 @@ public enum RateSweep {
         public var knee: Double?
         /// The achieved rate of the first step whose client could not keep up, if any did.
         public var ceiling: Double?
+        /// The recording's own rate at x1 (``RecordingPeak``), for the headroom; nil when it could not be walked.
+        public var recordedPeak: RecordingPeak?
+
+        /// The knee over the recording's sustained peak (its busiest minute), at x1.
+        public var headroom: Double? {
+            guard let knee, let peak = recordedPeak?.peakMinutePerSecond, peak > 0 else { return nil }
+            return knee / peak
+        }
     }
 
     /// Runs the sweep; `log` gets a line per step as it ends.
@@ -75,7 +83,8 @@ public enum RateSweep {
         let knee = steps.filter(\.passed).map(\.result.offeredRate).max()
         let ceiling = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
             .first { $0.failures.contains { $0.hasPrefix("client saturated") } }?.result.achievedRate
-        let outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
+        var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
+        outcome.recordedPeak = try? RecordingPeak.measure(ReplayRun.configuration(RunRequest(profilePath: request.profilePath)).overlaying(request.overrides))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
@@ -107,6 +116,10 @@ public enum RateSweep {
             ?? "**No step passed**: the lowest rate already fails (see its verdict).\n"
         out += o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, where the sent rate stopped tracking the offered rate: past it the harness, not the target, is the limit.\n", $0) }
             ?? "The client kept up at every step: the knee is the target's, not the harness's.\n"
+        if let peak = o.recordedPeak {
+            out += String(format: "Recorded peak %.1f pushes/s (its busiest minute, at x1; busiest second %d)", peak.peakMinutePerSecond, peak.peakSecond)
+            out += o.headroom.map { String(format: ", knee %.0f/s: **%.1f× headroom** over the recording's own peak.\n", o.knee ?? 0, $0) } ?? ".\n"
+        }
         return out
     }
 
