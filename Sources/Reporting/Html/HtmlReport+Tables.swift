@@ -74,6 +74,21 @@ extension HtmlReport {
         return section("coalescing", "Coalescing", t)
     }
 
+    /// Broadcast delivery: the channels, the devices the broadcasts reached, what the channels cost.
+    func broadcast() -> String {
+        guard let b = report.broadcast else { return "" }
+        var t = "<p><strong>\(report.engine.devicesReached) devices reached by \(report.pushes.delivered) broadcasts</strong> on \(b.channels) channel(s), "
+            + "one per store the recording subscribed activities to. Devices reached counts each delivered broadcast's subscribers as the "
+            + "recording subscribed them: APNs does not say which devices a broadcast reached.</p>\n"
+        t += keyValueTable([
+            ("follower pushes not covered (followers not subscribed to the store's channel)", String(b.followersNotSubscribed)),
+            ("stores refused a channel (the app's channel limit)", String(b.storesRefused)),
+            ("channel-API calls", b.managementCalls.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")),
+            ("channels at the end", b.kept ? "kept (keep_channels)" : "\(b.deleted) deleted"),
+        ])
+        return section("broadcast", "Broadcast channels", t)
+    }
+
     /// The Live Activity priority-10 budget: shown for Live Activity runs against a simulator that counted it.
     func liveActivity() -> String {
         guard report.configuration.workload.pushType == .liveactivity else { return "" }

@@ -20,7 +20,7 @@ public struct HtmlReport {
         "headline", "outcomes", "spectrum", "throughput", "latency-over-time", "connections", "configuration", "engine", "environment",
     ]
     /// Sections a page has only when the report holds their data.
-    public static let optionalSectionIDs = ["coalescing", "live-activity", "simulator", "bad-lines"]
+    public static let optionalSectionIDs = ["coalescing", "broadcast", "live-activity", "simulator", "bad-lines"]
 
     /// The most points any one chart series is drawn with (``Lttb``): a day-long timeline stays a few hundred KB.
     public static let maxPointsPerSeries = 1_000
@@ -49,6 +49,7 @@ public struct HtmlReport {
         html += latencyOverTime()
         html += connectionsOverTime()
         html += coalescing()
+        html += broadcast()
         html += liveActivity()
         html += configuration()
         html += engine()
