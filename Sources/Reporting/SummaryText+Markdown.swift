@@ -24,6 +24,14 @@ extension SummaryText {
             line("**Stopped early:** " + Format.cell(why))
             line()
         }
+        if let m = report.merged {
+            line("**Merged** from \(m.shards) shards of run `\(Format.cell(report.runID ?? "?"))`: "
+                + m.parts.map { "shard \($0.index) (\(Format.cell($0.host ?? "?")), started \($0.startedAt), \(Format.fixed($0.durationSeconds, places: 1)) s)" }.joined(separator: "; ") + ".")
+            line()
+        } else if let s = report.configuration.shard {
+            line("**Shard \(s)** of run `\(Format.cell(report.runID ?? "?"))`: it sent the pushes whose device token hashes to \(s.index); merge the shards with `apnsbench merge`.")
+            line()
+        }
 
         pushes(report.pushes, into: &md)
         events(report.events, into: &md)
