@@ -77,3 +77,43 @@ final class OrderChangesBroadcastTests: XCTestCase {
         XCTAssertGreaterThan(registrations, 0)
     }
 }
+
+/// Over a whole generated recording: every follower push device delivery plans for an order change is
+/// either a subscriber a broadcast reaches or a follower the broadcast does not cover, so "devices reached"
+/// differs between the modes exactly by the subscriptions.
+final class BroadcastReachIdentityTests: XCTestCase {
+    func testFollowerPushesAreSubscribersReachedPlusFollowersNotCovered() throws {
+        var generator = OrderChangesGenerator(events: 3_000, devices: 120, stores: 12, seed: 5)
+        generator.channels = true
+        var bytes = [UInt8]()
+        try generator.write { bytes += $0 }
+        let path = StreamTestFiles.write(String(decoding: bytes, as: UTF8.self), for: self)
+        let stores = Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> Int? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return o["input_push_channel"] as? Int
+        })
+
+        func replay(broadcast: Bool) throws -> (WorkloadLedger, OrderChangesWorkload) {
+            let ledger = WorkloadLedger()
+            let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
+            if broadcast {
+                rules.channels = BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: stores.sorted().enumerated().map {
+                    ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "ch\($0.offset)"))
+                }))
+            }
+            ledger.drain(try ledger.driver(rules, path: path))
+            return (ledger, rules)
+        }
+        let (device, _) = try replay(broadcast: false)
+        let (broadcast, rules) = try replay(broadcast: true)
+        let endPushes = device.sent.filter { ($0.aps["event"] as? String) == "end" && $0.channel < 0 }.count
+        let followerPushes = device.sent.count - endPushes
+        let broadcasts = broadcast.sent.filter { $0.channel >= 0 }
+        let reach = broadcasts.reduce(0) { $0 + Int($1.reach) }
+        XCTAssertGreaterThan(broadcasts.count, 0)
+        XCTAssertLessThan(broadcasts.count * 3, followerPushes, "a broadcast stands for several device pushes")
+        XCTAssertEqual(followerPushes, reach + rules.followersNotSubscribed,
+                       "device pushes for order changes = subscribers the broadcasts reach + followers not subscribed")
+        XCTAssertEqual(broadcast.sent.filter { $0.channel < 0 }.count, endPushes, "activity.end goes to the device in both modes")
+    }
+}
