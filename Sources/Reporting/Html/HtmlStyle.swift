@@ -12,7 +12,7 @@ enum HtmlStyle {
     static let markers: [(String, String)] = [("goaway", "#c62828"), ("reconnect", "#ef6c00"), ("resign", "#6a1b9a")]
 
     static var css: String {
-        var css = """
+        let css = """
             :root{color-scheme:light}
             body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#212121;background:#fff;max-width:1000px;margin:0 auto;padding:16px 20px 40px;line-height:1.4;font-size:14px}
             h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
@@ -43,6 +43,34 @@ enum HtmlStyle {
             *{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 
             """
+        return css + palette(series: series, markers: markers)
+    }
+
+    /// Extra series, markers and rules of `sweep.html` and `matrix.html` (not of `report.html`, which
+    /// does not need them): knee and peak marks with captions, scatters, bar charts and their grid.
+    static let sweepSeries: [(String, String)] = [
+        ("achieved", "#0d47a1"), ("diagonal", "#9e9e9e"), ("p999", "#6a1b9a"), ("slo", "#424242"),
+        ("pass", "#2e7d32"), ("fail", "#c62828"), ("measured", "#212121"), ("fit", "#1565c0"),
+    ]
+    static let sweepMarkers: [(String, String)] = [("knee", "#2e7d32"), ("peak", "#c62828")]
+
+    static var sweepCss: String {
+        """
+        svg text.caption{font-size:12px;font-weight:600}.m-knee text.caption{fill:#1b5e20}.m-peak text.caption{fill:#b71c1c}
+        .dots circle{stroke:#fff;stroke-width:1}
+        .multiples{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:4px 24px}
+        svg.bars{width:100%;height:auto;display:block;font-size:11px}svg.bars rect.bar{fill:#1565c0}
+        svg.bars text.value{fill:#212121;font-variant-numeric:tabular-nums}svg.bars text.missing{fill:#757575;font-style:italic}
+        tr.fail td{color:#b71c1c}tr.knee td{font-weight:600;background:#f1f8e9}td.over{color:#b71c1c;font-weight:600}
+        dl.fit dd{font-variant-numeric:tabular-nums}
+        div.wide{overflow-x:auto}div.wide table{font-size:12px}div.wide th,div.wide td{padding:3px 5px}@media print{div.wide{overflow:visible}}
+
+        """ + palette(series: sweepSeries, markers: sweepMarkers)
+    }
+
+    /// The colour rules of series (`s-NAME`: lines, areas, dots and legend swatches) and markers (`m-NAME`).
+    static func palette(series: [(String, String)], markers: [(String, String)]) -> String {
+        var css = ""
         for (name, color) in series {
             css += ".s-\(name){fill:\(color);stroke:\(color)}.sw.s-\(name){background:\(color)}"
                 + ".sw.dashed.s-\(name){background:none;height:0;border-top:3px dashed \(color)}\n"

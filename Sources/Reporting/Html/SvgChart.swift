@@ -16,6 +16,16 @@ struct SvgChart {
         case percentile
     }
 
+    /// How y values are placed.
+    enum YScale {
+        /// From 0 up, evenly.
+        case linear
+        /// Decades evenly spaced, from the decade below the smallest positive y to the one above the
+        /// largest: for latencies that span orders of magnitude. Lines only (not stacked areas); values
+        /// at or below 0 sit on the axis.
+        case log
+    }
+
     /// A line through its points.
     struct Series {
         var name: String
@@ -23,6 +33,10 @@ struct SvgChart {
         var style: String
         var points: [ChartPoint]
         var dashed = false
+        /// A dot at every point (measurements, as against a drawn curve).
+        var dots = false
+        /// The points joined by a line; false with `dots` makes a scatter.
+        var joined = true
     }
 
     /// One layer of the stacked areas: a value per ``SvgChart/stackX`` entry.
@@ -39,6 +53,8 @@ struct SvgChart {
         var label: String
         /// The CSS class suffix: `m-` + kind.
         var kind: String
+        /// Printed beside the mark's top, e.g. `knee 8000/s`; nil: the label shows on hover only.
+        var caption: String? = nil
     }
 
     var title: String
@@ -47,6 +63,9 @@ struct SvgChart {
     /// Said instead of drawing when there is nothing to draw, e.g. "no deliveries in this run".
     var emptyText: String
     var xScale: XScale = .linear
+    /// Tick labels of a linear x axis (seconds by default: most charts are timelines).
+    var formatX: (Double) -> String = SvgChart.seconds
+    var yScale: YScale = .linear
     var formatY: (Double) -> String = SvgChart.number
     /// The y values are counts of things (connections, pushes): ticks only at whole numbers.
     var wholeY = false
@@ -98,20 +117,33 @@ struct SvgChart {
             if hi <= lo { lo -= 0.5; hi += 0.5 }
             let ticks = Self.ticks(from: lo, to: hi).filter { $0 <= hi + (hi - lo) * 1e-9 }
             xDomain = (lo, hi)
-            xTicks = ticks.map { ($0, Self.seconds($0)) }
+            xTicks = ticks.map { ($0, formatX($0)) }
         }
         var yMax = 0.0
         for s in lines { yMax = Swift.max(yMax, s.points.map(\.y).max() ?? 0) }
         if let last = tops.last { yMax = Swift.max(yMax, last.max() ?? 0) }
         var yTicksRaw = Self.ticks(from: 0, to: yMax > 0 ? yMax : 1)
         if wholeY { yTicksRaw = yTicksRaw.filter { $0 == $0.rounded() } }
-        let yTop = Swift.max(yTicksRaw.last ?? 1, yMax > 0 ? yMax : 1)
+        var yTop = Swift.max(yTicksRaw.last ?? 1, yMax > 0 ? yMax : 1)
+        // Log scale: the domain in decades, log10(yBottom) … log10(yTop).
+        var yBottom = 0.0
+        if yScale == .log {
+            let positive = lines.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
+            let lo = floor(log10(positive.min() ?? 1)), hi = Swift.max(ceil(log10(positive.max() ?? 10)), lo + 1)
+            yBottom = pow(10, lo)
+            yTop = pow(10, hi)
+            yTicksRaw = Self.logTicks(decades: Int(lo)...Int(hi))
+        }
 
         func px(_ x: Double) -> Double {
             let v = xScale == .percentile ? Self.percentilePosition(x) : x
             return Self.left + (v - xDomain.0) / (xDomain.1 - xDomain.0) * plotW
         }
-        func py(_ y: Double) -> Double { Self.top + plotH - (y / yTop) * plotH }
+        func py(_ y: Double) -> Double {
+            guard yScale == .log else { return Self.top + plotH - (y / yTop) * plotH }
+            let v = (log10(Swift.max(y, yBottom)) - log10(yBottom)) / (log10(yTop) - log10(yBottom))
+            return Self.top + plotH - v * plotH
+        }
         func pair(_ x: Double, _ y: Double) -> String { Self.coord(px(x)) + "," + Self.coord(py(y)) }
 
         var svg = "<svg class=\"plot\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" "
@@ -152,7 +184,15 @@ struct SvgChart {
         // Lines.
         for s in lines where !s.points.isEmpty {
             let cls = "line s-\(s.style)" + (s.dashed ? " dashed" : "")
-            if s.points.count == 1 {
+            if s.dots {
+                // Over the line, if any: the measurements stay visible where lines cross.
+                if s.joined, s.points.count > 1 {
+                    svg += "<polyline class=\"\(cls)\" points=\"\(s.points.map { pair($0.x, $0.y) }.joined(separator: " "))\"/>"
+                }
+                svg += "<g class=\"dots s-\(s.style)\"><title>\(HtmlEscape.escape(s.name))</title>"
+                for p in s.points { svg += "<circle cx=\"\(Self.coord(px(p.x)))\" cy=\"\(Self.coord(py(p.y)))\" r=\"3.5\"/>" }
+                svg += "</g>"
+            } else if s.points.count == 1 {
                 let p = s.points[0]
                 svg += "<circle class=\"\(cls)\" cx=\"\(Self.coord(px(p.x)))\" cy=\"\(Self.coord(py(p.y)))\" r=\"3\"><title>\(HtmlEscape.escape(s.name))</title></circle>"
             } else {
@@ -165,14 +205,22 @@ struct SvgChart {
             let x = Self.coord(px(m.x))
             svg += "<g class=\"marker m-\(m.kind)\"><title>\(HtmlEscape.escape(m.label))</title>"
                 + "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + plotH))\"/>"
-                + "<circle cx=\"\(x)\" cy=\"\(Self.coord(Self.top + 4))\" r=\"3.5\"/></g>"
+                + "<circle cx=\"\(x)\" cy=\"\(Self.coord(Self.top + 4))\" r=\"3.5\"/>"
+            if let caption = m.caption {
+                // Right of the line, or left of it when the line is in the plot's right fifth.
+                let leftSide = px(m.x) > Self.left + plotW * 0.8
+                svg += "<text class=\"caption\" x=\"\(Self.coord(px(m.x) + (leftSide ? -6 : 6)))\" y=\"\(Self.coord(Self.top + 14))\" "
+                    + "text-anchor=\"\(leftSide ? "end" : "start")\">\(HtmlEscape.escape(caption))</text>"
+            }
+            svg += "</g>"
         }
         svg += "</svg>"
 
         var legend = "<ul class=\"legend\">"
         for layer in layers { legend += "<li><span class=\"sw s-\(layer.style)\"></span>\(HtmlEscape.escape(layer.name))</li>" }
         for s in lines {
-            legend += "<li><span class=\"sw line s-\(s.style)\(s.dashed ? " dashed" : "")\"></span>\(HtmlEscape.escape(s.name))</li>"
+            let swatch = s.dots && !s.joined ? "sw mk s-\(s.style)" : "sw line s-\(s.style)\(s.dashed ? " dashed" : "")"
+            legend += "<li><span class=\"\(swatch)\"></span>\(HtmlEscape.escape(s.name))</li>"
         }
         for m in markerLegend { legend += "<li><span class=\"sw mk m-\(m.kind)\"></span>\(HtmlEscape.escape(m.name))</li>" }
         legend += "</ul>"
@@ -204,6 +252,19 @@ struct SvgChart {
             t += step
         }
         if let last = out.last, last < hi - step * 1e-9 { out.append(last + step) }
+        return out
+    }
+
+    /// Ticks of a log axis over whole decades: each power of ten, and 2× and 5× it when there are at
+    /// most three decades (so a narrow range still has labels to read).
+    static func logTicks(decades: ClosedRange<Int>) -> [Double] {
+        let fine = decades.count <= 4
+        var out: [Double] = []
+        for d in decades {
+            let base = pow(10, Double(d))
+            out.append(base)
+            if fine, d < decades.upperBound { out += [2 * base, 5 * base] }
+        }
         return out
     }
 

@@ -14,6 +14,17 @@ public struct MatrixCell: Codable, Equatable {
     /// Priority-10 updates the device would throttle (the Live Activity budget), nil when not counted.
     public var budgetThrottled: Int?
     public var channelCalls: Int
+    /// Live Activity updates the coalescer superseded (pushes saved), nil when the run did not coalesce.
+    public var pushesSaved: Int?
+    /// Staleness the coalescer added per update, recorded ms; nil when no update went through it.
+    public var stalenessP50Millis: Double?
+    public var stalenessP99Millis: Double?
+    /// Delivered share of the pushes planned, 0 … 1; nil when none were planned.
+    public var deliveredShare: Double?
+    /// The in-flight window, connections × streams: the concurrency of a concurrency sweep (``USLFit``).
+    public var concurrency: Int?
+    /// Pushes a second: completed pushes over the seconds from the first send to the last completion.
+    public var throughput: Double?
     public var label: String { settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
 
     public init(settings: [String: String], directory: String, report r: RunReport) {
@@ -28,15 +39,44 @@ public struct MatrixCell: Codable, Equatable {
         p99Millis = Double(r.latency.responseTime.p99) / 1000
         budgetThrottled = r.liveActivityBudget?.throttled
         channelCalls = r.broadcast?.managementCallCount ?? 0
+        pushesSaved = r.coalescing?.pushesSaved
+        if let s = r.coalescing?.staleness, s.count > 0 {
+            stalenessP50Millis = Double(s.p50)
+            stalenessP99Millis = Double(s.p99)
+        }
+        deliveredShare = r.pushes.planned > 0 ? Double(r.pushes.delivered) / Double(r.pushes.planned) : nil
+        concurrency = r.configuration.transport.connections * r.configuration.transport.streams
+        throughput = r.throughput.pushesPerSecond
     }
 
-    /// The side-by-side table, and for a device/broadcast pair the ratio of pushes.
+    /// The columns a cell may lack (its report predates them, or the run had no such thing), each with
+    /// its text: shown when any cell has a value, `-` in the cells without one.
+    static var optionalColumns: [(title: String, text: (MatrixCell) -> String?)] { [
+        ("delivered share", { $0.deliveredShare.map { Format.fixed($0 * 100, places: 2) + " %" } }),
+        ("concurrency", { $0.concurrency.map(String.init) }),
+        ("pushes/s", { $0.throughput.map { Format.fixed($0, places: 1) } }),
+        ("pushes saved", { $0.pushesSaved.map(String.init) }),
+        ("staleness p50 ms", { $0.stalenessP50Millis.map { Format.fixed($0, places: 1) } }),
+        ("staleness p99 ms", { $0.stalenessP99Millis.map { Format.fixed($0, places: 1) } }),
+    ] }
+
+    /// The optional columns that any of `cells` has.
+    static func presentColumns(_ cells: [MatrixCell]) -> [(title: String, text: (MatrixCell) -> String?)] {
+        optionalColumns.filter { column in cells.contains { column.text($0) != nil } }
+    }
+
+    /// The side-by-side table, and for a device/broadcast pair the ratio of pushes. The columns after
+    /// `channel-API calls` (delivered share, concurrency, pushes/s, pushes saved, staleness p50 and p99)
+    /// appear when any cell has them.
     public static func markdown(_ cells: [MatrixCell]) -> String {
-        var out = "| settings | planned | pushes sent | delivered | devices reached | connections | p50 ms | p99 ms | budget-throttled | channel-API calls |\n"
-        out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        let extra = presentColumns(cells)
+        var out = "| settings | planned | pushes sent | delivered | devices reached | connections | p50 ms | p99 ms | budget-throttled | channel-API calls |"
+            + extra.map { " \($0.title) |" }.joined() + "\n"
+        out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|" + String(repeating: "--:|", count: extra.count) + "\n"
         for c in cells {
-            out += "| \(c.label) | \(c.planned) | \(c.pushesSent) | \(c.delivered) | \(c.devicesReached) | \(c.connectionsOpened) | "
-                + "\(Format.fixed(c.p50Millis, places: 1)) | \(Format.fixed(c.p99Millis, places: 1)) | \(c.budgetThrottled.map(String.init) ?? "-") | \(c.channelCalls) |\n"
+            out += "| \(Format.cell(c.label)) | \(c.planned) | \(c.pushesSent) | \(c.delivered) | \(c.devicesReached) | \(c.connectionsOpened) | "
+                + "\(Format.fixed(c.p50Millis, places: 1)) | \(Format.fixed(c.p99Millis, places: 1)) | \(c.budgetThrottled.map(String.init) ?? "-") | \(c.channelCalls) |"
+                + extra.map { " \($0.text(c) ?? "-") |" }.joined() + "\n"
         }
         // Device against broadcast, other settings equal: how many device pushes one broadcast replaced.
         for device in cells where device.settings["delivery"] == "device" {
