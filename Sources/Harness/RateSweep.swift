@@ -56,6 +56,7 @@ public enum RateSweep {
     public static func execute(_ request: Request, log: (String) -> Void) throws -> Outcome {
         var search = RateSearch(low: request.low, high: request.high, mode: request.mode)
         var steps: [Step] = []
+        var points: [SweepStepPoint] = []
         var criteria: KneeCriteria?
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
         while let rate = search.next() {
@@ -78,6 +79,10 @@ public enum RateSweep {
             search.record(rate, passed: failures.isEmpty)
             let step = Step(index: index, directory: run.outDirectory, result: result, failures: failures)
             steps.append(step)
+            let r = report.latency.responseTime
+            points.append(SweepStepPoint(offered: rate, achieved: result.achievedRate, p50Millis: Double(r.p50) / 1000, p99Millis: Double(r.p99) / 1000,
+                                         p999Millis: Double(r.p999) / 1000, passed: failures.isEmpty,
+                                         verdict: failures.isEmpty ? "pass" : "fail: " + failures.joined(separator: "; ")))
             log(line(step))
         }
         let knee = steps.filter(\.passed).map(\.result.offeredRate).max()
@@ -89,6 +94,9 @@ public enum RateSweep {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
         try markdown(outcome).write(toFile: (request.outDirectory as NSString).appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
+        let page = SweepHtml.render(steps: points, knee: knee, sloP99Millis: outcome.criteria.sloP99Millis,
+                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)")
+        try page.write(toFile: (request.outDirectory as NSString).appendingPathComponent(SweepHtml.fileName), atomically: true, encoding: .utf8)
         return outcome
     }
 

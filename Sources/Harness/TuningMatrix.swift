@@ -65,6 +65,12 @@ public enum TuningMatrix {
         }
     }
 
+    /// The Universal Scalability Law fit of throughput over concurrency (connections × streams), in words.
+    public static func usl(_ f: USLFit) -> String {
+        String(format: "USL fit over concurrency (connections × streams): σ %.4f (contention), κ %.6f (coherency), λ %.1f pushes/s per unit, R² %.3f; ", f.sigma, f.kappa, f.lambda, f.rSquared)
+            + (f.peakConcurrency.map { String(format: "peak at N* ≈ %.0f (%.0f pushes/s)", $0, f.peakThroughput ?? 0) } ?? "no peak (κ = 0: throughput levels off, never falls)")
+    }
+
     /// Every combination, in order (the first key varies slowest).
     public static func combinations(_ vary: [(key: String, values: [String])]) -> [[(String, String)]] {
         vary.reduce([[]]) { partial, axis in partial.flatMap { prefix in axis.values.map { prefix + [(axis.key, $0)] } } }
@@ -87,9 +93,13 @@ public enum TuningMatrix {
             log("matrix \(i + 1): \(name): \(cell.pushesSent) pushes sent, \(cell.devicesReached) devices reached, p99 \(String(format: "%.1f", cell.p99Millis)) ms")
             cells.append(cell)
         }
+        let fit = try? USLFit.fit(USLFit.points(cells))
+        if let fit { log(usl(fit)) }
+        let page = MatrixHtml.render(cells: cells, usl: fit, title: "Side by side: \((request.profilePath as NSString).lastPathComponent)")
+        try page.write(toFile: (request.outDirectory as NSString).appendingPathComponent(MatrixHtml.fileName), atomically: true, encoding: .utf8)
         let json = try JSONEncoder.sortedPretty.encode(cells)
         try json.write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.json")))
-        try Data(MatrixCell.markdown(cells).utf8).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.md")))
+        try Data((MatrixCell.markdown(cells) + (fit.map { "\n" + usl($0) + "\n" } ?? "")).utf8).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.md")))
         return cells
     }
 }

@@ -125,7 +125,8 @@ struct SweepCommand: ParsableCommand {
         }
         print("")
         print(MatrixCell.markdown(cells))
-        print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.json, runs in \(request.outDirectory)/NN-*/")
+        if let fit = try? USLFit.fit(USLFit.points(cells)) { print(TuningMatrix.usl(fit)) }
+        print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.html, \(request.outDirectory)/matrix.json, runs in \(request.outDirectory)/NN-*/")
     }
 
     func run() throws {
@@ -151,7 +152,7 @@ struct SweepCommand: ParsableCommand {
         }
         print("")
         print(RateSweep.markdown(outcome))
-        print("sweep: \(out)/sweep.md, \(out)/sweep.json, steps in \(out)/step-NN/")
+        print("sweep: \(out)/sweep.md, \(out)/sweep.html, \(out)/sweep.json, steps in \(out)/step-NN/")
         if outcome.knee == nil { throw ExitCodes.sloMissed }
     }
 }
