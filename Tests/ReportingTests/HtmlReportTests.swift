@@ -16,6 +16,9 @@ final class HtmlReportTests: XCTestCase {
         report.configuration.coalescing.windowMillis = 250
         report.liveActivityBudget = .init(priority10PerHour: 10, windowSeconds: 3600, priority10Updates: 40, throttled: 7, activitiesThrottled: 2)
         report.stopReason = "SIGINT received; in-flight pushes drained for up to 5 s"
+        report.broadcast = .init(channels: 40, storesRefused: 2, deleted: 40, kept: false,
+                                 managementCalls: ["create 201": 40, "create CannotCreateChannelConfig": 1, "delete 204": 40], followersNotSubscribed: 17)
+        report.engine.devicesReached = 812
         report.coalescing = RunReport.Coalescing(windowMillis: 250, pushesSaved: 4,
                                                  staleness: LatencySummary(unit: "ms", count: 9, min: 1, p50: 20, p90: 120, p99: 240, p999: 250, max: 250, mean: 48))
         for i in report.timeline.indices {
@@ -37,6 +40,8 @@ final class HtmlReportTests: XCTestCase {
         XCTAssertFalse(html.contains("data-points=\"0\""))
         XCTAssertTrue(html.contains("m-goaway") && html.contains("m-reconnect") && html.contains("m-resign"), "connection events marked")
         XCTAssertTrue(html.contains("HTTP/2 connections open"))
+        XCTAssertTrue(html.contains("812 devices reached by"), "the broadcast section says how many devices the broadcasts reached")
+        XCTAssertTrue(html.contains("create CannotCreateChannelConfig: 1"))
         for reason in ["BadDeviceToken", "TooManyRequests", "HTTP502", "curl_7_couldnt_connect", "curl_56_recv_error", "no_token", "run_stopped"] {
             XCTAssertTrue(html.contains(reason), reason)
         }
