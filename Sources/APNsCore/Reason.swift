@@ -109,7 +109,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     public static let serviceUnavailable = Reason(rawValue: "ServiceUnavailable", status: 503, handling: .retry)
     public static let shutdown = Reason(rawValue: "Shutdown", status: 503, handling: .retry)
 
-    /// Every reason APNs documents, grouped by status.
+    /// Every reason APNs documents, grouped by status; the broadcast APIs' own reasons
+    /// (`broadcastOnly`, in `Reason+Broadcast.swift`) come last.
     public static let all: [Reason] = [
         .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
         .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
@@ -121,7 +122,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         .payloadTooLarge,
         .tooManyProviderTokenUpdates, .tooManyRequests,
         .internalServerError, .serviceUnavailable, .shutdown,
-    ]
+    ] + broadcastOnly
 
     private static let byName: [String: Reason] = Dictionary(uniqueKeysWithValues: all.map { ($0.rawValue, $0) })
 

@@ -207,6 +207,8 @@ final class EmbeddedConnection {
     let key = SigningKey.generate(keyID: "KEY0000001", teamID: "TEAM000001")
     let bundleID = "com.example.app"
     let clock = MovableClock()
+    /// The connection's broadcast channels (by default a store of its own, with the configured limit).
+    let channels: ChannelStore
     /// One token for the connection (a new one within 20 minutes is TooManyProviderTokenUpdates).
     private(set) lazy var bearer = "bearer " + ProviderTokenCache.makeJWT(key: key, issuedAt: Int(clock.now))
 
@@ -219,15 +221,16 @@ final class EmbeddedConnection {
         var endStream: Bool
     }
 
-    init(_ configure: (inout SimulatorConfiguration) -> Void = { _ in }) throws {
+    init(channels: ChannelStore? = nil, _ configure: (inout SimulatorConfiguration) -> Void = { _ in }) throws {
         var c = SimulatorConfiguration()
         c.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
         c.topicsByTeam[key.teamID] = [bundleID]
         c.clock = clock.wallClock
         configure(&c)
+        self.channels = channels ?? ChannelStore(limitPerBundle: c.broadcast.channelLimitPerBundle)
         connectionID = counters.openConnection()
         let handler = APNsConnectionHandler(configuration: c, validator: RequestValidator(configuration: c), counters: counters,
-                                            rewriter: SettingsRewriter(), connectionID: connectionID)
+                                            rewriter: SettingsRewriter(), connectionID: connectionID, channels: self.channels)
         channel = EmbeddedChannel(handler: handler)
         // Active, as an accepted connection is (no socket: the embedded channel only records it).
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 2197)).wait()

@@ -68,6 +68,8 @@ public struct SimulatorConfiguration: Sendable {
     public var deviceRegistry = DeviceRegistry()
     /// Live Activity payload checks and the priority-10 budget.
     public var liveActivity = LiveActivityRules()
+    /// Broadcast channels (iOS 18+): the per-app channel limit and which apps have the capability.
+    public var broadcast = BroadcastSettings()
     /// Injected latency, 5xx, GOAWAY, resets, delayed SETTINGS. Default none.
     public var faults = FaultInjection()
     /// Seed of every random choice of fault injection. Default 0.

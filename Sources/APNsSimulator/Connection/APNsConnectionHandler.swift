@@ -34,6 +34,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     private let configuration: SimulatorConfiguration
     private let validator: RequestValidator
+    /// The broadcast APIs (`/1/...`, `/4/...`; `ChannelRequests.swift`).
+    private let channelRequests: ChannelRequestValidator
     private let counters: SimulatorCounterBox
     private let rewriter: SettingsRewriter
     private var streams: [HTTP2StreamID: PendingStream] = [:]
@@ -57,10 +59,13 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         var isEmpty: Bool { verifications == 0 && raises == 0 && drops == 0 && overruns == 0 && malformed == 0 && pings == 0 }
     }
 
+    /// `channels`: the simulator's broadcast channels (nil: a store of the connection's own, for tests).
     init(configuration: SimulatorConfiguration, validator: RequestValidator, counters: SimulatorCounterBox,
-         rewriter: SettingsRewriter, connectionID: Int) {
+         rewriter: SettingsRewriter, connectionID: Int, channels: ChannelStore? = nil) {
         self.configuration = configuration
         self.validator = validator
+        let store = channels ?? ChannelStore(limitPerBundle: configuration.broadcast.channelLimitPerBundle)
+        self.channelRequests = ChannelRequestValidator(validator: validator, channels: store)
         self.counters = counters
         self.rewriter = rewriter
         self.policy = ConnectionPolicy(configuration: configuration, connectionID: connectionID)
@@ -266,6 +271,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func respond(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ fields: RequestHeaderFields, body: ByteBuffer?) {
+        if ChannelRoute.api(ofPath: fields.path) != nil {
+            respondToBroadcastAPI(context: context, streamID: streamID, fields, body: body)
+            return
+        }
         let verificationsBefore = auth.verifications
         var decision = validator.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth)
         totals.verifications += auth.verifications - verificationsBefore
@@ -307,7 +316,46 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             afterAnswer(context: context, shutdown: shutdownAfter)
             return
         }
-        let frames = responseFrames(decision, streamID: streamID, apnsID: apnsID)
+        send(responseFrames(decision, streamID: streamID, apnsID: apnsID), context: context, streamID: streamID,
+             delayMilliseconds: delay, shutdownAfter: shutdownAfter)
+    }
+
+    /// A channel-management or broadcast request (`ChannelRequests.swift`): validated, then answered
+    /// under the same connection rules as a push (stream limit, faults, delays, GOAWAY). The store changes
+    /// only once no fault has replaced the answer.
+    private func respondToBroadcastAPI(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ fields: RequestHeaderFields,
+                                       body: ByteBuffer?) {
+        let verificationsBefore = auth.verifications
+        var answer = channelRequests.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth)
+        totals.verifications += auth.verifications - verificationsBefore
+        let rules: ConnectionPolicy.Answer
+        switch policy.requestValidated(accepted: answer.isValid, authenticated: auth.isAuthenticated,
+                                       now: context.eventLoop.now.uptimeNanoseconds) {
+        case .resetConnection:
+            resetConnection(context: context)
+            return
+        case .stallConnection:
+            stall(context: context)
+            return
+        case let .answer(a):
+            rules = a
+        }
+        if let injected = rules.injected {
+            answer.outcome = .rejected(injected)
+        } else if case let .pending(operation) = answer.outcome {
+            answer.outcome = channelRequests.carryOut(operation)
+            if answer.malformedLiveActivity, answer.isValid { totals.malformed += 1 }
+        }
+        carryOut(rules.limit, context: context)
+        counters.update { ChannelRequests.count(answer, into: &$0) }
+        let frames = ChannelRequests.frames(answer, streamID: streamID, requestID: answer.requestID ?? ids.next(), uniqueID: { ids.next() })
+        send(frames, context: context, streamID: streamID, delayMilliseconds: rules.delayMilliseconds, shutdownAfter: rules.goAwayAfter)
+    }
+
+    /// Writes an answer's frames at once, or after `delayMilliseconds` (unless the stream is gone by
+    /// then); then the policy hears that the stream was answered.
+    private func send(_ frames: [HTTP2Frame], context: ChannelHandlerContext, streamID: HTTP2StreamID,
+                      delayMilliseconds delay: Double, shutdownAfter: Bool) {
         if delay > 0 {
             context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) { [weak self] in
                 guard let self, !self.stalled, self.streams[streamID] != nil else { return }

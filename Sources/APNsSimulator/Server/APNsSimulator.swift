@@ -15,6 +15,11 @@ public final class APNsSimulator {
     private let group: MultiThreadedEventLoopGroup
     private var channel: Channel?
     private let counters = SimulatorCounterBox()
+    /// The broadcast channels (iOS 18+) and their subscribers, for the simulator's life: the replay
+    /// subscribes Live Activity tokens here (`subscribe(channelID:tokens:)`) and looks channels up. The
+    /// HTTP contract of `/1/apps/<bundle>/channels` and `/4/broadcasts/apps/<bundle>`, served on the
+    /// same port as `/3/device`, is in `ChannelRequests.swift`. Unused in fast mode.
+    public let channels: ChannelStore
 
     public init(configuration: SimulatorConfiguration, certificates: SimulatorCertificates? = nil) throws {
         var configuration = configuration
@@ -23,6 +28,7 @@ public final class APNsSimulator {
             configuration.clock = configuration.clock.steppedForward(by: step.bySeconds, after: step.afterSeconds)
         }
         self.configuration = configuration
+        self.channels = ChannelStore(limitPerBundle: configuration.broadcast.channelLimitPerBundle)
         self.certificates = configuration.h2c ? nil : try (certificates ?? SimulatorCertificates.generate())
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
     }
@@ -48,6 +54,7 @@ public final class APNsSimulator {
         let configuration = self.configuration
         let validator = RequestValidator(configuration: configuration)
         let counters = self.counters
+        let channels = self.channels
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -56,7 +63,7 @@ public final class APNsSimulator {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configure(channel: channel, configuration: configuration, sslContext: sslContext,
-                                       validator: validator, counters: counters)
+                                       validator: validator, counters: counters, channels: channels)
                 }
             }
         let channel = try bootstrap.bind(host: configuration.host, port: configuration.port).wait()
@@ -67,7 +74,7 @@ public final class APNsSimulator {
     /// The pipeline of one connection: [TLS] → [SETTINGS rewriter] → HTTP/2 (frames, no per-stream
     /// channels) → the connection handler (validating, or fast).
     static func configure(channel: Channel, configuration: SimulatorConfiguration, sslContext: NIOSSLContext?,
-                          validator: RequestValidator, counters: SimulatorCounterBox) throws {
+                          validator: RequestValidator, counters: SimulatorCounterBox, channels: ChannelStore) throws {
         let id = counters.openConnection()
         let sync = channel.pipeline.syncOperations
         if let sslContext { try sync.addHandler(NIOSSLServerHandler(context: sslContext)) }
@@ -101,7 +108,7 @@ public final class APNsSimulator {
             try sync.addHandler(rewriter)
             try sync.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: stream))
             try sync.addHandler(APNsConnectionHandler(configuration: configuration, validator: validator, counters: counters,
-                                                      rewriter: rewriter, connectionID: id))
+                                                      rewriter: rewriter, connectionID: id, channels: channels))
         }
     }
 

@@ -54,7 +54,26 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
     /// Per connection, in accept order (the last 10,000).
     public var connections: [ConnectionCounters] = []
 
+    // Broadcast channels (iOS 18+): not part of `requests`, `accepted` and `rejected`, which count
+    // `/3/device` pushes only, so that those keep matching a client's push counts.
+
+    /// Broadcasts accepted (`POST /4/broadcasts/apps/<bundle>` answered 200).
+    public var broadcasts = 0
+    /// Deliveries of the accepted broadcasts: each reached every subscriber its channel had then, once.
+    public var broadcastDeliveries = 0
+    /// Broadcasts rejected, by reason string (injected 500/503 included).
+    public var broadcastsRejected: [String: Int] = [:]
+    /// Channels created (201) and deleted (204).
+    public var channelsCreated = 0
+    public var channelsDeleted = 0
+    /// Channel-management requests (`/1/...`) by answer: `created`, `read`, `deleted`, `listed`, or the
+    /// reason string of a rejection.
+    public var channelRequests: [String: Int] = [:]
+
     public init() {}
+
+    /// Whether any broadcast-API request was seen (the broadcast counters are reported only then).
+    public var sawBroadcastAPI: Bool { broadcasts > 0 || !broadcastsRejected.isEmpty || !channelRequests.isEmpty }
 
     /// Flat `name: count` pairs for reports.
     public var flattened: [String: Int] {
@@ -70,6 +89,14 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
         for (reason, n) in rejected { out["rejected_\(reason)"] = n }
         for (reason, n) in goAwaysSent { out["goaway_\(reason)"] = n }
         if let busiest = connections.map(\.requests).max() { out["connection_max_requests"] = busiest }
+        if sawBroadcastAPI {
+            out["broadcasts"] = broadcasts
+            out["broadcast_deliveries"] = broadcastDeliveries
+            out["channels_created"] = channelsCreated
+            out["channels_deleted"] = channelsDeleted
+            for (reason, n) in broadcastsRejected { out["broadcasts_rejected_\(reason)"] = n }
+            for (answer, n) in channelRequests { out["channel_requests_\(answer)"] = n }
+        }
         return out
     }
 
@@ -86,6 +113,12 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
             lines.append("GOAWAY sent: " + goAwaysSent.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         lines.append("live activities: \(liveActivityBudgetOverruns) pushes over the priority-10 budget (would be throttled on device), \(liveActivityMalformed) malformed but accepted")
+        if sawBroadcastAPI {
+            lines.append("broadcasts: \(broadcasts) accepted, \(broadcastDeliveries) deliveries to subscribers, rejected \(broadcastsRejected.values.reduce(0, +))")
+            for (reason, n) in broadcastsRejected.sorted(by: { $0.key < $1.key }) { lines.append("  \(reason): \(n)") }
+            let answers = channelRequests.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            lines.append("channels: \(channelsCreated) created, \(channelsDeleted) deleted; requests: \(answers.isEmpty ? "none" : answers)")
+        }
         for c in connections {
             let rejected = c.rejected.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             lines.append("  connection \(c.id): \(c.requests) requests, \(c.accepted) accepted\(rejected.isEmpty ? "" : ", " + rejected), \(c.streamsRefused) refused, \(c.resetsReceived) resets received\(c.endedBy.map { ", ended by \($0)" } ?? "")\(c.open ? ", open" : "")")

@@ -51,7 +51,7 @@ public struct RequestValidator {
 
     /// The headers whose repetition is `DuplicateHeaders`.
     static let singleValued = [":method", ":path", "apns-id", "apns-priority", "apns-push-type", "apns-expiration",
-                               "apns-collapse-id", "apns-topic", "authorization"]
+                               "apns-collapse-id", "apns-topic", "authorization", "apns-channel-id", "apns-request-id"]
 
     /// The verdict alone.
     public func validate(_ request: ReceivedRequest, auth: inout ConnectionAuthState) -> Verdict {
@@ -269,6 +269,8 @@ public struct RequestValidator {
 struct RequestHeaderFields {
     var method: String?, path: String?, apnsID: String?, priority: String?, pushType: String?
     var expiration: String?, collapseID: String?, topic: String?, authorization: String?
+    /// The broadcast APIs' headers (`ChannelRequests.swift`).
+    var channelID: String?, requestID: String?
     /// One of the single-valued headers came twice (`DuplicateHeaders`).
     var duplicate = false
     var contentLength = ContentLength.absent
@@ -302,7 +304,13 @@ struct RequestHeaderFields {
                     Self.gatherLength(value, into: &lengthText, disagree: &lengthsDisagree)
                 }
             case 15:
-                if name == "apns-expiration" { Self.set(&expiration, value, &duplicate) }
+                if name == "apns-expiration" {
+                    Self.set(&expiration, value, &duplicate)
+                } else if name == "apns-channel-id" {
+                    Self.set(&channelID, value, &duplicate)
+                } else if name == "apns-request-id" {
+                    Self.set(&requestID, value, &duplicate)
+                }
             case 16:
                 if name == "apns-collapse-id" { Self.set(&collapseID, value, &duplicate) }
             default:
