@@ -86,7 +86,7 @@ public struct RetryPolicy: Sendable, Equatable {
             }
             // 410: the device token is dead; ChannelNotRegistered: the broadcast channel is gone. Either way
             // nothing more is sent to it in this run.
-            if reason.status == 410 || reason.rawValue == "ChannelNotRegistered" { return .finalTokenDead }
+            if reason.status == 410 || reason == .channelNotRegistered { return .finalTokenDead }
             if reason == .tooManyRequests {
                 let delay = tokenBackoff(strikes: tokenStrikes)
                 return scheduled(delay, attempt: attempt, elapsed: elapsed, then: .backOffToken(for: delay))

@@ -72,7 +72,7 @@ final class BroadcastSetup {
     /// The answer to one channel too many: 400 `CannotCreateChannelConfig` (Apple's error table: the app
     /// reached its channel limit).
     static func isChannelLimit(_ a: ChannelClient.Answer) -> Bool {
-        a.reason == "CannotCreateChannelConfig"
+        a.reason == Reason.cannotCreateChannelConfig.rawValue
     }
 
     /// The stores `device.register` events subscribe activities to (`input_push_channel`), ascending. Reads

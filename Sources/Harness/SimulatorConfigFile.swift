@@ -30,6 +30,7 @@ import Yams
 ///   seed: 0
 ///   rate_limit: { pushes: 50, window_seconds: 60 }
 /// live_activity: { missing_keys: reject, priority10_budget: 10, budget_window_seconds: 3600 }
+/// broadcast: { channel_limit: 10000, enabled_bundle_ids: [com.example.app] }   # channels per app; apps with the capability (default all)
 /// faults:
 ///   latency: { fixed_ms: 5 }            # or { uniform_ms: [1, 10] } or { lognormal_ms: { p50: 40, p99: 200 } }
 ///   round_trip_ms: 20                  # added to every answer: the network's share
@@ -53,7 +54,7 @@ public enum SimulatorConfigFile {
     public static let knownKeys = [
         "environment", "threads", "fast", "seed", "initial_max_concurrent_streams", "max_concurrent_streams",
         "hard_max_concurrent_streams", "drop_stream_limit_after_rejection", "provider_token_lifetime_seconds",
-        "provider_token_min_rotation_seconds", "token_update_penalty_seconds", "topics", "devices", "live_activity", "faults",
+        "provider_token_min_rotation_seconds", "token_update_penalty_seconds", "topics", "devices", "live_activity", "faults", "broadcast",
     ]
 
     /// Reads the file at `path` and applies it to `configuration`.
@@ -148,6 +149,12 @@ public enum SimulatorConfigFile {
             }
             if let x = m["priority10_budget"] { c.liveActivity.priority10Budget = r.isNull(x) ? nil : try r.int(x, 0...1_000_000) }
             if let x = m["budget_window_seconds"] { c.liveActivity.budgetWindowSeconds = try r.number(x, 1...1e9) }
+        }
+        if let v = top["broadcast"] {
+            let m = try r.map(v)
+            try r.only(m, ["channel_limit", "enabled_bundle_ids"])
+            if let x = m["channel_limit"] { c.broadcast.channelLimitPerBundle = try r.int(x, 0...1_000_000) }
+            if let x = m["enabled_bundle_ids"] { c.broadcast.enabledBundleIDs = Set(try r.list(x).map { try r.string($0) }) }
         }
         if let v = top["faults"] { try faults(v, &r, &c.faults) }
         configuration = c

@@ -8,11 +8,14 @@ enum OrderChangesFixture {
 
     /// Writes `s.ndjson`, `s.dead` and `p.yaml` into `scratch` and returns the profile's path.
     /// `settings` are profile lines added after the fixed ones (connections, streams, workers …).
-    static func profile(in scratch: URL, name: String, seed: UInt64, events: Int, devices: Int, stores: Int, settings: String) throws -> String {
+    /// `channels`: each activity subscribes to its first store's broadcast channel (`--channels`).
+    static func profile(in scratch: URL, name: String, seed: UInt64, events: Int, devices: Int, stores: Int, settings: String,
+                        channels: Bool = false) throws -> String {
         var lines: [UInt8] = []
         var dead: [String] = []
-        try OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
-            .write({ lines += $0 }, deadToken: { dead.append($0) })
+        var generator = OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
+        generator.channels = channels
+        try generator.write({ lines += $0 }, deadToken: { dead.append($0) })
         let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
         try Data(lines).write(to: stream)
         try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)
