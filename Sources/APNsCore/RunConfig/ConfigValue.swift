@@ -1,3 +1,5 @@
+import Foundation
+
 /// A section of configuration kept as written, as a JSON value: the profile's `simulator:` section,
 /// whose keys belong to the simulator (`apnsbench simulate --config`), not to the run. It travels in
 /// ``RunConfig`` to the report, where `compare` sees it key by key like any other setting, and back to
@@ -35,38 +37,20 @@ public indirect enum ConfigValue: Codable, Equatable, Sendable {
         }
     }
 
-    /// The value as JSON text, keys sorted (JSON is YAML, so a YAML reader takes it as it is).
+    /// The value as JSON text, keys sorted (JSON is YAML, so a YAML reader takes it as it is), written by
+    /// Foundation's encoder: its escaping, not one of our own.
     public var json: String {
-        switch self {
-        case .null: return "null"
-        case let .bool(b): return b ? "true" : "false"
-        case let .int(i): return String(i)
-        case let .double(d): return d.isFinite ? "\(d)" : "null"
-        case let .string(s): return Self.quoted(s)
-        case let .array(a): return "[" + a.map(\.json).joined(separator: ", ") + "]"
-        case let .object(o): return "{" + o.keys.sorted().map { "\(Self.quoted($0)): \(o[$0]!.json)" }.joined(separator: ", ") + "}"
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // YAML's .inf and .nan come back as strings, which the simulator's reader refuses naming the key.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: ".inf", negativeInfinity: "-.inf", nan: ".nan")
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The object's value at `key`; nil for a missing key or a value that is not an object.
     public subscript(key: String) -> ConfigValue? {
         guard case let .object(o) = self else { return nil }
         return o[key]
-    }
-
-    private static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }

@@ -87,7 +87,7 @@ public enum Comparability {
     /// The configuration as `key.path: value` pairs, as report.json spells them (the target without its port).
     static func flattened(_ configuration: RunConfig) -> [String: String] {
         var out: [String: String] = [:]
-        for leaf in JSONValue.leaves(of: configuration, emptyContainers: false) { out[leaf.path] = leaf.value ?? "null" }
+        for leaf in ConfigValue.leaves(of: configuration, emptyContainers: false) { out[leaf.path] = leaf.value ?? "null" }
         if let target = out["target"] { out["target"] = withoutPort(target) }
         return out
     }

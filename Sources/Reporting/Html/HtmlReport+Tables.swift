@@ -149,6 +149,6 @@ extension HtmlReport {
     /// A value as JSON, flattened to `a.b.c` paths and their values (keys sorted; `none` for null or empty):
     /// every field shows, including ones added after this renderer was written.
     static func flatten<T: Encodable>(_ value: T) -> [(String, String)] {
-        JSONValue.leaves(of: value).map { ($0.path, $0.value ?? "none") }
+        ConfigValue.leaves(of: value).map { ($0.path, $0.value ?? "none") }
     }
 }
