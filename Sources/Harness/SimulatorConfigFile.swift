@@ -105,7 +105,7 @@ public enum SimulatorConfigFile {
               case let .mapping(top)? = try? Yams.compose(yaml: String(decoding: data, as: UTF8.self)),
               let section = top.first(where: { $0.key.string == "simulator" })?.value else { return }
         var scratch = SimulatorConfiguration()
-        try apply(node: section, file: profile, keyPath: "simulator", to: &scratch, ignoring: ["fast", "model"])
+        try apply(node: section, file: profile, keyPath: "simulator", to: &scratch, ignoring: Set(RunConfig.Simulator.runKeys))
     }
 
     /// Applies the mapping `root` (at `keyPath` in `file`: "" for a whole file); keys in `ignoring` are

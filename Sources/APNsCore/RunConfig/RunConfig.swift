@@ -256,6 +256,10 @@ public struct RunConfig: Codable, Equatable, Sendable {
 
     /// The embedded simulator.
     public struct Simulator: Codable, Equatable, Sendable {
+        /// The `simulator:` section's keys that belong to the run, not to the simulator's configuration file:
+        /// `fast` (``fast``) and `model` (``model``). The profile reader takes them out of the section; the
+        /// simulator's reader skips them.
+        public static let runKeys = ["fast", "model"]
         /// Answer 200 to everything without validating, so the numbers are the client's. Only with the
         /// simulator target. Default false (validating).
         public var fast = false

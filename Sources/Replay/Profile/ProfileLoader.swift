@@ -240,6 +240,7 @@ public enum ProfileLoader {
             guard case var .object(section) = try configValue(node, file: file, path: "simulator") else {
                 throw fail("simulator", "must be a mapping of the simulator's keys (as in apnsbench simulate --config), like {faults: {service_unavailable_fraction: 0.02}}")
             }
+            // The run's own keys (RunConfig.Simulator.runKeys); the rest is the simulator's.
             if let fast = section.removeValue(forKey: "fast") {
                 guard case let .bool(b) = fast else { throw fail("simulator", "key 'fast' must be true or false") }
                 config.simulator.fast = b
