@@ -128,35 +128,19 @@ public enum ReportMerge {
 
     private static func short(_ sha: String?) -> String { sha.map { String($0.prefix(12)) } ?? "unknown" }
 
-    /// The configuration's top-level keys (dotted one level down) whose values differ, the shard aside.
+    /// The configuration's key paths (`transport.connections`) whose values differ, the shard aside: the
+    /// same flattening compare uses (``ConfigValue/leaves(of:emptyContainers:)``).
     static func differingKeys(_ a: RunConfig, _ b: RunConfig) -> [String] {
         var a = a, b = b
         a.shard = nil
         b.shard = nil
         guard a != b else { return [] }
-        func object(_ c: RunConfig) -> [String: Any] {
-            let data = (try? JSONEncoder().encode(c)) ?? Data()
-            return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+        func leaves(_ c: RunConfig) -> [String: String] {
+            Dictionary(ConfigValue.leaves(of: c).map { ($0.path, $0.value ?? "null") }, uniquingKeysWith: { x, _ in x })
         }
-        let oa = object(a), ob = object(b)
-        var keys: [String] = []
-        for key in Set(oa.keys).union(ob.keys).sorted() {
-            let va = oa[key], vb = ob[key]
-            if let da = va as? [String: Any], let db = vb as? [String: Any] {
-                for sub in Set(da.keys).union(db.keys).sorted() where !same(da[sub], db[sub]) { keys.append("\(key).\(sub)") }
-            } else if !same(va, vb) {
-                keys.append(key)
-            }
-        }
+        let la = leaves(a), lb = leaves(b)
+        let keys = Set(la.keys).union(lb.keys).sorted().filter { la[$0] != lb[$0] }
         return keys.isEmpty ? ["(a value that does not survive JSON)"] : keys
-    }
-
-    private static func same(_ a: Any?, _ b: Any?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case let (x?, y?): return (x as? NSObject)?.isEqual(y) ?? false
-        default: return false
-        }
     }
 
     static func parseDate(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
