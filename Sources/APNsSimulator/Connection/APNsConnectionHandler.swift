@@ -280,18 +280,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         totals.verifications += auth.verifications - verificationsBefore
         delta.requests += 1
 
-        let answer: ConnectionPolicy.Answer
-        switch policy.requestValidated(accepted: decision.verdict == .accept, authenticated: auth.isAuthenticated,
-                                       now: context.eventLoop.now.uptimeNanoseconds) {
-        case .resetConnection:
-            resetConnection(context: context)
-            return
-        case .stallConnection:
-            stall(context: context)
-            return
-        case let .answer(a):
-            answer = a
-        }
+        guard let answer = connectionRules(accepted: decision.verdict == .accept, context: context) else { return }
         // A fault that replaces a valid answer.
         if let injected = answer.injected { decision = Decision(.reject(injected)) }
         let shutdownAfter = answer.goAwayAfter
@@ -320,6 +309,23 @@ final class APNsConnectionHandler: ChannelInboundHandler {
              delayMilliseconds: delay, shutdownAfter: shutdownAfter)
     }
 
+    /// The connection's rules for a request just validated (stream limit, faults, GOAWAY), or nil when
+    /// they reset or stalled the connection instead (the request then gets no answer): one decision for
+    /// pushes and for the broadcast APIs.
+    private func connectionRules(accepted: Bool, context: ChannelHandlerContext) -> ConnectionPolicy.Answer? {
+        switch policy.requestValidated(accepted: accepted, authenticated: auth.isAuthenticated,
+                                       now: context.eventLoop.now.uptimeNanoseconds) {
+        case .resetConnection:
+            resetConnection(context: context)
+            return nil
+        case .stallConnection:
+            stall(context: context)
+            return nil
+        case let .answer(a):
+            return a
+        }
+    }
+
     /// A channel-management or broadcast request (`ChannelRequests.swift`): validated, then answered
     /// under the same connection rules as a push (stream limit, faults, delays, GOAWAY). The store changes
     /// only once no fault has replaced the answer.
@@ -328,18 +334,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let verificationsBefore = auth.verifications
         var answer = channelRequests.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth)
         totals.verifications += auth.verifications - verificationsBefore
-        let rules: ConnectionPolicy.Answer
-        switch policy.requestValidated(accepted: answer.isValid, authenticated: auth.isAuthenticated,
-                                       now: context.eventLoop.now.uptimeNanoseconds) {
-        case .resetConnection:
-            resetConnection(context: context)
-            return
-        case .stallConnection:
-            stall(context: context)
-            return
-        case let .answer(a):
-            rules = a
-        }
+        guard let rules = connectionRules(accepted: answer.isValid, context: context) else { return }
         if let injected = rules.injected {
             answer.outcome = .rejected(injected)
         } else if case let .pending(operation) = answer.outcome {
