@@ -90,9 +90,7 @@ public enum RateSweep {
             .first { $0.failures.contains { $0.hasPrefix("client saturated") } }?.result.achievedRate
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
         outcome.recordedPeak = try? RecordingPeak.measure(ReplayRun.configuration(RunRequest(profilePath: request.profilePath)).overlaying(request.overrides))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
+        try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
         try markdown(outcome).write(toFile: (request.outDirectory as NSString).appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
         let page = SweepHtml.render(steps: points, knee: knee, sloP99Millis: outcome.criteria.sloP99Millis,
                                     title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)")

@@ -65,6 +65,11 @@ public enum TuningMatrix {
         }
     }
 
+    /// The table (``MatrixCell/markdown(_:)``) and the fit's line, as matrix.md and the terminal show them.
+    public static func markdown(_ cells: [MatrixCell], fit: USLFit?) -> String {
+        MatrixCell.markdown(cells) + (fit.map { "\n" + usl($0) + "\n" } ?? "")
+    }
+
     /// The Universal Scalability Law fit of throughput over concurrency (connections × streams), in words.
     public static func usl(_ f: USLFit) -> String {
         String(format: "USL fit over concurrency (connections × streams): σ %.4f (contention), κ %.6f (coherency), λ %.1f pushes/s per unit, R² %.3f; ", f.sigma, f.kappa, f.lambda, f.rSquared)
@@ -76,8 +81,14 @@ public enum TuningMatrix {
         vary.reduce([[]]) { partial, axis in partial.flatMap { prefix in axis.values.map { prefix + [(axis.key, $0)] } } }
     }
 
+    /// What a matrix did: its cells in run order, and the USL fit when they span 3 or more concurrencies.
+    public struct Outcome {
+        public var cells: [MatrixCell]
+        public var fit: USLFit?
+    }
+
     /// Runs every cell; `log` gets a line per cell as it ends.
-    public static func execute(_ request: Request, log: (String) -> Void) throws -> [MatrixCell] {
+    public static func execute(_ request: Request, log: (String) -> Void) throws -> Outcome {
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
         var cells: [MatrixCell] = []
         for (i, combination) in combinations(request.vary).enumerated() {
@@ -99,8 +110,8 @@ public enum TuningMatrix {
         try page.write(toFile: (request.outDirectory as NSString).appendingPathComponent(MatrixHtml.fileName), atomically: true, encoding: .utf8)
         let json = try JSONEncoder.sortedPretty.encode(cells)
         try json.write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.json")))
-        try Data((MatrixCell.markdown(cells) + (fit.map { "\n" + usl($0) + "\n" } ?? "")).utf8).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.md")))
-        return cells
+        try Data(markdown(cells, fit: fit).utf8).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.md")))
+        return Outcome(cells: cells, fit: fit)
     }
 }
 

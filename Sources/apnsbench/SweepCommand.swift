@@ -103,29 +103,35 @@ struct SweepCommand: ParsableCommand {
         guard cooldown >= 0, cooldown <= 600 else { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
     }
 
+    /// The run flags both modes lay over the profile.
+    var overrides: RunConfigOverrides {
+        var o = RunConfigOverrides()
+        o.apnsModel = apnsModel
+        o.connections = connections
+        o.streams = streams
+        o.workers = workers
+        o.sloP99Millis = sloP99Ms
+        o.sloMinDelivered = sloMinDelivered
+        return o
+    }
+
     func runMatrix() throws {
         var request = TuningMatrix.Request(profilePath: profile)
         request.vary = vary.compactMap { try? TuningMatrix.parse($0).get() }
         request.outDirectory = out == "reports/sweep" ? "reports/matrix" : out
         request.cooldownSeconds = min(cooldown, 2)
-        request.overrides.apnsModel = apnsModel
-        request.overrides.connections = connections
-        request.overrides.streams = streams
-        request.overrides.workers = workers
-        request.overrides.sloP99Millis = sloP99Ms
-        request.overrides.sloMinDelivered = sloMinDelivered
+        request.overrides = overrides
         if let speed { request.overrides.schedule = .recorded(speed: speed) }
         if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
-        let cells: [MatrixCell]
+        let outcome: TuningMatrix.Outcome
         do {
-            cells = try TuningMatrix.execute(request) { print($0); fflush(stdout) }
+            outcome = try TuningMatrix.execute(request) { print($0); fflush(stdout) }
         } catch let e as RunConfigFlagError {
             FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --vary KEY=V1,V2 [<options>]\n".utf8))
             throw ExitCodes.usage
         }
         print("")
-        print(MatrixCell.markdown(cells))
-        if let fit = try? USLFit.fit(USLFit.points(cells)) { print(TuningMatrix.usl(fit)) }
+        print(TuningMatrix.markdown(outcome.cells, fit: outcome.fit))
         print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.html, \(request.outDirectory)/matrix.json, runs in \(request.outDirectory)/NN-*/")
     }
 
@@ -137,12 +143,7 @@ struct SweepCommand: ParsableCommand {
         request.stepSeconds = stepSeconds
         request.cooldownSeconds = cooldown
         request.outDirectory = out
-        request.overrides.apnsModel = apnsModel
-        request.overrides.connections = connections
-        request.overrides.streams = streams
-        request.overrides.workers = workers
-        request.overrides.sloP99Millis = sloP99Ms
-        request.overrides.sloMinDelivered = sloMinDelivered
+        request.overrides = overrides
         let outcome: RateSweep.Outcome
         do {
             outcome = try RateSweep.execute(request) { print($0); fflush(stdout) }
