@@ -56,7 +56,7 @@ final class ShardedRunTests: XCTestCase {
             var arguments = ["run", profile, "--shards", "3", "--run-id", "sharded-test", "--start-at", stamp,
                              "--out", shardRoot.appendingPathComponent("shard-\(index)").path] + common
             if index == 0 { arguments += ["--metrics-listen", "127.0.0.1:0", "--metrics-linger", "60"] }
-            shards.append(try Self.start(binary, arguments, environment: ["JOB_COMPLETION_INDEX": String(index)]))
+            shards.append(try launchTool(binary, arguments, environment: ["JOB_COMPLETION_INDEX": String(index)]))
         }
         // Shard 0 names its metrics port; fetch once the shards are sending.
         XCTAssertTrue(shards[0].output.wait(timeout: 30) { $0.contains { $0.contains("metrics at http://") } }, shards[0].output.text)
@@ -159,23 +159,6 @@ final class ShardedRunTests: XCTestCase {
             fail_fast: 5s
             """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
-    }
-
-    private static func start(_ binary: String, _ arguments: [String], environment: [String: String]) throws -> (process: Process, output: LineCollector) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        let collector = LineCollector()
-        pipe.fileHandleForReading.readabilityHandler = { h in
-            let d = h.availableData
-            if d.isEmpty { h.readabilityHandler = nil; collector.close() } else { collector.append(d) }
-        }
-        try p.run()
-        return (p, collector)
     }
 
     /// GET the endpoint (URLSession is not on every Linux Foundation; curl is), then the Python parser.

@@ -101,11 +101,13 @@ struct InteropError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a tool to completion and returns its exit status and output.
-func runTool(_ path: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, output: String) {
+/// Starts a tool with `environment` laid over this process's, its output (standard output and error
+/// together) collected as it comes.
+func launchTool(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (process: Process, output: LineCollector) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = arguments
+    if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
     let pipe = Pipe()
     p.standardOutput = pipe
     p.standardError = pipe
@@ -115,6 +117,12 @@ func runTool(_ path: String, _ arguments: [String], timeout: Double = 120) throw
         if d.isEmpty { h.readabilityHandler = nil; collector.close() } else { collector.append(d) }
     }
     try p.run()
+    return (p, collector)
+}
+
+/// Runs a tool to completion and returns its exit status and output.
+func runTool(_ path: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, output: String) {
+    let (p, collector) = try launchTool(path, arguments)
     let deadline = Date().addingTimeInterval(timeout)
     while p.isRunning && Date() < deadline { _ = collector.wait(timeout: 0.5) { _ in false } }
     if p.isRunning { p.terminate(); throw InteropError("\(path) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s:\n\(collector.text)") }
