@@ -41,13 +41,8 @@ public final class ChannelClient {
         _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, 10_000)
         _ = ccurl_easy_setopt_write_callback(easy, channelWriteCallback)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(response).toOpaque())
-        if let pem = trustedCertificatePEM {
-            var bytes = Array(pem.utf8)
-            _ = bytes.withUnsafeMutableBytes { ccurl_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
-            _ = ccurl_easy_setopt_string(easy, CURLOPT_CAPATH, nil)
-        }
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
-        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        // Every property is set: a throw here runs deinit, which cleans the handle up.
+        try CurlTLS.configure(easy, trusting: trustedCertificatePEM)
     }
 
     deinit { curl_easy_cleanup(easy) }

@@ -87,14 +87,7 @@ final class TransferSlot {
         let me = Unmanaged.passUnretained(self).toOpaque()
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "WRITEDATA")
         try check(ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me), "PRIVATE")
-        if let pem = c.trustedCertificatePEM {
-            // Trust exactly this certificate: no system CA file or directory, verification stays on.
-            var bytes = Array(pem.utf8)
-            try check(bytes.withUnsafeMutableBytes { ccurl_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }, "CAINFO_BLOB")
-            try check(ccurl_easy_setopt_string(easy, CURLOPT_CAPATH, nil), "CAPATH")
-        }
-        try check(ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1), "SSL_VERIFYPEER")
-        try check(ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
+        try CurlTLS.configure(easy, trusting: c.trustedCertificatePEM)
     }
 
     /// Points the easy handle at the current push: URL, body, headers. Called just before it is added
