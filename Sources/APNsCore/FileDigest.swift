@@ -16,4 +16,11 @@ public enum FileDigest {
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
+
+    /// Several recordings' digest (a mix): the SHA-256 of the lines `NAME SHA256`, one per part in order, so
+    /// it changes when any part's content, workload or place changes.
+    public static func sha256(parts: [(name: String, sha256: String)]) -> String {
+        let text = parts.map { "\($0.name) \($0.sha256)\n" }.joined()
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
 }

@@ -17,6 +17,9 @@ public struct OutgoingPush: Sendable {
     public var channel: Int32 = -1
     /// Devices this push reaches when delivered: 1 for a device push, the channel's subscribers for a broadcast.
     public var reach: Int32 = 1
+    /// Which of the run's push kinds (push type and topic; ``EngineConfiguration``'s `kinds`) this push is:
+    /// the index of its part in a mix of workloads; 0 for a run of one workload.
+    public var kind: Int32 = 0
 
     public init(bodyCapacity: Int = 4096) {
         body.reserveCapacity(bodyCapacity)

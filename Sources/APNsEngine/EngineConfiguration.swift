@@ -4,10 +4,23 @@ import APNsCore
 public struct EngineConfiguration: Sendable {
     /// `https://host:port` (or `http://host:port` for h2c prior knowledge), no trailing slash.
     public var baseURL: String
-    /// `apns-topic`.
-    public var topic: String
-    /// `apns-push-type`.
-    public var pushType: PushType
+    /// `apns-topic` of kind 0.
+    public var topic: String { kinds[0].topic }
+    /// `apns-push-type` of kind 0.
+    public var pushType: PushType { kinds[0].pushType }
+    /// The push types and topics pushes are sent with, by ``OutgoingPush/kind`` (a mix of workloads has one
+    /// per part; one header list per kind and priority is built up front). Never empty.
+    public var kinds: [PushKind]
+
+    /// One push type with its topic.
+    public struct PushKind: Sendable, Equatable {
+        public var pushType: PushType
+        public var topic: String
+        public init(pushType: PushType, topic: String) {
+            self.pushType = pushType
+            self.topic = topic
+        }
+    }
     /// `apns-expiration` in epoch seconds; nil sends no header (APNs' normal storage policy).
     public var expiration: Int?
     /// HTTP/2 connections to open at most. Default 1.
@@ -45,8 +58,7 @@ public struct EngineConfiguration: Sendable {
     public init(baseURL: String, topic: String, pushType: PushType, expiration: Int? = nil,
                 connections: Int = 1, streamsPerConnection: Int = 100, trustedCertificatePEM: String? = nil) {
         self.baseURL = baseURL
-        self.topic = topic
-        self.pushType = pushType
+        self.kinds = [PushKind(pushType: pushType, topic: topic)]
         self.expiration = expiration
         self.connections = connections
         self.streamsPerConnection = streamsPerConnection
@@ -72,6 +84,7 @@ public struct EngineConfiguration: Sendable {
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
         stallTimeoutSeconds = c.transport.stallLimit
+        kinds = c.workload.parts.map { PushKind(pushType: $0.pushType, topic: $0.topic) }
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
     }
 

@@ -1,13 +1,14 @@
 import APNsCore
 import CCurl
 
-/// Prebuilt request header lists, one per priority, shared by every transfer that uses them; with broadcast
+/// Prebuilt request header lists, one per push kind (push type and topic) and priority, shared by every
+/// transfer that uses them; with broadcast
 /// channels also one per channel and priority (`apns-channel-id` differs), so no list is built per push. A
 /// new set is built when the provider token is re-signed; transfers still in flight keep the old set alive
 /// through their reference, and the lists are freed when the last one completes.
 final class HeaderSet {
-    /// Indexed by `Priority.rawValue` (1, 5, 10); other entries are nil.
-    private var lists: [OpaquePointer?] = Array(repeating: nil, count: 11)
+    /// Indexed by kind × 11 + `Priority.rawValue` (1, 5, 10); other entries are nil.
+    private var lists: [OpaquePointer?]
     /// Broadcast: indexed by channel × 3 + the priority's place (1, 5, 10).
     private var channelLists: [OpaquePointer?] = []
     /// `iat` of the provider token in these headers.
@@ -15,28 +16,23 @@ final class HeaderSet {
 
     init(configuration: EngineConfiguration, bearer: String, issuedAt: Int) throws {
         self.issuedAt = issuedAt
-        for priority in Priority.allCases {
-            var list: UnsafeMutablePointer<curl_slist>? = nil
-            var lines = [
-                "apns-push-type: \(configuration.pushType.rawValue)",
-                "apns-topic: \(configuration.topic)",
-                "apns-priority: \(priority.rawValue)",
-                "authorization: \(bearer)",
-                "content-type: application/json",
-                // libcurl adds these by default; APNs needs neither.
-                "Accept:",
-                "Expect:",
-            ]
-            if let expiration = configuration.expiration { lines.append("apns-expiration: \(expiration)") }
-            if let collapseID = configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
-            for line in lines {
-                guard let appended = curl_slist_append(list, line) else {
-                    curl_slist_free_all(list)
-                    throw EngineError.curlSetup("curl_slist_append failed")
-                }
-                list = appended
+        lists = Array(repeating: nil, count: configuration.kinds.count * 11)
+        for (k, kind) in configuration.kinds.enumerated() {
+            for priority in Priority.allCases {
+                var lines = [
+                    "apns-push-type: \(kind.pushType.rawValue)",
+                    "apns-topic: \(kind.topic)",
+                    "apns-priority: \(priority.rawValue)",
+                    "authorization: \(bearer)",
+                    "content-type: application/json",
+                    // libcurl adds these by default; APNs needs neither.
+                    "Accept:",
+                    "Expect:",
+                ]
+                if let expiration = configuration.expiration { lines.append("apns-expiration: \(expiration)") }
+                if let collapseID = configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
+                lists[k * 11 + priority.rawValue] = try Self.build(lines)
             }
-            lists[priority.rawValue] = OpaquePointer(list)
         }
         channelLists.reserveCapacity(configuration.broadcastChannels.count * 3)
         for id in configuration.broadcastChannels {
@@ -76,9 +72,10 @@ final class HeaderSet {
         return UnsafeMutablePointer<curl_slist>(channelLists[index * 3 + place])
     }
 
+    /// The list for a device push of `kind` at `priority`.
     @inline(__always)
-    func list(for priority: Priority) -> UnsafeMutablePointer<curl_slist>? {
-        UnsafeMutablePointer<curl_slist>(lists[priority.rawValue])
+    func list(kind: Int32, priority: Priority) -> UnsafeMutablePointer<curl_slist>? {
+        UnsafeMutablePointer<curl_slist>(lists[Int(kind) * 11 + priority.rawValue])
     }
 
     deinit {

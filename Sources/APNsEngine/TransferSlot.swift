@@ -118,7 +118,7 @@ final class TransferSlot {
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(n))
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, bodyStorage)
         headers = set
-        let list = push.channel >= 0 ? set.list(channel: Int(push.channel), priority: push.priority) : set.list(for: push.priority)
+        let list = push.channel >= 0 ? set.list(channel: Int(push.channel), priority: push.priority) : set.list(kind: push.kind, priority: push.priority)
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
         response.removeAll(keepingCapacity: true)
     }

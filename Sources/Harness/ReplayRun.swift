@@ -97,7 +97,7 @@ public enum ReplayRun {
             throw RunError("\(replayed.report.stopReason ?? "target unreachable") (report written to \(request.outDirectory))")
         }
         if let failure = replayed.readFailure {
-            throw RunError("reading \(config.workload.stream) failed: \(failure) (partial report written to \(request.outDirectory))")
+            throw RunError("reading \(failure.stream) failed: \(failure.error) (partial report written to \(request.outDirectory))")
         }
         return RunResult(report: replayed.report, reportPaths: paths, stoppedAt: replayed.stoppedAt, interrupted: replayed.interrupted)
     }
@@ -106,7 +106,7 @@ public enum ReplayRun {
     private struct Replayed {
         var report: RunReport
         var unreachable: Bool
-        var readFailure: Error?
+        var readFailure: (stream: String, error: Error)?
         var stoppedAt: StreamLineError?
         var interrupted: Bool
     }
@@ -135,10 +135,10 @@ public enum ReplayRun {
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
-        let driver = try Workloads.driver(config.workload, priority: config.payload.priority, template: inputs.template,
+        let driver = try Workloads.source(config.workload, priority: config.payload.priority, templates: inputs.templates,
                                           channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config)
-        log("apnsbench: replaying \(config.workload.stream) (\(config.workload.name)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
+        log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
         let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: config.timelineIntervalSeconds) }
@@ -173,7 +173,7 @@ public enum ReplayRun {
         report.broadcast = broadcast.map { b in
             RunReport.Broadcast(channels: b.channels.byStore.count, storesRefused: b.channels.refused.count, deleted: b.deleted,
                                 kept: config.keepChannels == true, managementCalls: b.client.calls,
-                                followersNotSubscribed: (driver.rules as? OrderChangesWorkload)?.followersNotSubscribed ?? 0)
+                                followersNotSubscribed: ((driver as? WorkloadDriver)?.rules as? OrderChangesWorkload)?.followersNotSubscribed ?? 0)
         }
         report.stopReason = stop.reason
         report.liveActivityBudget = pipeline.budget.map { b in
@@ -181,7 +181,7 @@ public enum ReplayRun {
                   priority10Updates: b.budget.updates, throttled: b.budget.throttled, activitiesThrottled: b.budget.throttledTokens.count)
         }
         return Replayed(report: report, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
-                        readFailure: driver.readFailure, stoppedAt: driver.stopError, interrupted: stop.isRequested)
+                        readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested)
     }
 }
 
@@ -209,13 +209,15 @@ struct SendPipeline {
     let coalescer: Coalescer?
     let budget: LiveActivityBudgetSource?
 
-    init(_ driver: WorkloadDriver, _ config: RunConfig) {
+    init(_ driver: PushSource, _ config: RunConfig) {
         var source: PushSource = driver
         if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
         coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
         if let coalescer { source = coalescer }
         let perHour = config.liveActivityBudgetPerHour
-        budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour) : nil
+        // In a mix, only the parts that send Live Activity updates count against the budget.
+        let counted = config.workload.parts.map { $0.pushType == .liveactivity }
+        budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour, countedKinds: counted) : nil
         if let budget { source = budget }
         if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }
         self.source = source

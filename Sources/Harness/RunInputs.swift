@@ -7,11 +7,13 @@ import Replay
 /// itself, the payload template, the stream, the dead-token list and the provider key.
 struct RunInputs {
     let libcurl: LibcurlInfo
-    let template: PayloadTemplate
+    /// The payload templates, by part of the workload (one unless it is a mix).
+    let templates: [PayloadTemplate]
     let key: SigningKey
     /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
     let deadTokens: [String]
-    /// SHA-256 of the stream file: which recording this run replayed (compare refuses two that differ).
+    /// SHA-256 of the stream file: which recording this run replayed (compare refuses two that differ). A mix's
+    /// is the digest of its parts' (``FileDigest/sha256(parts:)``).
     let streamSHA256: String
     /// The CA certificate (PEM) to trust for the target instead of the system's (`--ca-cert`).
     let trustedCertificatePEM: String?
@@ -20,16 +22,9 @@ struct RunInputs {
         libcurl = LibcurlInfo.loaded()
         try libcurl.requireUsable()
         let w = config.workload
-        guard let templateData = FileManager.default.contents(atPath: w.template) else {
-            throw RunError("template \(w.template) (from \(config.profilePath)) cannot be read")
-        }
-        template = try PayloadTemplate(json: String(decoding: templateData, as: UTF8.self), source: w.template)
-        guard FileManager.default.isReadableFile(atPath: w.stream) else {
-            throw RunError("stream \(w.stream) (from \(config.profilePath)) cannot be read")
-        }
-        do { streamSHA256 = try FileDigest.sha256(path: w.stream) } catch {
-            throw RunError("stream \(w.stream) (from \(config.profilePath)) cannot be read: \(error.localizedDescription)")
-        }
+        templates = try w.parts.map { try Self.readTemplate($0.template, profile: config.profilePath) }
+        let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
+        streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
         key = try Self.signingKey(credentials, target: config.target)
         trustedCertificatePEM = try caCertificatePath.map { path in
@@ -37,6 +32,24 @@ struct RunInputs {
                 throw RunError("--ca-cert \(path) goes with a URL, sandbox or production target; the embedded simulator's CA is trusted already")
             }
             return try Self.readCertificate(path)
+        }
+    }
+
+    /// A payload template, parsed; an error naming the file and the profile otherwise.
+    static func readTemplate(_ path: String, profile: String) throws -> PayloadTemplate {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunError("template \(path) (from \(profile)) cannot be read")
+        }
+        return try PayloadTemplate(json: String(decoding: data, as: UTF8.self), source: path)
+    }
+
+    /// The SHA-256 of a stream file; an error naming the file and the profile when it cannot be read.
+    static func digest(stream path: String, profile: String) throws -> String {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw RunError("stream \(path) (from \(profile)) cannot be read")
+        }
+        do { return try FileDigest.sha256(path: path) } catch {
+            throw RunError("stream \(path) (from \(profile)) cannot be read: \(error.localizedDescription)")
         }
     }
 

@@ -25,7 +25,7 @@ final class RunTarget {
         }
         let key = inputs.key
         s.register(RegisteredKey(keyID: key.keyID, teamID: key.teamID, publicKey: key.publicKey))
-        s.topicsByTeam[key.teamID, default: []].insert(config.workload.bundleID)
+        for part in config.workload.parts { s.topicsByTeam[key.teamID, default: []].insert(part.bundleID) }
         for token in inputs.deadTokens { s.deviceRegistry.kill(token: token) }
         s.fast = config.simulator.fast
         let sim = try APNsSimulator(configuration: s)

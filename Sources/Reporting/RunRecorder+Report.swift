@@ -35,7 +35,8 @@ extension RunRecorder {
             if histograms.count > 0 { byPriority[String(priority.rawValue)] = histograms.summary }
         }
         let overall = latency.summary
-        let pushType = configuration.workload.pushType.rawValue
+        // By push type only when there is one (a mix of push types is not told apart per push).
+        let pushType = configuration.workload.commonPushType?.rawValue
         var byOutcome: [String: RunReport.PriorityLatency] = [:]
         var encodedByOutcome: [String: RunReport.EncodedPair] = [:]
         for (name, histograms) in latencyByOutcome where histograms.count > 0 {
@@ -69,13 +70,13 @@ extension RunRecorder {
                 serviceTime: overall.serviceTime,
                 responseTime: overall.responseTime,
                 byPriority: byPriority,
-                byPushType: overall.serviceTime.count > 0 ? [pushType: overall] : [:],
+                byPushType: overall.serviceTime.count > 0 ? pushType.map { [$0: overall] } ?? [:] : [:],
                 undeliveredSent: undeliveredSent,
                 byOutcome: byOutcome,
                 histograms: RunReport.EncodedLatency(
                     overall: encodedOverall,
                     byPriority: encodedByPriority,
-                    byPushType: overall.serviceTime.count > 0 ? [pushType: encodedOverall] : [:],
+                    byPushType: overall.serviceTime.count > 0 ? pushType.map { [$0: encodedOverall] } ?? [:] : [:],
                     byOutcome: encodedByOutcome
                 )
             ),

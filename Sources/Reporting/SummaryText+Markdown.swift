@@ -139,15 +139,23 @@ extension SummaryText {
     ///   the configured one is only the default.
     static func configurationLine(_ c: RunConfig, perEventPriority: Bool = false) -> String {
         let priority = String(c.payload.priority.rawValue)
-        var parts = [
-            "profile \(Format.code(c.profilePath))",
-            "workload \(Format.code(c.workload.name))",
-            "stream \(Format.code(c.workload.stream))",
-            "target \(Format.code(c.target.description))",
-            "push type \(Format.code(c.workload.pushType.rawValue))",
-            "topic \(Format.code(c.topic))",
-            "priority \(perEventPriority ? "per event (default \(priority))" : priority)",
-        ]
+        var parts = ["profile \(Format.code(c.profilePath))"]
+        if let mix = c.workload.mix {
+            // A mix: each part's recording, push type and topic.
+            parts.append("mix of " + mix.map { p in
+                "\(Format.code(p.name)) (stream \(Format.code(p.stream)), \(Format.code(p.pushType.rawValue)) to \(Format.code(p.topic)))"
+            }.joined(separator: ", "))
+            parts.append("target \(Format.code(c.target.description))")
+        } else {
+            parts += [
+                "workload \(Format.code(c.workload.name))",
+                "stream \(Format.code(c.workload.stream))",
+                "target \(Format.code(c.target.description))",
+                "push type \(Format.code(c.workload.pushType.rawValue))",
+                "topic \(Format.code(c.topic))",
+            ]
+        }
+        parts.append("priority \(perEventPriority ? "per event (default \(priority))" : priority)")
         parts.append(c.payload.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
         parts.append("\(c.transport.connections) connections × \(c.transport.streams) streams")
         parts.append(c.transport.workers == 1 ? "1 worker" : "\(c.transport.workers) workers")

@@ -29,6 +29,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case shard
     case delivery
     case keepChannels = "keep_channels"
+    case mix
 
     /// The profile's key.
     public var profileKey: String { rawValue }
@@ -61,7 +62,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .delivery: return "--delivery"
         case .keepChannels: return "--keep-channels"
         case .allowProductionLoad: return "--allow-production-load"
-        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator: return nil
+        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator, .mix: return nil
         }
     }
 }
@@ -142,6 +143,10 @@ extension RunConfig {
         }
         try payload.validate()
         try retry.validate()
+        if let parts = workload.mix {
+            try Self.check(.mix, parts.count, in: 2...Workload.mixPartLimit, why: " workloads")
+            for part in parts where part.mix != nil { throw RunConfigError(.mix, "parts are single workloads; \(part.name) is itself a mix") }
+        }
         do { try schedule.mode.validate() } catch {
             let key: ConfigKey
             switch schedule.mode {
@@ -157,8 +162,9 @@ extension RunConfig {
         }
         if let window = coalescing.windowMillis {
             guard window > 0 else { throw RunConfigError(.coalesce, "must be a positive duration, found \(window) ms") }
-            guard workload.pushType == .liveactivity else {
-                throw RunConfigError(.coalesce, "applies to Live Activity updates; \(name) sends \(workload.pushType.rawValue) pushes")
+            for part in workload.parts where part.pushType != .liveactivity {
+                throw RunConfigError(.coalesce, "applies to Live Activity updates; \(name) sends \(part.pushType.rawValue) pushes"
+                    + (workload.mix == nil ? "" : " (its part \(part.name))"))
             }
         }
         if let p99 = slo.p99Millis { try Self.check(.sloP99, p99, in: 1...3_600_000) }

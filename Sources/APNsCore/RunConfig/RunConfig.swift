@@ -66,8 +66,11 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// not publish it); 0 counts nothing; nil: 10. Counted only for Live Activity pushes.
     public var liveActivityBudget: Int?
 
-    /// The budget in force: ``liveActivityBudget`` or 10; 0 when off or for pushes other than Live Activity updates.
-    public var liveActivityBudgetPerHour: Int { workload.pushType == .liveactivity ? liveActivityBudget ?? 10 : 0 }
+    /// The budget in force: ``liveActivityBudget`` or 10; 0 when off or when the run sends no Live Activity updates.
+    public var liveActivityBudgetPerHour: Int { sendsLiveActivities ? liveActivityBudget ?? 10 : 0 }
+
+    /// Whether the workload (or a part of a mix) sends Live Activity updates.
+    public var sendsLiveActivities: Bool { workload.parts.contains { $0.pushType == .liveactivity } }
 
     /// The fastest a run against production may send without ``allowProductionLoad``: 100 pushes a second.
     public static let productionSafeRate = 100.0
@@ -81,8 +84,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// The report's timeline interval in seconds: ``reportIntervalSeconds`` or 1.
     public var timelineIntervalSeconds: Int { reportIntervalSeconds ?? 1 }
 
-    /// The topic pushes are sent to.
-    public var topic: String { workload.pushType.topic(bundleID: workload.bundleID) }
+    /// The topic pushes are sent to (a mix's first part's; each part has its own, ``Workload/topic``).
+    public var topic: String { workload.parts[0].topic }
 
     /// One shard of a run split over `count` processes: it reads the whole stream, applies every event to
     /// its state, and sends only the pushes whose device token hashes to `index` (``TokenPartition``);
@@ -129,6 +132,34 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var deadTokens: String?
         /// Default `.skip`.
         public var badLines: BadLinePolicy = .skip
+        /// A mix (`workload: mix`): several recordings replayed together, each with its own rules, push
+        /// type and topic, interleaved by recorded time from their starts (``MixedWorkload``). Nil: one
+        /// recording, this workload's. A mix's own `stream`, `template` and `bundleID` are empty: its
+        /// parts have them, and every use of a workload goes through ``parts``.
+        public var mix: [Workload]?
+
+        /// The name a mix's ``name`` has.
+        public static let mixName = "mix"
+        /// The most parts a mix may have.
+        public static let mixPartLimit = 8
+
+        /// The recordings this workload replays: a mix's parts, or itself.
+        public var parts: [Workload] { mix ?? [self] }
+
+        /// The push type every part sends; nil for a mix of push types.
+        public var commonPushType: PushType? {
+            let types = Set(parts.map(\.pushType))
+            return types.count == 1 ? types.first : nil
+        }
+
+        /// The topic this (one-recording) workload's pushes go to.
+        public var topic: String { pushType.topic(bundleID: bundleID) }
+
+        /// `leave-requests`, or for a mix `mix(leave-requests+order-changes+cdbl-leave)`.
+        public var label: String { mix.map { "\(name)(\($0.map(\.name).joined(separator: "+")))" } ?? name }
+
+        /// The stream file, or a mix's streams joined by ` + `, for messages.
+        public var streamLabel: String { parts.map(\.stream).joined(separator: " + ") }
 
         public init(name: String, stream: String, template: String, bundleID: String) {
             self.name = name

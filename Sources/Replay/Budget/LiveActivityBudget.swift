@@ -52,14 +52,20 @@ public final class LiveActivityBudgetSource: PushSource {
     private let inner: PushSource
     public private(set) var budget: LiveActivityBudget
 
-    public init(_ inner: PushSource, perHour: Int) {
+    /// Whether pushes of each ``OutgoingPush/kind`` are Live Activity updates (a mix's parts); nil: all are.
+    private let countedKinds: [Bool]?
+
+    public init(_ inner: PushSource, perHour: Int, countedKinds: [Bool]? = nil) {
         self.inner = inner
         self.budget = LiveActivityBudget(perHour: perHour)
+        self.countedKinds = countedKinds
     }
 
     public func next(into push: inout OutgoingPush) -> PullResult {
         let result = inner.next(into: &push)
-        if result == .push, push.priority == .immediate { budget.record(token: push.deviceToken, atMillis: push.recordedMillis) }
+        if result == .push, push.priority == .immediate, countedKinds?[Int(push.kind)] ?? true {
+            budget.record(token: push.deviceToken, atMillis: push.recordedMillis)
+        }
         return result
     }
 

@@ -14,8 +14,11 @@ public enum ProfileLoader {
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
         "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
-        "live_activity_budget", "delivery", "keep_channels",
+        "live_activity_budget", "delivery", "keep_channels", "mix",
     ]
+
+    /// The keys of one part of `mix:` (each a workload with its own recording, template, push type and app).
+    public static let mixPartKeys = ["workload", "stream", "template", "push_type", "bundle_id"]
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
     public static func load(path: String) throws -> RunConfig {
@@ -87,6 +90,66 @@ public enum ProfileLoader {
         }
     }
 
+    static func pushType(_ text: String, file: String, line: Int?) throws -> PushType {
+        guard let type = PushType(rawValue: text) else {
+            throw ProfileError(file: file, line: line, message: "'push_type' must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+        }
+        return type
+    }
+
+    /// `workload: mix` with `mix:`, a list of 2 to 8 workloads, each `{workload, stream, template, bundle_id,
+    /// push_type}` (push type default liveactivity); the profile's own `stream`, `template`, `bundle_id` and
+    /// `push_type` belong to a single workload and are refused beside it.
+    static func mix(values: [String: Node], file: String, resolve: (String) -> String) throws -> RunConfig.Workload {
+        for key in ["stream", "template", "bundle_id", "push_type"] where values[key] != nil {
+            throw ProfileError(file: file, line: values[key]?.mark?.line,
+                               message: "'\(key)' belongs to each part of 'mix:' when the workload is mix; move it into the parts")
+        }
+        guard let node = values["mix"] else {
+            throw ProfileError(file: file, line: values["workload"]?.mark?.line,
+                               message: "'workload: mix' needs 'mix:', a list of workloads, each {workload, stream, template, bundle_id, push_type}")
+        }
+        guard case let .sequence(items) = node else {
+            throw ProfileError(file: file, line: node.mark?.line, message: "'mix' must be a list of workloads, each {workload, stream, template, bundle_id, push_type}")
+        }
+        var parts: [RunConfig.Workload] = []
+        for (i, item) in items.enumerated() {
+            let place = "mix[\(i)]"
+            guard case let .mapping(pairs) = item else {
+                throw ProfileError(file: file, line: item.mark?.line, message: "'\(place)' must be a mapping {workload, stream, template, bundle_id, push_type}")
+            }
+            var fields: [String: Node] = [:]
+            for (k, v) in pairs {
+                guard let key = k.string, mixPartKeys.contains(key) else {
+                    throw ProfileError(file: file, line: k.mark?.line,
+                                       message: "unknown key '\(k.string ?? "?")' in '\(place)' (a part's keys: \(mixPartKeys.joined(separator: ", ")))")
+                }
+                fields[key] = v
+            }
+            func text(_ key: String, required: Bool = true) throws -> String? {
+                guard let v = fields[key] else {
+                    if required { throw ProfileError(file: file, line: item.mark?.line, message: "'\(place)' is missing '\(key)'") }
+                    return nil
+                }
+                guard case let .scalar(s) = v, !s.string.isEmpty else {
+                    throw ProfileError(file: file, line: v.mark?.line, message: "'\(place).\(key)' must be a non-empty string")
+                }
+                return s.string
+            }
+            var part = RunConfig.Workload(name: try text("workload")!, stream: resolve(try text("stream")!),
+                                          template: resolve(try text("template")!), bundleID: try text("bundle_id")!)
+            guard Workloads.names.contains(part.name) else {
+                throw ProfileError(file: file, line: fields["workload"]?.mark?.line,
+                                   message: "'\(place).workload' must be one of \(Workloads.names.joined(separator: ", ")), found '\(part.name)'")
+            }
+            if let t = try text("push_type", required: false) { part.pushType = try pushType(t, file: file, line: fields["push_type"]?.mark?.line) }
+            parts.append(part)
+        }
+        var workload = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        workload.mix = parts
+        return workload
+    }
+
     public static func parse(yaml: String, file: String) throws -> RunConfig {
         let root: Node?
         do { root = try Yams.compose(yaml: yaml) } catch {
@@ -137,17 +200,18 @@ public enum ProfileLoader {
             return ms
         }
 
-        var workload = RunConfig.Workload(
-            name: try string("workload")!, stream: resolve(try string("stream")!),
-            template: resolve(try string("template")!), bundleID: try string("bundle_id")!)
-        guard Workloads.names.contains(workload.name) else {
-            throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")), found '\(workload.name)'")
-        }
-        if let t = try string("push_type", required: false) {
-            guard let type = PushType(rawValue: t) else {
-                throw fail("push_type", "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(t)'")
+        var workload: RunConfig.Workload
+        if values["workload"]?.string == RunConfig.Workload.mixName {
+            workload = try mix(values: values, file: file, resolve: resolve)
+        } else {
+            if values["mix"] != nil { throw fail("mix", "goes with 'workload: mix'; the workload is '\(values["workload"]?.string ?? "?")'") }
+            workload = RunConfig.Workload(
+                name: try string("workload")!, stream: resolve(try string("stream")!),
+                template: resolve(try string("template")!), bundleID: try string("bundle_id")!)
+            guard Workloads.names.contains(workload.name) else {
+                throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")) or mix, found '\(workload.name)'")
             }
-            workload.pushType = type
+            if let t = try string("push_type", required: false) { workload.pushType = try pushType(t, file: file, line: values["push_type"]?.mark?.line) }
         }
         workload.deadTokens = try string("dead_tokens", required: false).map(resolve)
         if let policy = try string("bad_lines", required: false) {

@@ -20,6 +20,22 @@ public enum Workloads {
         }
     }
 
+    /// The configured workload as the run's push source: one recording's ``WorkloadDriver``, or a mix's
+    /// ``MixedWorkload`` over its parts.
+    /// - Parameters:
+    ///   - templates: the payload templates by part (``RunConfig/Workload/parts``).
+    ///   - channels: broadcast delivery's channels (order-changes); nil: device delivery.
+    public static func source(_ workload: RunConfig.Workload, priority: Priority, templates: [PayloadTemplate],
+                              channels: BroadcastChannels? = nil) throws -> ReplaySource {
+        guard let mix = workload.mix else { return try driver(workload, priority: priority, template: templates[0], channels: channels) }
+        precondition(channels == nil, "broadcast delivery is one order-changes recording")
+        return MixedWorkload(parts: try mix.enumerated().map { i, part in
+            let d = try driver(part, priority: priority, template: templates[i])
+            d.kind = Int32(i)
+            return d
+        })
+    }
+
     /// The configured workload over its recorded stream, as the engine's push source.
     /// - Parameter channels: broadcast delivery's channels (order-changes); nil: device delivery.
     public static func driver(_ workload: RunConfig.Workload, priority: Priority, template: PayloadTemplate,

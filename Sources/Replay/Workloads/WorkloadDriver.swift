@@ -33,12 +33,14 @@ public protocol WorkloadRules: AnyObject {
 ///
 /// Bad lines follow the profile's policy: `skip` counts them and goes on; `stop` counts the first and
 /// ends the stream there (``stopError``). An I/O failure of the file ends it too (``readFailure``).
-public final class WorkloadDriver: PushSource {
+public final class WorkloadDriver: ReplaySource {
     private let reader: EventStreamReader
     public let rules: WorkloadRules
     private let policy: RunConfig.Workload.BadLinePolicy
     private let priority: Priority
     private var stopping = false
+    /// The ``OutgoingPush/kind`` every push of this recording carries (its place in a mix; 0 alone).
+    public var kind: Int32 = 0
 
     /// What became of every event read so far.
     public private(set) var events = EventTally()
@@ -46,9 +48,13 @@ public final class WorkloadDriver: PushSource {
     public private(set) var stopError: StreamLineError?
     /// The I/O error that ended it.
     public private(set) var readFailure: Error?
+    /// The recorded time of the stream's first good event, epoch milliseconds; nil until one was read.
+    public private(set) var firstRecordedMillis: Int64?
 
     /// Bytes of the stream read so far and its size when known, for progress; safe from any thread.
     public var streamProgress: (bytes: Int, of: Int?) { reader.progress }
+
+    public var failedRead: (stream: String, error: Error)? { readFailure.map { (reader.path, $0) } }
 
     /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
@@ -63,6 +69,7 @@ public final class WorkloadDriver: PushSource {
             // A device push unless the rules say broadcast: the reused buffer may hold the last one's.
             push.channel = -1
             push.reach = 1
+            push.kind = kind
             if let planned = rules.nextPlanned(into: &push) {
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned
@@ -81,6 +88,7 @@ public final class WorkloadDriver: PushSource {
             case let .bad(error)?:
                 return badLine(error, kind: nil, push: &push)
             case let .record(line, at, kind, fields)?:
+                if firstRecordedMillis == nil { firstRecordedMillis = at }
                 let record = StreamRecord(line: line, at: at, kind: kind, fields: fields)
                 do {
                     let planned = try rules.apply(record)

@@ -55,7 +55,7 @@ public enum Comparability {
     /// Configuration keys (and key prefixes, ending in `.`) that are not compared.
     public static let ignoredConfigurationKeys = [
         "name", "description", "profilePath", "workload.stream", "workload.template", "workload.deadTokens",
-        "slo.", "reportIntervalSeconds",
+        "workload.mix.stream", "workload.mix.template", "slo.", "reportIntervalSeconds",
     ]
 
     /// Every difference between `baseline` and `new`, environment ones included, in a fixed order.
@@ -66,12 +66,13 @@ public enum Comparability {
         }
         add(.schema, "schemaVersion", String(baseline.schemaVersion), String(new.schemaVersion))
         let a = baseline.report, b = new.report
-        add(.workload, "configuration.workload.name", a.configuration.workload.name, b.configuration.workload.name)
+        // A mix's parts by name are its workload (`mix(leave-requests+order-changes)`).
+        add(.workload, "configuration.workload.name", a.configuration.workload.label, b.configuration.workload.label)
         if let x = a.events.streamSHA256, let y = b.events.streamSHA256 {
             add(.stream, "events.streamSHA256", x, y)
         }
         let ca = flattened(a.configuration), cb = flattened(b.configuration)
-        for key in Set(ca.keys).union(cb.keys).sorted() where key != "workload.name" && !isIgnored(key) {
+        for key in Set(ca.keys).union(cb.keys).sorted() where !isIgnored(key) && !["workload.name", "workload.mix.name"].contains(withoutPlaces(key)) {
             add(.configuration, "configuration." + key, ca[key] ?? "(absent)", cb[key] ?? "(absent)")
         }
         add(.environment, "environment.libcurl", a.environment.libcurl, b.environment.libcurl)
@@ -80,8 +81,14 @@ public enum Comparability {
         return out
     }
 
+    static func withoutPlaces(_ key: String) -> String {
+        key.replacingOccurrences(of: #"\[\d+\]"#, with: "", options: .regularExpression)
+    }
+
+    /// Whether `key` is not compared; a list's place is left out (`workload.mix[1].stream` is `workload.mix.stream`).
     static func isIgnored(_ key: String) -> Bool {
-        ignoredConfigurationKeys.contains { $0.hasSuffix(".") ? key.hasPrefix($0) : key == $0 }
+        let key = withoutPlaces(key)
+        return ignoredConfigurationKeys.contains { $0.hasSuffix(".") ? key.hasPrefix($0) : key == $0 }
     }
 
     /// The configuration as `key.path: value` pairs, as report.json spells them (the target without its port).

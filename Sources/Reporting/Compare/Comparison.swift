@@ -38,7 +38,7 @@ public enum Comparison {
             latency: LatencyVerdict.method(baselineRuns: a.count, newRuns: b.count, tolerances: t),
             counts: a.count == 1 && b.count == 1 ? "exact" : "exact, on the median of each side's runs")
         func report(_ verdict: ComparisonReport.Verdict, _ rows: [ComparisonReport.Row]) -> ComparisonReport {
-            ComparisonReport(verdict: verdict, baseline: baseline, new: new, workload: a[0].report.configuration.workload.name,
+            ComparisonReport(verdict: verdict, baseline: baseline, new: new, workload: a[0].report.configuration.workload.label,
                              tolerances: t, method: method, failOnImprovement: options.failOnImprovement,
                              refusals: refusals, warnings: warnings, rows: rows)
         }

@@ -91,7 +91,7 @@ extension HtmlReport {
 
     /// The Live Activity priority-10 budget: shown for Live Activity runs against a simulator that counted it.
     func liveActivity() -> String {
-        guard report.configuration.workload.pushType == .liveactivity else { return "" }
+        guard report.configuration.sendsLiveActivities else { return "" }
         var t = ""
         if let b = report.liveActivityBudget {
             t += "<p><strong>\(b.throttled) of \(b.priority10Updates) priority-10 updates would be throttled on the device</strong>, for "

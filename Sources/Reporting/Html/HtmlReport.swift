@@ -77,7 +77,7 @@ public struct HtmlReport {
         let v = verdict
         var h = "<header id=\"headline\" class=\"\(v.good ? "good" : "bad")\">\n"
         h += "<h1>apnsbench run: \(HtmlEscape.text(c.name))</h1>\n"
-        h += "<p class=\"meta\">\(HtmlEscape.text(c.profilePath)) · workload \(HtmlEscape.text(c.workload.name)) → "
+        h += "<p class=\"meta\">\(HtmlEscape.text(c.profilePath)) · workload \(HtmlEscape.text(c.workload.label)) → "
             + "\(HtmlEscape.text(c.target.description)) · started \(HtmlEscape.text(r.startedAt)) · ran "
             + "\(Format.fixed(r.durationSeconds, places: 1)) s · \(r.pushes.planned) pushes planned</p>\n"
         h += "<p class=\"verdict\">\(HtmlEscape.escape(v.text))</p>\n"

@@ -55,7 +55,7 @@ public enum ReportMerge {
             environment: first.environment,
             events: first.events,
             pushes: pushes(reports),
-            latency: try latency(reports, pushType: configuration.workload.pushType.rawValue),
+            latency: try latency(reports, pushType: configuration.workload.commonPushType?.rawValue),
             throughput: throughput(reports, offsets: offsets),
             timeline: try timeline(reports, offsets: offsets, interval: configuration.timelineIntervalSeconds),
             engine: reports.reduce(EngineCounters()) { $0 + $1.engine },
@@ -168,7 +168,7 @@ public enum ReportMerge {
         return p
     }
 
-    static func latency(_ reports: [RunReport], pushType: String) throws -> RunReport.Latency {
+    static func latency(_ reports: [RunReport], pushType: String?) throws -> RunReport.Latency {
         func add(_ pairs: [RunReport.EncodedPair]) throws -> LatencyHistograms? {
             var sum: LatencyHistograms?
             for pair in pairs {
@@ -192,13 +192,13 @@ public enum ReportMerge {
             serviceTime: overall.summary.serviceTime,
             responseTime: overall.summary.responseTime,
             byPriority: byPriority.mapValues(\.summary),
-            byPushType: overall.count > 0 ? [pushType: overall.summary] : [:],
+            byPushType: overall.count > 0 ? pushType.map { [$0: overall.summary] } ?? [:] : [:],
             undeliveredSent: reports.reduce(0) { $0 + $1.latency.undeliveredSent },
             byOutcome: byOutcome.mapValues(\.summary),
             histograms: RunReport.EncodedLatency(
                 overall: overall.encoded,
                 byPriority: byPriority.mapValues(\.encoded),
-                byPushType: overall.count > 0 ? [pushType: overall.encoded] : [:],
+                byPushType: overall.count > 0 ? pushType.map { [$0: overall.encoded] } ?? [:] : [:],
                 byOutcome: byOutcome.mapValues(\.encoded)))
     }
 

@@ -1,0 +1,118 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import XCTest
+
+/// A mix of recordings (`workload: mix`) as one push source: every part's pushes come out once, with the
+/// part's kind, interleaved in recorded time from each recording's start, and the counts add up.
+final class MixedWorkloadTests: XCTestCase {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Pulled: Hashable {
+        var token: String
+        var body: String
+        var priority: Int
+    }
+
+    /// The shipped recording of `name` as a part of a mix (its profile's push type and app).
+    func part(_ name: String, stream: String? = nil, pushType: PushType = .alert) -> RunConfig.Workload {
+        var w = RunConfig.Workload(name: name, stream: stream ?? Self.repo.appendingPathComponent("profiles/streams/\(name).ndjson").path,
+                                   template: Self.repo.appendingPathComponent("profiles/templates/\(name).json").path, bundleID: "com.example.\(name)")
+        w.pushType = pushType
+        return w
+    }
+
+    func templates(_ parts: [RunConfig.Workload]) throws -> [PayloadTemplate] {
+        try parts.map { try PayloadTemplate(json: String(contentsOfFile: $0.template, encoding: .utf8), source: $0.template) }
+    }
+
+    func mix(_ parts: [RunConfig.Workload]) -> RunConfig.Workload {
+        var w = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        w.mix = parts
+        return w
+    }
+
+    /// Drains `source`: the pushes by kind, the not-sent causes, and the recorded times in the order sent.
+    func drain(_ source: PushSource) -> (byKind: [Int32: [Pulled]], notSent: [String: Int], times: [Int64]) {
+        var push = OutgoingPush(bodyCapacity: 64)
+        var byKind: [Int32: [Pulled]] = [:], notSent: [String: Int] = [:], times: [Int64] = []
+        while true {
+            switch source.next(into: &push) {
+            case .push:
+                byKind[push.kind, default: []].append(Pulled(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self), priority: push.priority.rawValue))
+                times.append(push.recordedMillis)
+            case .notSent(let cause): notSent[cause.rawValue, default: 0] += 1
+            case .idle: continue
+            case .end: return (byKind, notSent, times)
+            }
+        }
+    }
+
+    func testEveryPartsPushesComeOutOnceWithThePartsKindAndTheCountsAddUp() throws {
+        let parts = [part("leave-requests", pushType: .liveactivity), part("cdbl-leave"), part("everday-approvals")]
+        let ts = try templates(parts)
+        let source = try Workloads.source(mix(parts), priority: .immediate, templates: ts)
+        let mixed = drain(source)
+
+        var events = EventTally()
+        var notSent: [String: Int] = [:]
+        for (i, p) in parts.enumerated() {
+            let alone = try Workloads.source(p, priority: .immediate, templates: [ts[i]])
+            let got = drain(alone)
+            XCTAssertEqual(Set(got.byKind.keys), [0], "a workload alone is kind 0")
+            // Part i's pushes, and only they, carry kind i: the same pushes in the same order as the recording alone.
+            XCTAssertEqual(mixed.byKind[Int32(i)], got.byKind[0], "part \(i) (\(p.name))")
+            XCTAssertGreaterThan(got.byKind[0]?.count ?? 0, 100)
+            events = events + alone.events
+            notSent.merge(got.notSent, uniquingKeysWith: +)
+        }
+        XCTAssertEqual(Set(mixed.byKind.keys), [0, 1, 2])
+        XCTAssertEqual(mixed.notSent, notSent)
+        XCTAssertEqual(source.events, events, "the mix's events are the parts' summed")
+        XCTAssertTrue(source.events.balanced)
+        XCTAssertEqual(mixed.byKind.values.reduce(0) { $0 + $1.count } + mixed.notSent.values.reduce(0, +), source.events.expectedPushes)
+    }
+
+    func testPartsInterleaveInRecordedTimeFromTheirOwnStarts() throws {
+        // Two recordings from different days: aligned at their first events, they run side by side.
+        let day1 = (0..<50).map { "{\"at\":\"2025-02-02T04:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\",\"token\":\"\(String(repeating: "a1", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
+        let day2 = (0..<50).map { "{\"at\":\"2024-06-01T10:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\",\"token\":\"\(String(repeating: "b2", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
+        let a = StreamTestFiles.write(day1.joined(separator: "\n") + "\n", for: self)
+        let b = StreamTestFiles.write(day2.joined(separator: "\n") + "\n", for: self)
+        let parts = [part("cdbl-leave", stream: a), part("cdbl-leave", stream: b)]
+        let source = try Workloads.source(mix(parts), priority: .immediate, templates: try templates(parts))
+        var push = OutgoingPush(bodyCapacity: 64)
+        var kinds: [Int32] = [], times: [Int64] = []
+        while source.next(into: &push) == .push {
+            kinds.append(push.kind)
+            times.append(push.recordedMillis)
+        }
+        XCTAssertEqual(kinds.count, 100)
+        XCTAssertEqual(times, times.sorted(), "recorded times never go back")
+        XCTAssertEqual(times.first, try XCTUnwrap(Timestamp.parse("2025-02-02T04:00:00Z")), "on the first part's clock")
+        // Second by second, one push of each: the 2024 recording is not sent after (or before) all of the 2025 one.
+        XCTAssertEqual(Array(kinds.prefix(6)), [0, 1, 0, 1, 0, 1])
+    }
+
+    func testABadLineUnderStopEndsTheWholeMixAndEveryPlannedPushIsCounted() throws {
+        let good = (0..<30).map { "{\"at\":\"2025-02-02T04:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\",\"token\":\"\(String(repeating: "c3", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
+        var broken = good
+        broken[10] = "{not json"
+        let parts = [part("cdbl-leave", stream: StreamTestFiles.write(good.joined(separator: "\n") + "\n", for: self)),
+                     part("cdbl-leave", stream: StreamTestFiles.write(broken.joined(separator: "\n") + "\n", for: self))]
+        var w = mix(parts)
+        w.mix = w.mix!.map { var p = $0; p.badLines = .stop; return p }
+        let ts = try templates(parts)
+        let source = MixedWorkload(parts: try w.mix!.enumerated().map { i, p in
+            let d = try Workloads.driver(p, priority: .immediate, template: ts[i])
+            d.kind = Int32(i)
+            return d
+        })
+        let got = drain(source)
+        XCTAssertEqual(source.stopError?.line, 11)
+        XCTAssertEqual(got.notSent["bad_line"], 1)
+        XCTAssertLessThan(source.events.read, 60, "the other part stopped too")
+        XCTAssertEqual(got.byKind.values.reduce(0) { $0 + $1.count } + got.notSent.values.reduce(0, +), source.events.expectedPushes,
+                       "every push planned ends once, sent or not sent: \(got.notSent)")
+    }
+}
