@@ -41,6 +41,7 @@ final class ProfileLoaderMixTests: XCTestCase {
         XCTAssertTrue(c.sendsLiveActivities)
         XCTAssertEqual(c.liveActivityBudgetPerHour, 10, "one part sends Live Activity updates")
         XCTAssertEqual(c.payload.priority, .powerAware, "the profile's other keys apply to every part")
+        XCTAssertEqual(try parse(mix + "bad_lines: stop\n").workload.parts.map(\.badLines), [.stop, .stop], "every part reads by the profile's policy")
         // A single workload is its own one part.
         let one = try parse("name: o\nworkload: cdbl-leave\nstream: s\ntemplate: t\nbundle_id: b\npush_type: alert\n")
         XCTAssertEqual(one.workload.parts, [one.workload])

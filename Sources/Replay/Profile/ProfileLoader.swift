@@ -217,6 +217,8 @@ public enum ProfileLoader {
         if let policy = try string("bad_lines", required: false) {
             guard let p = RunConfig.Workload.BadLinePolicy(rawValue: policy) else { throw fail("bad_lines", "must be 'skip' or 'stop', found '\(policy)'") }
             workload.badLines = p
+            // A mix's parts are read by the same policy.
+            workload.mix = workload.mix?.map { var part = $0; part.badLines = p; return part }
         }
 
         var config = RunConfig(name: try string("name")!, profilePath: file, workload: workload)

@@ -72,7 +72,9 @@ public enum Comparability {
             add(.stream, "events.streamSHA256", x, y)
         }
         let ca = flattened(a.configuration), cb = flattened(b.configuration)
-        for key in Set(ca.keys).union(cb.keys).sorted() where !isIgnored(key) && !["workload.name", "workload.mix.name"].contains(withoutPlaces(key)) {
+        // Another workload differs in its streams, apps and push types too: named once, as the workload.
+        let sameWorkload = a.configuration.workload.label == b.configuration.workload.label
+        for key in Set(ca.keys).union(cb.keys).sorted() where !isIgnored(key) && (sameWorkload || !key.hasPrefix("workload.")) {
             add(.configuration, "configuration." + key, ca[key] ?? "(absent)", cb[key] ?? "(absent)")
         }
         add(.environment, "environment.libcurl", a.environment.libcurl, b.environment.libcurl)

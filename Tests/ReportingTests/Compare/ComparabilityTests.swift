@@ -36,6 +36,31 @@ final class ComparabilityTests: XCTestCase {
         XCTAssertEqual(d.first?.kind, .workload)
     }
 
+    /// A mix, as `workload: mix` profiles write it: the fixture's workload and an alert part.
+    static func mixed(_ r: inout RunReport, secondPushType: PushType = .alert, secondStream: String = "s2.ndjson") {
+        var second = RunConfig.Workload(name: "cdbl-leave", stream: secondStream, template: "t2.json", bundleID: "com.example.b")
+        second.pushType = secondPushType
+        var mix = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        mix.mix = [r.configuration.workload, second]
+        r.configuration.workload = mix
+    }
+
+    func testAMixIsItsPartsAndEachPartsKeysAreCompared() {
+        // A mix against one of its parts alone: one difference, the workload, not every key of the mix's parts.
+        let d = refusal { Self.mixed(&$0) }
+        assertOnly(d, "configuration.workload.name", "leave-requests", "mix(leave-requests+cdbl-leave)")
+        XCTAssertEqual(d.first?.kind, .workload)
+        // The same mix with a part sending another push type: that key, by its place.
+        let a = CompareFixtures.run("a/report.json") { Self.mixed(&$0) }
+        let b = CompareFixtures.run("b/report.json") { Self.mixed(&$0, secondPushType: .background) }
+        let r = CompareFixtures.compare([a], [b])
+        XCTAssertEqual(r.verdict, .incomparable)
+        XCTAssertEqual(r.refusals.map(\.field), ["configuration.workload.mix[1].pushType"])
+        // Where a part's recording lies is not compared (its content is, by the stream digest).
+        let moved = CompareFixtures.run("c/report.json") { Self.mixed(&$0, secondStream: "/elsewhere/s2.ndjson") }
+        XCTAssertEqual(CompareFixtures.compare([a], [moved]).refusals, [])
+    }
+
     func testStreamHashWhenBothHaveIt() {
         var a = CompareFixtures.run("a/report.json")
         a.report.events.streamSHA256 = String(repeating: "a", count: 64)
