@@ -4,28 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
-# The allocation gate below needs the nested Benchmarks package built in release, which compiles the root
-# package and its dependencies a second time (about 12 minutes on a fresh 2-core clone). It shares nothing
-# with the debug build but the CPU, so it starts now, beside the debug build, and is waited for before any
-# test runs (nothing timed runs beside a build).
-bench_pid=""
-bench_log="${TMPDIR:-/tmp}/apnsbench-benchmarks-build.$$.log"
-if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $# -eq 0 ]; then
-    echo "test.sh: building Benchmarks/ in release in the background (log: $bench_log)" >&2
-    # The targets, then the tool the benchmark plugin runs (both release, as `swift package benchmark` builds them).
-    (cd Benchmarks && swift build -c release && swift build -c release --product BenchmarkTool) > "$bench_log" 2>&1 &
-    bench_pid=$!
-    trap 'if [ -n "$bench_pid" ]; then kill "$bench_pid" 2>/dev/null || true; fi' EXIT
-fi
 echo "test.sh: building tests (debug; the first build takes several minutes)" >&2
 swift build --build-tests
-if [ -n "$bench_pid" ]; then
-    echo "test.sh: waiting for the Benchmarks release build" >&2
-    # A failure here is not final: the allocation gate builds again and reports the error itself.
-    status=0; wait "$bench_pid" || status=$?
-    bench_pid=""
-    [ "$status" = 0 ] || { echo "test.sh: the background Benchmarks build failed (the gate below builds again); last lines:" >&2; tail -5 "$bench_log" >&2; }
-fi
 swift test --skip-build "$@"
 # The Kubernetes manifests (deploy/kubernetes/): rendered for 4 shards and checked offline against the API
 # schemas and the run's own rules (scripts/kube-validate.sh; a few seconds, no cluster).
