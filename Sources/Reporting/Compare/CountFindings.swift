@@ -11,6 +11,7 @@
 /// | not sent, by cause | more |
 /// | provider-token signings, connections opened | more |
 /// | Live Activity budget overruns (simulator counter `liveactivity_budget_overruns`) | more |
+/// | Live Activity updates the budget throttles in recorded time (the run's own `liveActivityBudget`) | more |
 ///
 /// With repeated runs each side's value is the median of its runs; a count that differs between the
 /// repeats of one side is noted (it should not, against the simulator).
@@ -52,6 +53,12 @@ public enum CountFindings {
         if reports.contains(where: { $0.simulator?[budgetOverrunsKey] != nil }) {
             out.append(Metric(name: "Live Activity budget overruns", unit: "pushes", polarity: .lowerIsBetter, keyed: false) {
                 $0.simulator?[budgetOverrunsKey]
+            })
+        }
+        // The run's own count, in recorded time: it needs no simulator, so it compares against real APNs too.
+        if reports.contains(where: { $0.liveActivityBudget != nil }) {
+            out.append(Metric(name: "Live Activity budget-throttled (recorded time)", unit: "pushes", polarity: .lowerIsBetter, keyed: false) {
+                $0.liveActivityBudget?.throttled
             })
         }
         return out

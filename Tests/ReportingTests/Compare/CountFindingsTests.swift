@@ -51,6 +51,22 @@ final class CountFindingsTests: XCTestCase {
         }
     }
 
+    func testLiveActivityBudgetThrottledInRecordedTimeWhenTheRunCountedIt() {
+        func budget(_ throttled: Int) -> RunReport.LiveActivityBudgetCount {
+            .init(priority10PerHour: 10, windowSeconds: 3600, priority10Updates: 100, throttled: throttled, activitiesThrottled: 3)
+        }
+        let name = "Live Activity budget-throttled (recorded time)"
+        let a = CompareFixtures.run { $0.liveActivityBudget = budget(12) }
+        XCTAssertEqual(CompareFixtures.compare([a], [CompareFixtures.run { $0.liveActivityBudget = budget(12) }]).row(name)?.verdict, .unchanged)
+        let more = CompareFixtures.compare([a], [CompareFixtures.run { $0.liveActivityBudget = budget(20) }])
+        XCTAssertEqual(more.row(name)?.verdict, .regression)
+        XCTAssertEqual(more.row(name)?.change, 8)
+        XCTAssertEqual(more.verdict, .regression)
+        XCTAssertEqual(CompareFixtures.compare([a], [CompareFixtures.run { $0.liveActivityBudget = budget(5) }]).row(name)?.verdict, .improvement)
+        // Runs that sent no Live Activity updates have no such row.
+        XCTAssertNil(CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run()]).row(name))
+    }
+
     func testLiveActivityBudgetOverrunsWhenTheSimulatorCountsThem() {
         var a = CompareFixtures.run()
         a.report.simulator = [CountFindings.budgetOverrunsKey: 4]
