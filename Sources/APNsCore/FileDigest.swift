@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Content digests of input files, so two runs can tell whether they replayed the same recording.
@@ -10,17 +9,17 @@ public enum FileDigest {
             throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hasher.update(data: chunk)
+            hasher.update(chunk)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return SHA256Hasher.hex(hasher.finalize())
     }
 
     /// Several recordings' digest (a mix): the SHA-256 of the lines `NAME SHA256`, one per part in order, so
     /// it changes when any part's content, workload or place changes.
     public static func sha256(parts: [(name: String, sha256: String)]) -> String {
         let text = parts.map { "\($0.name) \($0.sha256)\n" }.joined()
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256Hasher.hex(SHA256Hasher.hash(Array(text.utf8)))
     }
 }

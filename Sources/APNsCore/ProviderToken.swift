@@ -1,14 +1,13 @@
-import Crypto
 import Foundation
 
 /// An APNs signing key (`AuthKey_<KEYID>.p8`): a P-256 private key with its 10-character key id and
 /// the team id that owns it. Its `description` never shows the key.
 public struct SigningKey: Sendable, CustomStringConvertible {
-    public let privateKey: P256.Signing.PrivateKey
+    public let privateKey: ES256PrivateKey
     public let keyID: String
     public let teamID: String
 
-    public init(privateKey: P256.Signing.PrivateKey, keyID: String, teamID: String) {
+    public init(privateKey: ES256PrivateKey, keyID: String, teamID: String) {
         self.privateKey = privateKey
         self.keyID = keyID
         self.teamID = teamID
@@ -20,9 +19,14 @@ public struct SigningKey: Sendable, CustomStringConvertible {
         guard pem.contains("-----BEGIN PRIVATE KEY-----") else {
             throw ProviderTokenError.badKey(source: source, why: "not a PEM private key (expected '-----BEGIN PRIVATE KEY-----', as in an AuthKey_<KEYID>.p8)")
         }
-        let key: P256.Signing.PrivateKey
-        do { key = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
-            throw ProviderTokenError.badKey(source: source, why: "not a P-256 (ES256) private key")
+        let key: ES256PrivateKey
+        do { key = try ES256PrivateKey(pem: pem) } catch let e as ES256PrivateKey.LoadError {
+            switch e {
+            case .notAPrivateKey:
+                throw ProviderTokenError.badKey(source: source, why: "no readable private key in the PEM (damaged, or encrypted with a passphrase)")
+            case .notEllipticCurve, .notP256:
+                throw ProviderTokenError.badKey(source: source, why: "not a P-256 (ES256) private key")
+            }
         }
         try Self.checkIdentifier(keyID, name: "key id")
         try Self.checkIdentifier(teamID, name: "team id")
@@ -39,7 +43,7 @@ public struct SigningKey: Sendable, CustomStringConvertible {
 
     /// A fresh key, as the simulator target uses when none is given.
     public static func generate(keyID: String = "SIMKEY0001", teamID: String = "SIMTEAM001") -> SigningKey {
-        SigningKey(privateKey: P256.Signing.PrivateKey(), keyID: keyID, teamID: teamID)
+        SigningKey(privateKey: ES256PrivateKey(), keyID: keyID, teamID: teamID)
     }
 
     /// APNs key and team ids are 10 characters of A–Z and 0–9.
@@ -49,7 +53,8 @@ public struct SigningKey: Sendable, CustomStringConvertible {
         }
     }
 
-    public var publicKey: P256.Signing.PublicKey { privateKey.publicKey }
+    /// The public key as an uncompressed P-256 point (65 bytes), for a verifier to register.
+    public var publicKeyX963: [UInt8] { privateKey.publicKeyX963 }
     public var description: String { "SigningKey(keyID: \(keyID), teamID: \(teamID))" }
 }
 
@@ -157,9 +162,9 @@ public final class ProviderTokenCache: CustomStringConvertible {
         let header = #"{"alg":"ES256","kid":"\#(key.keyID)"}"#
         let claims = #"{"iss":"\#(key.teamID)","iat":\#(issuedAt)}"#
         let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
-        // swift-crypto signs with a random nonce; signing cannot fail for a valid key.
-        let signature = try! key.privateKey.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        // libcrypto signs with a random nonce; signing cannot fail for a valid key.
+        let signature = key.privateKey.signature(for: Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// Never the token itself: a JWT is a credential for up to an hour.

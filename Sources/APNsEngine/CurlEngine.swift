@@ -9,8 +9,7 @@ import Foundation
 /// window (connections × streams) and the next push is due, lets libcurl work, and reports each
 /// completed push to an `OutcomeSink` exactly once. Everything per push is prepared ahead: header lists
 /// (one per priority, rebuilt only when the provider token is re-signed), easy handles, body and
-/// response buffers. Not thread-safe: `run` owns the multi handle on the calling thread
-/// (`runOnOwnThread` starts one).
+/// response buffers. Not thread-safe: `run` owns the multi handle on the calling thread.
 public final class CurlEngine: WakeableEngine {
     public let configuration: EngineConfiguration
     private let tokens: ProviderTokenCache
@@ -98,22 +97,6 @@ public final class CurlEngine: WakeableEngine {
         driver.close()
         curl_multi_cleanup(multi)
         curl_easy_cleanup(keeper)
-    }
-
-    /// Runs `run(source:sink:)` on a new thread and waits for it: the multi handle gets a thread of its
-    /// own, apart from the simulator's event loops and the caller.
-    public func runOnOwnThread(source: PushSource, sink: OutcomeSink) throws -> EngineCounters {
-        var result: Result<EngineCounters, Error> = .failure(EngineError.curlSetup("engine thread did not run"))
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            result = Result { try self.run(source: source, sink: sink) }
-            done.signal()
-        }
-        thread.name = "apnsbench-engine"
-        thread.stackSize = 4 << 20
-        thread.start()
-        done.wait()
-        return try result.get()
     }
 
     /// Sends every push the source gives and returns when all have ended (or the duration limit was reached

@@ -23,7 +23,7 @@ final class BroadcastSetup {
          log: (String) -> Void) throws {
         stores = try Self.subscribedStores(stream: config.workload.stream)
         client = try ChannelClient(baseURL: managementURL, bundleID: config.workload.bundleID,
-                                   trustedCertificatePEM: trustedCertificatePEM, bearer: { try tokens.bearer() })
+                                   trustedCertificatePEM: trustedCertificatePEM, bearer: { tokens.bearer() })
         // A channel that keeps the latest message needs an expiration to keep it by; one that keeps nothing
         // must be sent expiration 0 (§8).
         let policy = (config.payload.expirationSeconds ?? 0) > 0 ? 1 : 0

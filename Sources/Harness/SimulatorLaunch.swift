@@ -133,7 +133,7 @@ public struct SimulatorLaunch {
         var demoKeyPath: String?
         if let demo {
             let p8 = (folder as NSString).appendingPathComponent("AuthKey_\(demo.keyID).p8")
-            try Data(demo.privateKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: p8))
+            try Data(demo.privateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: p8))
             lines.append("demo key: \(p8) key id \(demo.keyID) team id \(demo.teamID)")
             // No provider token is printed, not even the demo key's: a JWT in a log is a credential in a log.
             // Clients sign their own with the key file above (apnsbench run --key-path ... does).

@@ -3,6 +3,20 @@ import Crypto
 import Foundation
 import XCTest
 
+/// swift-crypto's verdict on a token's ES256 signature: the client signs with libcrypto, so an independent
+/// implementation checks it (the simulator verifies the same way).
+func verifies(_ token: ParsedProviderToken, with publicKey: P256.Signing.PublicKey) -> Bool {
+    let signature = token.signature.count == 64
+        ? try? P256.Signing.ECDSASignature(rawRepresentation: token.signature)
+        : try? P256.Signing.ECDSASignature(derRepresentation: token.signature)
+    guard let signature else { return false }
+    return publicKey.isValidSignature(signature, for: token.signingInput)
+}
+
+extension SigningKey {
+    var cryptoPublicKey: P256.Signing.PublicKey { try! P256.Signing.PublicKey(x963Representation: publicKeyX963) }
+}
+
 /// A clock tests can move.
 final class TestClock: @unchecked Sendable {
     var seconds: Double
@@ -30,8 +44,8 @@ final class ProviderTokenTests: XCTestCase {
         XCTAssertEqual(Base64URL.decode(parts[2])?.count, 64, "raw r||s signature")
 
         let parsed = try ParsedProviderToken(jwt: jwt)
-        XCTAssertTrue(parsed.verify(with: key.publicKey))
-        XCTAssertFalse(parsed.verify(with: P256.Signing.PrivateKey().publicKey), "another key must not verify it")
+        XCTAssertTrue(verifies(parsed, with: key.cryptoPublicKey))
+        XCTAssertFalse(verifies(parsed, with: P256.Signing.PrivateKey().publicKey), "another key must not verify it")
     }
 
     func testTokenIsReusedUntilTheRefreshIntervalThenResigned() throws {
@@ -61,7 +75,26 @@ final class ProviderTokenTests: XCTestCase {
     func testP8KeysAreReadAndBadOnesNamed() throws {
         let key = P256.Signing.PrivateKey()
         let loaded = try SigningKey(p8PEM: key.pemRepresentation, keyID: "ABC123DEFG", teamID: "TEAM123456")
-        XCTAssertEqual(loaded.publicKey.rawRepresentation, key.publicKey.rawRepresentation)
+        XCTAssertEqual(loaded.publicKeyX963, Array(key.publicKey.x963Representation))
+        // A token signed with the loaded key verifies with the original key's public part.
+        let parsed = try ParsedProviderToken(jwt: Substring(ProviderTokenCache.makeJWT(key: loaded, issuedAt: 1_700_000_000)))
+        XCTAssertTrue(verifies(parsed, with: key.publicKey))
+        // libcrypto also reads SEC1 (`BEGIN EC PRIVATE KEY`), and finds the public key swift-crypto finds.
+        XCTAssertEqual(try ES256PrivateKey(pem: Self.sec1PEM).publicKeyX963,
+                       Array(try P256.Signing.PrivateKey(pemRepresentation: Self.sec1PEM).publicKey.x963Representation))
+        // Keys that are not P-256 are named as such.
+        XCTAssertThrowsError(try SigningKey(p8PEM: P384.Signing.PrivateKey().pemRepresentation, keyID: "ABC123DEFG", teamID: "TEAM123456", source: "p384.p8")) { e in
+            XCTAssertEqual(e as? ProviderTokenError, .badKey(source: "p384.p8", why: "not a P-256 (ES256) private key"))
+        }
+        // A damaged key is refused, naming the file.
+        let damaged = key.pemRepresentation.replacingOccurrences(of: "\n", with: "\n!", options: [], range: nil)
+        XCTAssertThrowsError(try SigningKey(p8PEM: damaged, keyID: "ABC123DEFG", teamID: "TEAM123456", source: "bad.p8")) { e in
+            XCTAssertTrue("\(e)".contains("bad.p8"), "\(e)")
+        }
+        // An encrypted PKCS#8 key is refused at once; nothing prompts for a passphrase.
+        XCTAssertThrowsError(try ES256PrivateKey(pem: Self.encryptedP8)) { e in
+            XCTAssertEqual(e as? ES256PrivateKey.LoadError, .notAPrivateKey)
+        }
         XCTAssertThrowsError(try SigningKey(p8PEM: "hello", keyID: "ABC123DEFG", teamID: "TEAM123456", source: "AuthKey_X.p8")) { e in
             XCTAssertTrue("\(e)".contains("AuthKey_X.p8"))
         }
@@ -78,12 +111,76 @@ final class ProviderTokenTests: XCTestCase {
         let header = Data(#"{"alg":"ES256","kid":"\#(key.keyID)","typ":"JWT"}"#.utf8).base64EncodedString()
         let claims = Data(#"{"iss":"\#(key.teamID)","iat":"1700000000","kid":"\#(key.keyID)"}"#.utf8).base64EncodedString()
         let input = header + "." + claims
-        let der = try key.privateKey.signature(for: Data(input.utf8)).derRepresentation
+        let der = try P256.Signing.ECDSASignature(rawRepresentation: key.privateKey.signature(for: Data(input.utf8))).derRepresentation
         let token = input + "." + der.base64EncodedString()
         let parsed = try ParsedProviderToken(jwt: Substring(token))
         XCTAssertEqual(parsed.issuedAt, 1_700_000_000)
-        XCTAssertTrue(parsed.verify(with: key.publicKey))
+        XCTAssertTrue(verifies(parsed, with: key.cryptoPublicKey))
         XCTAssertThrowsError(try ParsedProviderToken(jwt: "a.b"))
         XCTAssertThrowsError(try ParsedProviderToken(jwt: Substring(Base64URL.encode(Data(#"{"alg":"HS256","kid":"x"}"#.utf8)) + ".e30.AA")))
     }
+
+    func testLibcryptoSignaturesVerifyWithSwiftCryptoAndDiffer() throws {
+        let key = SigningKey.generate()
+        var seen = Set<[UInt8]>()
+        for i in 0..<200 {
+            let message = Array("message \(i)".utf8)
+            let raw = key.privateKey.signature(for: message)
+            XCTAssertEqual(raw.count, 64)
+            let signature = try P256.Signing.ECDSASignature(rawRepresentation: raw)
+            XCTAssertTrue(key.cryptoPublicKey.isValidSignature(signature, for: message), "signature \(i)")
+            XCTAssertFalse(key.cryptoPublicKey.isValidSignature(signature, for: message + [0]), "another message \(i)")
+            seen.insert(raw)
+        }
+        XCTAssertEqual(seen.count, 200, "a fresh nonce for each signature")
+    }
+
+    func testGeneratedKeysRoundTripThroughPKCS8PEM() throws {
+        let key = ES256PrivateKey()
+        XCTAssertTrue(key.pkcs8PEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
+        let again = try ES256PrivateKey(pem: key.pkcs8PEM)
+        XCTAssertEqual(again.publicKeyX963, key.publicKeyX963)
+        let crypto = try P256.Signing.PrivateKey(pemRepresentation: key.pkcs8PEM)
+        XCTAssertEqual(Array(crypto.publicKey.x963Representation), key.publicKeyX963)
+        XCTAssertNotEqual(ES256PrivateKey().publicKeyX963, key.publicKeyX963)
+        XCTAssertFalse("\(key)".contains("PRIVATE"))
+    }
+
+    func testSHA256MatchesSwiftCryptoAndKnownVectors() {
+        XCTAssertEqual(SHA256Hasher.hex(SHA256Hasher.hash(Array("abc".utf8))),
+                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256Hasher.hex(SHA256Hasher.hash([UInt8]())),
+                       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var bytes = [UInt8]()
+        for n in 0..<5000 {
+            bytes.append(UInt8(truncatingIfNeeded: n &* 31))
+            if n % 997 == 0 || n == 4999 {
+                var h = SHA256Hasher()
+                h.update(bytes.prefix(bytes.count / 2))
+                h.update(bytes.dropFirst(bytes.count / 2))
+                let digest = h.finalize()
+                XCTAssertEqual(digest, Array(SHA256.hash(data: bytes)), "\(bytes.count) bytes in two updates")
+            }
+        }
+    }
+
+    /// A throwaway P-256 key, PKCS#8 encrypted with the passphrase "test" (openssl pkcs8 -topk8 -v2 aes-256-cbc).
+    static let encryptedP8 = """
+        -----BEGIN ENCRYPTED PRIVATE KEY-----
+        MIHsMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAhBytDjNhbbsQICCAAw
+        DAYIKoZIhvcNAgkFADAdBglghkgBZQMEASoEEJ5bteJv/++pdsqVf5HFVzAEgZBN
+        aF6kpeCe3ofYIBLEOBKjQ6Cdts2jjlGrw3FBSc51m0IYu8TAvkg0h/wC78y8dPsL
+        frZ2FmDbf7iwXb9tQWO9sfMZRb20heRoguKPP6hs6d4nQ/zrFE7x8LANr6s2aKfS
+        d6BiygdVQUZeVxq0lR8vGmW9CVhgxG+qUxWJGKuvQGOu3tq8kixQjU2a8u/SJ8U=
+        -----END ENCRYPTED PRIVATE KEY-----
+        """
+
+    /// A throwaway P-256 key in SEC1 form (`BEGIN EC PRIVATE KEY`, openssl ecparam -genkey).
+    static let sec1PEM = """
+        -----BEGIN EC PRIVATE KEY-----
+        MHcCAQEEIPFbc/6VqWRSL7cevuGLpGX59w3CkAtrAsmiov9ztvDnoAoGCCqGSM49
+        AwEHoUQDQgAEto7mpi7wjsCKmNhkxAtBqeAfFLQEy285XIy256vEq+p1pK9ZQQa9
+        YMIEfknZpBxeO2BXMH6fkX4k54HFsVjPrQ==
+        -----END EC PRIVATE KEY-----
+        """
 }

@@ -52,7 +52,7 @@ final class BroadcastEngineTests: XCTestCase {
         defer { fixture.simulator.stop() }
         let tokens = try ProviderTokenCache(key: fixture.key)
         let client = try ChannelClient(baseURL: fixture.simulator.url, bundleID: fixture.bundleID,
-                                       trustedCertificatePEM: fixture.simulator.certificates?.caPEM, bearer: { try tokens.bearer() })
+                                       trustedCertificatePEM: fixture.simulator.certificates?.caPEM, bearer: { tokens.bearer() })
         let a = try client.create(storagePolicy: 0), b = try client.create(storagePolicy: 1), c = try client.create(storagePolicy: 0)
         XCTAssertEqual([a.status, b.status], [201, 201])
         XCTAssertNotNil(a.channelID)

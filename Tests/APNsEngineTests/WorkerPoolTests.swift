@@ -148,7 +148,7 @@ final class WorkerPoolTests: XCTestCase {
         var addresses = Set<UInt>()
         for p in returned {
             XCTAssertGreaterThanOrEqual(p.body.capacity, 32)
-            p.body.withUnsafeBufferPointer { addresses.insert(UInt(bitPattern: $0.baseAddress)) }
+            p.body.withUnsafeBufferPointer { _ = addresses.insert(UInt(bitPattern: $0.baseAddress)) }
         }
         XCTAssertEqual(addresses.count, 4)
         XCTAssertEqual(taken.map(\.intendedNanos), [0, 1, 2, 3])

@@ -233,7 +233,7 @@ final class ConnectionPolicyTests: XCTestCase {
         _ = going.connectionStarted(now: 0)
         _ = going.beginGoAway()
         XCTAssertEqual(going.idleCheckFired(now: 100 * s, openStreams: 0), .none)
-        var untimed = policy()
+        let untimed = policy()
         XCTAssertEqual(untimed.idleCheckFired(now: 100 * s, openStreams: 0), .none)
     }
 }

@@ -1,4 +1,5 @@
 import APNsCore
+import Crypto
 @testable import APNsSimulator
 import XCTest
 
@@ -92,7 +93,7 @@ final class SimulatorReasonTests: XCTestCase {
         let header = Data(#"{"alg":"ES256","kid":"\#(h.key.keyID)","typ":"JWT"}"#.utf8).base64EncodedString()
         let claims = Data(#"{"iss":"\#(h.key.teamID)","iat":"\#(iat)","kid":"\#(h.key.keyID)"}"#.utf8).base64EncodedString()
         let input = header + "." + claims
-        let der = try h.key.privateKey.signature(for: Array(input.utf8)).derRepresentation
+        let der = try P256.Signing.ECDSASignature(rawRepresentation: h.key.privateKey.signature(for: Array(input.utf8))).derRepresentation
         let token = input + "." + der.base64EncodedString()
         XCTAssertAccepted(try h.push(try h.client(), h.headers(authorization: "bearer " + token)))
     }

@@ -15,7 +15,7 @@ enum OrderChangesFixture {
         var dead: [String] = []
         var generator = OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
         generator.channels = channels
-        try generator.write({ lines += $0 }, deadToken: { dead.append($0) })
+        generator.write({ lines += $0 }, deadToken: { dead.append($0) })
         let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
         try Data(lines).write(to: stream)
         try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)

@@ -47,7 +47,7 @@ final class SimulatorLaunchTests: XCTestCase {
     func testGivenKeysAreRegisteredAndNoTokenIsPrinted() throws {
         let key = SigningKey.generate(keyID: "GIVEN00001", teamID: "GIVENTEAM1")
         let path = folder.appendingPathComponent("AuthKey_GIVEN00001.p8").path
-        try Data(key.privateKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(key.privateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: path))
         var o = options()
         o.keys = [.init(path: path, keyID: key.keyID, teamID: key.teamID)]
         o.bundleIDs = ["com.example.app"]

@@ -20,7 +20,7 @@ final class SimulateProcess {
     init(arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(key.privateKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyPath))
+        try Data(key.privateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: keyPath))
         process.executableURL = try Self.binary(file: file, line: line)
         process.arguments = ["simulate", "--port", "0", "--key-path", keyPath, "--key-id", key.keyID, "--team-id", key.teamID,
                              "--bundle-id", bundleID, "--ca-out", folder.appendingPathComponent("ca.pem").path] + arguments

@@ -10,7 +10,7 @@ final class GeneratorTests: XCTestCase {
 
     func orderChanges(_ g: OrderChangesGenerator) throws -> (lines: [UInt8], dead: [String]) {
         var lines: [UInt8] = [], dead: [String] = []
-        try g.write({ lines += $0 }, deadToken: { dead.append($0) })
+        g.write({ lines += $0 }, deadToken: { dead.append($0) })
         return (lines, dead)
     }
 

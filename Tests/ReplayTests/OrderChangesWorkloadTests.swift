@@ -138,7 +138,7 @@ final class OrderChangesWorkloadTests: XCTestCase {
     }
 
     func testStopPolicyStopsAtTheFirstBadLine() throws {
-        let (sent, _, workload) = try replay([
+        let (sent, _, _) = try replay([
             register(0, "D1", tokenA, [1]), "{oops", change(2, store: 1),
         ], policy: .stop)
         XCTAssertTrue(sent.isEmpty)

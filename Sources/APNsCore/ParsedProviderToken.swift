@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A provider token as APNs reads it: the parts of a JWS, decoded with the leniencies APNs is known to
@@ -47,17 +46,4 @@ public struct ParsedProviderToken: Sendable {
         self.signingInput = Array(jwt.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         self.signature = Array(sig)
     }
-
-    /// Verifies the ES256 signature with `publicKey`, taking raw r‖s (64 bytes) or DER.
-    public func verify(with publicKey: P256.Signing.PublicKey) -> Bool {
-        let ecdsa: P256.Signing.ECDSASignature?
-        if signature.count == 64 {
-            ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
-        } else {
-            ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: signature)
-        }
-        guard let ecdsa else { return false }
-        return publicKey.isValidSignature(ecdsa, for: signingInput)
-    }
 }
-
