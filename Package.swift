@@ -10,6 +10,13 @@ import PackageDescription
 // Swift 6 mode.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
+// apnsbench's allocator is jemalloc (libjemalloc-dev): libcurl allocates per transfer, and jemalloc spends
+// less CPU a push than glibc malloc at APNs-like latency (docs/benchmarks.md). APNSBENCH_MALLOC=system
+// builds without it, for measuring the difference (scripts/bench-allocator.sh). Only the executable links
+// it: the libraries, the tests and the Benchmarks package count allocations through whatever allocator
+// serves them.
+let allocator: [LinkerSetting] = Context.environment["APNSBENCH_MALLOC"] == "system" ? [] : [.linkedLibrary("jemalloc")]
+
 let package = Package(
     name: "apnsbench",
     platforms: [.macOS(.v13)],
@@ -108,7 +115,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            swiftSettings: swift5
+            swiftSettings: swift5,
+            linkerSettings: allocator
         ),
         // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks.
         .target(name: "TestSupport", dependencies: ["APNsCore"]),

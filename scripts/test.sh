@@ -1,32 +1,64 @@
 #!/usr/bin/env bash
 # The test suite: installs what is missing, builds the tests (debug) and runs them all, including the
-# end-to-end runs of the engine against the simulator on loopback.
+# end-to-end runs of the engine against the simulator on loopback; then the Kubernetes manifests, the 30-s
+# soak, the fuzzers and the allocation gate. Prints each phase's duration at the end.
+#
+#   scripts/test.sh              everything (what CI runs)
+#   scripts/test.sh ARGS...      only `swift test ARGS...` (e.g. --filter ProviderTokenTests)
+#
+# Phases can be skipped: SKIP_KUBE=1, SKIP_SOAK=1, FUZZ_SECONDS=0, SKIP_BENCH_CHECK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+phases=() suite_start=$SECONDS phase_start=0 phase_name="" in_phase=0
+begin() { phase_name=$1 phase_start=$SECONDS in_phase=1; echo "test.sh: $1" >&2; }
+end() { phases+=("$(printf '%-48s %5d s' "$phase_name" $((SECONDS - phase_start)))"); in_phase=0; }
+print_phases() {
+    local rc=$?
+    [ "$in_phase" = 0 ] || phases+=("$(printf '%-48s %5d s  FAILED (exit %d)' "$phase_name" $((SECONDS - phase_start)) "$rc")")
+    echo
+    echo "test.sh: phase durations"
+    printf '  %s\n' "${phases[@]}"
+    printf '  %-48s %5d s\n' "total" $((SECONDS - suite_start))
+}
+trap print_phases EXIT
+all=1; [ $# -eq 0 ] || all=0
+
+begin "install (scripts/install-deps.sh --test)"
 scripts/install-deps.sh --test
-echo "test.sh: building tests (debug; the first build takes several minutes)" >&2
+end
+
+begin "build (debug, with the tests)"
 swift build --build-tests
+end
+
+begin "XCTest (swift test)"
 swift test --skip-build "$@"
+end
+
 # The Kubernetes manifests (deploy/kubernetes/): rendered for 4 shards and checked offline against the API
-# schemas and the run's own rules (scripts/kube-validate.sh; a few seconds, no cluster).
-if [ "${SKIP_KUBE:-0}" != 1 ] && [ $# -eq 0 ]; then
-    echo "test.sh: the Kubernetes manifests (scripts/kube-validate.sh)" >&2
+# schemas and the run's own rules (a few seconds, no cluster).
+if [ "${SKIP_KUBE:-0}" != 1 ] && [ $all = 1 ]; then
+    begin "Kubernetes manifests (scripts/kube-validate.sh)"
     scripts/kube-validate.sh
+    end
 fi
-# The soak's 30-s variant (scripts/soak.sh: faults, descriptor and retry checks) with the debug build.
-if [ "${SKIP_SOAK:-0}" != 1 ] && [ $# -eq 0 ]; then
-    echo "test.sh: the 30-s soak (scripts/soak.sh --seconds 30)" >&2
+# The soak's 30-s variant (faults, descriptor and retry checks) with the debug build.
+if [ "${SKIP_SOAK:-0}" != 1 ] && [ $all = 1 ]; then
+    begin "soak, 30 s (scripts/soak.sh)"
     scripts/soak.sh --seconds 30 --debug --skip-build --out "${TMPDIR:-/tmp}/apnsbench-soak-ci"
+    end
 fi
-# The fuzzers (Fuzz/, scripts/fuzz.sh), briefly: FUZZ_SECONDS each (default 10; 0 skips them). They reuse the
-# debug build above for the packages: building them and the runs add about 3 minutes on a fresh clone.
-if [ "${FUZZ_SECONDS:-10}" != 0 ] && [ $# -eq 0 ]; then
-    echo "test.sh: fuzzing each target for ${FUZZ_SECONDS:-10} s (scripts/fuzz.sh)" >&2
+# The fuzzers, briefly: FUZZ_SECONDS each (default 10; 0 skips them). They link the debug build's packages.
+if [ "${FUZZ_SECONDS:-10}" != 0 ] && [ $all = 1 ]; then
+    begin "fuzzers, ${FUZZ_SECONDS:-10} s each (scripts/fuzz.sh)"
     scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"
+    end
 fi
-# The allocation gate: package-benchmark's malloc counts against Benchmarks/Thresholds (counts do not move
-# with the machine's load; times are never checked). Builds the Benchmarks package in release the first time.
-if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $# -eq 0 ]; then
-    echo "test.sh: checking malloc thresholds (Benchmarks/; the first release build takes several minutes)" >&2
-    (cd Benchmarks && APNSBENCH_BIN="$(pwd)/../.build/debug/apnsbench" swift package benchmark thresholds check --no-progress)
+# The allocation and wake-up gate: the benchmarks that have thresholds (Benchmarks/Thresholds), built in
+# release, their counts checked; times are never checked.
+if [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $all = 1 ]; then
+    begin "allocation gate (scripts/bench-gate.sh)"
+    APNSBENCH_BIN="$(pwd)/.build/debug/apnsbench" scripts/bench-gate.sh
+    end
 fi

@@ -7,11 +7,16 @@
 // it, same options and window: the engine's count minus the loop's is what the engine adds to libcurl's own
 // allocations per push.
 //
-// Gating (`thresholds check`): mallocCountTotal p90, within 100 per 1 000 pushes (0.1 per push: libcurl's
-// count moves a little with how reads and writes batch; one more allocation per push is +1 000), and the
-// engine's wake-ups per 1 000 pushes in the paced benchmark (EnginePaced_1x100), where they are a count that
-// does not move with the machine's load: a wait that spins costs hundreds of wake-ups a push. Pushes/s, pushes
-// per CPU-second and wake-ups elsewhere are custom metrics, reported only.
+// Gating (`thresholds check`): mallocCountTotal p90, within 100 per 1 000 pushes closed loop (0.1 per push:
+// libcurl's count moves a little with how reads and writes batch; one more allocation per push is +1 000),
+// and the engine's wake-ups per 1 000 pushes in the paced benchmark (EnginePaced_1x100), where they are a
+// count that does not move with the machine's load: a wait that spins costs hundreds of wake-ups a push.
+// The paced benchmark's mallocs are gated more loosely, within 300 per 200 pushes (1.5 per push): paced, each
+// push is read and answered alone, and what libcurl allocates then follows the machine's timing. Measured on
+// two machines of one kind: 14 623 per 200 pushes on one, 14 815 to 14 823 on another, idle or with both
+// cores busy. The closed-loop benchmark pins the cost per push to 0.1; this one catches an allocation per
+// wake-up or per due-time wait (about 2 per push, +400). Pushes/s, pushes per CPU-second and wake-ups
+// elsewhere are custom metrics, reported only.
 //
 // At APNs-like latency (EngineAPNsLatency_*, ReferenceAPNsLatency_*): the validating simulator with a
 // lognormal answer time (median 40 ms, p99 200 ms) in another process, 1 × 1000 and 4 × 1000 streams, 10 000
@@ -42,8 +47,12 @@ let gate: [BenchmarkMetric: BenchmarkThresholds] = [
     wakeUpsPer1000Pushes: .none,
 ]
 
-/// The paced benchmark's gate: mallocs as above, and wake-ups within 1.5 a push of the pinned count.
-let pacedGate: [BenchmarkMetric: BenchmarkThresholds] = gate.merging([wakeUpsPer1000Pushes: .init(absolute: [.p90: 1500])]) { $1 }
+/// The paced benchmark's gate: mallocs within 1.5 a push (see the header), wake-ups within 1.5 a push of the
+/// pinned count.
+let pacedGate: [BenchmarkMetric: BenchmarkThresholds] = gate.merging([
+    .mallocCountTotal: .init(absolute: [.p90: 300]),
+    wakeUpsPer1000Pushes: .init(absolute: [.p90: 1500]),
+]) { $1 }
 
 /// Reported only (see the header).
 let latencyGate: [BenchmarkMetric: BenchmarkThresholds] = [
