@@ -1,20 +1,17 @@
 // swift-tools-version:6.1
 // apnsbench — load-test and batch-replay harness for the APNs delivery hot path.
-// Layout and roles: ../shared/DESIGN.md. Each C dependency has its own shim target (CCurl);
-// only APNsEngine imports it.
+// Each C dependency has its own shim target: CCurl (only APNsEngine imports it) and CLibcrypto (only
+// APNsCore imports it).
 import PackageDescription
 
-// The hot path (APNsEngine) and the NIO handlers (APNsSimulator) hand raw pointers and
-// callbacks across C and event-loop boundaries; they build in the Swift 5 language mode so
-// that Swift 6's sendability checking does not force copies there. The pure modules keep
-// Swift 6 mode.
-let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// Every target builds in the Swift 6 language mode (tools version 6.1's default). Where a value crosses
+// threads without a lock of its own (an engine and its queue handed to their worker thread), a small
+// @unchecked Sendable hand-over says so at that one place.
 
-// apnsbench's allocator is jemalloc (libjemalloc-dev): libcurl allocates per transfer, and jemalloc spends
-// less CPU a push than glibc malloc at APNs-like latency (docs/benchmarks.md). APNSBENCH_MALLOC=system
-// builds without it, for measuring the difference (scripts/bench-allocator.sh). Only the executable links
-// it: the libraries, the tests and the Benchmarks package count allocations through whatever allocator
-// serves them.
+// apnsbench's allocator is jemalloc (libjemalloc-dev), as the design names it: libcurl allocates per
+// transfer. docs/benchmarks.md has the measurement against glibc malloc; APNSBENCH_MALLOC=system builds
+// without it, to repeat that measurement (scripts/bench-allocator.sh). Only the executable links it: the
+// libraries, the tests and the Benchmarks package count allocations through whatever allocator serves them.
 let allocator: [LinkerSetting] = Context.environment["APNSBENCH_MALLOC"] == "system" ? [] : [.linkedLibrary("jemalloc")]
 
 let package = Package(
@@ -65,8 +62,7 @@ let package = Package(
         // The client hot path: libcurl multi, HTTP/2 multiplexing.
         .target(
             name: "APNsEngine",
-            dependencies: ["CCurl", "APNsCore"],
-            swiftSettings: swift5
+            dependencies: ["CCurl", "APNsCore"]
         ),
         // An APNs-like HTTP/2 server over TLS.
         .target(
@@ -82,8 +78,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            swiftSettings: swift5
+            ]
         ),
         // Recorded streams, profiles, workloads: events in, pushes out.
         .target(
@@ -104,8 +99,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: swift5
+            ]
         ),
         // The CLI: parses and calls Harness, nothing else.
         .executableTarget(
@@ -115,13 +109,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            swiftSettings: swift5,
             linkerSettings: allocator
         ),
         // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks.
         .target(name: "TestSupport", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"], swiftSettings: swift5),
+        .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
         .testTarget(
             name: "APNsSimulatorTests",
             dependencies: [
@@ -132,8 +125,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
-            ],
-            swiftSettings: swift5
+            ]
         ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
         // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
@@ -141,17 +133,15 @@ let package = Package(
             name: "InteropTests",
             dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
-            exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"],
-            swiftSettings: swift5
+            exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"]
         ),
-        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"], swiftSettings: swift5),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"]),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
                     exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness"],
-            swiftSettings: swift5
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness"]
         ),
     ]
 )

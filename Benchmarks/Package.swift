@@ -13,7 +13,6 @@
 // its folder's name, which differs between checkouts.
 import PackageDescription
 
-let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let core = Target.Dependency.product(name: "APNsCore", package: "apnsbench")
 let engine = Target.Dependency.product(name: "APNsEngine", package: "apnsbench")
 let reporting = Target.Dependency.product(name: "Reporting", package: "apnsbench")
@@ -38,13 +37,11 @@ let package = Package(
         // does not allocate) and sink: the simulator as a child process, the reference loop from Swift, CPU time.
         .target(
             name: "BenchSupport",
-            dependencies: [core, engine, "CurlReference"],
-            swiftSettings: swift5
+            dependencies: [core, engine, "CurlReference"]
         ),
         .executableTarget(
             name: "engine-vs-reference",
-            dependencies: [core, engine, "BenchSupport", "CurlReference", testSupport],
-            swiftSettings: swift5
+            dependencies: [core, engine, "BenchSupport", "CurlReference", testSupport]
         ),
         .executableTarget(
             name: "CoreBenchmarks",
@@ -56,7 +53,6 @@ let package = Package(
             name: "EngineBenchmarks",
             dependencies: [core, engine, "BenchSupport", "CurlReference", testSupport, benchmark],
             path: "Benchmarks/EngineBenchmarks",
-            swiftSettings: swift5,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -13,7 +13,10 @@ import Foundation
 /// One mutex and one condition: only one side can wait at a time (a ring cannot be full and empty at
 /// once), and a side signals only when the other is waiting, so a queue that is neither full nor empty
 /// costs a lock and an unlock per push, no system call.
-final class PushQueue {
+///
+/// Shared by its two threads: every field is read and written under `condition`, except `wakeConsumer`,
+/// which is set before either thread starts.
+final class PushQueue: @unchecked Sendable {
     /// Pushes the ring holds at most.
     let capacity: Int
     private let ring: UnsafeMutablePointer<OutgoingPush>

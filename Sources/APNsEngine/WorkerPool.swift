@@ -162,13 +162,15 @@ public final class WorkerPool {
         let observer = takeObserver
         // Workers first, so each is waiting on its queue when the first push comes.
         for i in 0..<n {
-            let engine = engines[i], queue = queues[i], sinkBox = HandOver(workerSinks[i])
+            let engine = engines[i], queue = queues[i]
             // A push into an empty queue ends the engine's wait in curl_multi_poll at once.
             queue.wakeConsumer = { [unowned engine] in engine.wake() }
+            // The engine, its queue's consumer side and its sink belong to the worker thread from here on.
+            let engineBox = HandOver(engine), sinkBox = HandOver(workerSinks[i]), observerBox = HandOver(observer)
             group.enter()
             let thread = Thread {
                 Self.nameThread("apnsbench-w\(i)")
-                let workerSink = sinkBox.value
+                let engine = engineBox.value, workerSink = sinkBox.value, observer = observerBox.value
                 let queueSource = QueueSource(queue: queue)
                 if let observe = observer { queueSource.observer = { observe(i, $0) } }
                 do {
@@ -187,10 +189,10 @@ public final class WorkerPool {
         }
 
         group.enter()
-        let ends = HandOver((source, sink))
+        let ends = HandOver((source, sink, queues))
         let producer = Thread {
             Self.nameThread("apnsbench-prod")
-            let (source, sink) = ends.value
+            let (source, sink, queues) = ends.value
             Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop)
             group.leave()
         }

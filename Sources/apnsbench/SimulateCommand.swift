@@ -92,12 +92,12 @@ struct SimulateCommand: ParsableCommand {
         let termination = Termination()
         let launch = try SimulatorLaunch.start(options)
         print(launch.lines.joined(separator: "\n"))
-        fflush(stdout)
+        fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
 
         termination.wait()
         launch.simulator.stop()
         print("apnsbench simulate: stopped\n" + launch.simulator.counterSnapshot.text)
-        fflush(stdout)
+        fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
     }
 }
 

@@ -125,7 +125,7 @@ struct SweepCommand: ParsableCommand {
         if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
         let outcome: TuningMatrix.Outcome
         do {
-            outcome = try TuningMatrix.execute(request) { print($0); fflush(stdout) }
+            outcome = try TuningMatrix.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
             FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --vary KEY=V1,V2 [<options>]\n".utf8))
             throw ExitCodes.usage
@@ -146,7 +146,7 @@ struct SweepCommand: ParsableCommand {
         request.overrides = overrides
         let outcome: RateSweep.Outcome
         do {
-            outcome = try RateSweep.execute(request) { print($0); fflush(stdout) }
+            outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
             FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --rate LOW..HIGH [<options>]\n".utf8))
             throw ExitCodes.usage

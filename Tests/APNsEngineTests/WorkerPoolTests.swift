@@ -175,8 +175,10 @@ final class WorkerPoolTests: XCTestCase {
             XCTAssertTrue(q.put(&p))
         }
         let refused = expectation(description: "the blocked put returns false")
+        let blocked = push("t", 2)
+        let handOver = UncheckedBox(blocked)
         Thread {
-            var p = self.push("t", 2)
+            var p = handOver.value
             if !q.put(&p), p.intendedNanos == 2 { refused.fulfill() }
         }.start()
         guard waitUntil(seconds: 10, { q.producerWaits > 0 }) else {
@@ -417,4 +419,10 @@ final class WorkerPoolTests: XCTestCase {
         }
         XCTAssertEqual(sinks.map(\.delivered).reduce(0, +), 100)
     }
+}
+
+/// A value handed to one other thread, which alone uses it from then on.
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

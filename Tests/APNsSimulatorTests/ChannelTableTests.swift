@@ -69,6 +69,7 @@ final class ChannelTableTests: XCTestCase {
     func testTheStoreIsSafeToUseFromManyThreads() throws {
         let store = ChannelStore()
         let channel = try store.create(bundleID: app, policy: .noMessageStored)
+        let app = self.app
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             store.subscribe(channelID: channel.id, tokens: (0..<500).map { "\(i)-\($0)" })
             for _ in 0..<100 { _ = store.broadcast(bundleID: app, channelID: channel.id, expiration: 0) }

@@ -89,7 +89,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func scheduleConnectionFaults(context: ChannelHandlerContext) {
         let timers = policy.connectionStarted(now: context.eventLoop.now.uptimeNanoseconds)
         if let seconds = timers.goAwayAfterSeconds {
-            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
                 guard let self, !self.stalled else { return }
                 self.carryOut(self.policy.goAwayTimerFired(), context: context)
             }
@@ -98,7 +98,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func scheduleIdleCheck(context: ChannelHandlerContext, after seconds: Double) {
-        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
+        context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
             guard let self, !self.stalled, context.channel.isActive else { return }
             switch self.policy.idleCheckFired(now: context.eventLoop.now.uptimeNanoseconds, openStreams: self.streams.count) {
             case .none: break
@@ -352,7 +352,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func send(_ frames: [HTTP2Frame], context: ChannelHandlerContext, streamID: HTTP2StreamID,
                       delayMilliseconds delay: Double, shutdownAfter: Bool) {
         if delay > 0 {
-            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) { [weak self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) { [weak self] in
                 guard let self, !self.stalled, self.streams[streamID] != nil else { return }
                 self.mergeCounters()
                 self.write(frames, context: context)
@@ -373,7 +373,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         for (i, f) in frames.enumerated() {
             if policy.isGoingAway, i == frames.count - 1 {
                 let written = context.eventLoop.makePromise(of: Void.self)
-                written.futureResult.whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
+                written.futureResult.assumeIsolated().whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
                 context.write(wrapOutboundOut(f), promise: written)
             } else {
                 context.write(wrapOutboundOut(f), promise: nil)
@@ -388,7 +388,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func closeIfDrained(context: ChannelHandlerContext) {
         guard streams.isEmpty, context.channel.isActive, !closeScheduled else { return }
         closeScheduled = true
-        context.eventLoop.scheduleTask(in: Self.closeGrace) {
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeGrace) {
             if context.channel.isActive { context.close(promise: nil) }
         }
     }
@@ -494,7 +494,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         // Closed once GOAWAY (and every answer written before it) is out, or after the last open
         // stream's answer (see `write`).
         let written = context.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
+        written.futureResult.assumeIsolated().whenComplete { [weak self] _ in self?.closeIfDrained(context: context) }
         context.writeAndFlush(wrapOutboundOut(frame), promise: written)
     }
 
