@@ -77,7 +77,11 @@ final class CompareEndToEndTests: XCTestCase {
         XCTAssertTrue(same.output.contains("single run per side: tolerances only"), same.output)
         // Against the validating simulator the counts of honest repeats are identical.
         let json = try apnsbench(["compare", baseline, honest, "--format", "json"] + tolerances)
-        let result = try JSONDecoder().decode(ComparisonReport.self, from: Data(json.output.utf8))
+        XCTAssertEqual(json.status, 0, json.output)
+        let result: ComparisonReport
+        do { result = try JSONDecoder().decode(ComparisonReport.self, from: Data(json.output.utf8)) } catch {
+            return XCTFail("compare --format json printed what is not a report (\(error)):\n\(json.output.prefix(2000))")
+        }
         for row in result.rows where row.kind == .count {
             XCTAssertEqual(row.verdict, .unchanged, "\(row.metric): \(row.baselineRuns) vs \(row.newRuns)")
         }

@@ -26,12 +26,8 @@ final class SimulateProcess {
                              "--bundle-id", bundleID, "--ca-out", folder.appendingPathComponent("ca.pem").path] + arguments
         process.standardOutput = output
         process.standardError = output
-        let collector = lines
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; collector.close() } else { collector.append(data) }
-        }
         try process.run()
+        lines.readInOrder(output.fileHandleForReading)
         guard lines.wait(timeout: 30, until: { $0.contains { $0.hasPrefix("ready") } }) else {
             process.terminate()
             throw InteropError("apnsbench simulate did not print 'ready' within 30 s; it printed:\n\(lines.text)")
@@ -76,6 +72,22 @@ final class LineCollector: @unchecked Sendable {
     private var buffer = Data()
     private var closed = false
 
+    /// Reads `handle` to its end on a thread of its own and closes: one reader, so chunks are appended in
+    /// the order they were written (Foundation's readabilityHandler may run its calls on different threads).
+    func readInOrder(_ handle: FileHandle) {
+        let source = UncheckedHandle(handle)
+        let reader = Thread { [self] in
+            while true {
+                let d = source.handle.availableData
+                if d.isEmpty { break }
+                append(d)
+            }
+            close()
+        }
+        reader.name = "tool-output"
+        reader.start()
+    }
+
     func append(_ data: Data) { condition.lock(); buffer.append(data); condition.broadcast(); condition.unlock() }
     func close() { condition.lock(); closed = true; condition.broadcast(); condition.unlock() }
 
@@ -96,6 +108,12 @@ final class LineCollector: @unchecked Sendable {
     }
 }
 
+/// A file handle read by one thread only, the reader's.
+private struct UncheckedHandle: @unchecked Sendable {
+    let handle: FileHandle
+    init(_ handle: FileHandle) { self.handle = handle }
+}
+
 struct InteropError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
@@ -112,11 +130,8 @@ func launchTool(_ path: String, _ arguments: [String], environment: [String: Str
     p.standardOutput = pipe
     p.standardError = pipe
     let collector = LineCollector()
-    pipe.fileHandleForReading.readabilityHandler = { h in
-        let d = h.availableData
-        if d.isEmpty { h.readabilityHandler = nil; collector.close() } else { collector.append(d) }
-    }
     try p.run()
+    collector.readInOrder(pipe.fileHandleForReading)
     return (p, collector)
 }
 
