@@ -38,6 +38,14 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     /// CPU the engine threads used, ms (summed over workers): against the run's length it says whether the
     /// harness itself was the bottleneck (a thread near 100% of a core is).
     public var engineCPUMillis = 0
+    /// The busiest engine thread's CPU, ms (the largest over workers and shards, not a sum): near the run's
+    /// length, one engine thread was a full core busy.
+    public var busiestEngineCPUMillis = 0
+    /// CPU the producer thread used, ms (workload, shard filter, coalescing, budget, pacing), summed over shards.
+    public var producerCPUMillis = 0
+    /// Pushes the producer handed to an engine more than 1 ms after they were due (open loop): the producer
+    /// could not keep the queues fed.
+    public var producerLatePushes = 0
     /// Returns from the engine's wait (a socket ready, libcurl's timer, a push due, a wake from the
     /// producer, or the idle cap of 100 ms): the loop turns that cost a system call. Per push sent, it says
     /// whether the engine sleeps in proportion to its work (about 1–3 on a paced run) or spins.
@@ -51,10 +59,11 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case sent, connectionsOpened, providerTokenSignings, peakInFlight, retries, retriesTotal, tokenBackoffs
         case deadTokens, providerTokenRefreshes, reconnects, reconnectHolds, pings, wakeUps, stalls, engineCPUMillis
-        case devicesReached
+        case devicesReached, busiestEngineCPUMillis, producerCPUMillis, producerLatePushes
     }
 
-    /// Decodes every field; `wakeUps`, `stalls` and `engineCPUMillis`, added later, are 0 in reports written before them.
+    /// Decodes every field; `wakeUps`, `stalls`, `engineCPUMillis` and the fields after `devicesReached`, added
+    /// later, are 0 in reports written before them.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         sent = try c.decode(Int.self, forKey: .sent)
@@ -73,6 +82,9 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         stalls = try c.decodeIfPresent(Int.self, forKey: .stalls) ?? 0
         engineCPUMillis = try c.decodeIfPresent(Int.self, forKey: .engineCPUMillis) ?? 0
         devicesReached = try c.decodeIfPresent(Int.self, forKey: .devicesReached) ?? 0
+        busiestEngineCPUMillis = try c.decodeIfPresent(Int.self, forKey: .busiestEngineCPUMillis) ?? 0
+        producerCPUMillis = try c.decodeIfPresent(Int.self, forKey: .producerCPUMillis) ?? 0
+        producerLatePushes = try c.decodeIfPresent(Int.self, forKey: .producerLatePushes) ?? 0
     }
 
     /// Both sides' counts added, field by field.
@@ -99,5 +111,8 @@ public struct EngineCounters: Codable, Equatable, Sendable {
         a.stalls += b.stalls
         a.engineCPUMillis += b.engineCPUMillis
         a.devicesReached += b.devicesReached
+        a.busiestEngineCPUMillis = max(a.busiestEngineCPUMillis, b.busiestEngineCPUMillis)
+        a.producerCPUMillis += b.producerCPUMillis
+        a.producerLatePushes += b.producerLatePushes
     }
 }

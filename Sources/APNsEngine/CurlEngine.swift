@@ -255,6 +255,7 @@ public final class CurlEngine: WakeableEngine {
         reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
         counters.engineCPUMillis = Int((Self.threadCPUNanos() &- cpuAtStart) / 1_000_000)
+        counters.busiestEngineCPUMillis = counters.engineCPUMillis
         counters.reconnectHolds = lifecycle.holds
         counters.pings = lifecycle.pings
         takeLedgerCounters()

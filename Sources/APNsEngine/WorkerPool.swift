@@ -190,10 +190,14 @@ public final class WorkerPool {
 
         group.enter()
         let ends = HandOver((source, sink, queues))
+        let producerStats = ProducerStatsBox()
         let producer = Thread {
             Self.nameThread("apnsbench-prod")
             let (source, sink, queues) = ends.value
-            Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop)
+            let cpuAtStart = CurlEngine.threadCPUNanos()
+            var stats = Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop)
+            stats.cpuMillis = Int((CurlEngine.threadCPUNanos() &- cpuAtStart) / 1_000_000)
+            producerStats.value = stats
             group.leave()
         }
         producer.stackSize = 4 << 20
@@ -221,13 +225,18 @@ public final class WorkerPool {
         }
         if let firstError { throw firstError }
         lastRun = runs
+        // The producer has left the group: its stats were written before.
+        total.producerCPUMillis = producerStats.value.cpuMillis
+        total.producerLatePushes = producerStats.value.latePushes
         return total
     }
 
     /// The producer: pull, pick the worker, hand over; record what the source says is not sent; stop at
     /// the deadline or when a worker stopped taking.
-    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?, stop: RunStop) {
+    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?,
+                                stop: RunStop) -> ProducerStats {
         let n = queues.count
+        var stats = ProducerStats()
         var push = OutgoingPush()
         var stopped = false
         var cause = NotSentCause.runStopped
@@ -243,6 +252,9 @@ public final class WorkerPool {
             }
             switch source.next(into: &push) {
             case .push:
+                if push.intendedNanos != 0, MonotonicTime.now() > push.intendedNanos + ProducerStats.lateAfterNanos {
+                    stats.latePushes += 1
+                }
                 if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
                     if stop.isRequested { cause = stop.cause }
@@ -263,6 +275,7 @@ public final class WorkerPool {
             sink.recordAbandoned(source, using: &push, stoppedAs: cause)
         }
         for q in queues { q.close() }
+        return stats
     }
 
     /// Names the calling thread for `top -H`, `perf` and /proc (Linux keeps 15 bytes).
@@ -339,6 +352,19 @@ private struct HandOver<T>: @unchecked Sendable {
 }
 
 /// The workers' results, written on their threads and read after they joined.
+/// What the producer thread measured of itself.
+struct ProducerStats {
+    /// A push handed over later than this after it was due counts as late.
+    static let lateAfterNanos: UInt64 = 1_000_000
+    var cpuMillis = 0
+    var latePushes = 0
+}
+
+/// The producer's stats, written by its thread before it leaves the pool's group and read after the wait.
+private final class ProducerStatsBox: @unchecked Sendable {
+    var value = ProducerStats()
+}
+
 private final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [Result<EngineCounters, Error>?]

@@ -31,6 +31,8 @@ public enum RateSweep {
         public var result: SweepStep
         /// The criteria it failed; empty: it passed.
         public var failures: [String]
+        /// Why its sends fell short of the offered rate, when they did.
+        public var shortfall: KneeCriteria.Shortfall?
         public var passed: Bool { failures.isEmpty }
     }
 
@@ -40,8 +42,13 @@ public enum RateSweep {
         public var steps: [Step]
         /// The highest offered rate that passed.
         public var knee: Double?
-        /// The achieved rate of the first step whose client could not keep up, if any did.
+        /// The achieved rate of the first step whose client could not keep up (an engine thread near a full
+        /// core, or the producer behind), if any did.
         public var ceiling: Double?
+        /// What limits the knee: the first failed step above it, and whether its failure was the client's.
+        public var kneeLimit: KneeLimit?
+        /// Set when the search stopped because the recording could not fill a step (looping off).
+        public var recordingLimit: String?
         /// The recording's own rate at x1 (``RecordingPeak``), for the headroom; nil when it could not be walked.
         public var recordedPeak: RecordingPeak?
 
@@ -52,9 +59,24 @@ public enum RateSweep {
         }
     }
 
+    /// What stopped the rates above the knee.
+    public struct KneeLimit: Codable, Equatable {
+        /// The step that failed just above the knee.
+        public var step: Int
+        public var offeredRate: Double
+        /// True when it failed because the client could not keep up; false when the target (or the SLO) did.
+        public var client: Bool
+        public var failures: [String]
+    }
+
     /// Runs the sweep; `log` gets a line per step as it ends.
     public static func execute(_ request: Request, log: (String) -> Void) throws -> Outcome {
+        var request = request
+        let profile = try ReplayRun.configuration(RunRequest(profilePath: request.profilePath)).overlaying(request.overrides)
+        // Broadcast channels are made for one pass over the recording.
+        if profile.deliveryMode == .broadcast { request.overrides.loopRecording = nil }
         var search = RateSearch(low: request.low, high: request.high, mode: request.mode)
+        var recordingLimit: String?
         var steps: [Step] = []
         var points: [SweepStepPoint] = []
         var criteria: KneeCriteria?
@@ -76,20 +98,33 @@ public enum RateSweep {
             criteria = c
             let result = SweepStep(report: report, offeredRate: rate, stepSeconds: request.stepSeconds, processCPU: cpu)
             let failures = c.failures(of: result, first: steps.first?.result)
-            search.record(rate, passed: failures.isEmpty)
-            let step = Step(index: index, directory: run.outDirectory, result: result, failures: failures)
+            let step = Step(index: index, directory: run.outDirectory, result: result, failures: failures, shortfall: c.shortfall(of: result))
             steps.append(step)
             let r = report.latency.responseTime
             points.append(SweepStepPoint(offered: rate, achieved: result.achievedRate, p50Millis: Double(r.p50) / 1000, p99Millis: Double(r.p99) / 1000,
                                          p999Millis: Double(r.p999) / 1000, passed: failures.isEmpty,
                                          verdict: failures.isEmpty ? "pass" : "fail: " + failures.joined(separator: "; ")))
             log(line(step))
+            if result.streamEnded {
+                // Not the target's failure, and no higher rate can be judged either: the search ends here.
+                let pushes = report.pushes.planned - report.pushes.notSentTotal + report.pushes.notSent.filter { SweepStep.notSendableCauses.contains($0.key) }.values.reduce(0, +)
+                recordingLimit = String(format: "the recording holds %d pushes to send: at %.0f/s it ran out after %.0f s of the %.0f-s step, so the steps above %.0f/s would need more (loop it: the default; or record a longer stream, or shorten --step-seconds)",
+                                        pushes, rate, result.windowSeconds ?? 0, request.stepSeconds, Double(pushes) / request.stepSeconds)
+                log("sweep: " + recordingLimit!)
+                break
+            }
+            search.record(rate, passed: failures.isEmpty)
         }
         let knee = steps.filter(\.passed).map(\.result.offeredRate).max()
-        let ceiling = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
-            .first { $0.failures.contains { $0.hasPrefix("client saturated") } }?.result.achievedRate
+        let byRate = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
+        let ceiling = byRate.first { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }?.result.achievedRate
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
-        outcome.recordedPeak = try? RecordingPeak.measure(ReplayRun.configuration(RunRequest(profilePath: request.profilePath)).overlaying(request.overrides))
+        outcome.recordingLimit = recordingLimit
+        if let limit = byRate.first(where: { !$0.passed && !$0.result.streamEnded && $0.result.offeredRate > (knee ?? 0) }) {
+            outcome.kneeLimit = KneeLimit(step: limit.index, offeredRate: limit.result.offeredRate,
+                                          client: limit.shortfall == .engineSaturated || limit.shortfall == .producerBehind, failures: limit.failures)
+        }
+        outcome.recordedPeak = try? RecordingPeak.measure(profile)
         try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
         try markdown(outcome).write(toFile: (request.outDirectory as NSString).appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
         let page = SweepHtml.render(steps: points, knee: knee, sloP99Millis: outcome.criteria.sloP99Millis,
@@ -100,8 +135,9 @@ public enum RateSweep {
 
     static func line(_ s: Step) -> String {
         let r = s.result
-        return String(format: "step %02d  offered %8.0f/s  sent %8.0f/s  p99 %8.1f ms  delivered %6.2f%%  ", s.index, r.offeredRate,
-                      r.achievedRate, r.p99Millis, r.deliveredShare * 100) + (s.passed ? "pass" : "FAIL: " + s.failures.joined(separator: "; "))
+        return String(format: "step %02d  schedule %7.0f/s  offered %7.0f/s  sent %7.0f/s  p99 %8.1f ms  delivered %6.2f%%  ", s.index,
+                      r.scheduledRate ?? r.offeredRate, r.offeredRate, r.achievedRate, r.p99Millis, r.deliveredShare * 100)
+            + (s.passed ? "pass" : "FAIL: " + s.failures.joined(separator: "; "))
     }
 
     /// The table, the knee and the ceiling, for a PR comment or a terminal.
@@ -109,19 +145,28 @@ public enum RateSweep {
         var out = "# Rate sweep\n\n"
         out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% and no new 429/5xx class; p99 not rising within a step (late third ≤ %.1f× early third).\n\n",
                       o.criteria.minSendShare * 100, o.criteria.sloP99Millis, o.criteria.minDelivered * 100, o.criteria.trendFactor)
-        out += "| step | offered/s | sent/s | p99 ms | delivered | engine thread CPU | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --: | --- |\n"
+        out += "Offered and sent count the pushes that could be sent: the schedule's rate less the pushes no target could take (tokens already answered 410, channels gone).\n\n"
+        out += "| step | schedule/s | offered/s | sent/s | not sendable | p99 ms | delivered | engine thread CPU | producer CPU | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |\n"
+        let percent: (Double?) -> String = { $0.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
         for s in o.steps {
             let r = s.result
-            out += String(format: "| %d | %.0f | %.0f | %.1f | %.2f%% | %@ | %@ | %@ |\n", s.index, r.offeredRate, r.achievedRate, r.p99Millis,
-                          r.deliveredShare * 100, r.engineCPU.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
-                          r.processCPU.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+            out += String(format: "| %d | %.0f | %.0f | %.0f | %.1f%% | %.1f | %.2f%% | %@ | %@ | %@ | %@ |\n", s.index, r.scheduledRate ?? r.offeredRate,
+                          r.offeredRate, r.achievedRate, r.notSendableShare * 100, r.p99Millis, r.deliveredShare * 100,
+                          percent(r.engineCPU), percent(r.producerCPU), percent(r.processCPU),
                           s.passed ? "pass" : "fail: " + s.failures.joined(separator: "; "))
         }
         out += "\n"
-        out += o.knee.map { String(format: "**Knee: %.0f pushes/s**, the highest offered rate that passed.\n", $0) }
-            ?? "**No step passed**: the lowest rate already fails (see its verdict).\n"
-        out += o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, where the sent rate stopped tracking the offered rate: past it the harness, not the target, is the limit.\n", $0) }
-            ?? "The client kept up at every step: the knee is the target's, not the harness's.\n"
+        out += o.knee.map { String(format: "**Knee: %.0f pushes/s**, the highest offered rate that passed", $0) }
+            ?? "**No step passed**: the lowest rate already fails (see its verdict)"
+        if o.knee != nil, let limit = o.kneeLimit {
+            out += String(format: "; limited by the **%@**: step %d at %.0f/s failed: %@.\n", limit.client ? "client" : "target",
+                          limit.step, limit.offeredRate, limit.failures.joined(separator: "; "))
+        } else {
+            out += o.knee == nil ? ".\n" : "; no step above it failed (raise the search's high bound to find the limit).\n"
+        }
+        if let limit = o.recordingLimit { out += "The search ended early: \(limit).\n" }
+        out += o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, where the sent rate stopped tracking the offered rate with an engine or producer thread saturated: past it the harness, not the target, is the limit.\n", $0) }
+            ?? "The client kept up at every step (no engine or producer thread saturated).\n"
         if let peak = o.recordedPeak {
             out += String(format: "Recorded peak %.1f pushes/s (its busiest minute, at x1; busiest second %d)", peak.peakMinutePerSecond, peak.peakSecond)
             out += o.headroom.map { String(format: ", knee %.0f/s: **%.1f× headroom** over the recording's own peak.\n", o.knee ?? 0, $0) } ?? ".\n"

@@ -135,8 +135,7 @@ public enum ReplayRun {
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
-        let driver = try Workloads.source(config.workload, priority: config.payload.priority, templates: inputs.templates,
-                                          channels: broadcast?.channels)
+        let driver = try Workloads.replay(config, templates: inputs.templates, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config)
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
@@ -169,6 +168,7 @@ public enum ReplayRun {
             engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
+        report.events.recordingPasses = (driver as? LoopingReplay)?.passes
         report.runID = runID
         report.broadcast = broadcast.map { b in
             RunReport.Broadcast(channels: b.channels.byStore.count, storesRefused: b.channels.refused.count, deleted: b.deleted,

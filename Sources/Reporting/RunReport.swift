@@ -271,6 +271,9 @@ extension RunReport {
         /// The pushes the workload said the stream plans, over all shards, when it knows. Absent in reports
         /// written before it existed.
         public var expectedPushes: Int?
+        /// How many passes over the recording the run made when it looped it (`loop_recording`); absent when
+        /// it did not loop. Every pass's events are counted above.
+        public var recordingPasses: Int?
 
         public init(read: Int, byKind: [String: Int], producedPushes: Int, stateOnly: Int, invalid: [String: Int], badLineSamples: [BadLine]) {
             self.read = read

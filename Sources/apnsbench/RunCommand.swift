@@ -76,6 +76,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Stop sending after this many seconds; what was not sent is counted as not sent.")
     var duration: Double?
 
+    @Flag(name: .long, help: "With --duration and an open-loop schedule: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads; profile key loop_recording).")
+    var loop = false
+
     @Option(name: .long, help: ArgumentHelp("SLO: p99 response time at most MS milliseconds (overrides the profile's slo_p99_ms).", valueName: "MS"))
     var sloP99Ms: Int?
 
@@ -199,6 +202,7 @@ struct RunCommand: ParsableCommand {
         o.priority = priority.flatMap(Priority.init(rawValue:))
         o.schedule = try schedule()
         o.durationSeconds = duration
+        if loop { o.loopRecording = true }
         o.coalesceMillis = try coalesceMillis()
         o.expirationSeconds = expiration
         o.collapseID = collapseId

@@ -76,6 +76,9 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The delivered share a step must meet, 0-1 (overrides slo_min_delivered).", valueName: "SHARE"))
     var sloMinDelivered: Double?
 
+    @Flag(name: .long, help: "Do not replay the recording again when a step outlasts it: the search then ends at the rate the recording can sustain for a whole step.")
+    var noLoop = false
+
     func bounds() throws -> (Double, Double) {
         guard let rate else { throw ValidationError("give --rate LOW..HIGH (the knee) or --vary KEY=V1,V2 (side by side)") }
         let parts = rate.components(separatedBy: "..")
@@ -144,6 +147,7 @@ struct SweepCommand: ParsableCommand {
         request.cooldownSeconds = cooldown
         request.outDirectory = out
         request.overrides = overrides
+        request.overrides.loopRecording = !noLoop
         let outcome: RateSweep.Outcome
         do {
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }

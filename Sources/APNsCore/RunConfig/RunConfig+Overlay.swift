@@ -9,6 +9,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var priority: Priority?
     public var schedule: Schedule?
     public var durationSeconds: Double?
+    public var loopRecording: Bool?
     /// Coalescing window in ms; 0 turns coalescing off.
     public var coalesceMillis: Int64?
     public var expirationSeconds: Int?
@@ -46,6 +47,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         case nil: break
         }
         if durationSeconds != nil { k.insert(.duration) }
+        if loopRecording != nil { k.insert(.loopRecording) }
         if coalesceMillis != nil { k.insert(.coalesce) }
         if expirationSeconds != nil { k.insert(.expiration) }
         if collapseID != nil { k.insert(.collapseID) }
@@ -78,6 +80,7 @@ extension RunConfig {
         if let v = o.priority { c.payload.priority = v }
         if let v = o.schedule { c.schedule.mode = v }
         if let v = o.durationSeconds { c.schedule.durationSeconds = v }
+        if let v = o.loopRecording { c.schedule.loopRecording = v ? true : nil }
         if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }
         if let v = o.expirationSeconds { c.payload.expirationSeconds = v }
         if let v = o.collapseID { c.payload.collapseID = v }

@@ -15,6 +15,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case coalesce
     case schedule, speed, rate, ramp
     case duration
+    case loopRecording = "loop_recording"
     case sloP99 = "slo_p99_ms"
     case sloMinDelivered = "slo_min_delivered"
     case sloMaxErrorShare = "slo_max_error_share"
@@ -49,6 +50,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .rate: return "--rate"
         case .ramp: return "--ramp"
         case .duration: return "--duration"
+        case .loopRecording: return "--loop"
         case .fastSimulator: return "--fast-simulator"
         case .sloP99: return "--slo-p99-ms"
         case .sloMinDelivered: return "--slo-min-delivered"
@@ -159,6 +161,17 @@ extension RunConfig {
         }
         if let d = schedule.durationSeconds, !(d > 0 && d.isFinite) {
             throw RunConfigError(.duration, "must be a positive number of seconds, found \(Self.trim(d))")
+        }
+        if schedule.loopRecording == true {
+            guard schedule.durationSeconds != nil else {
+                throw RunConfigError(.loopRecording, "needs a duration (--duration): a looped recording never runs out")
+            }
+            guard schedule.mode.isOpenLoop else {
+                throw RunConfigError(.loopRecording, "needs an open-loop schedule (--rate, --ramp or --speed)")
+            }
+            guard deliveryMode != .broadcast else {
+                throw RunConfigError(.loopRecording, "does not apply to broadcast delivery: its channels are made for one pass")
+            }
         }
         if let window = coalescing.windowMillis {
             guard window > 0 else { throw RunConfigError(.coalesce, "must be a positive duration, found \(window) ms") }

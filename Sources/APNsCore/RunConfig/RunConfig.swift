@@ -215,6 +215,10 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var mode: Schedule = .closedLoop
         /// Stop sending after this many seconds; what was not sent is counted as not sent. Default none.
         public var durationSeconds: Double?
+        /// Replay the recording again when it runs out before the duration ends: each pass is the workload
+        /// anew over the same stream (the same tokens and payloads), its recorded times shifted past the
+        /// pass before. Only with a duration. Default off (nil); `sweep` turns it on.
+        public var loopRecording: Bool?
         public init() {}
     }
 

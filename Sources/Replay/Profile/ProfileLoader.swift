@@ -14,7 +14,7 @@ public enum ProfileLoader {
         "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
         "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
-        "live_activity_budget", "delivery", "keep_channels", "mix",
+        "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
     ]
 
     /// The keys of one part of `mix:` (each a workload with its own recording, template, push type and app).
@@ -238,6 +238,10 @@ public enum ProfileLoader {
         if values["duration"] != nil {
             guard let ms = try duration("duration") else { throw fail("duration", "must be a duration like 30s or 5m") }
             config.schedule.durationSeconds = Double(ms) / 1000
+        }
+        if let node = values["loop_recording"] {
+            guard case .scalar = node, let b = node.bool else { throw fail("loop_recording", "must be true or false") }
+            config.schedule.loopRecording = b ? true : nil
         }
         if values["coalesce"] != nil {
             guard let ms = try duration("coalesce") else { throw fail("coalesce", "must be a duration like 250ms or 1s") }

@@ -31,6 +31,11 @@ public final class MixedWorkload: ReplaySource {
     public var events: EventTally { parts.dropFirst().reduce(parts[0].events) { $0 + $1.events } }
     public var stopError: StreamLineError? { parts.lazy.compactMap(\.stopError).first }
     public var failedRead: (stream: String, error: Error)? { parts.lazy.compactMap(\.failedRead).first }
+    public var recordedSpan: (first: Int64, last: Int64)? {
+        let spans = parts.compactMap(\.recordedSpan)
+        guard let first = spans.map(\.first).min(), let last = spans.map(\.last).max() else { return nil }
+        return (first, last)
+    }
     public var streamProgress: (bytes: Int, of: Int?) {
         var bytes = 0, total: Int? = 0
         for p in parts {

@@ -11,4 +11,6 @@ public protocol ReplaySource: PushSource {
     var failedRead: (stream: String, error: Error)? { get }
     /// Bytes of the stream(s) read so far and their size when known, for progress; safe from any thread.
     var streamProgress: (bytes: Int, of: Int?) { get }
+    /// The recorded times of the first and the latest good event read so far, epoch milliseconds.
+    var recordedSpan: (first: Int64, last: Int64)? { get }
 }

@@ -25,15 +25,31 @@ public enum Workloads {
     /// - Parameters:
     ///   - templates: the payload templates by part (``RunConfig/Workload/parts``).
     ///   - channels: broadcast delivery's channels (order-changes); nil: device delivery.
+    ///   - timeShiftMillis: added to every recorded time (a looped recording's later passes).
     public static func source(_ workload: RunConfig.Workload, priority: Priority, templates: [PayloadTemplate],
-                              channels: BroadcastChannels? = nil) throws -> ReplaySource {
-        guard let mix = workload.mix else { return try driver(workload, priority: priority, template: templates[0], channels: channels) }
+                              channels: BroadcastChannels? = nil, timeShiftMillis: Int64 = 0) throws -> ReplaySource {
+        guard let mix = workload.mix else {
+            let d = try driver(workload, priority: priority, template: templates[0], channels: channels)
+            d.timeShiftMillis = timeShiftMillis
+            return d
+        }
         precondition(channels == nil, "broadcast delivery is one order-changes recording")
         return MixedWorkload(parts: try mix.enumerated().map { i, part in
             let d = try driver(part, priority: priority, template: templates[i])
             d.kind = Int32(i)
+            d.timeShiftMillis = timeShiftMillis
             return d
         })
+    }
+
+    /// The run's push source: the configured workload, replayed pass after pass when the schedule says to
+    /// loop the recording (``LoopingReplay``).
+    public static func replay(_ config: RunConfig, templates: [PayloadTemplate], channels: BroadcastChannels? = nil) throws -> ReplaySource {
+        let first = try source(config.workload, priority: config.payload.priority, templates: templates, channels: channels)
+        guard config.schedule.loopRecording == true else { return first }
+        return LoopingReplay(first: first) { shift in
+            try source(config.workload, priority: config.payload.priority, templates: templates, channels: channels, timeShiftMillis: shift)
+        }
     }
 
     /// The configured workload over its recorded stream, as the engine's push source.

@@ -50,11 +50,20 @@ public final class WorkloadDriver: ReplaySource {
     public private(set) var readFailure: Error?
     /// The recorded time of the stream's first good event, epoch milliseconds; nil until one was read.
     public private(set) var firstRecordedMillis: Int64?
+    /// The recorded time of the latest good event read, epoch milliseconds.
+    public private(set) var lastRecordedMillis: Int64?
+    /// Added to every event's recorded time before the rules see it: a looped recording's later passes.
+    public var timeShiftMillis: Int64 = 0
 
     /// Bytes of the stream read so far and its size when known, for progress; safe from any thread.
     public var streamProgress: (bytes: Int, of: Int?) { reader.progress }
 
     public var failedRead: (stream: String, error: Error)? { readFailure.map { (reader.path, $0) } }
+
+    public var recordedSpan: (first: Int64, last: Int64)? {
+        guard let first = firstRecordedMillis, let last = lastRecordedMillis else { return nil }
+        return (first, last)
+    }
 
     /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
@@ -87,8 +96,10 @@ public final class WorkloadDriver: ReplaySource {
                 return .end
             case let .bad(error)?:
                 return badLine(error, kind: nil, push: &push)
-            case let .record(line, at, kind, fields)?:
+            case let .record(line, recordedAt, kind, fields)?:
+                let at = recordedAt + timeShiftMillis
                 if firstRecordedMillis == nil { firstRecordedMillis = at }
+                lastRecordedMillis = max(lastRecordedMillis ?? at, at)
                 let record = StreamRecord(line: line, at: at, kind: kind, fields: fields)
                 do {
                     let planned = try rules.apply(record)

@@ -1,7 +1,9 @@
 /// Whether a sweep step passed: all four must hold.
-/// 1. Sends kept up: first sends at least `minSendShare` (99%) of the offered rate. When they did not, the
-///    step says why: the in-flight window was full (the target answered too slowly: its failure), or the
-///    *client* saturated (a capacity figure must never be the harness's own limit).
+/// 1. Sends kept up: pushes sent at least `minSendShare` (99%) of the offered rate, both counting only the
+///    pushes that could be sent. When they did not, the step says why (``Shortfall``): the in-flight window
+///    was full (the target answered too slowly: its failure); the *client* saturated, with its evidence (an
+///    engine thread near a full core, or a producer that fell behind): a capacity figure must never be the
+///    harness's own limit; or, when neither shows, that the cause is unknown.
 /// 2. The corrected p99 is within the SLO.
 /// 3. The delivered share is met, and no 429 or 5xx class appeared that the first step did not have.
 /// 4. p99 does not trend upward within the step: the median p99 of the step's last third of intervals is
@@ -17,23 +19,61 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         self.minDelivered = minDelivered
     }
 
+    /// Why sends fell short of the offered rate, as far as the step shows it.
+    public enum Shortfall: String, Codable, Sendable, Equatable {
+        /// Every stream was waiting on an answer: the target was too slow (its failure).
+        case targetWindow = "target"
+        /// An engine thread was near a full core: the client was the limit.
+        case engineSaturated = "engine"
+        /// The producer could not keep the engines fed (near a full core, or handing pushes over late).
+        case producerBehind = "producer"
+        /// Neither shows: the cause is not known from the step.
+        case unknown
+    }
+
+    /// A thread at or above this share of a core is saturated.
+    public static let saturatedCPU = 0.85
+    /// A producer that handed over at least this share of the pushes late could not keep up.
+    public static let lateShare = 0.01
+
+    /// Why the step's sends fell short of its offered rate; nil when they kept up (or the recording ran out).
+    public func shortfall(of step: SweepStep) -> Shortfall? {
+        guard !step.streamEnded else { return nil }
+        let share = step.offeredRate > 0 ? step.achievedRate / step.offeredRate : 1
+        guard share < minSendShare else { return nil }
+        if step.windowFilled { return .targetWindow }
+        if (step.engineCPU ?? 0) >= Self.saturatedCPU { return .engineSaturated }
+        if (step.producerCPU ?? 0) >= Self.saturatedCPU || (step.producerLateShare ?? 0) >= Self.lateShare { return .producerBehind }
+        return .unknown
+    }
+
     /// The criteria the step failed, each named with its numbers; empty when it passed. `first` is the
     /// sweep's first step (its error classes are the baseline's).
     public func failures(of step: SweepStep, first: SweepStep?) -> [String] {
         var out: [String] = []
         if step.streamEnded {
-            return ["the recording ran out before the step's end: record a longer stream, or shorten --step-seconds"]
+            return ["the recording ran out before the step's end: loop it (the default), record a longer stream, or shorten --step-seconds"]
         }
         let share = step.offeredRate > 0 ? step.achievedRate / step.offeredRate : 1
-        if share < minSendShare, step.windowFilled {
+        let sent = String(format: "sent %.0f/s of %.0f/s sendable (%.1f%% < %.0f%%)", step.achievedRate, step.offeredRate, share * 100, minSendShare * 100)
+        let threads = [
+            step.engineCPU.map { String(format: "engine thread %.0f%% of a core", $0 * 100) },
+            step.producerCPU.map { String(format: "producer %.0f%%", $0 * 100) },
+            step.producerLateShare.map { String(format: "%.1f%% of pushes handed over late", $0 * 100) },
+            step.processCPU.map { String(format: "process %.0f%%", $0 * 100) },
+        ].compactMap { $0 }.joined(separator: ", ")
+        switch shortfall(of: step) {
+        case .targetWindow?:
             // Not the client: every stream was waiting on an answer.
-            out.append(String(format: "sent %.0f/s of %.0f/s offered (%.1f%%): the in-flight window (%d) was full, waiting on the target's answers",
-                              step.achievedRate, step.offeredRate, share * 100, step.window ?? 0))
-        } else if share < minSendShare {
-            let cpu = (step.engineCPU.map { String(format: ", engine threads at %.0f%% of a core", $0 * 100) } ?? "")
-                + (step.processCPU.map { String(format: ", process CPU %.0f%% of a core", $0 * 100) } ?? "")
-            out.append(String(format: "client saturated: sent %.0f/s of %.0f/s offered (%.1f%% < %.0f%%%@)",
-                              step.achievedRate, step.offeredRate, share * 100, minSendShare * 100, cpu))
+            out.append(String(format: "%@: the in-flight window (%d) was full, waiting on the target's answers", sent, step.window ?? 0))
+        case .engineSaturated?:
+            out.append("client saturated: \(sent); \(threads)")
+        case .producerBehind?:
+            out.append("client saturated, the producer fell behind: \(sent); \(threads)")
+        case .unknown?:
+            out.append("\(sent), cause unknown: no thread near a full core and the window never full (\(threads))")
+        case nil:
+            break
         }
         if step.p99Millis > sloP99Millis {
             out.append(String(format: "p99 %.1f ms over the SLO's %.0f ms", step.p99Millis, sloP99Millis))

@@ -2,10 +2,19 @@ import APNsCore
 
 /// One open-loop step of a rate sweep, as the knee criteria read it: taken from the step's report.
 public struct SweepStep: Codable, Sendable, Equatable {
-    /// The rate the step offered, pushes a second.
+    /// The rate the step offered, pushes a second: the schedule's rate less the pushes that could never be
+    /// sent (``notSendableShare``), so that it counts what ``achievedRate`` counts.
     public var offeredRate: Double
-    /// First sends a second over the step's scheduled length (resends not counted).
+    /// Pushes sent a second (each push once, resends not counted) over the window in which the schedule was
+    /// sending: the step's length, or less when the recording ran out.
     public var achievedRate: Double
+    /// The schedule's own rate (the search's), pushes a second. Nil in steps recorded before it existed.
+    public var scheduledRate: Double?
+    /// Of the pushes the schedule gave a send time, the share the engine dropped as not sendable by nature
+    /// (a token already answered 410, a broadcast channel gone).
+    public var notSendableShare: Double = 0
+    /// The window the rates were measured over, seconds.
+    public var windowSeconds: Double?
     /// p99 response time from the intended send (corrected for coordinated omission), ms.
     public var p99Millis: Double
     /// Delivered share of the pushes sent to the target (answered or not).
@@ -22,9 +31,12 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// the target's answers, not on the client.
     public var window: Int?
     public var windowFilled = false
-    /// The busiest engine thread's share of a core over the step (the workers' average): near 1, the
-    /// harness was its own bottleneck.
+    /// The busiest engine thread's share of a core over the step: near 1, the harness was its own bottleneck.
     public var engineCPU: Double?
+    /// The producer thread's share of a core over the step (workload, coalescing, pacing).
+    public var producerCPU: Double?
+    /// The share of the pushes the producer handed to an engine more than 1 ms after they were due.
+    public var producerLateShare: Double?
 
     public init(offeredRate: Double, achievedRate: Double, p99Millis: Double, deliveredShare: Double,
                 overloadReasons: [String] = [], intervalP99Millis: [Double] = [], processCPU: Double? = nil) {
@@ -37,30 +49,46 @@ public struct SweepStep: Codable, Sendable, Equatable {
         self.processCPU = processCPU
     }
 
-    /// The step a report describes: `stepSeconds` is its scheduled length (the drain after it is not the
-    /// offered load's).
-    public init(report r: RunReport, offeredRate: Double, stepSeconds: Double, processCPU: Double? = nil) {
+    /// Not-sent causes the engine finds only after the schedule gave the push a send time: the push had its
+    /// place in the schedule, yet no target could ever take it.
+    public static let notSendableCauses = ["dead_token", "channel_gone"]
+
+    /// The step a report describes. `rate` is the schedule's; `stepSeconds` its scheduled length (the drain
+    /// after it is not the offered load's).
+    public init(report r: RunReport, offeredRate rate: Double, stepSeconds: Double, processCPU: Double? = nil) {
         let interval = Double(r.configuration.timelineIntervalSeconds)
-        let sentInStep = r.timeline.filter { Double($0.second) < stepSeconds }.reduce(0) { $0 + $1.sent }
-        let resends = r.engine.retriesTotal
-        // Of the pushes that went to the target: what the stream itself leaves unsent (no token, no
+        // Pushes that went to the target, each once: what the stream itself leaves unsent (no token, no
         // recipients, dead tokens, the step's end) is not the target's doing.
         let sent = r.pushes.delivered + r.pushes.rejectedTotal + r.pushes.failedTotal + r.pushes.timedOut
+        let notSendable = Self.notSendableCauses.reduce(0) { $0 + (r.pushes.notSent[$1] ?? 0) }
+        let ended = r.pushes.notSent["run_stopped"] == nil && r.durationSeconds < stepSeconds * 0.95
+        // The window the schedule was sending in: the whole step, or up to the last second that sent when
+        // the recording ran out.
+        let lastSending = r.timeline.filter { $0.sent > 0 }.map { Double($0.second) + interval }.max() ?? stepSeconds
+        let window = ended ? max(interval, min(stepSeconds, lastSending)) : stepSeconds
+        // The timeline counts each push once, at its last attempt.
+        let sentInWindow = r.timeline.filter { Double($0.second) < window }.reduce(0) { $0 + $1.sent }
+        let share = sent + notSendable > 0 ? Double(notSendable) / Double(sent + notSendable) : 0
         self.init(
-            offeredRate: offeredRate,
-            achievedRate: Double(max(0, sentInStep - resends)) / stepSeconds,
+            offeredRate: rate * (1 - share),
+            achievedRate: Double(sentInWindow) / window,
             p99Millis: Double(r.latency.responseTime.p99) / 1000,
             deliveredShare: sent > 0 ? Double(r.pushes.delivered) / Double(sent) : 0,
             overloadReasons: r.pushes.rejected.filter { $0.value.status == 429 || $0.value.status >= 500 }.keys.sorted(),
-            intervalP99Millis: r.timeline.filter { Double($0.second) + interval <= stepSeconds }.compactMap { e in
+            intervalP99Millis: r.timeline.filter { Double($0.second) + interval <= window }.compactMap { e in
                 e.responseTime.flatMap { EncodedPercentiles.values($0, at: [99])?.first }.map { Double($0) / 1000 }
             },
             processCPU: processCPU)
-        streamEnded = r.pushes.notSent["run_stopped"] == nil && r.durationSeconds < stepSeconds * 0.95
-        window = r.configuration.transport.window
-        if r.durationSeconds > 0 {
-            engineCPU = Double(r.engine.engineCPUMillis) / 1000 / r.durationSeconds / Double(max(1, r.configuration.transport.workers))
-        }
+        scheduledRate = rate
+        notSendableShare = share
+        windowSeconds = window
+        streamEnded = ended
+        self.window = r.configuration.transport.window
+        engineCPU = Double(r.engine.busiestEngineCPUMillis > 0 ? r.engine.busiestEngineCPUMillis
+                                                               : r.engine.engineCPUMillis / max(1, r.configuration.transport.workers)) / 1000 / window
+        if r.engine.producerCPUMillis > 0 { producerCPU = Double(r.engine.producerCPUMillis) / 1000 / window }
+        let scheduled = sent + notSendable
+        if scheduled > 0 { producerLateShare = Double(r.engine.producerLatePushes) / Double(scheduled) }
         windowFilled = r.engine.peakInFlight >= r.configuration.transport.window
     }
 }

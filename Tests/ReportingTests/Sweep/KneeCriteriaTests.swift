@@ -19,10 +19,16 @@ final class KneeCriteriaTests: XCTestCase {
         let table: [(String, SweepStep, String?)] = [
             ("all hold", step(), nil),
             ("sent 99% exactly", step(sent: 990), nil),
-            ("client saturated", step(sent: 900), "client saturated: sent 900/s of 1000/s offered (90.0% < 99%, process CPU 97% of a core)"),
-            ("client saturated, engine measured", { var s = step(sent: 900); s.engineCPU = 0.98; return s }(),
-             "client saturated: sent 900/s of 1000/s offered (90.0% < 99%, engine threads at 98% of a core, process CPU 97% of a core)"),
+            ("short, no thread busy: cause unknown", step(sent: 900), "sent 900/s of 1000/s sendable (90.0% < 99%), cause unknown"),
+            ("engine thread saturated", { var s = step(sent: 900); s.engineCPU = 0.98; return s }(),
+             "client saturated: sent 900/s of 1000/s sendable (90.0% < 99%); engine thread 98% of a core"),
+            ("engine at 17%: not saturated", { var s = step(sent: 960); s.engineCPU = 0.17; s.processCPU = 0.28; return s }(), "cause unknown"),
+            ("producer busy", { var s = step(sent: 900); s.engineCPU = 0.3; s.producerCPU = 0.9; return s }(),
+             "client saturated, the producer fell behind"),
+            ("producer late", { var s = step(sent: 900); s.engineCPU = 0.3; s.producerCPU = 0.2; s.producerLateShare = 0.05; return s }(),
+             "5.0% of pushes handed over late"),
             ("window full", step(sent: 900, windowFilled: true), "the in-flight window (200) was full"),
+            ("window full beats a busy engine", { var s = step(sent: 900, windowFilled: true); s.engineCPU = 0.99; return s }(), "the in-flight window (200) was full"),
             ("p99 over", step(p99: 501), "p99 501.0 ms over the SLO's 500 ms"),
             ("p99 at the SLO", step(p99: 500), nil),
             ("delivered short", step(delivered: 0.98), "delivered 98.00% under the SLO's 99.00%"),
@@ -41,9 +47,29 @@ final class KneeCriteriaTests: XCTestCase {
                 XCTAssertEqual(failures, [], name)
             }
         }
-        var ended = step()
+        var ended = step(sent: 500)
         ended.streamEnded = true
+        ended.engineCPU = 0.99
         XCTAssertEqual(criteria.failures(of: ended, first: first).count, 1, "a step whose recording ran out is judged on that alone")
+        XCTAssertNil(criteria.shortfall(of: ended), "a recording that ran out is no one's shortfall")
+    }
+
+    func testTheShortfallNamesTheClientOnlyWithEvidence() {
+        func shortfall(_ edit: (inout SweepStep) -> Void) -> KneeCriteria.Shortfall? {
+            var s = step(sent: 900)
+            s.processCPU = nil
+            edit(&s)
+            return criteria.shortfall(of: s)
+        }
+        XCTAssertNil(shortfall { $0.achievedRate = 995 }, "kept up")
+        XCTAssertEqual(shortfall { _ in }, .unknown)
+        XCTAssertEqual(shortfall { $0.processCPU = 0.99 }, .unknown, "the whole process (the embedded simulator too) is no evidence")
+        XCTAssertEqual(shortfall { $0.engineCPU = 0.84 }, .unknown)
+        XCTAssertEqual(shortfall { $0.engineCPU = 0.85 }, .engineSaturated)
+        XCTAssertEqual(shortfall { $0.producerCPU = 0.9 }, .producerBehind)
+        XCTAssertEqual(shortfall { $0.producerLateShare = 0.009 }, .unknown)
+        XCTAssertEqual(shortfall { $0.producerLateShare = 0.01 }, .producerBehind)
+        XCTAssertEqual(shortfall { $0.windowFilled = true; $0.engineCPU = 0.99 }, .targetWindow)
     }
 
     /// Runs a search against a target that passes every rate up to `knee`.
