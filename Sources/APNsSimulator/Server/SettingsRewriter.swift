@@ -54,7 +54,7 @@ final class SettingsRewriter: ChannelOutboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         guard holding != nil else { return }
-        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(holdMilliseconds * 1_000_000))) { [weak self] in
+        context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(holdMilliseconds * 1_000_000))) { [weak self] in
             self?.release(context: context)
         }
     }

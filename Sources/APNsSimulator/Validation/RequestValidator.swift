@@ -40,7 +40,7 @@ public struct Decision: Equatable {
 /// payload, then the device registry (topic, dead tokens, rate limit) and the Live Activity budget.
 /// A function of the request, the connection's token state, the clock and the per-token counters
 /// shared by all connections: no I/O, so it is tested without sockets.
-public struct RequestValidator {
+public struct RequestValidator: Sendable {
     public let configuration: SimulatorConfiguration
     private let rateWindows = WindowCounter()
     private let budgetWindows = WindowCounter()
