@@ -31,8 +31,10 @@ public final class MetricsServer {
             channel = try ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
-                    channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
-                        channel.pipeline.addHandler(MetricsHandler(metrics: metrics))
+                    // On the channel's event loop: the handlers are made and added there.
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(MetricsHandler(metrics: metrics))
                     }
                 }
                 .bind(host: host, port: port).wait()
@@ -85,7 +87,7 @@ private final class MetricsHandler: ChannelInboundHandler {
                 context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
             }
             let keepAlive = head.isKeepAlive
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
                 if !keepAlive { context.close(promise: nil) }
             }
         }
