@@ -139,7 +139,7 @@ for t in "${targets[@]}"; do
     objs=(); for m in $(modules_for "$t"); do objs+=("$objects_dir/$m.o"); done
     swiftc -module-name "$(basename "$src" .swift)" -parse-as-library -swift-version 6 "${sanitize[@]}" \
         -I "$modules" -I "$out/deps" "${clang_flags[@]}" \
-        "$src" "${objs[@]}" "$archive" -lstdc++ -o "$out/bin/$t" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
+        "$src" "${objs[@]}" "$archive" -lstdc++ -lcrypto -o "$out/bin/$t" 2>&1 | { grep -v 'Cannot export local symbol' || true; } >&2
     [ -x "$out/bin/$t" ] || { say "linking $t failed"; exit 1; }
     say "built $out/bin/$t ($((SECONDS - t0)) s)"
 done

@@ -32,8 +32,29 @@ begin "build (debug, with the tests)"
 swift build --build-tests
 end
 
-begin "XCTest (swift test)"
-swift test --skip-build "$@"
+# Test classes run in parallel processes (most of their time is spent waiting on loopback servers); the
+# JUnit file they write gives the count, printed as one closing line.
+begin "XCTest (swift test --parallel)"
+xunit=.build/xctest-results.xml
+rm -f "$xunit"
+set +e
+swift test --skip-build --parallel --num-workers "$(nproc)" --xunit-output "$xunit" "$@"
+xctest_rc=$?
+set -e
+python3 - "$xunit" <<'PY' || true
+import sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception as e:
+    print(f"test.sh: no XCTest results in {sys.argv[1]} ({e})")
+    sys.exit(0)
+cases = root.findall(".//testcase")
+failed = [c for c in cases if c.find("failure") is not None or c.find("error") is not None]
+for c in failed:
+    print(f"test.sh: FAILED {c.get('classname')}.{c.get('name')}")
+print(f"XCTest: {len(cases) - len(failed)} passed, {len(failed)} failed")
+PY
+[ "$xctest_rc" = 0 ] || exit "$xctest_rc"
 end
 
 # The Kubernetes manifests (deploy/kubernetes/): rendered for 4 shards and checked offline against the API

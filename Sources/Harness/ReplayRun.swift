@@ -58,7 +58,12 @@ public struct RunError: Error, CustomStringConvertible {
 public enum ReplayRun {
     /// The configuration a request describes: the profile, the overrides laid over it, checked once.
     public static func configuration(_ request: RunRequest) throws -> RunConfig {
-        let config = try ProfileLoader.load(path: request.profilePath).overlaying(request.overrides)
+        var config = try ProfileLoader.load(path: request.profilePath).overlaying(request.overrides)
+        // A model file named on the command line is relative to the working directory; one the profile
+        // names was read with the profile.
+        if request.overrides.apnsModel != nil {
+            do { try APNsModelFile.resolve(&config, relativeTo: nil) } catch let e as RunConfigError { throw RunConfigFlagError(e) }
+        }
         try config.validate(setBy: request.overrides)
         // The `simulator:` section (and the APNs model under it) by the simulator's own rules.
         try SimulatorConfigFile.check(run: config)

@@ -37,6 +37,7 @@ import Yams
 ///   capacity: { per_connection_per_second: 2000, overload_after_ms: 500, overload_503_fraction: 0.2 }
 ///   internal_server_error_fraction: 0.01
 ///   service_unavailable_fraction: 0.01
+///   too_many_requests_fraction: 0.001
 ///   shutdown_fraction: 0
 ///   connection_reset_fraction: 0
 ///   stall_fraction: 0                  # the connection goes silent: reads and answers nothing more
@@ -202,7 +203,7 @@ public enum SimulatorConfigFile {
 
     private static func faults(_ v: Entry, _ r: inout Reader, _ f: inout FaultInjection) throws {
         let m = try r.map(v)
-        try r.only(m, ["latency", "round_trip_ms", "capacity", "internal_server_error_fraction", "service_unavailable_fraction", "shutdown_fraction",
+        try r.only(m, ["latency", "round_trip_ms", "capacity", "internal_server_error_fraction", "service_unavailable_fraction", "too_many_requests_fraction", "shutdown_fraction",
                        "connection_reset_fraction", "stall_fraction", "latency_spike", "clock_step", "goaway_after_streams",
                        "goaway_after_seconds", "idle_timeout_seconds", "settings_delay_ms"])
         if let x = m["latency"] {
@@ -226,6 +227,7 @@ public enum SimulatorConfigFile {
         }
         if let x = m["internal_server_error_fraction"] { f.internalServerErrorFraction = try r.number(x, 0...1) }
         if let x = m["service_unavailable_fraction"] { f.serviceUnavailableFraction = try r.number(x, 0...1) }
+        if let x = m["too_many_requests_fraction"] { f.tooManyRequestsFraction = try r.number(x, 0...1) }
         if let x = m["shutdown_fraction"] { f.shutdownFraction = try r.number(x, 0...1) }
         if let x = m["connection_reset_fraction"] { f.connectionResetFraction = try r.number(x, 0...1) }
         if let x = m["stall_fraction"] { f.stallFraction = try r.number(x, 0...1) }
@@ -254,7 +256,7 @@ public enum SimulatorConfigFile {
         if let x = m["goaway_after_seconds"] { f.goAwayAfterSeconds = try r.number(x, 0.001...1e9) }
         if let x = m["idle_timeout_seconds"] { f.idleTimeoutSeconds = try r.number(x, 0.001...1e9) }
         if let x = m["settings_delay_ms"] { f.settingsDelayMilliseconds = try r.number(x, 0...600_000) }
-        let sum = f.internalServerErrorFraction + f.serviceUnavailableFraction + f.shutdownFraction + f.connectionResetFraction + f.stallFraction
+        let sum = f.internalServerErrorFraction + f.serviceUnavailableFraction + f.tooManyRequestsFraction + f.shutdownFraction + f.connectionResetFraction + f.stallFraction
         guard sum <= 1 else { throw r.fail(v, "the fractions add up to \(sum), more than 1") }
     }
 

@@ -106,7 +106,7 @@ extension RunConfig {
     public func validate(setBy overrides: RunConfigOverrides,
                          cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         do { try validate(cores: cores) } catch let e as RunConfigError {
-            if overrides.keys.contains(e.key) { throw RunConfigFlagError(error: e) }
+            if overrides.keys.contains(e.key) { throw RunConfigFlagError(e) }
             throw RunConfigProfileError(profile: profilePath, error: e)
         }
     }
@@ -115,6 +115,7 @@ extension RunConfig {
 /// A value from the command line that is out of range: `--connections must be between 1 and 64, found 65`.
 public struct RunConfigFlagError: Error, CustomStringConvertible, Sendable {
     public let error: RunConfigError
+    public init(_ error: RunConfigError) { self.error = error }
     public var description: String { error.flagDescription }
 }
 

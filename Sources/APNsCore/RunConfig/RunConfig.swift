@@ -302,14 +302,17 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// `fast`, which is ``fast``): the APNs model and the faults a run rehearses against. Default none:
         /// an answer at once, no faults.
         public var settings: ConfigValue?
-        /// A named APNs model (``APNsModel``) under ``settings``: `--apns-model`, or `model:` in the
-        /// section. Default none.
+        /// The APNs model under ``settings``: a preset's name (``APNsModel``) or the path of a model file
+        /// (`apnsbench model fit` writes one); `--apns-model`, or `model:` in the section. Default none.
         public var model: String?
+        /// A model file's keys, read from ``model``'s file when it names one (the report keeps them, so a run
+        /// says which model it ran against even when the file changed since).
+        public var modelFileSettings: ConfigValue?
         public init() {}
 
         /// What the simulator is configured with: the model's keys, the section's laid over them.
         public var effectiveSettings: ConfigValue? {
-            let preset = model.flatMap(APNsModel.named)?.settings
+            let preset = model.flatMap(APNsModel.named)?.settings ?? modelFileSettings
             switch (preset, settings) {
             case let (p?, s?): return p.overlaid(with: s)
             case let (p, s): return p ?? s

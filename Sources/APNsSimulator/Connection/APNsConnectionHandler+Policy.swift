@@ -186,7 +186,9 @@ struct ConnectionPolicy {
                 edge += faults.serviceUnavailableFraction
                 if roll < edge {
                     answer.injected = .serviceUnavailable
-                } else if roll < edge + faults.shutdownFraction {
+                } else if roll < edge + faults.tooManyRequestsFraction {
+                    answer.injected = .tooManyRequests
+                } else if roll < edge + faults.tooManyRequestsFraction + faults.shutdownFraction {
                     answer.injected = .shutdown
                     answer.goAwayAfter = true
                 }

@@ -43,6 +43,9 @@ public struct FaultInjection: Sendable, Equatable {
     public var internalServerErrorFraction = 0.0
     /// Fraction of valid requests answered 503 ServiceUnavailable. Default 0.
     public var serviceUnavailableFraction = 0.0
+    /// Fraction of valid requests answered 429 TooManyRequests (a measured path's share of them; a per-token
+    /// rate limit is `rateLimit`). Default 0.
+    public var tooManyRequestsFraction = 0.0
     /// Fraction of valid requests answered 503 Shutdown, after which the connection gets GOAWAY
     /// `{"reason":"Shutdown"}` and closes. Default 0.
     public var shutdownFraction = 0.0
@@ -106,7 +109,7 @@ public struct FaultInjection: Sendable, Equatable {
 
     /// Whether any request-level fault is configured (the handler skips the dice otherwise).
     var rollsDice: Bool {
-        internalServerErrorFraction > 0 || serviceUnavailableFraction > 0 || shutdownFraction > 0 || connectionResetFraction > 0
+        internalServerErrorFraction > 0 || serviceUnavailableFraction > 0 || tooManyRequestsFraction > 0 || shutdownFraction > 0 || connectionResetFraction > 0
             || stallFraction > 0
     }
 }

@@ -323,7 +323,10 @@ public enum ProfileLoader {
         }
 
         // The configuration's own rules, each failure named by the key and the line it came from.
-        do { try config.validate() } catch let e as RunConfigError {
+        do {
+            try APNsModelFile.resolve(&config, relativeTo: (file as NSString).deletingLastPathComponent)
+            try config.validate()
+        } catch let e as RunConfigError {
             let key = e.key == .apnsModel ? "simulator" : e.key.profileKey
             throw ProfileError(file: file, line: values[key]?.mark?.line ?? values["schedule"]?.mark?.line, message: e.description)
         }

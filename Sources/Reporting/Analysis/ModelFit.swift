@@ -1,0 +1,109 @@
+import APNsCore
+import Foundation
+
+/// An APNs model fitted to a measured run: what `apnsbench model fit` reads from a report of a run against
+/// the user's own path to APNs (sandbox, at a low fixed rate), in the simulator's own keys.
+///
+/// The service time (send to answer) is taken as a fixed round trip plus a lognormal server time, the
+/// simulator's latency model. Its three parameters come from three quantiles of the measured service
+/// time: the round trip R is the shift at which the lognormal's spread seen from the median up (p50 to p99)
+/// equals its spread seen from the median down (p10 to p50); then the server time's p50 and p99 are the
+/// measured ones less R. A run whose in-flight window filled queued on the client, and its service times
+/// then hold waiting too: ``warnings`` says so.
+///
+/// Error answers are shares of the requests sent (first sends and resends): 503 ServiceUnavailable and
+/// 429 TooManyRequests answers, whether resent or final. Connections the server reset are the
+/// reconnections beyond the GOAWAYs; GOAWAYs become a count of requests a connection serves before one.
+public struct ModelFit: Codable, Sendable, Equatable {
+    /// Measured service time quantiles, ms.
+    public var serviceP10Millis: Double
+    public var serviceP50Millis: Double
+    public var serviceP99Millis: Double
+    /// The fitted round trip and server-time lognormal, ms.
+    public var roundTripMillis: Double
+    public var serverP50Millis: Double
+    public var serverP99Millis: Double
+    /// Requests sent (first sends and resends) and answered.
+    public var requests: Int
+    public var serviceUnavailableShare: Double
+    public var tooManyRequestsShare: Double
+    public var connectionResetShare: Double
+    /// Requests a connection served, on average, before the server sent GOAWAY; nil when none did.
+    public var goAwayAfterRequests: Int?
+    /// What makes the fit doubtful (a full window, few answers).
+    public var warnings: [String]
+
+    public struct FitError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    static let z99 = 2.326_347_874
+    static let z90 = 1.281_551_566
+
+    /// Fits the model to `report`'s delivered pushes' service times and its answers.
+    public static func fit(_ report: RunReport) throws -> ModelFit {
+        guard let encoded = report.latency.histograms?.overall.serviceTime,
+              let q = EncodedPercentiles.values(encoded, at: [10, 50, 99]), q.count == 3 else {
+            throw FitError(description: "the report has no service-time histogram of delivered pushes to fit (nothing was delivered, or it was written before histograms were kept)")
+        }
+        let (p10, p50, p99) = (Double(q[0]) / 1000, Double(q[1]) / 1000, Double(q[2]) / 1000)
+        guard p10 > 0, p50 > p10, p99 > p50 else {
+            throw FitError(description: String(format: "the service times have no spread to fit (p10 %.3f ms, p50 %.3f ms, p99 %.3f ms)", p10, p50, p99))
+        }
+        let r = roundTrip(p10: p10, p50: p50, p99: p99)
+        var warnings: [String] = []
+        let delivered = report.latency.serviceTime.count
+        if delivered < 2000 {
+            warnings.append("only \(delivered) delivered pushes: p99 rests on few of them (measure at least 2,000)")
+        }
+        if report.engine.peakInFlight >= report.configuration.transport.window {
+            warnings.append("the in-flight window (\(report.configuration.transport.window)) filled: pushes waited on the client, so the service times hold queueing; measure at a lower rate")
+        }
+        let requests = max(1, report.engine.sent)
+        func answers(_ reason: String) -> Int {
+            (report.pushes.rejected[reason]?.count ?? 0) + (report.engine.retries[reason] ?? 0)
+        }
+        let goAways = report.timeline.reduce(0) { $0 + ($1.goAways ?? 0) }
+        let resets = max(0, report.engine.reconnects - goAways)
+        return ModelFit(
+            serviceP10Millis: p10, serviceP50Millis: p50, serviceP99Millis: p99,
+            roundTripMillis: r, serverP50Millis: p50 - r, serverP99Millis: p99 - r,
+            requests: report.engine.sent,
+            serviceUnavailableShare: Double(answers(Reason.serviceUnavailable.rawValue)) / Double(requests),
+            tooManyRequestsShare: Double(answers(Reason.tooManyRequests.rawValue)) / Double(requests),
+            connectionResetShare: Double(resets) / Double(requests),
+            goAwayAfterRequests: goAways > 0 ? requests / goAways : nil,
+            warnings: warnings)
+    }
+
+    /// The shift R in [0, p10) at which ln((p99−R)/(p50−R))/z99 = ln((p50−R)/(p10−R))/z90; 0 when the
+    /// quantiles show no shift (the spread up is already no wider than the spread down).
+    static func roundTrip(p10: Double, p50: Double, p99: Double) -> Double {
+        func gap(_ r: Double) -> Double { log((p99 - r) / (p50 - r)) / z99 - log((p50 - r) / (p10 - r)) / z90 }
+        guard gap(0) > 0 else { return 0 }
+        var lo = 0.0, hi = p10 * (1 - 1e-9)
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if gap(mid) > 0 { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
+    /// The `simulator:` section: the simulator's keys for this model.
+    public var settings: ConfigValue {
+        var faults: [String: ConfigValue] = [
+            "round_trip_ms": .double(Self.rounded(roundTripMillis)),
+            "latency": .object(["lognormal_ms": .object(["p50": .double(Self.rounded(serverP50Millis)), "p99": .double(Self.rounded(serverP99Millis))])]),
+        ]
+        if serviceUnavailableShare > 0 { faults["service_unavailable_fraction"] = .double(Self.rounded(serviceUnavailableShare, places: 5)) }
+        if tooManyRequestsShare > 0 { faults["too_many_requests_fraction"] = .double(Self.rounded(tooManyRequestsShare, places: 5)) }
+        if connectionResetShare > 0 { faults["connection_reset_fraction"] = .double(Self.rounded(connectionResetShare, places: 6)) }
+        if let g = goAwayAfterRequests { faults["goaway_after_streams"] = .int(g) }
+        return .object(["faults": .object(faults)])
+    }
+
+    static func rounded(_ v: Double, places: Int = 3) -> Double {
+        let f = pow(10, Double(places))
+        return (v * f).rounded() / f
+    }
+}
