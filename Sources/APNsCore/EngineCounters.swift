@@ -43,8 +43,8 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     public var busiestEngineCPUMillis = 0
     /// CPU the producer thread used, ms (workload, shard filter, coalescing, budget, pacing), summed over shards.
     public var producerCPUMillis = 0
-    /// Pushes the producer handed to an engine more than 1 ms after they were due (open loop): the producer
-    /// could not keep the queues fed.
+    /// Pushes the producer handed to an engine more than 1 ms after they were due (open loop), not counting
+    /// those right after a full queue held it back: the producer could not keep the queues fed.
     public var producerLatePushes = 0
     /// Returns from the engine's wait (a socket ready, libcurl's timer, a push due, a wake from the
     /// producer, or the idle cap of 100 ms): the loop turns that cost a system call. Per push sent, it says

@@ -179,7 +179,7 @@ public final class CurlEngine: WakeableEngine {
                 }
                 let slot: TransferSlot
                 if let s = staged {
-                    guard s.push.intendedNanos <= now else { break }
+                    guard s.push.intendedNanos <= now &+ Self.sendAheadNanos else { break }
                     slot = s
                     staged = nil
                 } else {
@@ -202,7 +202,7 @@ public final class CurlEngine: WakeableEngine {
                         finish(slot, outcome: .notSent(slot.push.channel >= 0 ? .channelGone : cause), completed: 0, sink: sink)
                         continue
                     }
-                    if slot.push.intendedNanos > now {
+                    if slot.push.intendedNanos > now &+ Self.sendAheadNanos {
                         staged = slot
                         break
                     }
@@ -229,7 +229,7 @@ public final class CurlEngine: WakeableEngine {
             // Sleep until libcurl has something, or the next push, resend or end of a hold is due: to the
             // nanosecond (MultiDriver), so that a push due in under a millisecond does not spin.
             var due: UInt64? = nil
-            if let s = staged, inFlight < limit { due = s.push.intendedNanos }
+            if let s = staged, inFlight < limit { due = s.push.intendedNanos &- Self.sendAheadNanos }
             if let d = retryQueue.nextDueNanos { due = min(due ?? d, d) }
             if let until = lifecycle.wakeNanos { due = min(due ?? until, until) }
             if stopping, inFlight > 0 { due = min(due ?? stop.drainDeadlineNanos, stop.drainDeadlineNanos) }
@@ -348,7 +348,8 @@ public final class CurlEngine: WakeableEngine {
         slot.sentNanos = now
         if slot.attempts == 0 {
             slot.firstSentNanos = now
-            slot.intendedNanos = slot.push.intendedNanos == 0 ? now : slot.push.intendedNanos
+            // A push sent ahead of its time counts from when it went: response time is never below service time.
+            slot.intendedNanos = slot.push.intendedNanos == 0 ? now : min(slot.push.intendedNanos, now)
         }
         slot.attempts += 1
         curl_multi_add_handle(multi, slot.easy)
@@ -425,6 +426,11 @@ public final class CurlEngine: WakeableEngine {
             settle(slot, outcome: outcome, completed: completed, sink: sink)
         }
     }
+
+    /// A push due within this long is sent now: at high rates one wake-up then sends the few pushes due
+    /// next instead of sleeping between each (at 20,000 pushes/s they are 50 µs apart). The schedule's
+    /// rate over any millisecond is unchanged; each push is at most this early.
+    static let sendAheadNanos: UInt64 = 200_000
 
     /// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), ns: what the engine's own thread used.
     static func threadCPUNanos() -> UInt64 {

@@ -37,6 +37,8 @@ final class PushQueue: @unchecked Sendable {
     var wakeConsumer: (() -> Void)?
 
     private var producerWaitCount = 0
+    /// Whether the last `put` found the queue full and waited: read and written by the producer only.
+    private(set) var lastPutWaited = false
     private var consumerWaitCount = 0
     private var puts = 0
 
@@ -82,7 +84,9 @@ final class PushQueue: @unchecked Sendable {
     func put(_ push: inout OutgoingPush) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        lastPutWaited = false
         while !abandoned && tail - head == capacity {
+            lastPutWaited = true
             producerWaitCount += 1
             producerWaiting = true
             condition.wait()

@@ -237,6 +237,7 @@ public final class WorkerPool {
                                 stop: RunStop) -> ProducerStats {
         let n = queues.count
         var stats = ProducerStats()
+        var backpressured = false
         var push = OutgoingPush()
         var stopped = false
         var cause = NotSentCause.runStopped
@@ -252,10 +253,13 @@ public final class WorkerPool {
             }
             switch source.next(into: &push) {
             case .push:
-                if push.intendedNanos != 0, MonotonicTime.now() > push.intendedNanos + ProducerStats.lateAfterNanos {
+                // Late on its own account: not because an engine's full queue held the producer back.
+                if !backpressured, push.intendedNanos != 0, MonotonicTime.now() > push.intendedNanos + ProducerStats.lateAfterNanos {
                     stats.latePushes += 1
                 }
-                if !queues[worker(for: push.deviceToken, of: n)].put(&push) {
+                let queue = queues[worker(for: push.deviceToken, of: n)]
+                defer { backpressured = queue.lastPutWaited }
+                if !queue.put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
                     if stop.isRequested { cause = stop.cause }
                     sink.recordNotSent(cause, push)

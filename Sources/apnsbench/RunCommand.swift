@@ -76,7 +76,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Stop sending after this many seconds; what was not sent is counted as not sent.")
     var duration: Double?
 
-    @Flag(name: .long, help: "With --duration and an open-loop schedule: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads; profile key loop_recording).")
+    @Flag(name: .long, help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads; profile key loop_recording).")
     var loop = false
 
     @Option(name: .long, help: ArgumentHelp("SLO: p99 response time at most MS milliseconds (overrides the profile's slo_p99_ms).", valueName: "MS"))

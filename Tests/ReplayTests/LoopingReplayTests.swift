@@ -97,7 +97,7 @@ final class LoopingReplayTests: XCTestCase {
         XCTAssertEqual(looped.events.read, 2)
     }
 
-    func testLoopingNeedsADurationAndAnOpenLoop() throws {
+    func testLoopingNeedsADuration() throws {
         var (c, _) = try config("order-changes", pushType: .liveactivity)
         c.schedule.mode = .fixedRate(perSecond: 100)
         XCTAssertThrowsError(try c.validate()) { e in
@@ -106,8 +106,6 @@ final class LoopingReplayTests: XCTestCase {
         c.schedule.durationSeconds = 10
         XCTAssertNoThrow(try c.validate())
         c.schedule.mode = .closedLoop
-        XCTAssertThrowsError(try c.validate()) { e in
-            XCTAssertTrue("\(e)".contains("open-loop"), "\(e)")
-        }
+        XCTAssertNoThrow(try c.validate(), "closed loop for a duration longer than the recording lasts")
     }
 }

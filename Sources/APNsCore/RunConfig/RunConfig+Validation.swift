@@ -166,9 +166,6 @@ extension RunConfig {
             guard schedule.durationSeconds != nil else {
                 throw RunConfigError(.loopRecording, "needs a duration (--duration): a looped recording never runs out")
             }
-            guard schedule.mode.isOpenLoop else {
-                throw RunConfigError(.loopRecording, "needs an open-loop schedule (--rate, --ramp or --speed)")
-            }
             guard deliveryMode != .broadcast else {
                 throw RunConfigError(.loopRecording, "does not apply to broadcast delivery: its channels are made for one pass")
             }

@@ -1,13 +1,15 @@
 /// Whether a sweep step passed: all four must hold.
 /// 1. Sends kept up: pushes sent at least `minSendShare` (99%) of the offered rate, both counting only the
-///    pushes that could be sent. When they did not, the step says why (``Shortfall``): the in-flight window
-///    was full (the target answered too slowly: its failure); the *client* saturated, with its evidence (an
-///    engine thread near a full core, or a producer that fell behind): a capacity figure must never be the
-///    harness's own limit; or, when neither shows, that the cause is unknown.
+///    pushes that could be sent. When they did not, the step says why (``Shortfall``): the *client*
+///    saturated, with its evidence (an engine thread near a full core, which also fills the window as it
+///    reads answers late; or a producer that fell behind): a capacity figure must never be the harness's own
+///    limit; else the in-flight window was full (the target answered too slowly: its failure); or, when
+///    nothing shows, that the cause is unknown.
 /// 2. The corrected p99 is within the SLO.
 /// 3. The delivered share is met, and no 429 or 5xx class appeared that the first step did not have.
 /// 4. p99 does not trend upward within the step: the median p99 of the step's last third of intervals is
-///    at most `trendFactor` times that of its first third (a queue that grows makes it climb steadily).
+///    at most `trendFactor` times that of its first third, or higher by less than ``trendFloorMillis`` (a
+///    queue that grows makes it climb steadily).
 public struct KneeCriteria: Codable, Sendable, Equatable {
     public var sloP99Millis: Double
     public var minDelivered: Double
@@ -41,8 +43,10 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         guard !step.streamEnded else { return nil }
         let share = step.offeredRate > 0 ? step.achievedRate / step.offeredRate : 1
         guard share < minSendShare else { return nil }
-        if step.windowFilled { return .targetWindow }
+        // An engine thread at a full core reads answers late, so the window fills on its account: the
+        // client's saturation explains a full window, not the other way round.
         if (step.engineCPU ?? 0) >= Self.saturatedCPU { return .engineSaturated }
+        if step.windowFilled { return .targetWindow }
         if (step.producerCPU ?? 0) >= Self.saturatedCPU || (step.producerLateShare ?? 0) >= Self.lateShare { return .producerBehind }
         return .unknown
     }
@@ -83,11 +87,16 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         }
         let new = step.overloadReasons.filter { !(first?.overloadReasons.contains($0) ?? false) }
         if !new.isEmpty { out.append("new overload answers: \(new.joined(separator: ", "))") }
-        if let (early, late) = thirds(step.intervalP99Millis), late > trendFactor * max(early, 0.001) {
+        if let (early, late) = thirds(step.intervalP99Millis), late > trendFactor * max(early, 0.001),
+           late - early >= trendFloorMillis {
             out.append(String(format: "p99 rising within the step: %.1f ms early, %.1f ms late", early, late))
         }
         return out
     }
+
+    /// A rise in p99 smaller than this is scheduling noise, not a queue: 1% of the SLO, at least 5 ms (a
+    /// sub-millisecond p99 on loopback doubles by chance).
+    public var trendFloorMillis: Double { max(5, sloP99Millis * 0.01) }
 
     /// Median p99 of the first and the last third of the intervals; nil for fewer than 3.
     func thirds(_ values: [Double]) -> (Double, Double)? {

@@ -28,13 +28,17 @@ final class KneeCriteriaTests: XCTestCase {
             ("producer late", { var s = step(sent: 900); s.engineCPU = 0.3; s.producerCPU = 0.2; s.producerLateShare = 0.05; return s }(),
              "5.0% of pushes handed over late"),
             ("window full", step(sent: 900, windowFilled: true), "the in-flight window (200) was full"),
-            ("window full beats a busy engine", { var s = step(sent: 900, windowFilled: true); s.engineCPU = 0.99; return s }(), "the in-flight window (200) was full"),
+            ("a saturated engine explains a full window", { var s = step(sent: 900, windowFilled: true); s.engineCPU = 0.99; return s }(),
+             "client saturated: sent 900/s of 1000/s sendable (90.0% < 99%); engine thread 99% of a core"),
+            ("a full window with the engine idle is the target's", { var s = step(sent: 900, windowFilled: true); s.engineCPU = 0.3; return s }(),
+             "the in-flight window (200) was full"),
             ("p99 over", step(p99: 501), "p99 501.0 ms over the SLO's 500 ms"),
             ("p99 at the SLO", step(p99: 500), nil),
             ("delivered short", step(delivered: 0.98), "delivered 98.00% under the SLO's 99.00%"),
             ("a new 429", step(reasons: ["TooManyRequests"]), "new overload answers: TooManyRequests"),
             ("a 503 the first step had", step(reasons: ["ServiceUnavailable"]), nil),
             ("rising", step(intervals: [10, 11, 12, 30, 40, 50]), "p99 rising within the step: 10.5 ms early, 45.0 ms late"),
+            ("a sub-millisecond p99 quadrupling is noise", step(intervals: [0.4, 0.4, 0.5, 1.5, 1.6, 1.7]), nil),
             ("noisy but flat", step(intervals: [10, 19, 12, 18, 11, 19]), nil),
             ("too few intervals to judge a trend", step(intervals: [10, 100]), nil),
         ]
@@ -69,7 +73,8 @@ final class KneeCriteriaTests: XCTestCase {
         XCTAssertEqual(shortfall { $0.producerCPU = 0.9 }, .producerBehind)
         XCTAssertEqual(shortfall { $0.producerLateShare = 0.009 }, .unknown)
         XCTAssertEqual(shortfall { $0.producerLateShare = 0.01 }, .producerBehind)
-        XCTAssertEqual(shortfall { $0.windowFilled = true; $0.engineCPU = 0.99 }, .targetWindow)
+        XCTAssertEqual(shortfall { $0.windowFilled = true; $0.engineCPU = 0.99 }, .engineSaturated)
+        XCTAssertEqual(shortfall { $0.windowFilled = true; $0.engineCPU = 0.5 }, .targetWindow)
     }
 
     /// Runs a search against a target that passes every rate up to `knee`.
