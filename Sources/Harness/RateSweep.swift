@@ -14,6 +14,8 @@ public enum RateSweep {
         public var low: Double
         public var high: Double
         public var mode: RateSearch.Mode = .exponential
+        /// How close the bisection brings the highest pass and the lowest failure (relative).
+        public var precision = 0.05
         public var stepSeconds: Double = 30
         public var cooldownSeconds: Double = 5
         public var outDirectory = "reports/sweep"
@@ -42,8 +44,8 @@ public enum RateSweep {
         public var steps: [Step]
         /// The highest offered rate that passed.
         public var knee: Double?
-        /// The achieved rate of the first step whose client could not keep up (an engine thread near a full
-        /// core, or the producer behind), if any did.
+        /// The most a step sent whose client could not keep up (an engine thread near a full core, or the
+        /// producer behind), if any could not.
         public var ceiling: Double?
         /// What limits the knee: the first failed step above it, and whether its failure was the client's.
         public var kneeLimit: KneeLimit?
@@ -76,6 +78,7 @@ public enum RateSweep {
         // Broadcast channels are made for one pass over the recording.
         if profile.deliveryMode == .broadcast { request.overrides.loopRecording = nil }
         var search = RateSearch(low: request.low, high: request.high, mode: request.mode)
+        search.precision = request.precision
         var recordingLimit: String?
         var steps: [Step] = []
         var points: [SweepStepPoint] = []
@@ -117,7 +120,9 @@ public enum RateSweep {
         }
         let knee = steps.filter(\.passed).map(\.result.offeredRate).max()
         let byRate = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
-        let ceiling = byRate.first { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }?.result.achievedRate
+        // Past saturation the sent rate can fall (a backlog's catch-up costs more), so the ceiling is the most
+        // a saturated step sent.
+        let ceiling = byRate.filter { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }.map(\.result.achievedRate).max()
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
         outcome.recordingLimit = recordingLimit
         if let limit = byRate.first(where: { !$0.passed && !$0.result.streamEnded && $0.result.offeredRate > (knee ?? 0) }) {

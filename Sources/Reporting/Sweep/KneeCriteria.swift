@@ -6,7 +6,8 @@
 ///    limit; else the in-flight window was full (the target answered too slowly: its failure); or, when
 ///    nothing shows, that the cause is unknown.
 /// 2. The corrected p99 is within the SLO.
-/// 3. The delivered share is met, and no 429 or 5xx class appeared that the first step did not have.
+/// 3. The delivered share is met, and no 429 or 5xx class rose by a point or more of the requests over the
+///    first step's share.
 /// 4. p99 does not trend upward within the step: the median p99 of the step's last third of intervals is
 ///    at most `trendFactor` times that of its first third, or higher by less than ``trendFloorMillis`` (a
 ///    queue that grows makes it climb steadily).
@@ -33,6 +34,8 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         case unknown
     }
 
+    /// A 429 or 5xx class whose share of the requests rose by this much over the first step's is new.
+    public static let newOverloadShare = 0.01
     /// A thread at or above this share of a core is saturated.
     public static let saturatedCPU = 0.85
     /// A producer that handed over at least this share of the pushes late could not keep up.
@@ -85,8 +88,16 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         if step.deliveredShare < minDelivered {
             out.append(String(format: "delivered %.2f%% under the SLO's %.2f%%", step.deliveredShare * 100, minDelivered * 100))
         }
-        let new = step.overloadReasons.filter { !(first?.overloadReasons.contains($0) ?? false) }
-        if !new.isEmpty { out.append("new overload answers: \(new.joined(separator: ", "))") }
+        // A class is new when its share rose by a point or more over the first step's: a model's random 1%
+        // of 503s may show at one step and not at another, while shedding under overload is tens of percent.
+        let new = step.overloadReasons.filter { reason in
+            guard let share = step.overloadShares?[reason] else { return !(first?.overloadReasons.contains(reason) ?? false) }
+            return share - (first?.overloadShares?[reason] ?? 0) >= Self.newOverloadShare
+        }
+        if !new.isEmpty {
+            let shares = new.map { r in step.overloadShares?[r].map { String(format: "%@ %.1f%% of requests (first step %.1f%%)", r, $0 * 100, (first?.overloadShares?[r] ?? 0) * 100) } ?? r }
+            out.append("new overload answers: \(shares.joined(separator: ", "))")
+        }
         if let (early, late) = thirds(step.intervalP99Millis), late > trendFactor * max(early, 0.001),
            late - early >= trendFloorMillis {
             out.append(String(format: "p99 rising within the step: %.1f ms early, %.1f ms late", early, late))
@@ -98,9 +109,10 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
     /// sub-millisecond p99 on loopback doubles by chance).
     public var trendFloorMillis: Double { max(5, sloP99Millis * 0.01) }
 
-    /// Median p99 of the first and the last third of the intervals; nil for fewer than 3.
+    /// Median p99 of the first and the last third of the intervals; nil for fewer than 6 (a third of one
+    /// interval is one noisy p99).
     func thirds(_ values: [Double]) -> (Double, Double)? {
-        guard values.count >= 3 else { return nil }
+        guard values.count >= 6 else { return nil }
         let n = values.count / 3
         return (Self.median(Array(values.prefix(n))), Self.median(Array(values.suffix(n))))
     }

@@ -21,6 +21,9 @@ public struct SweepStep: Codable, Sendable, Equatable {
     public var deliveredShare: Double
     /// Rejection reasons of the 429 and 5xx classes seen (the capacity's signs).
     public var overloadReasons: [String]
+    /// Each of those reasons' answers (final or resent) as a share of the requests sent; nil in steps
+    /// recorded before it existed, and then every reason counts in full.
+    public var overloadShares: [String: Double]?
     /// p99 of each interval of the step, ms, in order (intervals with deliveries).
     public var intervalP99Millis: [Double]
     /// The process's CPU over the step's wall time (1.0 is one core busy): client and embedded simulator.
@@ -81,6 +84,10 @@ public struct SweepStep: Codable, Sendable, Equatable {
             processCPU: processCPU)
         scheduledRate = rate
         notSendableShare = share
+        let requests = Double(max(1, r.engine.sent))
+        overloadShares = Dictionary(uniqueKeysWithValues: overloadReasons.map { reason in
+            (reason, Double((r.pushes.rejected[reason]?.count ?? 0) + (r.engine.retries[reason] ?? 0)) / requests)
+        })
         windowSeconds = window
         streamEnded = ended
         self.window = r.configuration.transport.window

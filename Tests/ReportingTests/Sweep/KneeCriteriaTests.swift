@@ -4,7 +4,11 @@ import XCTest
 /// The knee criteria on synthetic steps, and the rate search on a synthetic target.
 final class KneeCriteriaTests: XCTestCase {
     let criteria = KneeCriteria(sloP99Millis: 500, minDelivered: 0.99)
-    let first = SweepStep(offeredRate: 100, achievedRate: 100, p99Millis: 20, deliveredShare: 1, overloadReasons: ["ServiceUnavailable"])
+    let first: SweepStep = {
+        var s = SweepStep(offeredRate: 100, achievedRate: 100, p99Millis: 20, deliveredShare: 1, overloadReasons: ["ServiceUnavailable"])
+        s.overloadShares = ["ServiceUnavailable": 0.01]
+        return s
+    }()
 
     func step(_ offered: Double = 1000, sent: Double = 1000, p99: Double = 50, delivered: Double = 1, reasons: [String] = [],
               intervals: [Double] = [40, 42, 41, 43, 40, 44], windowFilled: Bool = false) -> SweepStep {
@@ -37,6 +41,9 @@ final class KneeCriteriaTests: XCTestCase {
             ("delivered short", step(delivered: 0.98), "delivered 98.00% under the SLO's 99.00%"),
             ("a new 429", step(reasons: ["TooManyRequests"]), "new overload answers: TooManyRequests"),
             ("a 503 the first step had", step(reasons: ["ServiceUnavailable"]), nil),
+            ("a random 0.4% of 503s the first step happened not to get", { var s = step(reasons: ["InternalServerError"]); s.overloadShares = ["InternalServerError": 0.004]; return s }(), nil),
+            ("shedding: 503s rose by 20 points", { var s = step(reasons: ["ServiceUnavailable"]); s.overloadShares = ["ServiceUnavailable": 0.21]; return s }(),
+             "new overload answers: ServiceUnavailable"),
             ("rising", step(intervals: [10, 11, 12, 30, 40, 50]), "p99 rising within the step: 10.5 ms early, 45.0 ms late"),
             ("a sub-millisecond p99 quadrupling is noise", step(intervals: [0.4, 0.4, 0.5, 1.5, 1.6, 1.7]), nil),
             ("noisy but flat", step(intervals: [10, 19, 12, 18, 11, 19]), nil),

@@ -1,0 +1,75 @@
+import APNsCore
+import Foundation
+import Harness
+import Replay
+import Reporting
+import XCTest
+
+/// `model fit` against the embedded simulator configured with a model chosen here: the fit gives the model
+/// back, and a sweep against the fitted model finds the knee the chosen model gives.
+final class ModelFitEndToEndTests: XCTestCase {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// ksr-cranes (alerts) with a simulator section, paths made absolute.
+    func profile(_ dir: URL, simulator: String, connections: Int, streams: Int) throws -> String {
+        let profiles = Self.repo.appendingPathComponent("profiles").path
+        let text = try String(contentsOfFile: profiles + "/ksr-cranes.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "stream: streams/", with: "stream: \(profiles)/streams/")
+            .replacingOccurrences(of: "template: templates/", with: "template: \(profiles)/templates/")
+            .replacingOccurrences(of: "connections: 2", with: "connections: \(connections)")
+            .replacingOccurrences(of: "streams: 100", with: "streams: \(streams)")
+            + "\nsimulator:\n" + simulator
+        let path = dir.appendingPathComponent("p-\(UUID().uuidString.prefix(8)).yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testTheFitGivesTheModelBackAndTheSameKnee() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-fit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let chosen = """
+              faults:
+                round_trip_ms: 20
+                latency: { lognormal_ms: { p50: 5, p99: 40 } }
+                service_unavailable_fraction: 0.02
+                too_many_requests_fraction: 0.01
+
+            """
+        // The measurement: a low fixed rate, nothing queueing.
+        var run = RunRequest(profilePath: try profile(dir, simulator: chosen, connections: 2, streams: 100))
+        run.overrides.schedule = .fixedRate(perSecond: 500)
+        run.overrides.durationSeconds = 8
+        run.overrides.loopRecording = true
+        run.outDirectory = dir.appendingPathComponent("measured").path
+        let measured = try ReplayRun.execute(run, log: { _ in }).report
+        let fit = try ModelFit.fit(measured)
+        print(fit.table)
+        XCTAssertEqual(fit.roundTripMillis, 20, accuracy: 2, fit.table)
+        XCTAssertEqual(fit.serverP50Millis, 5, accuracy: 0.5, fit.table)
+        XCTAssertEqual(fit.serverP99Millis, 40, accuracy: 4, fit.table)
+        XCTAssertEqual(fit.serviceUnavailableShare, 0.02, accuracy: 0.01, fit.table)
+        XCTAssertEqual(fit.tooManyRequestsShare, 0.01, accuracy: 0.01, fit.table)
+        let modelFile = dir.appendingPathComponent("model.yaml").path
+        try fit.file(report: measured, reportPath: run.outDirectory + "/report.json").write(toFile: modelFile, atomically: true, encoding: .utf8)
+
+        // The knee of a small window (1 connection x 8 streams: about 8 / 27 ms ≈ 300/s) against the chosen
+        // model and against the fitted one.
+        func knee(_ simulator: String, model: String?) throws -> Double {
+            var sweep = RateSweep.Request(profilePath: try profile(dir, simulator: simulator, connections: 1, streams: 8), low: 100, high: 800)
+            sweep.overrides.apnsModel = model
+            sweep.overrides.sloMinDelivered = 0.9
+            sweep.stepSeconds = 3
+            sweep.cooldownSeconds = 0
+            sweep.precision = 0.02
+            sweep.outDirectory = dir.appendingPathComponent("sweep-\(model == nil ? "chosen" : "fitted")").path
+            let outcome = try RateSweep.execute(sweep) { _ in }
+            print(RateSweep.markdown(outcome))
+            return try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
+        }
+        let original = try knee(chosen, model: nil)
+        let fitted = try knee("  fast: false\n", model: modelFile)
+        print("knee: chosen model \(original)/s, fitted model \(fitted)/s")
+        XCTAssertEqual(fitted, original, accuracy: original * 0.05)
+    }
+}

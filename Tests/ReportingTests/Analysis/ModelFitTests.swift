@@ -1,0 +1,105 @@
+import APNsCore
+import Foundation
+@testable import Reporting
+import XCTest
+
+/// The model fit recovers a known model: a round trip plus a lognormal server time, from the three
+/// quantiles of the measured service times, and the shares of error answers from the counts.
+final class ModelFitTests: XCTestCase {
+    /// Exact quantiles of R + lognormal(p50, p99).
+    func quantiles(roundTrip r: Double, p50: Double, p99: Double) -> (Double, Double, Double) {
+        let sigma = log(p99 / p50) / ModelFit.z99
+        return (r + p50 * exp(-sigma * ModelFit.z90), r + p50, r + p99)
+    }
+
+    func testTheRoundTripIsTheShiftThatMakesTheSpreadsAgree() {
+        for (r, p50, p99) in [(20.0, 5.0, 40.0), (180, 10, 300), (0.5, 40, 200), (50, 50, 1500), (0, 40, 200)] {
+            let q = quantiles(roundTrip: r, p50: p50, p99: p99)
+            let fitted = ModelFit.roundTrip(p10: q.0, p50: q.1, p99: q.2)
+            XCTAssertEqual(fitted, r, accuracy: max(0.01, r * 0.001), "R \(r), p50 \(p50), p99 \(p99)")
+        }
+        // Quantiles spread more below the median than a lognormal's: no shift to find.
+        XCTAssertEqual(ModelFit.roundTrip(p10: 1, p50: 20, p99: 30), 0)
+    }
+
+    /// A report whose delivered pushes took R + lognormal service times (a seeded sample), with the error
+    /// answers and connection events given.
+    func report(roundTrip r: Double, p50: Double, p99: Double, pushes: Int = 20_000,
+                rejected503: Int = 0, retried503: Int = 0, rejected429: Int = 0, reconnects: Int = 0) -> RunReport {
+        let recorder = RunRecorder()
+        recorder.start(atNanos: Fixtures.t0)
+        let sigma = log(p99 / p50) / ModelFit.z99
+        var rng = SplitMix(seed: 7)
+        for i in 0..<pushes {
+            // Box-Muller from two uniforms.
+            let z = sqrt(-2 * log(rng.unit())) * cos(2 * .pi * rng.unit())
+            let ms = r + p50 * exp(sigma * z)
+            let sent = Fixtures.t0 + UInt64(i) * 100_000
+            recorder.record(.delivered, priority: .immediate, intended: sent, sent: sent, completed: sent + UInt64(ms * 1e6))
+        }
+        for _ in 0..<rejected503 { Fixtures.send(recorder, .rejected(.serviceUnavailable)) }
+        for _ in 0..<rejected429 { Fixtures.send(recorder, .rejected(.tooManyRequests)) }
+        var engine = EngineCounters()
+        engine.sent = pushes + rejected503 + rejected429 + retried503
+        engine.retries = retried503 > 0 ? ["ServiceUnavailable": retried503] : [:]
+        engine.retriesTotal = retried503
+        engine.reconnects = reconnects
+        return recorder.makeReport(configuration: Fixtures.configuration, events: Fixtures.matchingEvents(recorder),
+                                   environment: Fixtures.environment, engine: engine, startedAt: Fixtures.startedAt, durationSeconds: 10)
+    }
+
+    func testAReportOfAKnownModelGivesItsParametersBack() throws {
+        for (r, p50, p99) in [(20.0, 5.0, 40.0), (180, 10, 300), (20, 50, 1500)] {
+            let fit = try ModelFit.fit(report(roundTrip: r, p50: p50, p99: p99, rejected503: 200, retried503: 200, rejected429: 100, reconnects: 10))
+            XCTAssertEqual(fit.roundTripMillis, r, accuracy: r * 0.1, "round trip of \(r)/\(p50)/\(p99): \(fit.table)")
+            XCTAssertEqual(fit.serverP50Millis, p50, accuracy: p50 * 0.1, fit.table)
+            XCTAssertEqual(fit.serverP99Millis, p99, accuracy: p99 * 0.1, fit.table)
+            // 400 answers 503 (200 final, 200 resent) and 100 answers 429 of 20,500 requests.
+            XCTAssertEqual(fit.serviceUnavailableShare, 400.0 / 20_500, accuracy: 1e-9)
+            XCTAssertEqual(fit.tooManyRequestsShare, 100.0 / 20_500, accuracy: 1e-9)
+            XCTAssertEqual(fit.connectionResetShare, 10.0 / 20_500, accuracy: 1e-9)
+            XCTAssertNil(fit.goAwayAfterRequests)
+            XCTAssertEqual(fit.warnings, [])
+        }
+    }
+
+    func testTheModelFileIsWhatTheSimulatorReads() throws {
+        let r = report(roundTrip: 20, p50: 5, p99: 40, rejected503: 10)
+        let fit = try ModelFit.fit(r)
+        let text = fit.file(report: r, reportPath: "reports/sandbox/report.json")
+        XCTAssertTrue(text.contains("source:\n  report: \"reports/sandbox/report.json\""), text)
+        XCTAssertTrue(text.contains("\nsimulator:\n  faults:\n"), text)
+        XCTAssertTrue(text.contains("    round_trip_ms: "), text)
+        XCTAssertTrue(text.contains("      lognormal_ms:\n        p50: "), text)
+        XCTAssertTrue(text.contains("    service_unavailable_fraction: "), text)
+        XCTAssertFalse(text.contains("too_many_requests_fraction"), "no 429 seen, none modelled")
+    }
+
+    func testWhatCannotBeFittedIsRefusedAndDoubtIsSaid() throws {
+        let empty = Fixtures.report(from: RunRecorder())
+        XCTAssertThrowsError(try ModelFit.fit(empty)) { e in
+            XCTAssertTrue("\(e)".contains("no service-time histogram"), "\(e)")
+        }
+        var queued = report(roundTrip: 20, p50: 5, p99: 40, pushes: 500)
+        queued.engine.peakInFlight = queued.configuration.transport.window
+        let fit = try ModelFit.fit(queued)
+        XCTAssertEqual(fit.warnings.count, 2, "\(fit.warnings)")
+        XCTAssertTrue(fit.warnings.contains { $0.contains("only 500 delivered") })
+        XCTAssertTrue(fit.warnings.contains { $0.contains("window") })
+    }
+}
+
+/// A small seeded generator for the samples.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in (0, 1].
+    mutating func unit() -> Double { Double(next() >> 11 &+ 1) / Double(1 << 53) }
+}
