@@ -148,7 +148,7 @@ public enum RateSweep {
     /// The table, the knee and the ceiling, for a PR comment or a terminal.
     public static func markdown(_ o: Outcome) -> String {
         var out = "# Rate sweep\n\n"
-        out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% and no new 429/5xx class; p99 not rising within a step (late third ≤ %.1f× early third).\n\n",
+        out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% and no new 429/5xx class; p50 not rising within a step (late third ≤ %.1f× early third).\n\n",
                       o.criteria.minSendShare * 100, o.criteria.sloP99Millis, o.criteria.minDelivered * 100, o.criteria.trendFactor)
         out += "Offered and sent count the pushes that could be sent: the schedule's rate less the pushes no target could take (tokens already answered 410, channels gone).\n\n"
         out += "| step | schedule/s | offered/s | sent/s | not sendable | p99 ms | delivered | engine thread CPU | producer CPU | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |\n"

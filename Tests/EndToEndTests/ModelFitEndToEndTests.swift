@@ -30,8 +30,8 @@ final class ModelFitEndToEndTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let chosen = """
               faults:
-                round_trip_ms: 20
-                latency: { lognormal_ms: { p50: 5, p99: 40 } }
+                round_trip_ms: 30
+                latency: { lognormal_ms: { p50: 20, p99: 120 } }
                 service_unavailable_fraction: 0.02
                 too_many_requests_fraction: 0.01
 
@@ -45,20 +45,23 @@ final class ModelFitEndToEndTests: XCTestCase {
         let measured = try ReplayRun.execute(run, log: { _ in }).report
         let fit = try ModelFit.fit(measured)
         print(fit.table)
-        XCTAssertEqual(fit.roundTripMillis, 20, accuracy: 2, fit.table)
-        XCTAssertEqual(fit.serverP50Millis, 5, accuracy: 0.5, fit.table)
-        XCTAssertEqual(fit.serverP99Millis, 40, accuracy: 4, fit.table)
+        // Within 10%: loopback and the simulator's own work add about a millisecond the model does not hold.
+        XCTAssertEqual(fit.roundTripMillis, 30, accuracy: 3, fit.table)
+        XCTAssertEqual(fit.serverP50Millis, 20, accuracy: 2, fit.table)
+        XCTAssertEqual(fit.serverP99Millis, 120, accuracy: 12, fit.table)
         XCTAssertEqual(fit.serviceUnavailableShare, 0.02, accuracy: 0.01, fit.table)
         XCTAssertEqual(fit.tooManyRequestsShare, 0.01, accuracy: 0.01, fit.table)
         let modelFile = dir.appendingPathComponent("model.yaml").path
         try fit.file(report: measured, reportPath: run.outDirectory + "/report.json").write(toFile: modelFile, atomically: true, encoding: .utf8)
 
-        // The knee of a small window (1 connection x 8 streams: about 8 / 27 ms ≈ 300/s) against the chosen
+        // The knee of a small window (1 connection x 8 streams: about 8 / 55 ms ≈ 145/s) against the chosen
         // model and against the fitted one.
         func knee(_ simulator: String, model: String?) throws -> Double {
-            var sweep = RateSweep.Request(profilePath: try profile(dir, simulator: simulator, connections: 1, streams: 8), low: 100, high: 800)
+            var sweep = RateSweep.Request(profilePath: try profile(dir, simulator: simulator, connections: 1, streams: 8), low: 50, high: 400)
             sweep.overrides.apnsModel = model
             sweep.overrides.sloMinDelivered = 0.9
+            // 429s hold their token for a back-off, which the corrected p99 counts: the knee is the window's.
+            sweep.overrides.sloP99Millis = 10_000
             sweep.stepSeconds = 3
             sweep.cooldownSeconds = 0
             sweep.precision = 0.02

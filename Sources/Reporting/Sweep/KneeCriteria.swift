@@ -8,9 +8,10 @@
 /// 2. The corrected p99 is within the SLO.
 /// 3. The delivered share is met, and no 429 or 5xx class rose by a point or more of the requests over the
 ///    first step's share.
-/// 4. p99 does not trend upward within the step: the median p99 of the step's last third of intervals is
-///    at most `trendFactor` times that of its first third, or higher by less than ``trendFloorMillis`` (a
-///    queue that grows makes it climb steadily).
+/// 4. Latency does not trend upward within the step: the median of the interval p50s of the step's last
+///    third is at most `trendFactor` times that of its first third, or higher by less than
+///    ``trendFloorMillis`` (a queue that grows makes the whole distribution climb steadily; a p50 is not
+///    moved by one unlucky push, where a p99 of a heavy-tailed model is).
 public struct KneeCriteria: Codable, Sendable, Equatable {
     public var sloP99Millis: Double
     public var minDelivered: Double
@@ -88,19 +89,23 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         if step.deliveredShare < minDelivered {
             out.append(String(format: "delivered %.2f%% under the SLO's %.2f%%", step.deliveredShare * 100, minDelivered * 100))
         }
-        // A class is new when its share rose by a point or more over the first step's: a model's random 1%
-        // of 503s may show at one step and not at another, while shedding under overload is tens of percent.
-        let new = step.overloadReasons.filter { reason in
+        // A class is new when its share rose over the first step's by a point or more and by more than chance
+        // allows (three standard errors of the difference of two shares): a model's random 2% of 503s may
+        // show as 0.7% in 150 requests and 1.8% in 1,500, while shedding under overload is tens of percent.
+        // The first step is the baseline: it has no classes of its own to compare with.
+        let new = first == nil ? [] : step.overloadReasons.filter { reason in
             guard let share = step.overloadShares?[reason] else { return !(first?.overloadReasons.contains(reason) ?? false) }
-            return share - (first?.overloadShares?[reason] ?? 0) >= Self.newOverloadShare
+            let before = first?.overloadShares?[reason] ?? 0
+            return share - before >= max(Self.newOverloadShare, 3 * Self.standardError(share, step.requests, before, first?.requests))
         }
         if !new.isEmpty {
             let shares = new.map { r in step.overloadShares?[r].map { String(format: "%@ %.1f%% of requests (first step %.1f%%)", r, $0 * 100, (first?.overloadShares?[r] ?? 0) * 100) } ?? r }
             out.append("new overload answers: \(shares.joined(separator: ", "))")
         }
-        if let (early, late) = thirds(step.intervalP99Millis), late > trendFactor * max(early, 0.001),
+        if let (early, late) = thirds(step.intervalP50Millis ?? step.intervalP99Millis), late > trendFactor * max(early, 0.001),
            late - early >= trendFloorMillis {
-            out.append(String(format: "p99 rising within the step: %.1f ms early, %.1f ms late", early, late))
+            let what = step.intervalP50Millis == nil ? "p99" : "p50"
+            out.append(String(format: "%@ rising within the step: %.1f ms early, %.1f ms late", what, early, late))
         }
         return out
     }
@@ -109,10 +114,17 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
     /// sub-millisecond p99 on loopback doubles by chance).
     public var trendFloorMillis: Double { max(5, sloP99Millis * 0.01) }
 
-    /// Median p99 of the first and the last third of the intervals; nil for fewer than 6 (a third of one
-    /// interval is one noisy p99).
+    /// The standard error of the difference of two shares of `n1` and `n2` requests (pooled); 0 when a count
+    /// is unknown.
+    static func standardError(_ p1: Double, _ n1: Int?, _ p2: Double, _ n2: Int?) -> Double {
+        guard let n1, let n2, n1 > 0, n2 > 0 else { return 0 }
+        let p = (p1 * Double(n1) + p2 * Double(n2)) / Double(n1 + n2)
+        return (p * (1 - p) * (1 / Double(n1) + 1 / Double(n2))).squareRoot()
+    }
+
+    /// Median of the first and the last third of the intervals' values; nil for fewer than 3.
     func thirds(_ values: [Double]) -> (Double, Double)? {
-        guard values.count >= 6 else { return nil }
+        guard values.count >= 3 else { return nil }
         let n = values.count / 3
         return (Self.median(Array(values.prefix(n))), Self.median(Array(values.suffix(n))))
     }

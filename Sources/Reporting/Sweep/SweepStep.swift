@@ -24,8 +24,13 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// Each of those reasons' answers (final or resent) as a share of the requests sent; nil in steps
     /// recorded before it existed, and then every reason counts in full.
     public var overloadShares: [String: Double]?
+    /// Requests sent (first sends and resends): what those shares are of.
+    public var requests: Int?
     /// p99 of each interval of the step, ms, in order (intervals with deliveries).
     public var intervalP99Millis: [Double]
+    /// p50 of each interval of the step, ms, in order: what the trend criterion reads (a queue that grows
+    /// raises the median too, and a median is not one unlucky push). Nil in steps recorded before it existed.
+    public var intervalP50Millis: [Double]?
     /// The process's CPU over the step's wall time (1.0 is one core busy): client and embedded simulator.
     public var processCPU: Double?
     /// The recording ran out before the step's scheduled end: the step offered less than its rate.
@@ -82,8 +87,12 @@ public struct SweepStep: Codable, Sendable, Equatable {
                 e.responseTime.flatMap { EncodedPercentiles.values($0, at: [99])?.first }.map { Double($0) / 1000 }
             },
             processCPU: processCPU)
+        intervalP50Millis = r.timeline.filter { Double($0.second) + interval <= window }.compactMap { e in
+            e.responseTime.flatMap { EncodedPercentiles.values($0, at: [50])?.first }.map { Double($0) / 1000 }
+        }
         scheduledRate = rate
         notSendableShare = share
+        self.requests = r.engine.sent
         let requests = Double(max(1, r.engine.sent))
         overloadShares = Dictionary(uniqueKeysWithValues: overloadReasons.map { reason in
             (reason, Double((r.pushes.rejected[reason]?.count ?? 0) + (r.engine.retries[reason] ?? 0)) / requests)

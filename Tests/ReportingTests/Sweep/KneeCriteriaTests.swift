@@ -6,7 +6,8 @@ final class KneeCriteriaTests: XCTestCase {
     let criteria = KneeCriteria(sloP99Millis: 500, minDelivered: 0.99)
     let first: SweepStep = {
         var s = SweepStep(offeredRate: 100, achievedRate: 100, p99Millis: 20, deliveredShare: 1, overloadReasons: ["ServiceUnavailable"])
-        s.overloadShares = ["ServiceUnavailable": 0.01]
+        s.overloadShares = ["ServiceUnavailable": 0.007]
+        s.requests = 150
         return s
     }()
 
@@ -42,9 +43,13 @@ final class KneeCriteriaTests: XCTestCase {
             ("a new 429", step(reasons: ["TooManyRequests"]), "new overload answers: TooManyRequests"),
             ("a 503 the first step had", step(reasons: ["ServiceUnavailable"]), nil),
             ("a random 0.4% of 503s the first step happened not to get", { var s = step(reasons: ["InternalServerError"]); s.overloadShares = ["InternalServerError": 0.004]; return s }(), nil),
+            ("2% of 503s seen as 0.7% of 150 and 1.8% of 1,500 requests: chance", { var s = step(reasons: ["ServiceUnavailable"]); s.overloadShares = ["ServiceUnavailable": 0.018]; s.requests = 1500; return s }(), nil),
             ("shedding: 503s rose by 20 points", { var s = step(reasons: ["ServiceUnavailable"]); s.overloadShares = ["ServiceUnavailable": 0.21]; return s }(),
              "new overload answers: ServiceUnavailable"),
             ("rising", step(intervals: [10, 11, 12, 30, 40, 50]), "p99 rising within the step: 10.5 ms early, 45.0 ms late"),
+            ("a heavy tail's p99 jumps, its p50 stays: no trend", { var s = step(intervals: [480, 900, 1180, 700, 1400, 1500]); s.intervalP50Millis = [70, 72, 69, 71, 70, 73]; return s }(), nil),
+            ("a growing queue lifts the p50", { var s = step(intervals: [30, 30, 40, 400, 500, 600]); s.intervalP50Millis = [20, 25, 30, 300, 400, 500]; return s }(),
+             "p50 rising within the step: 22.5 ms early, 450.0 ms late"),
             ("a sub-millisecond p99 quadrupling is noise", step(intervals: [0.4, 0.4, 0.5, 1.5, 1.6, 1.7]), nil),
             ("noisy but flat", step(intervals: [10, 19, 12, 18, 11, 19]), nil),
             ("too few intervals to judge a trend", step(intervals: [10, 100]), nil),
