@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "DeviceContract", targets: ["DeviceContract"]),
         // Fake push sources and outcome sinks, for the tests and the Benchmarks package.
         .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
@@ -80,6 +81,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // Does a Live Activity payload decode into the app's ActivityKit model on the device? Reads the model's
+        // Swift declaration (a subset) and checks payload bytes with JSONDecoder's rules. Pure Swift, no dependencies.
+        .target(name: "DeviceContract"),
         // Recorded streams, profiles, workloads: events in, pushes out.
         .target(
             name: "Replay",
@@ -137,6 +141,8 @@ let package = Package(
         ),
         .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"]),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
+        // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
+        .testTarget(name: "DeviceContractTests", dependencies: ["DeviceContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
                     exclude: ["Fixtures"]),
         .testTarget(
