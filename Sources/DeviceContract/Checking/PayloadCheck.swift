@@ -30,10 +30,39 @@ public struct PayloadCheck: Sendable {
         return Array(payload).withUnsafeBufferPointer { check(buffer: $0, event: event) }
     }
 
+    /// Checks the payload as the device acts on it: as the event its own `aps.event` names.
+    ///
+    /// - Parameter payload: the whole APNs payload as UTF-8 JSON.
+    /// - Returns: ``SentPayloadVerdict/checked(_:_:)`` with the event and its failures (empty when the
+    ///   device decodes it); ``SentPayloadVerdict/noEvent`` when `aps.event` is absent or names no event;
+    ///   ``SentPayloadVerdict/invalidJSON(_:)`` when `JSONDecoder` would not read the payload at all.
+    public func checkAsSent<Bytes: Sequence>(payload: Bytes) -> SentPayloadVerdict where Bytes.Element == UInt8 {
+        if let verdict = payload.withContiguousStorageIfAvailable({ checkAsSent(buffer: $0) }) {
+            return verdict
+        }
+        return Array(payload).withUnsafeBufferPointer { checkAsSent(buffer: $0) }
+    }
+
+    private func checkAsSent(buffer: UnsafeBufferPointer<UInt8>) -> SentPayloadVerdict {
+        switch JSONTape.scan(buffer) {
+        case .failure(let error):
+            return .invalidJSON(Self.syntaxFailure(error))
+        case .success(let nodes):
+            var walker = PayloadWalker(bytes: buffer, nodes: nodes, model: model, dateStrategy: dateStrategy)
+            guard let event = walker.event() else { return .noEvent }
+            walker.checkPayload(event: event)
+            return .checked(event, walker.failures)
+        }
+    }
+
+    private static func syntaxFailure(_ error: JSONSyntaxError) -> DecodeFailure {
+        DecodeFailure(path: "", reason: .invalidJSON, message: "not valid JSON at byte \(error.offset): \(error.message)")
+    }
+
     private func check(buffer: UnsafeBufferPointer<UInt8>, event: LiveActivityEvent) -> [DecodeFailure] {
         switch JSONTape.scan(buffer) {
         case .failure(let error):
-            return [DecodeFailure(path: "", reason: .invalidJSON, message: "not valid JSON at byte \(error.offset): \(error.message)")]
+            return [Self.syntaxFailure(error)]
         case .success(let nodes):
             var walker = PayloadWalker(bytes: buffer, nodes: nodes, model: model, dateStrategy: dateStrategy)
             walker.checkPayload(event: event)

@@ -17,6 +17,7 @@ struct PayloadWalker {
     private static let apsKey = Array("aps".utf8)
     private static let contentStateKey = Array("content-state".utf8)
     private static let attributesKey = Array("attributes".utf8)
+    private static let eventKey = Array("event".utf8)
 
     init(bytes: UnsafeBufferPointer<UInt8>, nodes: [JSONNode], model: ActivityModel, dateStrategy: DateStrategy) {
         self.bytes = bytes
@@ -47,6 +48,17 @@ struct PayloadWalker {
             checkObject(contentState, model.contentStateObject)
             path.removeLast()
         }
+    }
+
+    /// The event `aps.event` names, read as APNs reads the key: the first `event` member of the first
+    /// `aps` object, a string equal to `update`, `end` or `start`; nil otherwise.
+    func event() -> LiveActivityEvent? {
+        guard let root = nodes.first, root.kind == .object,
+              let aps = member(Self.apsKey, isASCII: true, in: 0), nodes[aps].kind == .object,
+              let value = member(Self.eventKey, isASCII: true, in: aps), nodes[value].kind == .string,
+              let text = JSONString.decode(bytes, nodes[value])
+        else { return nil }
+        return LiveActivityEvent(rawValue: String(decoding: text, as: UTF8.self))
     }
 
     // MARK: Containers and objects
