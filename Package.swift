@@ -84,10 +84,11 @@ let package = Package(
         // Does a Live Activity payload decode into the app's ActivityKit model on the device? Reads the model's
         // Swift declaration (a subset) and checks payload bytes with JSONDecoder's rules. Pure Swift, no dependencies.
         .target(name: "DeviceContract"),
-        // Recorded streams, profiles, workloads: events in, pushes out.
+        // Recorded streams, profiles, workloads: events in, pushes out (each Live Activity push checked against
+        // the app's model when the profile names one).
         .target(
             name: "Replay",
-            dependencies: ["APNsCore", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["APNsCore", "DeviceContract", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // Accounting, histograms, report writers.
         .target(
