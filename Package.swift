@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", .product(name: "Yams", package: "Yams"),
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", .product(name: "Yams", package: "Yams"),
                 // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -141,7 +141,7 @@ let package = Package(
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"]
         ),
         .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"]),
-        .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         .testTarget(name: "DeviceContractTests", dependencies: ["DeviceContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
