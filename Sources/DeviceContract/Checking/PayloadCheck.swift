@@ -43,6 +43,12 @@ public struct PayloadCheck: Sendable {
         return Array(payload).withUnsafeBufferPointer { checkAsSent(buffer: $0) }
     }
 
+    /// ``checkAsSent(payload:)-(Bytes)`` for a byte array: the same check, without the unspecialized
+    /// generic path a caller in another module would otherwise take.
+    public func checkAsSent(payload: [UInt8]) -> SentPayloadVerdict {
+        payload.withUnsafeBufferPointer { checkAsSent(buffer: $0) }
+    }
+
     private func checkAsSent(buffer: UnsafeBufferPointer<UInt8>) -> SentPayloadVerdict {
         switch JSONTape.scan(buffer) {
         case .failure(let error):
