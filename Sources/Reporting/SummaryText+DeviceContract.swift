@@ -25,8 +25,8 @@ extension SummaryText {
         func line(_ text: String = "") { md += text + "\n" }
         line("## Device contract")
         line()
-        line("Each Live Activity push was checked against the app's ActivityKit model (\(Format.cell(modelsLabel(report.configuration)))) "
-            + "as the device decodes it: **\(w.total) of \(report.pushes.delivered) delivered pushes would not decode on the device**, which "
+        line("Each Live Activity push was checked, as the device decodes it, against the app's ActivityKit model: "
+            + "\(Format.cell(modelsLabel(report.configuration))). **\(w.total) of \(report.pushes.delivered) delivered pushes would not decode on the device**, which "
             + "drops them without a trace. \(w.checked) pushes checked, \(w.failedCheck) of them failing (whatever APNs answered)"
             + (w.notChecked > 0 ? "; \(w.notChecked) not checked (their payload names no `aps.event`)" : "") + ".")
         line()

@@ -6,7 +6,7 @@ extension HtmlReport {
         guard let w = report.pushes.wouldNotDecode else { return "" }
         let delivered = report.pushes.delivered
         var t = "<p><strong>\(w.total) of \(delivered) delivered pushes would not decode on the device</strong>: APNs answered 200, "
-            + "and the app's ActivityKit model (\(HtmlEscape.text(SummaryText.modelsLabel(report.configuration)))) does not decode their "
+            + "and the app's ActivityKit model, \(HtmlEscape.text(SummaryText.modelsLabel(report.configuration))), does not decode their "
             + "<code>content-state</code> (or, for a start, <code>attributes</code>), so the device drops them without a trace. "
             + "\(w.checked) Live Activity pushes checked, \(w.failedCheck) failing whatever APNs answered"
             + (w.notChecked > 0 ? "; \(w.notChecked) not checked (no <code>aps.event</code>)" : "") + ".</p>\n"
