@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "DeviceContract", targets: ["DeviceContract"]),
         // Fake push sources and outcome sinks, for the tests and the Benchmarks package.
         .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
@@ -80,10 +81,14 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        // Recorded streams, profiles, workloads: events in, pushes out.
+        // Does a Live Activity payload decode into the app's ActivityKit model on the device? Reads the model's
+        // Swift declaration (a subset) and checks payload bytes with JSONDecoder's rules. Pure Swift, no dependencies.
+        .target(name: "DeviceContract"),
+        // Recorded streams, profiles, workloads: events in, pushes out (each Live Activity push checked against
+        // the app's model when the profile names one).
         .target(
             name: "Replay",
-            dependencies: ["APNsCore", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["APNsCore", "DeviceContract", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // Accounting, histograms, report writers.
         .target(
@@ -94,7 +99,7 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", .product(name: "Yams", package: "Yams"),
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", .product(name: "Yams", package: "Yams"),
                 // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,7 +141,9 @@ let package = Package(
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"]
         ),
         .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"]),
-        .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
+        // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
+        .testTarget(name: "DeviceContractTests", dependencies: ["DeviceContract"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
                     exclude: ["Fixtures"]),
         .testTarget(

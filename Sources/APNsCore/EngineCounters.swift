@@ -41,7 +41,7 @@ public struct EngineCounters: Codable, Equatable, Sendable {
     /// The busiest engine thread's CPU, ms (the largest over workers and shards, not a sum): near the run's
     /// length, one engine thread was a full core busy.
     public var busiestEngineCPUMillis = 0
-    /// CPU the producer thread used, ms (workload, shard filter, coalescing, budget, pacing), summed over shards.
+    /// CPU the producer thread used, ms (workload, shard filter, coalescing, device contract, budget, pacing), summed over shards.
     public var producerCPUMillis = 0
     /// Pushes the producer handed to an engine more than 1 ms after they were due (open loop), not counting
     /// those right after a full queue held it back: the producer could not keep the queues fed.

@@ -7,6 +7,8 @@ import Foundation
 /// - `"{{name}}"` as a whole string value: a string slot, written quoted and escaped (`null` when nil);
 /// - `"{{#name}}"` as a whole string value: an integer slot, written as a bare number (`null` when nil);
 /// - `{{name}}` inside a longer string: the escaped text is spliced into that string.
+/// A whole-value slot may carry a format after `|` (``SlotFormat``): `"{{#response_time|reference_date}}"`
+/// says how the workload writes a time there, `"{{reason|or_empty}}"` writes `""` instead of `null`.
 /// White space outside strings is dropped, so a pretty-printed file costs nothing on the wire.
 public struct PayloadTemplate: Sendable {
     /// How one slot is written.
@@ -16,18 +18,47 @@ public struct PayloadTemplate: Sendable {
     public enum Value: Sendable, Equatable {
         case string(String)
         case integer(Int)
+        /// `units` × 10^-`places`, written as a bare decimal number without trailing zeros:
+        /// `.fixedPoint(766490692875, places: 3)` writes `766490692.875`, `.fixedPoint(1500, places: 3)` `1.5`.
+        case fixedPoint(Int64, places: Int)
         case null
+    }
+
+    /// A whole-value slot's format, after `|` in the slot: `"{{#response_time|reference_date}}"`.
+    ///
+    /// The time formats say how the workload writes a time into an integer slot (``TemplateSlots``-style
+    /// binders turn a recorded time into the number); each is what one `JSONDecoder` date strategy reads.
+    /// A time in a string slot without a format is written as ISO 8601 text (`.iso8601`).
+    public enum SlotFormat: String, Sendable, CaseIterable {
+        /// Seconds since 2001-01-01 00:00:00 UTC, Foundation's reference date, with milliseconds as a
+        /// fraction: what `Date`'s own `Decodable` reads, so what a default `JSONDecoder` (`.deferredToDate`)
+        /// and so ActivityKit decode. An integer slot only.
+        case referenceDate = "reference_date"
+        /// Seconds since 1970-01-01 00:00:00 UTC, with milliseconds as a fraction (`.secondsSince1970`). An
+        /// integer slot only.
+        case unix
+        /// Whole milliseconds since 1970-01-01 00:00:00 UTC (`.millisecondsSince1970`). An integer slot only.
+        case unixMillis = "unix_ms"
+        /// A string slot that writes `""` where its value is missing, for a non-optional `String` on the
+        /// device. A string slot only.
+        case orEmpty = "or_empty"
+
+        /// Whether it is one of the time formats.
+        public var isTime: Bool { self != .orEmpty }
     }
 
     enum Part: Sendable {
         case literal(Range<Int>)
-        case slot(index: Int, kind: SlotKind)
+        /// `orEmpty`: the slot's format is ``SlotFormat/orEmpty``.
+        case slot(index: Int, kind: SlotKind, orEmpty: Bool)
     }
 
     /// The slot names, in order of first appearance; a slot's index is its position here.
     public let slotNames: [String]
     /// The kind each slot is written as (a name used twice must be used the same way).
     public let slotKinds: [SlotKind]
+    /// Each slot's format, nil where it has none (a name used twice must have the same format).
+    public let slotFormats: [SlotFormat?]
     private let literalBytes: [UInt8]
     private let parts: [Part]
 
@@ -37,6 +68,9 @@ public struct PayloadTemplate: Sendable {
         case badSlotName(source: String, name: String)
         case slotKindConflict(source: String, name: String)
         case notAnObject(source: String)
+        case unknownFormat(source: String, name: String, format: String)
+        case formatNeedsKind(source: String, name: String, format: SlotFormat)
+        case slotFormatConflict(source: String, name: String)
 
         public var description: String {
             switch self {
@@ -45,6 +79,13 @@ public struct PayloadTemplate: Sendable {
             case let .badSlotName(s, n): return "template \(s): slot name '\(n)' must be letters, digits and '_'"
             case let .slotKindConflict(s, n): return "template \(s): slot '\(n)' is used both as a string and as an integer"
             case let .notAnObject(s): return "template \(s): the payload must be a JSON object"
+            case let .unknownFormat(s, n, f):
+                return "template \(s): slot '\(n)' has the format '\(f)'; formats are \(SlotFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+            case let .formatNeedsKind(s, n, f):
+                return f.isTime
+                    ? "template \(s): slot '\(n)' has the time format '\(f.rawValue)', which writes a number: write it \"{{#\(n)|\(f.rawValue)}}\""
+                    : "template \(s): slot '\(n)' has the format '\(f.rawValue)', which is for string slots: write it \"{{\(n)|\(f.rawValue)}}\""
+            case let .slotFormatConflict(s, n): return "template \(s): slot '\(n)' is used with two different formats"
             }
         }
     }
@@ -64,22 +105,25 @@ public struct PayloadTemplate: Sendable {
         var parts: [Part] = []
         var names: [String] = []
         var kinds: [SlotKind] = []
+        var formats: [SlotFormat?] = []
         var literalStart = 0
         func flush() {
             if literal.count > literalStart { parts.append(.literal(literalStart..<literal.count)) }
             literalStart = literal.count
         }
-        func slotIndex(_ name: String, _ kind: SlotKind) throws -> Int {
+        func slotIndex(_ name: String, _ kind: SlotKind, _ format: SlotFormat? = nil) throws -> Int {
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
                 throw CompileError.badSlotName(source: source, name: name)
             }
             if let i = names.firstIndex(of: name) {
                 let wasInteger = kinds[i] == .integer, isInteger = kind == .integer
                 guard wasInteger == isInteger else { throw CompileError.slotKindConflict(source: source, name: name) }
+                guard formats[i] == format else { throw CompileError.slotFormatConflict(source: source, name: name) }
                 return i
             }
             names.append(name)
             kinds.append(kind)
+            formats.append(format)
             return names.count - 1
         }
 
@@ -96,8 +140,18 @@ public struct PayloadTemplate: Sendable {
                         var name = String(decoding: bytes[(i + 3)..<end], as: UTF8.self)
                         let kind: SlotKind = name.hasPrefix("#") ? .integer : .string
                         if kind == .integer { name.removeFirst() }
+                        var format: SlotFormat?
+                        if let bar = name.firstIndex(of: "|") {
+                            let text = String(name[name.index(after: bar)...])
+                            name = String(name[..<bar])
+                            guard let f = SlotFormat(rawValue: text) else {
+                                throw CompileError.unknownFormat(source: source, name: name, format: text)
+                            }
+                            guard f.isTime == (kind == .integer) else { throw CompileError.formatNeedsKind(source: source, name: name, format: f) }
+                            format = f
+                        }
                         flush()
-                        parts.append(.slot(index: try slotIndex(name, kind), kind: kind))
+                        parts.append(.slot(index: try slotIndex(name, kind, format), kind: kind, orEmpty: format == .orEmpty))
                         i = end + 3
                         continue
                     }
@@ -120,7 +174,7 @@ public struct PayloadTemplate: Sendable {
                 }
                 let name = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
                 flush()
-                parts.append(.slot(index: try slotIndex(name, .splice), kind: .splice))
+                parts.append(.slot(index: try slotIndex(name, .splice), kind: .splice, orEmpty: false))
                 i = end + 2
                 continue
             }
@@ -132,6 +186,7 @@ public struct PayloadTemplate: Sendable {
         self.parts = parts
         self.slotNames = names
         self.slotKinds = kinds
+        self.slotFormats = formats
     }
 
     private static func find(_ a: UInt8, _ b: UInt8, in bytes: [UInt8], from: Int) -> Int? {
@@ -162,8 +217,8 @@ public struct PayloadTemplate: Sendable {
                 switch part {
                 case let .literal(r):
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: lit[r]))
-                case let .slot(index, kind):
-                    Self.write(values[index], kind: kind, into: &buffer)
+                case let .slot(index, kind, orEmpty):
+                    Self.write(values[index], kind: kind, orEmpty: orEmpty, into: &buffer)
                 }
             }
         }
@@ -185,7 +240,7 @@ public struct PayloadTemplate: Sendable {
     }
 
     @inline(__always)
-    static func write(_ value: Value, kind: SlotKind, into buffer: inout [UInt8]) {
+    static func write(_ value: Value, kind: SlotKind, orEmpty: Bool, into buffer: inout [UInt8]) {
         switch (value, kind) {
         case let (.string(s), .string):
             buffer.append(UInt8(ascii: "\""))
@@ -202,8 +257,12 @@ public struct PayloadTemplate: Sendable {
             JSONEscaping.appendDecimal(n, to: &buffer)
         case let (.integer(n), _):
             JSONEscaping.appendDecimal(n, to: &buffer)
+        case let (.fixedPoint(n, places), _):
+            JSONEscaping.appendFixedPoint(n, places: places, to: &buffer)
         case (.null, .splice):
             break
+        case (.null, .string) where orEmpty:
+            buffer.append(UInt8(ascii: "\"")); buffer.append(UInt8(ascii: "\""))
         case (.null, _):
             buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
         }
@@ -242,6 +301,35 @@ public enum JSONEscaping {
             }
             if utf8.count > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
+    }
+
+    /// Appends `units` × 10^-`places` as a JSON number: the whole part, then the fraction without its
+    /// trailing zeros (none when it is 0). `places` is 0–18.
+    @inline(__always)
+    public static func appendFixedPoint(_ units: Int64, places: Int, to buffer: inout [UInt8]) {
+        precondition((0...18).contains(places), "0 to 18 decimal places")
+        guard places > 0 else { return appendDecimal(Int(units), to: &buffer) }
+        var scale: UInt64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let magnitude = units.magnitude
+        if units < 0 { buffer.append(0x2D) }
+        appendDecimal(Int(magnitude / scale), to: &buffer)
+        var fraction = magnitude % scale
+        guard fraction != 0 else { return }
+        var digits = places  // the fraction's digits, its leading zeros included
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        buffer.append(0x2E)  // .
+        var significant = 0
+        var rest = fraction
+        while rest > 0 {
+            rest /= 10
+            significant += 1
+        }
+        for _ in 0..<(digits - significant) { buffer.append(0x30) }
+        appendDecimal(Int(fraction), to: &buffer)
     }
 
     /// Appends the decimal digits of `n`.

@@ -20,6 +20,13 @@ public struct OutgoingPush: Sendable {
     /// Which of the run's push kinds (push type and topic; ``EngineConfiguration``'s `kinds`) this push is:
     /// the index of its part in a mix of workloads; 0 for a run of one workload.
     public var kind: Int32 = 0
+    /// The device-contract check's verdict on `body`, set where pushes are planned (``ContractFindings``):
+    /// -1 when the device would decode it or it was not checked; else the index of its set of failures in
+    /// the run's findings. The engine only passes it on, to its sink, when the push is delivered.
+    public var contractFailure: Int32 = -1
+    /// For a push that fails the check: the index of its sample in the run's findings; -1 when it was not
+    /// kept as one.
+    public var contractSample: Int32 = -1
 
     public init(bodyCapacity: Int = 4096) {
         body.reserveCapacity(bodyCapacity)
@@ -80,10 +87,15 @@ public protocol OutcomeSink: AnyObject {
     /// provider-token signings), at monotonic `nanos`. Rare: at most once per engine turn, and only
     /// when something changed. Default: ignored.
     func recordConnections(_ change: ConnectionTally, at nanos: UInt64)
+    /// `push` was just recorded as delivered, and its payload failed the device-contract check
+    /// (``OutgoingPush/contractFailure`` is not -1): delivered, but the device would not decode it.
+    /// Default: ignored.
+    func recordWouldNotDecode(_ push: OutgoingPush)
 }
 
 extension OutcomeSink {
     public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {}
+    public func recordWouldNotDecode(_ push: OutgoingPush) {}
 
     /// Records `push` as planned and never sent, for `cause`, with its priority and intended time.
     @inline(__always)

@@ -400,6 +400,8 @@ public final class CurlEngine: WakeableEngine {
                     _ = lifecycle.handle(.authenticatedAnswer, now: completed)
                     ledger.delivered(token: slot.push.deviceToken)
                     counters.devicesReached += Int(slot.push.reach)
+                    // Marked where it was planned; the engine only passes the mark on.
+                    if slot.push.contractFailure >= 0 { sink.recordWouldNotDecode(slot.push) }
                     finish(slot, outcome: outcome, completed: completed, sink: sink)
                     continue
                 }

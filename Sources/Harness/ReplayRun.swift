@@ -1,5 +1,6 @@
 import APNsCore
 import APNsEngine
+import DeviceContract
 import Foundation
 import Replay
 import Reporting
@@ -141,7 +142,7 @@ public enum ReplayRun {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
         let driver = try Workloads.replay(config, templates: inputs.templates, channels: broadcast?.channels)
-        let pipeline = SendPipeline(driver, config)
+        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks)
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
@@ -173,6 +174,7 @@ public enum ReplayRun {
             engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
             startedAt: startedAt, durationSeconds: duration)
         report.events.streamSHA256 = inputs.streamSHA256
+        report.pushes.wouldNotDecode = pipeline.contract.map { RunReport.WouldNotDecode(findings: $0.findings, delivered: recorder.wouldNotDecode) }
         report.events.recordingPasses = (driver as? LoopingReplay)?.passes
         report.runID = runID
         report.broadcast = broadcast.map { b in
@@ -207,18 +209,23 @@ enum OpenDescriptorCount {
     }
 }
 
-/// The stages between the workload and the engine: this shard's pushes (a sharded run), coalescing (when on), the Live Activity budget's count
-/// (Live Activity runs), then pacing (open loop).
+/// The stages between the workload and the engine: this shard's pushes (a sharded run), coalescing (when on),
+/// the device contract (when a model is named: each push that will be sent is checked, unchanged), the Live
+/// Activity budget's count (Live Activity runs), then pacing (open loop).
 struct SendPipeline {
     let source: PushSource
     let coalescer: Coalescer?
+    let contract: DeviceContractSource?
     let budget: LiveActivityBudgetSource?
 
-    init(_ driver: PushSource, _ config: RunConfig) {
+    /// - Parameter checks: the device-contract check of each part of the workload (nil where none).
+    init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = []) {
         var source: PushSource = driver
         if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
         coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
         if let coalescer { source = coalescer }
+        contract = checks.contains { $0 != nil } ? DeviceContractSource(source, checks: checks) : nil
+        if let contract { source = contract }
         let perHour = config.liveActivityBudgetPerHour
         // In a mix, only the parts that send Live Activity updates count against the budget.
         let counted = config.workload.parts.map { $0.pushType == .liveactivity }

@@ -1,14 +1,17 @@
 import APNsCore
 import APNsEngine
+import DeviceContract
 import Foundation
 import Replay
 
 /// What a run reads before anything starts, so bad input fails first, with its source named: libcurl
-/// itself, the payload template, the stream, the dead-token list and the provider key.
+/// itself, the payload template, the ActivityKit model, the stream, the dead-token list and the provider key.
 struct RunInputs {
     let libcurl: LibcurlInfo
     /// The payload templates, by part of the workload (one unless it is a mix).
     let templates: [PayloadTemplate]
+    /// The device-contract check of each part, from the ActivityKit model it names; nil for a part that names none.
+    let contractChecks: [PayloadCheck?]
     let key: SigningKey
     /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
     let deadTokens: [String]
@@ -23,6 +26,7 @@ struct RunInputs {
         try libcurl.requireUsable()
         let w = config.workload
         templates = try w.parts.map { try Self.readTemplate($0.template, profile: config.profilePath) }
+        contractChecks = try w.parts.map { part in try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) } }
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []

@@ -33,6 +33,8 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     /// Pushes recorded: one per ``record(_:priority:intended:sent:completed:)`` call.
     public private(set) var planned = 0
     public private(set) var delivered = 0
+    /// Of ``delivered``: the pushes the device would not decode (``recordWouldNotDecode(_:)``).
+    public private(set) var wouldNotDecode = WouldNotDecodeTally()
     /// Rejected pushes by reason (`Reason.rawValue`), with the reason's HTTP status.
     public private(set) var rejected: [String: RunReport.Rejection] = [:]
     public private(set) var rejectedTotal = 0
@@ -175,6 +177,12 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
         }
     }
 
+    /// A delivered push whose payload failed the device-contract check: a sub-class of ``delivered``, by its
+    /// failure set. Touched only for such pushes.
+    public func recordWouldNotDecode(_ push: OutgoingPush) {
+        wouldNotDecode.record(set: push.contractFailure, sample: push.contractSample)
+    }
+
     /// A sent push that was rejected, failed or timed out: counted, on the timeline, and (with a
     /// completion time) in its class's histograms.
     @inline(__always)
@@ -223,11 +231,12 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
 
     // MARK: Balances
 
-    /// Whether `planned == delivered + rejected + failed + timedOut + notSent`, and, when
-    /// ``expectedPlanned`` is set, whether `planned` equals it.
+    /// Whether `planned == delivered + rejected + failed + timedOut + notSent`, whether the delivered pushes
+    /// that would not decode are a part of `delivered`, and, when ``expectedPlanned`` is set, whether
+    /// `planned` equals it.
     public var pushesBalance: Bool {
         let classes = delivered + rejectedTotal + failedTotal + timedOut + notSentTotal
-        guard classes == planned else { return false }
+        guard classes == planned, wouldNotDecode.total <= delivered else { return false }
         if let expectedPlanned, expectedPlanned != planned { return false }
         return true
     }
@@ -254,6 +263,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
         }
         planned += other.planned
         delivered += other.delivered
+        wouldNotDecode = wouldNotDecode + other.wouldNotDecode
         for (reason, r) in other.rejected {
             rejected[reason, default: RunReport.Rejection(status: r.status, count: 0)].count += r.count
         }

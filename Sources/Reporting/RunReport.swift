@@ -311,8 +311,12 @@ extension RunReport {
         public var timedOut: Int
         /// Never sent, by `NotSentCause.rawValue` (`no_token`).
         public var notSent: [String: Int]
-        /// Whether the classes add up to `planned` (and `planned` equals `expectedPlanned`, if known).
+        /// Whether the classes add up to `planned` (and `planned` equals `expectedPlanned`, if known), with
+        /// ``wouldNotDecode`` a part of `delivered`.
         public var balanced: Bool
+        /// Of `delivered`: the pushes the device would not decode, checked against the workload's ActivityKit
+        /// model. Absent when no model was named (and in reports written before it existed).
+        public var wouldNotDecode: WouldNotDecode?
 
         public init(
             planned: Int, expectedPlanned: Int? = nil, delivered: Int, rejected: [String: Rejection],

@@ -54,6 +54,14 @@ public struct SLOCheck: Sendable, Equatable {
             out.append(SLOCheck(what: "\(errorClass.rawValue.replacingOccurrences(of: "_", with: " ")) share of planned pushes",
                                 target: "≤ \(percent(limit))", actual: "\(percent(actual)) (\(count))", met: actual <= limit))
         }
+        if let limit = slo.maxWouldNotDecode {
+            // The share of delivered pushes: those are the ones the device received and dropped.
+            let count = p.wouldNotDecode?.total ?? 0
+            let actual = p.wouldNotDecode?.share(ofDelivered: p.delivered) ?? 0
+            out.append(SLOCheck(what: "delivered pushes the device would not decode", target: "≤ \(percent(limit))",
+                                actual: p.wouldNotDecode == nil ? "not checked" : "\(percent(actual)) (\(count))",
+                                met: p.wouldNotDecode != nil && actual <= limit))
+        }
         return out
     }
 

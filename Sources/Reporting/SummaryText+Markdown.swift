@@ -34,6 +34,7 @@ extension SummaryText {
         }
 
         pushes(report.pushes, into: &md)
+        deviceContract(report, into: &md)
         events(report.events, into: &md)
         latency(report.latency, into: &md)
 
@@ -182,6 +183,7 @@ extension SummaryText {
         line("|:--|--:|")
         line("| planned | \(p.planned) |")
         line("| delivered | \(p.delivered) |")
+        if let w = p.wouldNotDecode { line("| delivered: would not decode on device | \(w.total) |") }
         line("| rejected | \(p.rejectedTotal) |")
         let reasons = p.rejected.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }
         for (reason, r) in reasons { line("| rejected: \(Format.cell(reason)) (\(r.status)) | \(r.count) |") }

@@ -24,6 +24,7 @@ public enum SummaryText {
         if let m = report.merged { lines.append("  merged     \(m.shards) shards of run \(report.runID ?? "?") (\(Set(m.parts.compactMap(\.host)).count) host(s))") }
         if let s = c.shard { lines.append("  shard      \(s) of run \(report.runID ?? "?")") }
         lines.append(row("delivered", p.delivered))
+        if let line = wouldNotDecodeLine(report) { lines.append(line) }
         lines.append(row("rejected", p.rejectedTotal, rejected))
         lines.append(row("failed", p.failedTotal, p.failed))
         lines.append(row("timed out", p.timedOut))

@@ -16,7 +16,7 @@ struct RunCommand: ParsableCommand {
             token (a fresh key against the simulator), replays the stream and writes DIR/report.json, \
             DIR/summary.md, DIR/latency.hlog and DIR/report.html (self-contained, opens offline). Progress shows \
             as it goes (--quiet: none). The SLO (profile keys slo_p99_ms, slo_min_delivered, slo_max_error_share, \
-            or the --slo-* flags) is checked once the report is written: one ✓/✗ line per rule, and exit 99 when \
+            slo_max_would_not_decode, or the --slo-* flags) is checked once the report is written: one ✓/✗ line per rule, and exit 99 when \
             one is missed. Flags override the profile's values; every value is checked once, and an error \
             names the flag or the profile's key and line it came from.
 
@@ -89,6 +89,11 @@ struct RunCommand: ParsableCommand {
         "SLO: at most this share (0-1) of planned pushes in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat for several (laid over slo_max_error_share).",
         valueName: "CLASS=SHARE"))
     var sloMaxErrorShare: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "SLO: at most this share (0-1) of delivered pushes the device would not decode, checked against the profile's activity_model (overrides slo_max_would_not_decode).",
+        valueName: "SHARE"))
+    var sloMaxWouldNotDecode: Double?
 
     @Option(name: .long, help: ArgumentHelp("The report timeline's interval in whole seconds, 1-3600 (default 1; overrides report_interval).", valueName: "SECONDS"))
     var reportInterval: Int?
@@ -211,6 +216,7 @@ struct RunCommand: ParsableCommand {
         o.sloP99Millis = sloP99Ms
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
+        o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
         o.reportIntervalSeconds = reportInterval
         o.failFastSeconds = failFast
         o.stallTimeoutSeconds = stallTimeout

@@ -14,6 +14,7 @@ final class FaultsInRunsTests: XCTestCase {
         let shipped = try String(contentsOf: Self.repo.appendingPathComponent("profiles/leave-requests.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "stream: streams/", with: "stream: \(Self.repo.path)/profiles/streams/")
             .replacingOccurrences(of: "template: templates/", with: "template: \(Self.repo.path)/profiles/templates/")
+            .replacingOccurrences(of: "activity_model: models/", with: "activity_model: \(Self.repo.path)/profiles/models/")
         let path = dir.appendingPathComponent("faults.yaml").path
         try (shipped + "\nretry_backoff: 10ms\n" + section).write(toFile: path, atomically: true, encoding: .utf8)
         return path

@@ -20,6 +20,7 @@ final class RateSweepTests: XCTestCase {
             .replacingOccurrences(of: "stream: streams/", with: "stream: \(profiles)/streams/")
             .replacingOccurrences(of: "dead_tokens: streams/", with: "dead_tokens: \(profiles)/streams/")
             .replacingOccurrences(of: "template: templates/", with: "template: \(profiles)/templates/")
+            .replacingOccurrences(of: "activity_model: models/", with: "activity_model: \(profiles)/models/")
             + "\nsimulator:\n  faults:\n    round_trip_ms: 5\n    capacity: { per_connection_per_second: \(Int(capacity)) }\n"
         let path = dir.appendingPathComponent("sweep.yaml").path
         try profile.write(toFile: path, atomically: true, encoding: .utf8)

@@ -61,8 +61,9 @@ final class ExitCodeTests: XCTestCase {
         }
     }
 
-    /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended.
-    func profile(in dir: URL, extra: String) throws -> String {
+    /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended; `template` is
+    /// relative to profiles/.
+    func profile(in dir: URL, extra: String, template: String = "templates/leave-requests.json") throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let profiles = root.appendingPathComponent("profiles").path
         let path = dir.appendingPathComponent("slo.yaml").path
@@ -70,7 +71,7 @@ final class ExitCodeTests: XCTestCase {
             name: slo
             workload: leave-requests
             stream: \(profiles)/streams/leave-requests.ndjson
-            template: \(profiles)/templates/leave-requests.json
+            template: \(profiles)/\(template)
             bundle_id: com.example.leaverequests
             \(extra)
             """.write(toFile: path, atomically: true, encoding: .utf8)
@@ -95,6 +96,38 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(met.status, 0, met.output)
         XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)
         XCTAssertFalse(met.output.contains("apnsbench: replaying"), "--quiet drops the start line: \(met.output)")
+    }
+
+    /// Pushes APNs delivers that the device would not decode miss `slo_max_would_not_decode` (exit 99, the
+    /// report written); the fixed template meets it; a model the checker cannot read is bad input (exit 1).
+    func testWouldNotDecodeMissesItsSLOWithExit99AndABadModelIsBadInput() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let model = "activity_model: \(root.path)/profiles/models/LeaveRequestAttributes.swift\nslo_max_would_not_decode: 0"
+        let iso = try profile(in: dir, extra: model, template: "examples/templates/leave-requests-iso-dates.json")
+        let missed = try apnsbench(["run", iso, "--out", out])
+        XCTAssertEqual(missed.status, 99, missed.output)
+        XCTAssertTrue(missed.output.contains("✗ delivered pushes the device would not decode: 100.00 % ("), missed.output)
+        XCTAssertTrue(missed.output.contains("target ≤ 0.00 % (at most)"), missed.output)
+        XCTAssertTrue(missed.output.contains("↳ would not decode on device"), missed.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"), "written before the exit")
+        // A flag overrides the profile's rule; the fixed template meets it.
+        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--quiet"])
+        XCTAssertEqual(allowed.status, 0, allowed.output)
+        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--quiet"])
+        XCTAssertEqual(fixed.status, 0, fixed.output)
+        XCTAssertTrue(fixed.output.contains("✓ delivered pushes the device would not decode: 0.00 % (0)"), fixed.output)
+
+        try "struct A: ActivityAttributes {\n    public struct ContentState: Codable, Hashable {\n        var s: Set<String>\n    }\n}\n"
+            .write(to: dir.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+        let bad = try apnsbench(["run", try profile(in: dir, extra: "activity_model: A.swift"), "--out", out + "-bad"])
+        XCTAssertEqual(bad.status, 1, bad.output)
+        XCTAssertTrue(bad.output.contains("A.swift:3: "), bad.output)
+        XCTAssertTrue(bad.output.contains("slo.yaml:6 names in 'activity_model'"), bad.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "-bad"), "nothing ran")
     }
 
     func testAnUnknownSLOKeyOrClassIsBadInputNamingIt() throws {

@@ -33,9 +33,57 @@ final class LeaveRequestWorkloadTests: XCTestCase {
         XCTAssertEqual(aps.map { $0["event"] as? String }, ["update", "end"])
         XCTAssertEqual(aps.map { ($0["content-state"] as? [String: Any])?["status"] as? String }, ["approved", "finished"])
         XCTAssertEqual(aps[0]["timestamp"] as? Int, 1_744_797_892)
-        XCTAssertEqual((aps[0]["content-state"] as? [String: Any])?["responseTime"] as? String, "2025-04-16T10:04:52Z")
+        // Dates as the app's model decodes them by default: seconds since 2001-01-01 (10:04:52 and the
+        // request's creation at 10:00:00 on 2025-04-16).
+        XCTAssertEqual((aps[0]["content-state"] as? [String: Any])?["responseTime"] as? Double, 766_490_692)
+        XCTAssertEqual((aps[0]["attributes"] as? [String: Any])?["requestTime"] as? Double, 766_490_400)
         XCTAssertTrue((aps[1]["content-state"] as? [String: Any])?["respondedBy"] is NSNull, "no staff name: null, as the app's optional")
         XCTAssertEqual(ledger.planned, 3)
         ledger.assertBalanced(linesRead: lines.count)
+    }
+
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func template(_ json: String) throws -> PayloadTemplate { try PayloadTemplate(json: json, source: "t.json") }
+
+    /// The same events through the ISO-dates example template: times as ISO 8601 text, a missing reason as null.
+    func testTimesInStringSlotsAreISOTextAndAMissingReasonIsNullWithoutOrEmpty() throws {
+        let url = Self.repo.appendingPathComponent("profiles/examples/templates/leave-requests-iso-dates.json")
+        let iso = try PayloadTemplate(json: String(contentsOf: url, encoding: .utf8), source: url.path)
+        let token = String(repeating: "9f", count: 80)
+        let lines = [
+            #"{"at":"2025-04-16T10:00:00.500Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","reason":null,"activity_id":"E0D6","token":"\#(token)"}"#,
+            #"{"at":"2025-04-16T10:04:52Z","kind":"leave.status","request_id":1,"status":"approved"}"#,
+        ]
+        let ledger = WorkloadLedger()
+        ledger.drain(try ledger.driver(try LeaveRequestWorkload(template: iso, templateSource: "t", priority: .immediate),
+                                       path: StreamTestFiles.write(lines.joined(separator: "\n"), for: self)))
+        let aps = try XCTUnwrap(ledger.sent.first).aps
+        XCTAssertEqual((aps["content-state"] as? [String: Any])?["responseTime"] as? String, "2025-04-16T10:04:52Z")
+        XCTAssertEqual((aps["attributes"] as? [String: Any])?["requestTime"] as? String, "2025-04-16T10:00:00.500Z")
+        XCTAssertTrue((aps["attributes"] as? [String: Any])?["reason"] is NSNull)
+    }
+
+    func testTimeFormatsWriteTheNumberEachDateStrategyReads() throws {
+        let t = try template(#"{"aps":{"event":"{{event}}","a":"{{#response_time|reference_date}}","b":"{{#request_time|unix}}","c":"{{#timestamp}}"},"d":"{{reason|or_empty}}"}"#)
+        let token = String(repeating: "9f", count: 80)
+        let lines = [
+            #"{"at":"2001-01-01T00:00:01.250Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","token":"\#(token)"}"#,
+            #"{"at":"2025-04-16T10:04:52.125Z","kind":"leave.status","request_id":1,"status":"approved"}"#,
+        ]
+        let ledger = WorkloadLedger()
+        ledger.drain(try ledger.driver(try LeaveRequestWorkload(template: t, templateSource: "t", priority: .immediate),
+                                       path: StreamTestFiles.write(lines.joined(separator: "\n"), for: self)))
+        XCTAssertEqual(ledger.sent.first?.body, #"{"aps":{"event":"update","a":766490692.125,"b":978307201.25,"c":1744797892},"d":""}"#)
+    }
+
+    func testATimeFormatOnAFieldThatIsNoTimeOrATimeWithoutOneIsRefused() throws {
+        XCTAssertThrowsError(try LeaveRequestWorkload(template: try template(#"{"a":"{{#student_id|reference_date}}"}"#), templateSource: "t.json", priority: .immediate)) { error in
+            XCTAssertTrue("\(error)".contains("template t.json: slot 'student_id' has the time format 'reference_date', but student_id is not a time"), "\(error)")
+            XCTAssertTrue("\(error)".contains("request_time, response_time"), "\(error)")
+        }
+        XCTAssertThrowsError(try LeaveRequestWorkload(template: try template(#"{"a":"{{#response_time}}"}"#), templateSource: "t.json", priority: .immediate)) { error in
+            XCTAssertTrue("\(error)".contains(#"slot 'response_time' is a time written as a number: say which, "{{#response_time|reference_date}}""#), "\(error)")
+        }
     }
 }

@@ -19,6 +19,10 @@ final class HtmlReportTests: XCTestCase {
         report.broadcast = .init(channels: 40, storesRefused: 2, deleted: 40, kept: false,
                                  managementCalls: ["create 201": 40, "create CannotCreateChannelConfig": 1, "delete 204": 40], followersNotSubscribed: 17)
         report.engine.devicesReached = 812
+        report.configuration.workload.activityModel = .init(path: "profiles/models/<A>.swift", sha256: "8963")
+        report.pushes.wouldNotDecode = .init(total: 3, byField: ["content-state.responseTime: badDate": 3], checked: 9, failedCheck: 4, notChecked: 1,
+                                             samples: [.init(token: "80b3…(64)", event: "update", failures: ["content-state.responseTime: badDate: found string \"<b>\""],
+                                                             payload: "{\"token\":\"\(Fixtures.deviceToken)\",\"x\":\"<b>\"}")])
         report.coalescing = RunReport.Coalescing(windowMillis: 250, pushesSaved: 4,
                                                  staleness: LatencySummary(unit: "ms", count: 9, min: 1, p50: 20, p90: 120, p99: 240, p999: 250, max: 250, mean: 48))
         for i in report.timeline.indices {
@@ -49,6 +53,9 @@ final class HtmlReportTests: XCTestCase {
         XCTAssertTrue(html.contains("7 of 40 priority-10 updates would be throttled on the device</strong>, for 2 activities"))
         XCTAssertTrue(html.contains("Stopped early: SIGINT received"))
         XCTAssertTrue(html.contains("4 pushes saved"))
+        XCTAssertTrue(html.contains("<strong>3 of 5 delivered pushes would not decode on the device</strong>"))
+        XCTAssertTrue(html.contains("found string &quot;&lt;b&gt;&quot;"), "a sample's failure, escaped")
+        XCTAssertFalse(html.contains(Fixtures.deviceToken), "a sample's payload is redacted")
     }
 
     func testThePageFetchesNothing() {

@@ -20,6 +20,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var sloMinDelivered: Double?
     /// Laid over the profile's classes one by one.
     public var sloMaxErrorShare: [String: Double]?
+    public var sloMaxWouldNotDecode: Double?
     public var reportIntervalSeconds: Int?
     public var failFastSeconds: Double?
     public var stallTimeoutSeconds: Int?
@@ -56,6 +57,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
         if sloP99Millis != nil { k.insert(.sloP99) }
         if sloMinDelivered != nil { k.insert(.sloMinDelivered) }
         if sloMaxErrorShare != nil { k.insert(.sloMaxErrorShare) }
+        if sloMaxWouldNotDecode != nil { k.insert(.sloMaxWouldNotDecode) }
         if reportIntervalSeconds != nil { k.insert(.reportInterval) }
         if failFastSeconds != nil { k.insert(.failFast) }
         if stallTimeoutSeconds != nil { k.insert(.stallTimeout) }
@@ -89,6 +91,7 @@ extension RunConfig {
         if let v = o.sloP99Millis { c.slo.p99Millis = v }
         if let v = o.sloMinDelivered { c.slo.minDelivered = v }
         if let v = o.sloMaxErrorShare { c.slo.maxErrorShare = (c.slo.maxErrorShare ?? [:]).merging(v) { _, flag in flag } }
+        if let v = o.sloMaxWouldNotDecode { c.slo.maxWouldNotDecode = v }
         if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }
         if let v = o.failFastSeconds { c.transport.failFastSeconds = v }
         if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }

@@ -19,6 +19,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sloP99 = "slo_p99_ms"
     case sloMinDelivered = "slo_min_delivered"
     case sloMaxErrorShare = "slo_max_error_share"
+    case sloMaxWouldNotDecode = "slo_max_would_not_decode"
+    case activityModel = "activity_model"
     case reportInterval = "report_interval"
     case failFast = "fail_fast"
     case stallTimeout = "stall_timeout"
@@ -55,6 +57,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .sloP99: return "--slo-p99-ms"
         case .sloMinDelivered: return "--slo-min-delivered"
         case .sloMaxErrorShare: return "--slo-max-error-share"
+        case .sloMaxWouldNotDecode: return "--slo-max-would-not-decode"
         case .reportInterval: return "--report-interval"
         case .failFast: return "--fail-fast"
         case .stallTimeout: return "--stall-timeout"
@@ -64,7 +67,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .delivery: return "--delivery"
         case .keepChannels: return "--keep-channels"
         case .allowProductionLoad: return "--allow-production-load"
-        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator, .mix: return nil
+        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator, .mix, .activityModel: return nil
         }
     }
 }
@@ -187,6 +190,18 @@ extension RunConfig {
             }
             guard (0...1).contains(share) else {
                 throw RunConfigError(.sloMaxErrorShare, "\(name) must be a share between 0 and 1, found \(share)")
+            }
+        }
+        for part in workload.parts where part.activityModel != nil && part.pushType != .liveactivity {
+            throw RunConfigError(.activityModel, "applies to Live Activity pushes (the device decodes their content-state); \(name) sends \(part.pushType.rawValue) pushes"
+                + (workload.mix == nil ? "" : " (its part \(part.name))"))
+        }
+        if let share = slo.maxWouldNotDecode {
+            guard (0...1).contains(share) else {
+                throw RunConfigError(.sloMaxWouldNotDecode, "must be a share between 0 and 1, found \(share)")
+            }
+            guard workload.parts.contains(where: { $0.activityModel != nil }) else {
+                throw RunConfigError(.sloMaxWouldNotDecode, "needs activity_model: the app's ActivityKit model the pushes are checked against")
             }
         }
         if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval, in: 1...3600) }

@@ -132,6 +132,9 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var deadTokens: String?
         /// Default `.skip`.
         public var badLines: BadLinePolicy = .skip
+        /// The app's ActivityKit model this workload's Live Activity pushes are checked against
+        /// (`activity_model`); nil checks nothing. Default nil. A mix's parts each name their own.
+        public var activityModel: ActivityModelFile?
         /// A mix (`workload: mix`): several recordings replayed together, each with its own rules, push
         /// type and topic, interleaved by recorded time from their starts (``MixedWorkload``). Nil: one
         /// recording, this workload's. A mix's own `stream`, `template` and `bundleID` are empty: its
@@ -269,10 +272,13 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// At most this share of planned pushes in each named class, 0–1, by class
         /// (``ErrorClass``): `{"rejected": 0.01, "timed_out": 0}`.
         public var maxErrorShare: [String: Double]?
+        /// At most this share of delivered pushes that the device would not decode (checked against the
+        /// workload's ``Workload/activityModel``), 0–1; 0 allows none.
+        public var maxWouldNotDecode: Double?
         public init() {}
 
         /// Whether any rule is set.
-        public var isEmpty: Bool { p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty }
+        public var isEmpty: Bool { p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty && maxWouldNotDecode == nil }
 
         /// The classes `slo_max_error_share` may limit, each a share of the planned pushes.
         public enum ErrorClass: String, CaseIterable, Sendable {

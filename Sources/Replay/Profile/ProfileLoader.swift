@@ -15,10 +15,15 @@ public enum ProfileLoader {
         "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
         "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
         "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
+        "activity_model", "activity_model_type", "date_decoding", "slo_max_would_not_decode",
     ]
 
-    /// The keys of one part of `mix:` (each a workload with its own recording, template, push type and app).
-    public static let mixPartKeys = ["workload", "stream", "template", "push_type", "bundle_id"]
+    /// The keys that name a workload's ActivityKit model (the device contract); in a mix, each part's own.
+    public static let activityModelKeys = ["activity_model", "activity_model_type", "date_decoding"]
+
+    /// The keys of one part of `mix:` (each a workload with its own recording, template, push type, app and
+    /// ActivityKit model).
+    public static let mixPartKeys = ["workload", "stream", "template", "push_type", "bundle_id"] + activityModelKeys
 
     /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
     public static func load(path: String) throws -> RunConfig {
@@ -97,11 +102,45 @@ public enum ProfileLoader {
         return type
     }
 
+    /// `activity_model: FILE` (resolved like `stream`), with `activity_model_type: NAME` and `date_decoding:
+    /// STRATEGY`, among a workload's `fields` (the profile's, or a mix part's, at `place`): the file is read and
+    /// parsed now, so a model outside the checker's Swift subset is bad input naming its own file and line.
+    static func activityModel(_ fields: [String: Node], place: String, file: String, resolve: (String) -> String) throws -> RunConfig.ActivityModelFile? {
+        func text(_ key: String) throws -> (String, Int?)? {
+            guard let node = fields[key] else { return nil }
+            guard case let .scalar(s) = node, !s.string.isEmpty else {
+                throw ProfileError(file: file, line: node.mark?.line, message: "'\(place)\(key)' must be a non-empty string")
+            }
+            return (s.string, node.mark?.line)
+        }
+        let type = try text("activity_model_type")
+        let dates = try text("date_decoding")
+        guard let (path, line) = try text("activity_model") else {
+            if let (_, line) = type ?? dates {
+                throw ProfileError(file: file, line: line, message: "'\(place)\(type != nil ? "activity_model_type" : "date_decoding")' goes with "
+                    + "'\(place)activity_model', the app's ActivityKit model file")
+            }
+            return nil
+        }
+        var decoding = RunConfig.DateDecoding.deferredToDate
+        if let (name, line) = dates {
+            guard let d = RunConfig.DateDecoding(rawValue: name) else {
+                throw ProfileError(file: file, line: line, message: "'\(place)date_decoding' must be one of "
+                    + "\(RunConfig.DateDecoding.allCases.map(\.rawValue).joined(separator: ", ")), found '\(name)'")
+            }
+            decoding = d
+        }
+        let resolved = resolve(path)
+        let (_, sha256) = try ActivityModelLoader.read(path: resolved, attributesType: type?.0, profile: file, line: line)
+        return RunConfig.ActivityModelFile(path: resolved, sha256: sha256, attributesType: type?.0, dateDecoding: decoding)
+    }
+
     /// `workload: mix` with `mix:`, a list of 2 to 8 workloads, each `{workload, stream, template, bundle_id,
-    /// push_type}` (push type default liveactivity); the profile's own `stream`, `template`, `bundle_id` and
-    /// `push_type` belong to a single workload and are refused beside it.
+    /// push_type}` (push type default liveactivity) and optionally its ActivityKit model; the profile's own
+    /// `stream`, `template`, `bundle_id`, `push_type` and model keys belong to a single workload and are
+    /// refused beside it.
     static func mix(values: [String: Node], file: String, resolve: (String) -> String) throws -> RunConfig.Workload {
-        for key in ["stream", "template", "bundle_id", "push_type"] where values[key] != nil {
+        for key in ["stream", "template", "bundle_id", "push_type"] + activityModelKeys where values[key] != nil {
             throw ProfileError(file: file, line: values[key]?.mark?.line,
                                message: "'\(key)' belongs to each part of 'mix:' when the workload is mix; move it into the parts")
         }
@@ -143,6 +182,7 @@ public enum ProfileLoader {
                                    message: "'\(place).workload' must be one of \(Workloads.names.joined(separator: ", ")), found '\(part.name)'")
             }
             if let t = try text("push_type", required: false) { part.pushType = try pushType(t, file: file, line: fields["push_type"]?.mark?.line) }
+            part.activityModel = try activityModel(fields, place: place + ".", file: file, resolve: resolve)
             parts.append(part)
         }
         var workload = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
@@ -212,6 +252,7 @@ public enum ProfileLoader {
                 throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")) or mix, found '\(workload.name)'")
             }
             if let t = try string("push_type", required: false) { workload.pushType = try pushType(t, file: file, line: values["push_type"]?.mark?.line) }
+            workload.activityModel = try activityModel(values, place: "", file: file, resolve: resolve)
         }
         workload.deadTokens = try string("dead_tokens", required: false).map(resolve)
         if let policy = try string("bad_lines", required: false) {
@@ -255,6 +296,7 @@ public enum ProfileLoader {
         if let ms = try duration("retry_max_elapsed") { config.retry.maxElapsedMillis = ms }
         config.slo.p99Millis = try int("slo_p99_ms")
         config.slo.minDelivered = try number("slo_min_delivered")
+        config.slo.maxWouldNotDecode = try number("slo_max_would_not_decode")
         if let node = values["slo_max_error_share"] {
             // `slo_max_error_share: {rejected: 0.01, timed_out: 0}`: classes and their shares; a class
             // nobody knows is the configuration's error below.
@@ -328,7 +370,9 @@ public enum ProfileLoader {
             try config.validate()
         } catch let e as RunConfigError {
             let key = e.key == .apnsModel ? "simulator" : e.key.profileKey
-            throw ProfileError(file: file, line: values[key]?.mark?.line ?? values["schedule"]?.mark?.line, message: e.description)
+            // A mix part's model key is under `mix:`.
+            let line = values[key]?.mark?.line ?? (e.key == .activityModel ? values["mix"]?.mark?.line : nil)
+            throw ProfileError(file: file, line: line ?? values["schedule"]?.mark?.line, message: e.description)
         }
         return config
     }

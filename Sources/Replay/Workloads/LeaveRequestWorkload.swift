@@ -9,7 +9,9 @@ import APNsCore
 /// A status change for a request with no token yet is a planned push that ends as not sent (`no_token`);
 /// one for a request the stream never created ends as not sent (`unknown_target`).
 public final class LeaveRequestWorkload: WorkloadRules {
-    /// The slots a leave-request template may use.
+    /// The slots a leave-request template may use. `request_time` and `response_time` are times: ISO 8601
+    /// text in a string slot, or a number in an integer slot with a time format
+    /// (`"{{#response_time|reference_date}}"`, what the app's `Date` properties decode by default).
     public enum Field: String, CaseIterable {
         case timestamp, event, status
         case activity_id, request_id, request_type, request_time
@@ -27,7 +29,8 @@ public final class LeaveRequestWorkload: WorkloadRules {
         var studentName: String
         var requestType: String
         var reason: String?
-        var requestTime: String
+        /// When the request was created, epoch milliseconds.
+        var requestMillis: Int64
     }
 
     private var slots: TemplateSlots<Field>
@@ -37,7 +40,7 @@ public final class LeaveRequestWorkload: WorkloadRules {
 
     /// - Parameter priority: `apns-priority` of every push.
     public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
-        slots = try TemplateSlots(template, source: templateSource, workload: "leave-requests")
+        slots = try TemplateSlots(template, source: templateSource, workload: "leave-requests", timeFields: [.request_time, .response_time])
         self.priority = priority
     }
 
@@ -58,7 +61,7 @@ public final class LeaveRequestWorkload: WorkloadRules {
                 activityID: try fields.optionalString("activity_id"), token: try fields.optionalString("token"),
                 studentID: try fields.int("student_id"), studentName: try fields.string("student_name"),
                 requestType: try fields.string("request_type"), reason: try fields.optionalString("reason"),
-                requestTime: Timestamp.iso8601(millis: at))
+                requestMillis: at)
             return 0
 
         case "leave.token":
@@ -94,11 +97,11 @@ public final class LeaveRequestWorkload: WorkloadRules {
             slots.set(.activity_id, request.activityID.map { .string($0) } ?? .null)
             slots.set(.request_id, .integer(id))
             slots.set(.request_type, .string(request.requestType))
-            slots.set(.request_time, .string(request.requestTime))
+            slots.setTime(.request_time, millis: request.requestMillis)
             slots.set(.student_id, .integer(request.studentID))
             slots.set(.student_name, .string(request.studentName))
             slots.set(.reason, request.reason.map { .string($0) } ?? .null)
-            slots.set(.response_time, .string(Timestamp.iso8601(millis: at)))
+            slots.setTime(.response_time, millis: at)
             slots.set(.responded_by, staffName.map { .string($0) } ?? .null)
             slots.set(.staff_id, staffID.map { .integer($0) } ?? .null)
             plan.state = .send(token: token, priority: priority, recordedMillis: at)

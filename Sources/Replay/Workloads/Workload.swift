@@ -65,12 +65,16 @@ public enum Workloads {
 public enum WorkloadError: Error, CustomStringConvertible, Equatable {
     case unknownWorkload(String)
     case unknownSlot(template: String, slot: String, workload: String, fields: [String])
+    /// A slot's format does not fit its field: `problem` follows the slot's name.
+    case slotFormat(template: String, slot: String, problem: String)
 
     public var description: String {
         switch self {
         case let .unknownWorkload(w): return "unknown workload '\(w)' (known: \(Workloads.names.joined(separator: ", ")))"
         case let .unknownSlot(t, s, w, f):
             return "template \(t): slot '\(s)' is not a field of workload \(w) (fields: \(f.joined(separator: ", ")))"
+        case let .slotFormat(t, s, problem):
+            return "template \(t): slot '\(s)' \(problem)"
         }
     }
 }

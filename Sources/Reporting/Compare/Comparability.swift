@@ -41,8 +41,9 @@ public struct Difference: Codable, Sendable, Equatable, CustomStringConvertible 
 /// - the same report schema version (a schema-1 report against a schema-2 one is refused);
 /// - the same workload and, when both reports have it, the same stream SHA-256;
 /// - the same run configuration, key by key, except keys that do not change what is sent or how:
-///   the profile's name, description and file path, the paths of the stream, template and dead-token
-///   files (the stream's content is checked by its hash), the SLO (it judges a run, it does not change
+///   the profile's name, description and file path, the paths of the stream, template, dead-token and
+///   ActivityKit model files (the stream's content is checked by its hash, the model's by the SHA-256 the
+///   configuration holds beside its path), the SLO (it judges a run, it does not change
 ///   it), the timeline interval, and the target URL's port (a simulator on a free port has a new one
 ///   each time);
 /// - the same environment: libcurl and nghttp2 versions and core count (warnings instead under
@@ -56,6 +57,7 @@ public enum Comparability {
     public static let ignoredConfigurationKeys = [
         "name", "description", "profilePath", "workload.stream", "workload.template", "workload.deadTokens",
         "workload.mix.stream", "workload.mix.template", "slo.", "reportIntervalSeconds",
+        "workload.activityModel.path", "workload.mix.activityModel.path",
     ]
 
     /// Every difference between `baseline` and `new`, environment ones included, in a fixed order.

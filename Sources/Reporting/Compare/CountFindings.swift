@@ -6,6 +6,7 @@
 /// | --- | --- |
 /// | planned | it changes at all (the same stream and configuration plan the same pushes) |
 /// | delivered | fewer |
+/// | delivered but would not decode on the device, in all and by field (the device contract) | more |
 /// | rejected, by reason | more; a reason that was not there before is a regression |
 /// | failed, by transport error; timed out | more |
 /// | not sent, by cause | more |
@@ -38,6 +39,17 @@ public enum CountFindings {
             Metric(name: "delivered", unit: "pushes", polarity: .higherIsBetter, keyed: false) { $0.pushes.delivered },
         ]
         func keys(_ pick: (RunReport) -> [String]) -> [String] { Set(reports.flatMap(pick)).sorted() }
+        // Runs checked against a model (compare refuses a checked run against an unchecked one).
+        if reports.contains(where: { $0.pushes.wouldNotDecode != nil }) {
+            out.append(Metric(name: "delivered, would not decode on device", unit: "pushes", polarity: .lowerIsBetter, keyed: false) {
+                $0.pushes.wouldNotDecode?.total
+            })
+            for field in keys({ Array(($0.pushes.wouldNotDecode?.byField ?? [:]).keys) }) {
+                out.append(Metric(name: "would not decode \(field)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) {
+                    $0.pushes.wouldNotDecode.map { $0.byField[field] ?? 0 }
+                })
+            }
+        }
         for reason in keys({ Array($0.pushes.rejected.keys) }) {
             out.append(Metric(name: "rejected \(reason)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) { $0.pushes.rejected[reason]?.count ?? 0 })
         }

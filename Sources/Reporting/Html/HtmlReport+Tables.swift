@@ -16,6 +16,7 @@ extension HtmlReport {
         }
         var t = "<table><thead><tr><th>outcome</th><th class=\"n\">pushes</th><th class=\"n\">of planned</th></tr></thead><tbody>\n"
         t += row("delivered", p.delivered)
+        if let w = p.wouldNotDecode { t += row("would not decode on device (<a href=\"#device-contract\">device contract</a>)", w.total, sub: true) }
         t += row("rejected by APNs", p.rejectedTotal)
         let reasons = p.rejected.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }
         for (reason, r) in reasons { t += row("<code>\(HtmlEscape.text(reason))</code> (\(r.status))", r.count, sub: true) }

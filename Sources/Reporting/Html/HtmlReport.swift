@@ -20,7 +20,7 @@ public struct HtmlReport {
         "headline", "outcomes", "spectrum", "throughput", "latency-over-time", "connections", "configuration", "engine", "environment",
     ]
     /// Sections a page has only when the report holds their data.
-    public static let optionalSectionIDs = ["coalescing", "broadcast", "live-activity", "simulator", "bad-lines"]
+    public static let optionalSectionIDs = ["device-contract", "coalescing", "broadcast", "live-activity", "simulator", "bad-lines"]
 
     /// The most points any one chart series is drawn with (``Lttb``): a day-long timeline stays a few hundred KB.
     public static let maxPointsPerSeries = 1_000
@@ -43,6 +43,7 @@ public struct HtmlReport {
             """
         html += headline()
         html += outcomes()
+        html += deviceContract()
         html += badLines()
         html += spectrum()
         html += throughputOverTime()
@@ -100,6 +101,7 @@ public struct HtmlReport {
         h += kpi("p50 response time", response.count > 0 ? Format.micros(response.p50) : "-")
         h += kpi("p99 response time", response.count > 0 ? Format.micros(response.p99) : "-")
         h += kpi("delivered of planned", share)
+        if let w = p.wouldNotDecode { h += kpi("would not decode on device", String(w.total)) }
         h += kpi("balanced", p.balanced ? "yes" : "NO")
         h += "</dl>\n</header>\n"
         return h

@@ -163,8 +163,10 @@ public enum ReportMerge {
         let expected = reports[0].events.expectedPushes
         var p = RunReport.Pushes(planned: planned, expectedPlanned: expected, delivered: delivered, rejected: rejected,
                                  failed: failed, timedOut: timedOut, notSent: notSent, balanced: false)
+        // Every shard checks against the same model (equal configurations), so their counts add up.
+        p.wouldNotDecode = reports.compactMap(\.pushes.wouldNotDecode).reduce(nil) { sum, shard in sum.map { $0 + shard } ?? shard }
         p.balanced = planned == delivered + p.rejectedTotal + p.failedTotal + timedOut + p.notSentTotal
-            && (expected == nil || expected == planned)
+            && (expected == nil || expected == planned) && (p.wouldNotDecode?.total ?? 0) <= delivered
         return p
     }
 

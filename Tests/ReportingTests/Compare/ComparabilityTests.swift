@@ -115,6 +115,23 @@ final class ComparabilityTests: XCTestCase {
         XCTAssertEqual(r.refusals, [])
     }
 
+    /// The ActivityKit model is compared by its digest and date strategy, not by where the file lies; a run
+    /// checked against a model and one not checked are not compared.
+    func testTheActivityModelByItsDigestAndStrategyNotItsPath() {
+        let model = RunConfig.ActivityModelFile(path: "profiles/models/A.swift", sha256: "aa11")
+        let checked: (inout RunReport) -> Void = { $0.configuration.workload.activityModel = model }
+        let moved = CompareFixtures.run("b/report.json") { $0.configuration.workload.activityModel?.path = "/elsewhere/A.swift"; checked(&$0) }
+        XCTAssertEqual(CompareFixtures.compare([CompareFixtures.run("a/report.json", checked)], [moved]).refusals, [])
+        let edited = CompareFixtures.run("b/report.json") { checked(&$0); $0.configuration.workload.activityModel?.sha256 = "bb22" }
+        XCTAssertEqual(CompareFixtures.compare([CompareFixtures.run("a/report.json", checked)], [edited]).refusals.map(\.field),
+                       ["configuration.workload.activityModel.sha256"])
+        let iso = CompareFixtures.run("b/report.json") { checked(&$0); $0.configuration.workload.activityModel?.dateDecoding = .iso8601 }
+        XCTAssertEqual(CompareFixtures.compare([CompareFixtures.run("a/report.json", checked)], [iso]).refusals.map(\.field),
+                       ["configuration.workload.activityModel.dateDecoding"])
+        XCTAssertFalse(CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run("b/report.json", checked)]).refusals.isEmpty,
+                       "checked against a model, and not")
+    }
+
     func testEnvironmentLibcurlNghttp2AndCoresRefusedUnlessAllowed() {
         let edit: (inout RunReport) -> Void = { r in
             r.environment.libcurl = "7.88.1"
