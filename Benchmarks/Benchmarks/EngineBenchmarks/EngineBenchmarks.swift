@@ -37,7 +37,8 @@ let cpuMicrosPerPush = BenchmarkMetric.custom("cpuMicrosPerPush", polarity: .pre
 let p50Millis = BenchmarkMetric.custom("serviceTimeP50Millis", polarity: .prefersSmaller, useScalingFactor: false)
 let p99Millis = BenchmarkMetric.custom("serviceTimeP99Millis", polarity: .prefersSmaller, useScalingFactor: false)
 
-let gate: [BenchmarkMetric: BenchmarkThresholds] = [
+// package-benchmark's BenchmarkThresholds is not Sendable; these tables are built once and only read.
+nonisolated(unsafe) let gate: [BenchmarkMetric: BenchmarkThresholds] = [
     .mallocCountTotal: .init(absolute: [.p90: 100]),
     .wallClock: .none,
     .cpuTotal: .none,
@@ -49,13 +50,13 @@ let gate: [BenchmarkMetric: BenchmarkThresholds] = [
 
 /// The paced benchmark's gate: mallocs within 1.5 a push (see the header), wake-ups within 1.5 a push of the
 /// pinned count.
-let pacedGate: [BenchmarkMetric: BenchmarkThresholds] = gate.merging([
+nonisolated(unsafe) let pacedGate: [BenchmarkMetric: BenchmarkThresholds] = gate.merging([
     .mallocCountTotal: .init(absolute: [.p90: 300]),
     wakeUpsPer1000Pushes: .init(absolute: [.p90: 1500]),
 ]) { $1 }
 
 /// Reported only (see the header).
-let latencyGate: [BenchmarkMetric: BenchmarkThresholds] = [
+nonisolated(unsafe) let latencyGate: [BenchmarkMetric: BenchmarkThresholds] = [
     .mallocCountTotal: .none, .wallClock: .none, .cpuTotal: .none,
     pushesPerSecond: .none, pushesPerCPUSecond: .none, wakeUpsPer1000Pushes: .none, cpuMicrosPerPush: .none,
     p50Millis: .none, p99Millis: .none,
