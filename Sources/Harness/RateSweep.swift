@@ -69,6 +69,8 @@ public enum RateSweep {
         /// True when it failed because the client could not keep up; false when the target (or the SLO) did.
         public var client: Bool
         public var failures: [String]
+        /// That step's busiest engine thread, share of a core.
+        public var engineCPU: Double?
     }
 
     /// Runs the sweep; `log` gets a line per step as it ends.
@@ -126,8 +128,12 @@ public enum RateSweep {
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
         outcome.recordingLimit = recordingLimit
         if let limit = byRate.first(where: { !$0.passed && !$0.result.streamEnded && $0.result.offeredRate > (knee ?? 0) }) {
+            // The client's, when that step's sends fell short on its account, or when it failed another
+            // criterion with an engine or producer thread saturated (its latency then is the client's too).
+            let saturated = (limit.result.engineCPU ?? 0) >= KneeCriteria.saturatedCPU || (limit.result.producerCPU ?? 0) >= KneeCriteria.saturatedCPU
             outcome.kneeLimit = KneeLimit(step: limit.index, offeredRate: limit.result.offeredRate,
-                                          client: limit.shortfall == .engineSaturated || limit.shortfall == .producerBehind, failures: limit.failures)
+                                          client: limit.shortfall == .engineSaturated || limit.shortfall == .producerBehind || saturated,
+                                          failures: limit.failures, engineCPU: limit.result.engineCPU)
         }
         outcome.recordedPeak = try? RecordingPeak.measure(profile)
         try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
@@ -164,8 +170,9 @@ public enum RateSweep {
         out += o.knee.map { String(format: "**Knee: %.0f pushes/s**, the highest offered rate that passed", $0) }
             ?? "**No step passed**: the lowest rate already fails (see its verdict)"
         if o.knee != nil, let limit = o.kneeLimit {
-            out += String(format: "; limited by the **%@**: step %d at %.0f/s failed: %@.\n", limit.client ? "client" : "target",
-                          limit.step, limit.offeredRate, limit.failures.joined(separator: "; "))
+            out += String(format: "; limited by the **%@**: step %d at %.0f/s failed: %@%@.\n", limit.client ? "client" : "target",
+                          limit.step, limit.offeredRate, limit.failures.joined(separator: "; "),
+                          limit.engineCPU.map { String(format: " (engine thread %.0f%% of a core)", $0 * 100) } ?? "")
         } else {
             out += o.knee == nil ? ".\n" : "; no step above it failed (raise the search's high bound to find the limit).\n"
         }
