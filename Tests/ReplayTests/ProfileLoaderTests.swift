@@ -84,6 +84,21 @@ final class ProfileLoaderTests: XCTestCase {
         assertError("retries: 3\n", line: 6, mentions: ["retries"])
         assertError("connections: two\n", line: 6, mentions: ["connections", "two"])
     }
+
+    func testADurationTooLongForTheClockIsAnErrorNotACrash() throws {
+        let huge = String(repeating: "4", count: 90)
+        assertError("retry_backoff: \(huge)ms\n", line: 6, mentions: ["retry_backoff", "at most a year"])
+        assertError("coalesce: \(huge)\n", line: 6, mentions: ["coalesce"])
+        assertError("duration: 367d\n", line: 6, mentions: ["duration"])
+        XCTAssertNil(DurationText.millis("1e300s"))
+        XCTAssertNil(DurationText.millis("\(DurationText.maxMillis + 1)"))
+        XCTAssertEqual(DurationText.millis("\(DurationText.maxMillis)"), DurationText.maxMillis)
+        XCTAssertEqual(DurationText.millis("1.5s"), 1500)
+        XCTAssertEqual(DurationText.millis("5m"), 300_000)
+        XCTAssertEqual(DurationText.millis("250"), 250)
+        XCTAssertNil(DurationText.millis("0ms"))
+        XCTAssertNil(DurationText.millis("-1s"))
+    }
 }
 
 /// The SLO's error shares and the report interval, read strictly.

@@ -236,7 +236,7 @@ public enum ProfileLoader {
         }
         func duration(_ key: String) throws -> Int64? {
             guard let text = try string(key, required: false) else { return nil }
-            guard let ms = DurationText.millis(text) else { throw fail(key, "must be a duration like 500ms, 1s or 5m, found '\(text)'") }
+            guard let ms = DurationText.millis(text) else { throw fail(key, "must be a duration of at most a year, like 500ms, 1s or 5m, found '\(text)'") }
             return ms
         }
 
