@@ -208,30 +208,3 @@ enum OpenDescriptorCount {
         return names.count - 1
     }
 }
-
-/// The stages between the workload and the engine: this shard's pushes (a sharded run), coalescing (when on),
-/// the device contract (when a model is named: each push that will be sent is checked, unchanged), the Live
-/// Activity budget's count (Live Activity runs), then pacing (open loop).
-struct SendPipeline {
-    let source: PushSource
-    let coalescer: Coalescer?
-    let contract: DeviceContractSource?
-    let budget: LiveActivityBudgetSource?
-
-    /// - Parameter checks: the device-contract check of each part of the workload (nil where none).
-    init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = []) {
-        var source: PushSource = driver
-        if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
-        coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
-        if let coalescer { source = coalescer }
-        contract = checks.contains { $0 != nil } ? DeviceContractSource(source, checks: checks) : nil
-        if let contract { source = contract }
-        let perHour = config.liveActivityBudgetPerHour
-        // In a mix, only the parts that send Live Activity updates count against the budget.
-        let counted = config.workload.parts.map { $0.pushType == .liveactivity }
-        budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour, countedKinds: counted) : nil
-        if let budget { source = budget }
-        if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }
-        self.source = source
-    }
-}

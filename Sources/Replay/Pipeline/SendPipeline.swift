@@ -1,0 +1,39 @@
+import APNsCore
+import DeviceContract
+
+/// The order of the stages a push passes between the workload that plans it and the engine that sends it.
+/// Each stage is a `PushSource` that pulls from the one before it:
+///
+/// 1. the workload (`WorkloadDriver`, `MixedWorkload` or `LoopingReplay`): events read from the recording,
+///    the registry kept, pushes planned from templates (Replay/Workloads, Replay/Registry);
+/// 2. `ShardFilter`: only this shard's pushes, in a sharded run (Replay/Scheduling);
+/// 3. `Coalescer`: one push per activity and window, when coalescing is on (Replay/Scheduling);
+/// 4. `DeviceContractSource`: each push that will be sent is checked against the app's ActivityKit model,
+///    unchanged, when a model is named (Replay/Contract);
+/// 5. `LiveActivityBudgetSource`: the priority-10 Live Activity budget's count (Replay/Budget);
+/// 6. `PacedSource`: each push held until its intended send time, in open-loop schedules (Replay/Scheduling).
+///
+/// The engine (APNsEngine) then pulls from the last stage, and every push ends in exactly one outcome.
+public struct SendPipeline {
+    public let source: PushSource
+    public let coalescer: Coalescer?
+    public let contract: DeviceContractSource?
+    public let budget: LiveActivityBudgetSource?
+
+    /// - Parameter checks: the device-contract check of each part of the workload (nil where none).
+    public init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = []) {
+        var source: PushSource = driver
+        if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
+        coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
+        if let coalescer { source = coalescer }
+        contract = checks.contains { $0 != nil } ? DeviceContractSource(source, checks: checks) : nil
+        if let contract { source = contract }
+        let perHour = config.liveActivityBudgetPerHour
+        // In a mix, only the parts that send Live Activity updates count against the budget.
+        let counted = config.workload.parts.map { $0.pushType == .liveactivity }
+        budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour, countedKinds: counted) : nil
+        if let budget { source = budget }
+        if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }
+        self.source = source
+    }
+}
