@@ -99,10 +99,12 @@ final class HdrHistogramInteropTests: XCTestCase {
         events.record(kind: "interop", .producedPushes(recorder.planned))
         var workload = RunConfig.Workload(name: "interop", stream: "s.ndjson", template: "t.json", bundleID: "com.example.app")
         workload.pushType = .alert
+        var engine = EngineCounters()
+        engine.sent = recorder.planned   // every push sent once
         return recorder.makeReport(
             configuration: RunConfig(name: "interop", profilePath: "p.yaml", workload: workload), events: events,
             environment: EnvironmentInfo(libcurl: "8", ssl: "ssl", nghttp2: "1", os: "test", cpuCount: 2, hostname: "h"),
-            engine: EngineCounters(), startedAt: Date(timeIntervalSince1970: 1_744_797_600), durationSeconds: 9)
+            engine: engine, startedAt: Date(timeIntervalSince1970: 1_744_797_600), durationSeconds: 9)
     }
 
     struct Stats: Decodable {
