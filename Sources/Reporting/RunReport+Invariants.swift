@@ -51,7 +51,8 @@ extension RunReport {
             check(w.total <= p.delivered, "pushes.wouldNotDecode.total", "at most \(p.delivered) (delivered)", "\(w.total)")
         }
         let balances = classes == p.planned && (p.expectedPlanned ?? p.planned) == p.planned && (p.wouldNotDecode?.total ?? 0) <= p.delivered
-        check(p.balanced == balances, "pushes.balanced", "\(balances) (whether the classes add up to planned)", "\(p.balanced)")
+        check(p.balanced == balances, "pushes.balanced",
+              balances ? "true (the classes add up to planned)" : "false (the classes do not add up to planned)", "\(p.balanced)")
     }
 
     private func eventViolations(_ check: Check) {
