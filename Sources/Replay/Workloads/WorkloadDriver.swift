@@ -25,11 +25,8 @@ public protocol WorkloadRules: AnyObject {
 
     /// Broadcast delivery: followers of a changed entity that were not subscribed to its channel, so the
     /// broadcast did not reach them (device delivery would have). 0 for a workload that does not broadcast.
+    /// No default: a wrapper that forgot to forward it would report 0.
     var followersNotSubscribed: Int { get }
-}
-
-extension WorkloadRules {
-    public var followersNotSubscribed: Int { 0 }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
