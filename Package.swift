@@ -100,6 +100,8 @@ let package = Package(
             name: "Harness",
             dependencies: [
                 "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", .product(name: "Yams", package: "Yams"),
+                // Coalescing's staleness histogram, handed from the pipeline to the report.
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

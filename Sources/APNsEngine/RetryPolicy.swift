@@ -91,7 +91,7 @@ public struct RetryPolicy: Sendable, Equatable {
                 let delay = tokenBackoff(strikes: tokenStrikes)
                 return scheduled(delay, attempt: attempt, elapsed: elapsed, then: .backOffToken(for: delay))
             }
-            if reason.status >= 500 || reason.handling == .retry {
+            if RetryableCause.isRetryable(reason) {
                 let delay = backoff(afterAttempt: attempt)
                 return scheduled(delay, attempt: attempt, elapsed: elapsed, then: .retry(after: delay))
             }

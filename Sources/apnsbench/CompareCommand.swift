@@ -9,8 +9,9 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a run (or repeated runs) with a baseline; exit 2 on a regression.",
         discussion: """
-            BASELINE and NEW are each a report.json or a folder of repeated runs (every report.json in it or one \
-            level down). Runs must be comparable: the same schema, workload, recording (events.streamSHA256), \
+            BASELINE and NEW are each a report.json or a folder of repeated runs. \(ReportFiles.help) Every report \
+            is verified as it is read: one whose counts do not add up is refused (exit 1), each violation named \
+            with the file, the field, what was expected and what was found. Runs must be comparable: the same schema, workload, recording (events.streamSHA256), \
             configuration (connections, streams, workers, schedule, priority, coalescing, retry, simulator mode, \
             target host) and environment (libcurl, nghttp2, cores; --allow-env-mismatch makes these warnings); \
             otherwise nothing is compared and each difference is named (exit 5).
@@ -23,8 +24,14 @@ struct CompareCommand: ParsableCommand {
             bootstrap 95% confidence interval of the median difference excludes 0 ("within noise" otherwise). \
             With one run per side the tolerances decide alone, and the output says so.
 
+            --exact-counts compares one report with one, the pushes and events sections field by field with no \
+            tolerance (a change that keeps behaviour leaves them identical): each differing field is named, exit 2 \
+            when any differs. --dead-token-split compares notSent.dead_token + rejected.Unregistered as one count \
+            (which of the two a push to a dead token lands in depends on timing when many streams are in flight).
+
             Examples:
               apnsbench compare reports/baselines/ci reports/ci-runs
+              apnsbench compare --exact-counts before/report.json after/report.json
               apnsbench compare base/report.json new/report.json --format junit --out compare.xml
 
             \(ExitCodes.compareHelp)
@@ -58,6 +65,12 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 4 when there are improvements and no regression (so the baseline gets updated).")
     var failOnImprovement = false
 
+    @Flag(name: .long, help: "Compare the pushes and events counts of one report with one's, exactly; exit 2 when any differs.")
+    var exactCounts = false
+
+    @Flag(name: .long, help: "With --exact-counts: compare dead-token pushes (notSent.dead_token + rejected.Unregistered) as one count.")
+    var deadTokenSplit = false
+
     @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML; html: a self-contained page with both sides' percentile spectra overlaid.")
     var format: Format = .md
 
@@ -78,11 +91,14 @@ struct CompareCommand: ParsableCommand {
         _ = try Self.percent(maxThroughputDrop, flag: "--max-throughput-drop")
         guard absFloorMs >= 0, absFloorMs.isFinite else { throw ValidationError("--abs-floor-ms must be 0 or more, found \(absFloorMs)") }
         guard absFloorPps >= 0, absFloorPps.isFinite else { throw ValidationError("--abs-floor-pps must be 0 or more, found \(absFloorPps)") }
+        if deadTokenSplit, !exactCounts { throw ValidationError("--dead-token-split goes with --exact-counts") }
+        if exactCounts, format != .md { throw ValidationError("--exact-counts writes text; --format \(format.rawValue) is for the metric comparison") }
     }
 
     func run() throws {
         let a = try ReportSet.load(baseline)
         let b = try ReportSet.load(new)
+        if exactCounts { return try compareCounts(a, b) }
         var options = Comparison.Options()
         options.tolerances = .init(latencyRelative: try Self.percent(maxP99Regression, flag: "--max-p99-regression"),
                                    latencyFloorMillis: absFloorMs,
@@ -113,5 +129,24 @@ struct CompareCommand: ParsableCommand {
         case .incomparable: throw ExitCodes.incomparable
         case .improvementsOnly: if failOnImprovement { throw ExitCodes.improvementsOnly }
         }
+    }
+
+    /// `--exact-counts`: one report a side, every differing count named.
+    private func compareCounts(_ a: [LoadedReport], _ b: [LoadedReport]) throws {
+        for (argument, side) in [(baseline, a), (new, b)] where side.count != 1 {
+            throw CommandError("--exact-counts compares one report with one; \(argument) holds \(side.count)")
+        }
+        let differences = try ExactCounts.differences(baseline: a[0].report, new: b[0].report, deadTokenSplit: deadTokenSplit)
+        let sections = ExactCounts.sections.joined(separator: ", ") + (deadTokenSplit ? " (dead-token pushes summed)" : "")
+        var text = "exact counts of \(sections): \(a[0].path) vs \(b[0].path)\n"
+        text += differences.isEmpty ? "identical\n" : differences.map { "differs: \($0)\n" }.joined()
+        if let out {
+            do { try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
+                throw CommandError("cannot write \(out): \(error.localizedDescription)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        if !differences.isEmpty { throw ExitCodes.regression }
     }
 }

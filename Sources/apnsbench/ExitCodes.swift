@@ -26,7 +26,7 @@ enum ExitCodes {
     static let help = """
         Exit codes:
           0   done (a run completed, whatever APNs answered)
-          1   bad input or setup failure, with the cause named
+          1   bad input or setup failure, with the cause named (a report that breaks an invariant: each violation)
           3   run stopped at a bad stream line (bad_lines: stop); the report was written
           64  usage: a flag or argument the command line parser refuses
           6   merge refused: shards missing, repeated, or of different runs, configurations or recordings
@@ -38,8 +38,10 @@ enum ExitCodes {
     static let compareHelp = """
         Exit codes:
           0   no regression (improvements too, unless --fail-on-improvement)
-          1   bad input: a report that cannot be read, a folder with no report.json, with the path named
-          2   regression: at least one metric got worse past its tolerances (and, with 3+ runs a side, past noise)
+          1   bad input: a report that cannot be read or breaks an invariant (each violation named), a folder with
+              no report.json, with the path named
+          2   regression: at least one metric got worse past its tolerances (and, with 3+ runs a side, past noise);
+              with --exact-counts: at least one count differs
           4   improvements only, with --fail-on-improvement (time to update the baseline)
           5   incomparable: the runs differ in schema, workload, recording, configuration or environment (each named)
           64  usage: a flag or argument the command line parser refuses

@@ -12,9 +12,13 @@ struct ReportCommand: ParsableCommand {
               apnsbench report reports/latest/report.json                     (summary.md to standard output)
               apnsbench report reports/latest/report.json --format html --out report.html
               apnsbench report reports/latest/report.json --format json --out copy.json
+              apnsbench report --check reports/latest/report.json              (verify only)
 
             A file that is missing, not JSON, of another schema version or not a report is refused with exit 1,
-            naming the file.
+            naming the file. So is a report that breaks an invariant of its counts (push classes against planned,
+            events against read, each latency histogram against its class, the timeline against the totals,
+            attempts against first sends and retries, retries only of causes the policy resends): each violation
+            is named with the file, the field, what was expected and what was found.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -30,8 +34,15 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
     var out: String?
 
+    @Flag(name: .long, help: "Only verify the report (its schema and invariants): exit 0 and say so when it holds, 1 naming each violation.")
+    var check = false
+
     func run() throws {
         let loaded = try RunReport.load(from: report)
+        if check {
+            print("\(report): a valid report; every invariant holds")
+            return
+        }
         let bytes: Data
         switch format {
         case .md: bytes = Data(SummaryText.markdown(loaded).utf8)

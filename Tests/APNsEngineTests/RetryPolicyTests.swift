@@ -7,6 +7,24 @@ final class RetryPolicyTests: XCTestCase {
     let policy = RetryPolicy()
     let reset = Outcome.failed(TransportError(code: 56, key: "curl_56_recv_error"))
 
+    /// The policy and a report's check of its retries read one rule: a reason is resent exactly when
+    /// `RetryableCause` says it may be, and every transport error is.
+    func testThePolicyResendsExactlyWhatRetryableCauseNames() {
+        let p = RetryPolicy()
+        for reason in Reason.all + [Reason(rawValue: "HTTP502", status: 502, handling: .unknown), Reason(rawValue: "Teapot")] {
+            let resent = p.decide(.rejected(reason), attempt: 1, elapsed: 0, refreshedToken: false) != .final
+                && p.decide(.rejected(reason), attempt: 1, elapsed: 0, refreshedToken: false) != .finalTokenDead
+            XCTAssertEqual(resent, RetryableCause.isRetryable(reason), reason.rawValue)
+            XCTAssertEqual(RetryableCause.isRetryable(key: reason.rawValue), RetryableCause.isRetryable(Reason(rawValue: reason.rawValue)), reason.rawValue)
+        }
+        XCTAssertNotEqual(p.decide(.failed(TransportError(code: 56, key: "curl_56_recv_error")), attempt: 1, elapsed: 0, refreshedToken: false), .final)
+        XCTAssertTrue(RetryableCause.isRetryable(key: "curl_56_recv_error"))
+        XCTAssertTrue(RetryableCause.isRetryable(key: "stall"))
+        XCTAssertFalse(RetryableCause.isRetryable(key: "BadDeviceToken"))
+        XCTAssertFalse(RetryableCause.isRetryable(key: "Unregistered"))
+        XCTAssertEqual(p.decide(.timedOut, attempt: 1, elapsed: 0, refreshedToken: false), .final)
+    }
+
     func testDefaultScheduleIsSeed002s() {
         // Seed 002: attempt 2 after 1 s, 3 after 2 s, 4 after 4 s, 5 after 8 s …
         XCTAssertEqual((1...7).map { policy.backoff(afterAttempt: $0) }, [1, 2, 4, 8, 16, 32, 60])

@@ -36,7 +36,7 @@ final class WorkersReplayTests: XCTestCase {
         let (one, _) = try run(path)
         let (three, md) = try run(path) { $0.workers = 3 }
         for report in [one, three] {
-            XCTAssertTrue(report.pushes.balanced, "\(report.pushes)")
+            XCTAssertEqual(report.violations(), [], "\(report.pushes)")
             XCTAssertEqual(report.pushes.expectedPlanned, report.pushes.planned)
             XCTAssertEqual(report.pushes.failed, [:])
             XCTAssertEqual(report.pushes.timedOut, 0)
@@ -68,7 +68,7 @@ final class WorkersReplayTests: XCTestCase {
             $0.coalesceMillis = 5_000
         }
         let p = report.pushes
-        XCTAssertTrue(p.balanced, "\(p)")
+        XCTAssertEqual(report.violations(), [], "\(p)")
         XCTAssertEqual(p.expectedPlanned, p.planned)
         XCTAssertGreaterThan(p.notSent["run_stopped"] ?? 0, 0)
         XCTAssertEqual(report.configuration.transport.workers, 2)
@@ -77,7 +77,7 @@ final class WorkersReplayTests: XCTestCase {
     func testWorkersAreReadFromTheProfileAndChecked() throws {
         let (report, _) = try run(try profile(extra: "workers: 2"))
         XCTAssertEqual(report.configuration.transport.workers, 2)
-        XCTAssertTrue(report.pushes.balanced)
+        XCTAssertEqual(report.violations(), [])
 
         XCTAssertThrowsError(try run(try profile(extra: "workers: 2")) { $0.connections = 1 }) { error in
             XCTAssertTrue("\(error)".contains("'workers' 2 needs 2 connections or more"), "\(error)")

@@ -75,7 +75,8 @@ final class HdrHistogramInteropTests: XCTestCase {
     /// 10 000 deliveries (6 000 at priority 10, 4 000 at 5) over 6 s with service times from 200 µs to
     /// ~2.6 s, 2 000 rejections and 1 000 timeouts. Counts are multiples of 1 000, so every percentile's
     /// rank is a whole number and both libraries' rounding of it agree.
-    static func makeReport() -> RunReport {
+    /// - Parameter unavailable: how many of the first delivered pushes APNs answered 503 instead.
+    static func makeReport(unavailable: Int = 0) -> RunReport {
         let recorder = RunRecorder()
         let t0: UInt64 = 7_000_000_000_000
         recorder.start(atNanos: t0)
@@ -87,7 +88,9 @@ final class HdrHistogramInteropTests: XCTestCase {
             let late = rng.next() % 4 == 0 ? UInt64(rng.next() % 50_000_000) : 0
             pushes.append((outcome, priority, sent - late, sent, sent + service))
         }
-        for i in 0..<10_000 { send(.delivered, i % 5 < 3 ? .immediate : .powerAware, at: i, of: 10_000) }
+        for i in 0..<10_000 {
+            send(i < unavailable ? .rejected(.serviceUnavailable) : .delivered, i % 5 < 3 ? .immediate : .powerAware, at: i, of: 10_000)
+        }
         for i in 0..<2_000 { send(.rejected(.badDeviceToken), .immediate, at: i, of: 2_000) }
         for i in 0..<1_000 { send(.timedOut, .immediate, at: i, of: 1_000) }
         // An engine records each push as it completes.
@@ -99,10 +102,12 @@ final class HdrHistogramInteropTests: XCTestCase {
         events.record(kind: "interop", .producedPushes(recorder.planned))
         var workload = RunConfig.Workload(name: "interop", stream: "s.ndjson", template: "t.json", bundleID: "com.example.app")
         workload.pushType = .alert
+        var engine = EngineCounters()
+        engine.sent = recorder.planned   // every push sent once
         return recorder.makeReport(
             configuration: RunConfig(name: "interop", profilePath: "p.yaml", workload: workload), events: events,
             environment: EnvironmentInfo(libcurl: "8", ssl: "ssl", nghttp2: "1", os: "test", cpuCount: 2, hostname: "h"),
-            engine: EngineCounters(), startedAt: Date(timeIntervalSince1970: 1_744_797_600), durationSeconds: 9)
+            engine: engine, startedAt: Date(timeIntervalSince1970: 1_744_797_600), durationSeconds: 9)
     }
 
     struct Stats: Decodable {

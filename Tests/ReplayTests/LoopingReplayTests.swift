@@ -54,6 +54,7 @@ final class LoopingReplayTests: XCTestCase {
         let three = pull(looped, pushes: perPass * 3)
         XCTAssertFalse(three.ended)
         XCTAssertEqual(looped.passes, 3)
+        XCTAssertEqual((looped as ReplaySource).recordingPasses, 3, "the passes, through the source the report reads")
         XCTAssertEqual(three.notSent, first.notSent * 3)
         // The same tokens and the same payloads but for the time the template carries, pass after pass.
         for pass in 1..<3 {

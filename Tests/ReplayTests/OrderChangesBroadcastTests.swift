@@ -31,7 +31,8 @@ final class OrderChangesBroadcastTests: XCTestCase {
         let ledger = WorkloadLedger()
         let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
         rules.channels = BroadcastChannels(byStore: [5: .init(index: 0, id: "Y2hhbm5lbC01"), 6: .init(index: 1, id: "Y2hhbm5lbC02")], refused: [7])
-        ledger.drain(try ledger.driver(rules, path: path))
+        let driver = try ledger.driver(rules, path: path)
+        ledger.drain(driver)
 
         XCTAssertEqual(ledger.sent.map(\.token), ["Y2hhbm5lbC01", tokenA, "Y2hhbm5lbC01", "Y2hhbm5lbC01"])
         XCTAssertEqual(ledger.sent.map(\.channel), [0, -1, 0, 0], "activity.end is a push to the one device")
@@ -41,6 +42,8 @@ final class OrderChangesBroadcastTests: XCTestCase {
         XCTAssertEqual(ledger.applied.map(\.pushes), [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], "one planned push per order change")
         // D4 follows store 5 without a subscription, three times; D3 follows store 6 once.
         XCTAssertEqual(rules.followersNotSubscribed, 4)
+        XCTAssertEqual((driver as ReplaySource).followersNotSubscribed, 4, "the workload's count, through its source")
+        XCTAssertNil((driver as ReplaySource).recordingPasses, "not looped")
         let stamps = ledger.sent.filter { $0.channel == 0 }.compactMap { $0.aps["timestamp"] as? Int }
         XCTAssertEqual(stamps, stamps.sorted())
         XCTAssertEqual(Set(stamps).count, stamps.count, "aps.timestamp strictly increases per channel")

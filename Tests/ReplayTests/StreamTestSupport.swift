@@ -69,6 +69,7 @@ final class WorkloadLedger {
             return n
         }
         func nextPlanned(into push: inout OutgoingPush) -> PullResult? { inner.nextPlanned(into: &push) }
+        var followersNotSubscribed: Int { inner.followersNotSubscribed }
     }
 
     var applied: [(kind: String, pushes: Int)] = []

@@ -98,9 +98,12 @@ enum Fixtures {
     }
 
     /// The report of `recorder`; its events are the mixed ones when it planned 18 pushes, else matching ones.
+    /// The engine's counters are ``engine``'s, with each push the recorder saw sent, sent once.
     static func report(from recorder: RunRecorder, events: EventTally? = nil,
                        simulator: [String: Int]? = ["accepted": 5, "rejected": 4]) -> RunReport {
-        recorder.makeReport(
+        var engine = engine
+        engine.sent = recorder.sent
+        return recorder.makeReport(
             configuration: configuration, events: events ?? (recorder.planned == 18 ? mixedEvents() : matchingEvents(recorder)),
             environment: environment, engine: engine, simulator: simulator,
             startedAt: startedAt, durationSeconds: 31.25

@@ -2,6 +2,7 @@ import APNsCore
 import APNsEngine
 import DeviceContract
 import Foundation
+import Histogram
 import Replay
 import Reporting
 
@@ -84,14 +85,16 @@ public enum ReplayRun {
         defer { metrics?.server.stop() }
         OpenDescriptorCount.warmUp()
         let descriptorsAtStart = OpenDescriptorCount.now()
-        // Everything the run opens lives in `replay` and is gone when it returns.
-        var replayed = try replay(config, request, runID: runID, metrics: metrics?.live, log: log)
-        replayed.report.openDescriptors = descriptorsAtStart.flatMap { start in
+        // Everything the run opens lives in `replay` and is gone when it returns; the report is built after,
+        // so it can say whether any of it stayed open.
+        let replayed = try replay(config, request, runID: runID, metrics: metrics?.live, log: log)
+        let openDescriptors = descriptorsAtStart.flatMap { start in
             OpenDescriptorCount.now().map { RunReport.OpenDescriptors(atStart: start, atEnd: $0) }
         }
-        let paths = try ReportWriter.write(replayed.report, to: request.outDirectory)
+        let report = replayed.makeReport(openDescriptors: openDescriptors)
+        let paths = try ReportWriter.write(report, to: request.outDirectory)
         if let metrics {
-            metrics.live.finish(replayed.report)
+            metrics.live.finish(report)
             if request.metricsLingerSeconds > 0 {
                 log("apnsbench: serving the final metrics for \(String(format: "%g", request.metricsLingerSeconds)) s (--metrics-linger)")
                 let stop = request.stop
@@ -100,21 +103,40 @@ public enum ReplayRun {
             }
         }
         if replayed.unreachable {
-            throw RunError("\(replayed.report.stopReason ?? "target unreachable") (report written to \(request.outDirectory))")
+            throw RunError("\(report.stopReason ?? "target unreachable") (report written to \(request.outDirectory))")
         }
         if let failure = replayed.readFailure {
             throw RunError("reading \(failure.stream) failed: \(failure.error) (partial report written to \(request.outDirectory))")
         }
-        return RunResult(report: replayed.report, reportPaths: paths, stoppedAt: replayed.stoppedAt, interrupted: replayed.interrupted)
+        return RunResult(report: report, reportPaths: paths, stoppedAt: replayed.stoppedAt, interrupted: replayed.interrupted)
     }
 
-    /// What one replay leaves once its target, engines and stream are closed.
+    /// What one replay leaves once its target, engines and stream are closed: the recorder and everything
+    /// else its report is built from (values only: nothing that holds a descriptor), and how it ended.
     private struct Replayed {
-        var report: RunReport
+        let recorder: RunRecorder
+        let configuration: RunConfig
+        let events: EventTally
+        let environment: EnvironmentInfo
+        let engine: EngineCounters
+        let staleness: Histogram<UInt64>?
+        let simulator: [String: Int]?
+        let startedAt: Date
+        let durationSeconds: Double
+        let facts: RunReport.RunFacts
         var unreachable: Bool
         var readFailure: (stream: String, error: Error)?
         var stoppedAt: StreamLineError?
         var interrupted: Bool
+
+        /// The run's report, whole.
+        func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
+            var facts = facts
+            facts.openDescriptors = openDescriptors
+            return recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
+                                       staleness: staleness, simulator: simulator, startedAt: startedAt,
+                                       durationSeconds: durationSeconds, facts: facts)
+        }
     }
 
     private static func replay(_ config: RunConfig, _ request: RunRequest, runID: String, metrics: LiveMetrics?,
@@ -168,26 +190,22 @@ public enum ReplayRun {
         if let broadcast, config.keepChannels != true { broadcast.deleteChannels(log: log) }
         channelsCleaned = true
 
-        var report = recorder.makeReport(
-            configuration: config, events: driver.events,
-            environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
-            engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
-            startedAt: startedAt, durationSeconds: duration)
-        report.events.streamSHA256 = inputs.streamSHA256
-        report.pushes.wouldNotDecode = pipeline.contract.map { RunReport.WouldNotDecode(findings: $0.findings, delivered: recorder.wouldNotDecode) }
-        report.events.recordingPasses = (driver as? LoopingReplay)?.passes
-        report.runID = runID
-        report.broadcast = broadcast.map { b in
-            RunReport.Broadcast(channels: b.channels.byStore.count, storesRefused: b.channels.refused.count, deleted: b.deleted,
-                                kept: config.keepChannels == true, managementCalls: b.client.calls,
-                                followersNotSubscribed: ((driver as? WorkloadDriver)?.rules as? OrderChangesWorkload)?.followersNotSubscribed ?? 0)
-        }
-        report.stopReason = stop.reason
-        report.liveActivityBudget = pipeline.budget.map { b in
-            .init(priority10PerHour: b.budget.perHour, windowSeconds: Int(LiveActivityBudget.windowMillis / 1000),
-                  priority10Updates: b.budget.updates, throttled: b.budget.throttled, activitiesThrottled: b.budget.throttledTokens.count)
-        }
-        return Replayed(report: report, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
+        let facts = RunReport.RunFacts(
+            runID: runID, streamSHA256: inputs.streamSHA256, recordingPasses: driver.recordingPasses, stopReason: stop.reason,
+            broadcast: broadcast.map { b in
+                RunReport.Broadcast(channels: b.channels.byStore.count, storesRefused: b.channels.refused.count, deleted: b.deleted,
+                                    kept: config.keepChannels == true, managementCalls: b.client.calls,
+                                    followersNotSubscribed: driver.followersNotSubscribed)
+            },
+            liveActivityBudget: pipeline.budget.map { b in
+                .init(priority10PerHour: b.budget.perHour, windowSeconds: Int(LiveActivityBudget.windowMillis / 1000),
+                      priority10Updates: b.budget.updates, throttled: b.budget.throttled, activitiesThrottled: b.budget.throttledTokens.count)
+            },
+            contract: pipeline.contract?.findings)
+        return Replayed(recorder: recorder, configuration: config, events: driver.events,
+                        environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
+                        engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
+                        startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested)
     }
 }

@@ -61,6 +61,9 @@ public final class EverdayApprovalsWorkload: WorkloadRules {
         pendingBody.reserveCapacity(1024)
     }
 
+    /// It never broadcasts.
+    public var followersNotSubscribed: Int { 0 }
+
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
         if let planned = noRecipients.take(into: &push, render: { _ in }) { return planned }
         return takePending(into: &push) ? .push : nil

@@ -19,6 +19,8 @@ public final class LoopingReplay: ReplaySource {
     private let makePass: MakePass
     /// The events of the passes that ended.
     private var finished = EventTally()
+    /// The followers not subscribed, over the passes that ended.
+    private var finishedFollowersNotSubscribed = 0
     private var stopping = false
     private var pushesThisPass = 0
     /// The first pass's recorded span, once it ended.
@@ -38,6 +40,8 @@ public final class LoopingReplay: ReplaySource {
     public var failedRead: (stream: String, error: Error)? { current.failedRead }
     public var streamProgress: (bytes: Int, of: Int?) { current.streamProgress }
     public var recordedSpan: (first: Int64, last: Int64)? { current.recordedSpan }
+    public var recordingPasses: Int? { passes }
+    public var followersNotSubscribed: Int { finishedFollowersNotSubscribed + current.followersNotSubscribed }
 
     public func next(into push: inout OutgoingPush) -> PullResult {
         while true {
@@ -58,6 +62,7 @@ public final class LoopingReplay: ReplaySource {
                     return .end
                 }
                 finished = finished + current.events
+                finishedFollowersNotSubscribed += current.followersNotSubscribed
                 current = next
                 passes += 1
                 pushesThisPass = 0

@@ -29,6 +29,7 @@ public final class MixedWorkload: ReplaySource {
     }
 
     public var events: EventTally { parts.dropFirst().reduce(parts[0].events) { $0 + $1.events } }
+    public var followersNotSubscribed: Int { parts.reduce(0) { $0 + $1.followersNotSubscribed } }
     public var stopError: StreamLineError? { parts.lazy.compactMap(\.stopError).first }
     public var failedRead: (stream: String, error: Error)? { parts.lazy.compactMap(\.failedRead).first }
     public var recordedSpan: (first: Int64, last: Int64)? {

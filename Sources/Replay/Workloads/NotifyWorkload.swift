@@ -60,6 +60,9 @@ public final class NotifyWorkload: WorkloadRules {
         self.priority = priority
     }
 
+    /// It never broadcasts.
+    public var followersNotSubscribed: Int { 0 }
+
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
         plan.take(into: &push) { slots.render(into: &$0) }
     }

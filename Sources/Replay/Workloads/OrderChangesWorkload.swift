@@ -54,10 +54,13 @@ public final class OrderChangesWorkload: WorkloadRules {
     /// the order changes broadcast (device delivery would have pushed to them).
     public private(set) var followersNotSubscribed = 0
 
-    /// - Parameter priority: `apns-priority` of events without one of their own.
-    public init(template: PayloadTemplate, templateSource: String, priority: Priority) throws {
+    /// - Parameters:
+    ///   - priority: `apns-priority` of events without one of their own.
+    ///   - channels: broadcast delivery's channels (``channels``); nil: device delivery.
+    public init(template: PayloadTemplate, templateSource: String, priority: Priority, channels: BroadcastChannels? = nil) throws {
         slots = try TemplateSlots(template, source: templateSource, workload: "order-changes")
         self.priority = priority
+        self.channels = channels
     }
 
     /// Tokens replaced by a newer registration (never pushed to again).

@@ -1,7 +1,7 @@
 import APNsCore
 
 /// A recording (or a mix of recordings) as the run's push source, with what the report needs of it once
-/// the run ends: every event's class, and why the stream ended early if it did.
+/// the run ends: every event's class, the workload's own counts, and why the stream ended early if it did.
 public protocol ReplaySource: PushSource {
     /// What became of every event read so far.
     var events: EventTally { get }
@@ -13,4 +13,13 @@ public protocol ReplaySource: PushSource {
     var streamProgress: (bytes: Int, of: Int?) { get }
     /// The recorded times of the first and the latest good event read so far, epoch milliseconds.
     var recordedSpan: (first: Int64, last: Int64)? { get }
+    /// Passes over the recording when the source loops it (``LoopingReplay``); nil when it does not.
+    var recordingPasses: Int? { get }
+    /// Broadcast delivery: followers of a changed entity not subscribed to its channel, summed over every
+    /// broadcast so far (``WorkloadRules/followersNotSubscribed``); 0 for device delivery.
+    var followersNotSubscribed: Int { get }
+}
+
+extension ReplaySource {
+    public var recordingPasses: Int? { nil }
 }

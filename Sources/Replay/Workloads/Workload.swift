@@ -5,12 +5,15 @@ public enum Workloads {
     public static let names = ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"]
 
     /// The rules a workload name stands for, with its template's slots checked.
-    public static func rules(named name: String, template: PayloadTemplate, templateSource: String, priority: Priority) throws -> WorkloadRules {
+    /// - Parameter channels: broadcast delivery's channels, for the workload that broadcasts (order-changes);
+    ///   nil: device delivery.
+    public static func rules(named name: String, template: PayloadTemplate, templateSource: String, priority: Priority,
+                             channels: BroadcastChannels? = nil) throws -> WorkloadRules {
         switch name {
         case "leave-requests":
             return try LeaveRequestWorkload(template: template, templateSource: templateSource, priority: priority)
         case "order-changes":
-            return try OrderChangesWorkload(template: template, templateSource: templateSource, priority: priority)
+            return try OrderChangesWorkload(template: template, templateSource: templateSource, priority: priority, channels: channels)
         case "cdbl-leave", "ksr-cranes":
             return try NotifyWorkload(workload: name, template: template, templateSource: templateSource, priority: priority)
         case "everday-approvals":
@@ -56,8 +59,7 @@ public enum Workloads {
     /// - Parameter channels: broadcast delivery's channels (order-changes); nil: device delivery.
     public static func driver(_ workload: RunConfig.Workload, priority: Priority, template: PayloadTemplate,
                               channels: BroadcastChannels? = nil) throws -> WorkloadDriver {
-        let rules = try rules(named: workload.name, template: template, templateSource: workload.template, priority: priority)
-        if let channels, let orders = rules as? OrderChangesWorkload { orders.channels = channels }
+        let rules = try rules(named: workload.name, template: template, templateSource: workload.template, priority: priority, channels: channels)
         return WorkloadDriver(reader: try EventStreamReader(path: workload.stream), rules: rules, badLines: workload.badLines, priority: priority)
     }
 }

@@ -22,6 +22,11 @@ public protocol WorkloadRules: AnyObject {
     /// The next push the last event planned: `.push` with `push` filled, or `.notSent(cause)` with
     /// `push.priority` set; nil once the plan is done.
     func nextPlanned(into push: inout OutgoingPush) -> PullResult?
+
+    /// Broadcast delivery: followers of a changed entity that were not subscribed to its channel, so the
+    /// broadcast did not reach them (device delivery would have). 0 for a workload that does not broadcast.
+    /// No default: a wrapper that forgot to forward it would report 0.
+    var followersNotSubscribed: Int { get }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -64,6 +69,8 @@ public final class WorkloadDriver: ReplaySource {
         guard let first = firstRecordedMillis, let last = lastRecordedMillis else { return nil }
         return (first, last)
     }
+
+    public var followersNotSubscribed: Int { rules.followersNotSubscribed }
 
     /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {

@@ -2,10 +2,48 @@ import APNsCore
 import Foundation
 import Histogram
 
+extension RunReport {
+    /// What a run's report says that neither the recorder, the workload's events nor the engine counted:
+    /// the facts only the harness knows. Every field is optional and absent from the report when nil.
+    public struct RunFacts: Sendable {
+        /// The run's id (the same in every shard of one run).
+        public var runID: String?
+        /// SHA-256 of the replayed stream file (`events.streamSHA256`).
+        public var streamSHA256: String?
+        /// Passes over the recording, when the run looped it (`events.recordingPasses`).
+        public var recordingPasses: Int?
+        /// Why the run stopped before its stream ended (`stopReason`).
+        public var stopReason: String?
+        /// Broadcast delivery's channels and what they cost.
+        public var broadcast: Broadcast?
+        /// The Live Activity budget's count.
+        public var liveActivityBudget: LiveActivityBudgetCount?
+        /// Open file descriptors before the run and after its teardown.
+        public var openDescriptors: OpenDescriptors?
+        /// The device contract's findings over every push checked, when a model was named: with the
+        /// recorder's delivered pushes that would not decode, they make `pushes.wouldNotDecode`.
+        public var contract: ContractFindings?
+
+        public init(runID: String? = nil, streamSHA256: String? = nil, recordingPasses: Int? = nil, stopReason: String? = nil,
+                    broadcast: Broadcast? = nil, liveActivityBudget: LiveActivityBudgetCount? = nil,
+                    openDescriptors: OpenDescriptors? = nil, contract: ContractFindings? = nil) {
+            self.runID = runID
+            self.streamSHA256 = streamSHA256
+            self.recordingPasses = recordingPasses
+            self.stopReason = stopReason
+            self.broadcast = broadcast
+            self.liveActivityBudget = liveActivityBudget
+            self.openDescriptors = openDescriptors
+            self.contract = contract
+        }
+    }
+}
+
 extension RunRecorder {
-    /// Builds the run's report from what was recorded. Call after the run (see the type's note on
-    /// reading histograms). The pushes balance against the events: every push an event planned, and
-    /// one per bad line, must have an outcome (``expectedPlanned`` is set from `events`).
+    /// Builds the run's report, whole, from what was recorded and everything else the report says; the
+    /// recorder is not changed. Call after the run (see the type's note on reading histograms). The pushes
+    /// balance against the events: every push an event planned, and one per bad line, must have an
+    /// outcome (`pushes.expectedPlanned` is `events`' expected pushes, for an unsharded run).
     /// - Parameters:
     ///   - configuration: the run's configuration, embedded verbatim.
     ///   - events: what became of every event read.
@@ -15,6 +53,7 @@ extension RunRecorder {
     ///   - simulator: the simulator's counters when the target was the embedded simulator; default nil.
     ///   - startedAt: wall-clock start of the run; written as ISO-8601 UTC.
     ///   - durationSeconds: wall-clock length of the run, in seconds (a non-finite or negative value is written as 0).
+    ///   - facts: what only the harness knows (run id, stream digest, stop reason, broadcast, budget, …).
     ///   - generatorVersion: the tool's version; default ``RunReport/Generator/defaultVersion``.
     public func makeReport(
         configuration: RunConfig,
@@ -25,10 +64,11 @@ extension RunRecorder {
         simulator: [String: Int]? = nil,
         startedAt: Date,
         durationSeconds: Double,
+        facts: RunReport.RunFacts = .init(),
         generatorVersion: String = RunReport.Generator.defaultVersion
     ) -> RunReport {
         // One shard plans only its part of what the workload expects; the merge checks the whole.
-        expectedPlanned = (configuration.shard?.count ?? 1) > 1 ? nil : events.expectedPushes
+        let expectedPlanned = (configuration.shard?.count ?? 1) > 1 ? nil : events.expectedPushes
         var byPriority: [String: RunReport.PriorityLatency] = [:]
         for priority in Priority.allCases {
             let histograms = latency(priority: priority)
@@ -49,23 +89,28 @@ extension RunRecorder {
             if histograms.count > 0 { encodedByPriority[String(priority.rawValue)] = histograms.encoded }
         }
         let encodedOverall = latency.encoded
+        var pushes = RunReport.Pushes(
+            planned: planned,
+            expectedPlanned: expectedPlanned,
+            delivered: delivered,
+            rejected: rejected,
+            failed: failed,
+            timedOut: timedOut,
+            notSent: notSent,
+            balanced: balances(expectedPlanned: expectedPlanned)
+        )
+        pushes.wouldNotDecode = facts.contract.map { RunReport.WouldNotDecode(findings: $0, delivered: wouldNotDecode) }
+        var eventsSection = RunReport.Events(events)
+        eventsSection.streamSHA256 = facts.streamSHA256
+        eventsSection.recordingPasses = facts.recordingPasses
         return RunReport(
             generator: RunReport.Generator(version: generatorVersion),
             startedAt: startedAt.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)),
             durationSeconds: durationSeconds.isFinite ? Swift.max(0, durationSeconds) : 0,
             configuration: configuration,
             environment: environment,
-            events: RunReport.Events(events),
-            pushes: RunReport.Pushes(
-                planned: planned,
-                expectedPlanned: expectedPlanned,
-                delivered: delivered,
-                rejected: rejected,
-                failed: failed,
-                timedOut: timedOut,
-                notSent: notSent,
-                balanced: pushesBalance
-            ),
+            events: eventsSection,
+            pushes: pushes,
             latency: RunReport.Latency(
                 serviceTime: overall.serviceTime,
                 responseTime: overall.responseTime,
@@ -88,7 +133,12 @@ extension RunRecorder {
                 RunReport.Coalescing(windowMillis: Int(window), pushesSaved: notSent[NotSentCause.coalesced.rawValue] ?? 0,
                                      staleness: staleness.map { LatencySummary(histogram: $0, unit: "ms") }
                                          ?? LatencySummary(unit: "ms", count: 0, min: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0))
-            }
+            },
+            stopReason: facts.stopReason,
+            openDescriptors: facts.openDescriptors,
+            liveActivityBudget: facts.liveActivityBudget,
+            runID: facts.runID,
+            broadcast: facts.broadcast
         )
     }
 

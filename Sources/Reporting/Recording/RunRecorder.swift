@@ -234,7 +234,10 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     /// Whether `planned == delivered + rejected + failed + timedOut + notSent`, whether the delivered pushes
     /// that would not decode are a part of `delivered`, and, when ``expectedPlanned`` is set, whether
     /// `planned` equals it.
-    public var pushesBalance: Bool {
+    public var pushesBalance: Bool { balances(expectedPlanned: expectedPlanned) }
+
+    /// ``pushesBalance`` against `expectedPlanned` (nil: not checked).
+    func balances(expectedPlanned: Int?) -> Bool {
         let classes = delivered + rejectedTotal + failedTotal + timedOut + notSentTotal
         guard classes == planned, wouldNotDecode.total <= delivered else { return false }
         if let expectedPlanned, expectedPlanned != planned { return false }

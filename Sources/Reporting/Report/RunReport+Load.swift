@@ -1,10 +1,12 @@
 import Foundation
 
 extension RunReport {
-    /// Reads a `report.json`, checking its `schemaVersion` before decoding the rest: schema 2, or schema 1
-    /// converted (``decodeV1(_:path:)``).
+    /// Reads a `report.json`, checking its `schemaVersion` before decoding the rest (schema 2, or schema 1
+    /// converted: ``decodeV1(_:path:)``), then its invariants (``violations(schemaVersion:)``): a report is
+    /// verified on every read, so no command builds on one whose counts do not add up.
     /// - Throws: ``ReportLoadError``, naming the file, if it is missing, unreadable, not JSON, of
-    ///   another schema version, or does not match the schema.
+    ///   another schema version, or does not match the schema; ``ReportInvariantError``, naming the file
+    ///   and every violation, if it breaks an invariant.
     public static func load(from path: String) throws -> RunReport {
         guard FileManager.default.fileExists(atPath: path) else { throw ReportLoadError.missing(path: path) }
         let data: Data
@@ -16,8 +18,17 @@ extension RunReport {
         return try decode(data, path: path)
     }
 
-    /// Decodes a report from JSON bytes; `path` only names the source in errors.
+    /// Decodes a report from JSON bytes and checks its invariants; `path` only names the source in errors.
     public static func decode(_ data: Data, path: String) throws -> RunReport {
+        let (report, version) = try decodeUnchecked(data, path: path)
+        let violations = report.violations(schemaVersion: version)
+        guard violations.isEmpty else { throw ReportInvariantError(path: path, violations: violations) }
+        return report
+    }
+
+    /// Decodes a report from JSON bytes without checking its invariants, with the schema version the bytes
+    /// declared.
+    static func decodeUnchecked(_ data: Data, path: String) throws -> (report: RunReport, schemaVersion: Int) {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
@@ -28,12 +39,12 @@ extension RunReport {
             throw ReportLoadError.notJSON(path: path, reason: "top level is not an object")
         }
         let version = (fields["schemaVersion"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
-        if version == 1 { return try decodeV1(data, path: path) }
+        if version == 1 { return (try decodeV1(data, path: path), 1) }
         guard version == currentSchemaVersion else {
             throw ReportLoadError.unknownSchemaVersion(path: path, found: version, supported: currentSchemaVersion)
         }
         do {
-            return try JSONDecoder().decode(RunReport.self, from: data)
+            return (try JSONDecoder().decode(RunReport.self, from: data), currentSchemaVersion)
         } catch let error as DecodingError {
             throw ReportLoadError.malformed(path: path, reason: Self.explain(error))
         } catch {

@@ -96,7 +96,13 @@ public struct RunReport: Codable, Sendable, Equatable {
         timeline: [TimelineEntry],
         engine: EngineCounters,
         simulator: [String: Int]? = nil,
-        coalescing: Coalescing? = nil
+        coalescing: Coalescing? = nil,
+        stopReason: String? = nil,
+        openDescriptors: OpenDescriptors? = nil,
+        liveActivityBudget: LiveActivityBudgetCount? = nil,
+        runID: String? = nil,
+        broadcast: Broadcast? = nil,
+        merged: Merged? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.generator = generator
@@ -112,6 +118,12 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.engine = engine
         self.simulator = simulator
         self.coalescing = coalescing
+        self.stopReason = stopReason
+        self.openDescriptors = openDescriptors
+        self.liveActivityBudget = liveActivityBudget
+        self.runID = runID
+        self.broadcast = broadcast
+        self.merged = merged
     }
 }
 
