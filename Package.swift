@@ -90,12 +90,15 @@ let package = Package(
             name: "Replay",
             dependencies: ["APNsCore", "DeviceContract", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
-        // Accounting, histograms, report writers.
+        // Per-push accounting and histograms; the report (schema, reading, the JSON, Markdown, HTML and hlog writers);
+        // analysis of reports: compare, merge, the sweep's knee and the tuning matrix, the OpenMetrics text.
         .target(
             name: "Reporting",
             dependencies: ["APNsCore", "CZlib", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
-        // One run, wired: profile -> simulator -> engine -> report. The CLI and the end-to-end tests call it.
+        // One run wired end to end (configuration -> inputs and target -> worker pool -> report), and what is built
+        // around runs: the rate sweep and the tuning matrix, live progress and metrics, signals, broadcast channels,
+        // the run id and the start barrier. The CLI and the end-to-end tests call it.
         .target(
             name: "Harness",
             dependencies: [

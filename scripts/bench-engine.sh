@@ -16,7 +16,7 @@
 # engine-vs-reference (bare loop poll and epoll, the engine on each drive, rounds interleaved) and h2load
 # (same headers, body, connections and streams; its --log-file gives p50/p99), and prints per point:
 # pushes/s, CPU µs per push, wake-ups per push and service-time p50/p99 on each side, then the ratios
-# the acceptance of issue 10 names.
+# against the engine's targets (pushes/s at least 0.95x the bare loop's, CPU per push at most 1.1x its) and h2load.
 #
 # usage: scripts/bench-engine.sh [--h2c] [--rounds N] [--pushes N] [--connections C] [--streams S]
 #                                [--knobs "poll:buf=4096:upbuf=16384 ..."] [--no-jemalloc] [--no-h2load] [--skip-build]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report.html of a run of at least 1M pushes: its size, how long apnsbench takes to render it, and how long
-# headless Chromium takes to load it. A measurement, not a test (issue 11's acceptance: under 2 MB, loads in
+# headless Chromium takes to load it. A measurement, not a test (the targets: under 2 MB, loads in
 # under 2 s); times on a shared machine move with its load, so nothing here fails on a time.
 #
 # A real run, not a synthesized report: `apnsbench generate order-changes` writes a recording whose fan-out

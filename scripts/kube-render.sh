@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the Kubernetes manifests of one sharded run from deploy/kubernetes/templates/ into a folder that
-# `kubectl apply --server-side -f DIR/` takes as it is (README, "Running across machines").
+# `kubectl apply --server-side -f DIR/` takes as it is (docs/distributed.md).
 #
 #   scripts/kube-render.sh --shards N [--out DIR] [--image IMAGE] [--profile PATH]
 #                          [--target simulator|sandbox|production] [--run-id ID] [--start-delay SECONDS]

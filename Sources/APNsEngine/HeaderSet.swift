@@ -37,7 +37,7 @@ final class HeaderSet {
         channelLists.reserveCapacity(configuration.broadcastChannels.count * 3)
         for id in configuration.broadcastChannels {
             for priority in [Priority.powerFirst, .powerAware, .immediate] {
-                // §8: push type liveactivity, expiration required (0 on a channel that stores nothing).
+                // APNs takes broadcasts of push type liveactivity only, with apns-expiration required (0 on a channel that stores nothing).
                 let lines = [
                     "apns-push-type: liveactivity",
                     "apns-channel-id: \(id)",

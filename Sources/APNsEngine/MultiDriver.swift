@@ -23,7 +23,7 @@ public enum CurlDrive: String, Sendable, CaseIterable, Codable {
         ProcessInfo.processInfo.environment["APNSBENCH_CURL_DRIVE"].flatMap(CurlDrive.init(rawValue:)) ?? .default
     }
 
-    /// The measured choice (README, "Waiting and wake-ups").
+    /// The measured choice (docs/benchmarks.md, "The engine at APNs-like latency").
     public static let `default` = CurlDrive.poll
 }
 

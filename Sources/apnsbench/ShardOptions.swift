@@ -34,7 +34,8 @@ struct ShardOptions: ParsableArguments {
         valueName: "SECONDS"))
     var metricsLinger: Double = 0
 
-    /// The environment, read once (tests pass their own).
+    /// The process's environment, where `--shards` reads JOB_COMPLETION_INDEX and the run id APNSBENCH_RUN_ID;
+    /// not a command-line option (it is left out of `CodingKeys`).
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
     private enum CodingKeys: String, CodingKey { case shard, shards, runId, startAt, metricsListen, metricsLinger }

@@ -16,7 +16,7 @@ final class PayloadTemplateTests: XCTestCase {
 
     /// The payload equals, key for key, the structure the leave-request app's documentation gives (with awkward
     /// names), with its dates as the app's model decodes them: numbers of seconds since 2001-01-01.
-    func testLeaveTemplateMatchesSeedStructureKeyForKey() throws {
+    func testLeaveTemplateMatchesTheAppsStructureKeyForKey() throws {
         let template = try PayloadTemplate(json: Self.leaveTemplateText, source: "leave-requests.json")
         let names = ["John \"JD\" Doe", "Back\\Slash Kid", "Sam 🎒 Lee", "Nguyễn Văn An", "李小龍", "Ахмед", "محمد", "Tab\tName\nNL\u{1}"]
         for name in names {

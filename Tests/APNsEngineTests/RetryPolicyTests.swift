@@ -25,8 +25,8 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(p.decide(.timedOut, attempt: 1, elapsed: 0, refreshedToken: false), .final)
     }
 
-    func testDefaultScheduleIsSeed002s() {
-        // Seed 002: attempt 2 after 1 s, 3 after 2 s, 4 after 4 s, 5 after 8 s …
+    func testDefaultScheduleDoublesFromOneSecondUpToAMinute() {
+        // Attempt 2 after 1 s, 3 after 2 s, 4 after 4 s, 5 after 8 s …
         XCTAssertEqual((1...7).map { policy.backoff(afterAttempt: $0) }, [1, 2, 4, 8, 16, 32, 60])
         XCTAssertEqual(policy.backoff(afterAttempt: 20), 60)
     }

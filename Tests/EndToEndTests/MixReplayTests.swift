@@ -5,7 +5,7 @@ import Replay
 import Reporting
 import XCTest
 
-/// The CI profile, a mix of the five seed workloads, end to end against the embedded validating simulator:
+/// The CI profile, a mix of the five shipped apps' workloads, end to end against the embedded validating simulator:
 /// each part's pushes go with its own push type and topic (the simulator refuses a Live Activity payload on
 /// an alert topic, or an alert on a Live Activity topic), and the counts add up over the parts.
 final class MixReplayTests: XCTestCase {

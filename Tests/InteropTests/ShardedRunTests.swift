@@ -3,7 +3,7 @@ import Histogram
 import Reporting
 import XCTest
 
-/// Issue 14's test on one machine: three `apnsbench run --shards 3` processes with JOB_COMPLETION_INDEX set
+/// A sharded run on one machine: three `apnsbench run --shards 3` processes with JOB_COMPLETION_INDEX set
 /// as a Kubernetes Indexed Job sets it, against one standalone `apnsbench simulate` over TLS trusted with
 /// --ca-cert, merged with `apnsbench merge`, against one unsharded run of the same stream on the same
 /// simulator. Shard 0 serves live metrics, parsed with prometheus_client's OpenMetrics parser during the run

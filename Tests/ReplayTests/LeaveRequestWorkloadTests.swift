@@ -11,7 +11,7 @@ final class LeaveRequestWorkloadTests: XCTestCase {
     }()
 
     /// A status change before the token arrives is planned and not sent (no_token); after the late token
-    /// (the seed's PUT /live-activity) the next change is sent to it.
+    /// (the app's PUT /live-activity) the next change is sent to it.
     func testLateTokenStatusChangesBeforeItAreNotSentAfterItAreSent() throws {
         let token = String(repeating: "9f", count: 80)
         let lines = [

@@ -79,7 +79,7 @@ final class NotifyWorkloadTests: XCTestCase {
         XCTAssertTrue(plain.sent[0].json["targetId"] is NSNull)
     }
 
-    func testKSRTemplateUsesTheSeedsNotificationTypeKey() throws {
+    func testKSRTemplateUsesTheAppsNotificationTypeKey() throws {
         let ledger = WorkloadLedger()
         let w = try make([notify("00:00", type: "WORK_ENTRY_APPROVED", title: "Work entry approved ✅", priority: 10)],
                          workload: "ksr-cranes", ledger: ledger)

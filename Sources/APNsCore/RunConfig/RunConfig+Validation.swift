@@ -139,7 +139,9 @@ extension RunConfig.Retry {
 }
 
 extension RunConfig {
-    /// Checks every value once, with an error naming the key; call after laying flags over the profile.
+    /// Checks every value, with an error naming the key. It runs twice on a run's way in: `ProfileLoader` on
+    /// the profile alone (so an error names the profile's line), and `validate(setBy:)` on the final value,
+    /// after the flags were laid over it (naming the flag when a flag set the value).
     public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try transport.validate(cores: cores)
         let minutes = auth.tokenRefreshMinutes

@@ -263,7 +263,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     /// A stream whose `content-length` is malformed or disagrees with its body: RST_STREAM PROTOCOL_ERROR
-    /// and no answer (RFC 9113 §8.1.1), as the HTTP/2 layer's own check did (it is off: this is cheaper,
+    /// and no answer (RFC 9113, section 8.1.1), as the HTTP/2 layer's own check did (it is off: this is cheaper,
     /// reading the headers the validator gathers anyway).
     private func resetMalformed(context: ChannelHandlerContext, streamID: HTTP2StreamID) {
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.protocolError))), promise: nil)

@@ -8,7 +8,7 @@ import APNsCore
 /// forwarded to HR (`LEAVE_PENDING` to the employee, priority 5), most are decided within hours — decisions
 /// made after 18:00 wait for the next morning's peak — (`LEAVE_APPROVED` / `LEAVE_REJECTED` to the
 /// employee, priority 10), and a few are cancelled by the employee (`LEAVE_CANCELLED` to the department
-/// head, priority 5). `badge` is the recipient's unread count (the seed's `unreadCount`); a share of
+/// head, priority 5). `badge` is the recipient's unread count (the CDBL server's `unreadCount`); a share of
 /// employees read notifications in Bengali; names, reasons and remarks carry quotes, backslashes, emoji
 /// and Bengali script. A small share of employees (never approvers) have no device registered (`token: null`).
 ///

@@ -13,7 +13,7 @@ import APNsCore
 ///   parent device registered at that moment, in registration order. With no parent device it is one
 ///   planned push that ends as not sent (`no_recipients`).
 ///
-/// Who "every parent" is: the seed's server is one household, so a registration goes to every parent
+/// Who "every parent" is: the Everday server serves one household, so a registration goes to every parent
 /// device. A backend serving many households records `family_id` (an integer) on both events; then a
 /// registration with a `family_id` goes to every parent device of that family only, and one without it
 /// still goes to every parent device.

@@ -1,7 +1,7 @@
 import APNsCore
 
 /// The leave-request workload (a school's leave-request app): students create leave requests, their Live Activity token may
-/// arrive later (the seed's `PUT /live-activity`), and every staff status change pushes a Live Activity
+/// arrive later (the app sends it to its server with `PUT /live-activity`), and every staff status change pushes a Live Activity
 /// update to the request's token — `event: end` when the request is finished.
 ///
 /// Events: `leave.created` {request_id, student_id, student_name, request_type, reason?, activity_id?, token?},

@@ -1,10 +1,10 @@
 import APNsCore
 
 /// Alert pushes from recorded `notify` events: the backend has already decided who gets what, and each
-/// line is one notification to one device token. Two seed workloads share it, and the workload name
+/// line is one notification to one device token. Two workloads share it, and the workload name
 /// decides which notification types a stream may carry:
-/// - `cdbl-leave` (the CDBL leave-management app): `LEAVE_APPROVED` is the seed's own example; the
-///   other types follow the seed's leave statuses (SUBMITTED, PENDING, APPROVED, CANCELLED) and the
+/// - `cdbl-leave` (the CDBL leave-management app): `LEAVE_APPROVED` is the app's own example; the
+///   other types follow the app's leave statuses (SUBMITTED, PENDING, APPROVED, CANCELLED) and the
 ///   approval chain's rejection.
 /// - `ksr-cranes` (the KSR Cranes app): `AppNotification.NotificationType` lists WORK_ENTRY_SUBMITTED,
 ///   WORK_ENTRY_APPROVED, LEAVE_REQUEST_SUBMITTED, LEAVE_REQUEST_APPROVED "… more cases"; the REJECTED
