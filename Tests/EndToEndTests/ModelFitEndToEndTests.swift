@@ -75,7 +75,7 @@ final class ModelFitEndToEndTests: XCTestCase {
         print("knee: chosen model \(original)/s, fitted model \(fitted)/s")
         // Two sweeps, each a search over 3 s steps on a shared machine: their knees differ by a few percent
         // between runs of one model (131 to 137/s measured), so the check allows 15%. A fit that missed the
-        // model's median by half would move the knee by about a third.
+        // round trip by half would move the knee by about a third.
         XCTAssertEqual(fitted, original, accuracy: original * 0.15)
     }
 }
