@@ -121,7 +121,8 @@ let package = Package(
             ],
             linkerSettings: allocator
         ),
-        // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks.
+        // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks; and child
+        // processes waited for with a bound.
         .target(name: "TestSupport", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
@@ -141,11 +142,11 @@ let package = Package(
         // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"]
         ),
-        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness"]),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         .testTarget(name: "DeviceContractTests", dependencies: ["DeviceContract"]),
@@ -153,7 +154,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness"]
+            dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "Harness", "TestSupport"]
         ),
     ]
 )

@@ -89,39 +89,16 @@ struct SimulateCommand: ParsableCommand {
         options.caOut = caOut
         // Signals are taken over before `ready` is printed: a client that stops the simulator as soon as it
         // reads `ready` must not find SIGTERM ignored with nothing listening yet (it would be lost).
-        let termination = Termination()
+        let signals = SignalStop(.simulator)
         let launch = try SimulatorLaunch.start(options)
         print(launch.lines.joined(separator: "\n"))
         fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
 
-        termination.wait()
+        signals.wait()
         launch.simulator.stop()
         print("apnsbench simulate: stopped\n" + launch.simulator.counterSnapshot.text)
         fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
-    }
-}
-
-/// SIGINT and SIGTERM, caught from creation on (DispatchSource signal sources, not a C handler): ``wait()``
-/// returns once either has arrived, even if it came before the call.
-private final class Termination {
-    private let done = DispatchSemaphore(value: 0)
-    private var sources: [DispatchSourceSignal] = []
-
-    init() {
-        for sig in [SIGINT, SIGTERM] {
-            // The default action (exit without the counters) off first; the source's own handler, installed
-            // when it resumes, then takes the signal.
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [done] in done.signal() }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func wait() {
-        done.wait()
-        sources.forEach { $0.cancel() }
+        withExtendedLifetime(signals) {}  // in place until the counters are out: a second signal exits saying so
     }
 }
 

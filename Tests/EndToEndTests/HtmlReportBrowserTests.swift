@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import Reporting
+import TestSupport
 import XCTest
 
 /// `report.html` of a real run, loaded by a real browser: headless Chromium (Debian's `chromium`, installed
@@ -34,21 +35,14 @@ final class HtmlReportBrowserTests: XCTestCase {
         throw XCTSkip(message)
     }
 
-    /// Runs chromium headless on `page` with `extra` arguments, under `timeout 60`, standard output and error to files.
-    func runChromium(_ chromium: String, _ extra: [String], page: URL, name: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let out = scratch.appendingPathComponent("\(name).out"), err = scratch.appendingPathComponent("\(name).err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["60", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
-                       "--user-data-dir=\(scratch.appendingPathComponent("chromium-profile").path)"] + extra + [page.absoluteString]
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return (p.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+    /// Runs chromium headless on `page` with `extra` arguments, waited for with a bound; its exit status,
+    /// standard output and standard error.
+    func runChromium(_ chromium: String, _ extra: [String], page: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+        let browser = try ChildProcess(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                                                  "--user-data-dir=\(scratch.appendingPathComponent("chromium-profile").path)"] + extra + [page.absoluteString],
+                                       separateErrors: true)
+        let status = try browser.wait(bound: 180)
+        return (status, browser.output.text, browser.errors?.text ?? "")
     }
 
     /// Console messages and uncaught errors in chromium's log; its own dbus, GPU and sandbox noise is not either.
@@ -70,11 +64,11 @@ final class HtmlReportBrowserTests: XCTestCase {
         XCTAssertEqual(result.reportPaths.last, page.path)
 
         let png = scratch.appendingPathComponent("report.png")
-        let shot = try runChromium(chromium, ["--hide-scrollbars", "--screenshot=\(png.path)", "--window-size=1200,3000"], page: page, name: "screenshot")
+        let shot = try runChromium(chromium, ["--hide-scrollbars", "--screenshot=\(png.path)", "--window-size=1200,3000"], page: page)
         XCTAssertEqual(shot.status, 0, "chromium --screenshot exited \(shot.status):\n\(shot.stderr.suffix(2_000))")
         XCTAssertEqual(Self.consoleLines(shot.stderr), [], "console messages while taking the screenshot")
 
-        let dump = try runChromium(chromium, ["--dump-dom"], page: page, name: "dom")
+        let dump = try runChromium(chromium, ["--dump-dom"], page: page)
         XCTAssertEqual(dump.status, 0, "chromium --dump-dom exited \(dump.status):\n\(dump.stderr.suffix(2_000))")
         XCTAssertEqual(Self.consoleLines(dump.stderr), [], "console messages while loading the page")
         let dom = dump.stdout

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Reporting
+import TestSupport
 import XCTest
 
 /// `apnsbench compare`, run as a user (or a CI job) runs it, on reports written to a temporary folder:
@@ -15,7 +16,7 @@ final class CompareCommandTests: XCTestCase {
     }
 
     func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runTool(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
     }
 
     static let base = HdrHistogramInteropTests.makeReport()

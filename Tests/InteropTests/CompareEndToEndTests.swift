@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import TestSupport
 import XCTest
 
 /// The regression gate end to end: `apnsbench run` against `apnsbench simulate --h2c --config` (a fresh
@@ -25,7 +26,7 @@ final class CompareEndToEndTests: XCTestCase {
     }
 
     func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runTool(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
     }
 
     /// A leave-requests profile over a small generated recording, with no SLO (the planted 503s would miss it: exit 99).

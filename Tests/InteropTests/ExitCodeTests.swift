@@ -1,22 +1,15 @@
 import Crypto
 import Foundation
+import TestSupport
 import XCTest
 
 /// The exit codes are part of the interface: `apnsbench` run as a user runs it, each code checked with
 /// the message that names the cause.
 final class ExitCodeTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try SimulateProcess.binary(file: #filePath, line: #line)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runChild(SimulateProcess.binary(file: #filePath, line: #line), arguments, directory: Self.root)
     }
 
     func testAFlagOutOfRangeIsAUsageErrorNamingTheFlag() throws {
@@ -64,8 +57,7 @@ final class ExitCodeTests: XCTestCase {
     /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended; `template` is
     /// relative to profiles/.
     func profile(in dir: URL, extra: String, template: String = "templates/leave-requests.json") throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let profiles = root.appendingPathComponent("profiles").path
+        let profiles = Self.root.appendingPathComponent("profiles").path
         let path = dir.appendingPathComponent("slo.yaml").path
         try """
             name: slo
@@ -105,8 +97,7 @@ final class ExitCodeTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out").path
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let model = "activity_model: \(root.path)/profiles/models/LeaveRequestAttributes.swift\nslo_max_would_not_decode: 0"
+        let model = "activity_model: \(Self.root.path)/profiles/models/LeaveRequestAttributes.swift\nslo_max_would_not_decode: 0"
         let iso = try profile(in: dir, extra: model, template: "examples/templates/leave-requests-iso-dates.json")
         let missed = try apnsbench(["run", iso, "--out", out])
         XCTAssertEqual(missed.status, 99, missed.output)
@@ -147,33 +138,26 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
     }
 
-    /// Starts `apnsbench run` slowly (20 pushes a second), sends it `signal` once it has started, and waits.
-    func interruptedRun(_ send: (Process) -> Void) throws -> (status: Int32, output: String, report: [String: Any]) {
+    /// Starts `apnsbench run` slowly (20 pushes a second), signals it with `send` once it has started, and
+    /// waits for it.
+    func interruptedRun(_ send: (ChildProcess) -> Void) throws -> (status: Int32, output: String, report: [String: Any]) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out").path
-        let process = Process()
-        process.executableURL = try SimulateProcess.binary(file: #filePath, line: #line)
-        process.arguments = ["run", try profile(in: dir, extra: ""), "--rate", "20", "--out", out]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let run = try ChildProcess(SimulateProcess.binary(file: #filePath, line: #line),
+                                   ["run", try profile(in: dir, extra: ""), "--rate", "20", "--out", out])
         // Wait for the start line: the run is under way (the signal handlers are in place before it).
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("apnsbench: replaying") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += chunk
+        guard run.output.wait(timeout: 120, until: { $0.contains { $0.contains("apnsbench: replaying") } }) else {
+            _ = try? run.stop()
+            throw InteropError("`\(run.command)` did not print its start line within 120 s; it printed:\n\(run.output.text)")
         }
         usleep(500_000)
-        send(process)
-        seen += pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        send(run)
+        let status = try run.wait()
         let data = try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return (process.terminationStatus, String(decoding: seen, as: UTF8.self), report)
+        return (status, run.output.text, report)
     }
 
     func testSIGINTStopsGracefullyWritesABalancedReportAndExits130() throws {
@@ -192,6 +176,15 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(r.status, 143, r.output)
         let pushes = try XCTUnwrap(r.report["pushes"] as? [String: Any])
         XCTAssertEqual(pushes["balanced"] as? Bool, true, "\(pushes)")
+    }
+
+    func testSimulateStopsOnSIGINTPrintingItsCountersWithExit0() throws {
+        let simulator = try SimulateProcess()
+        defer { _ = simulator.stop() }
+        simulator.child.interrupt()
+        XCTAssertEqual(try simulator.child.wait(), 0, simulator.child.output.text)
+        XCTAssertTrue(simulator.child.output.text.contains("apnsbench simulate: stopped\n"), simulator.child.output.text)
+        XCTAssertFalse(simulator.child.output.text.contains("apnsbench: SIGINT"), "the simulator says it stopped, not how: \(simulator.child.output.text)")
     }
 
     func testAnUnreachableTargetFailsFastNamingHostPortAndCauseWithAReport() throws {

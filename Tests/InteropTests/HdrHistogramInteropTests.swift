@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Histogram
 import Reporting
+import TestSupport
 import XCTest
 
 /// Our HdrHistogram encodings, read by an implementation nobody here wrote: the PyPI package
@@ -14,7 +15,7 @@ final class HdrHistogramInteropTests: XCTestCase {
 
     func testPythonHdrhistogramReadsOurEncodingsAndLatencyLog() throws {
         let python = try requireTool("python3", package: "python3")
-        let probe = try runTool(python, ["-c", "import hdrh"])
+        let probe = try runChild(python, ["-c", "import hdrh"])
         guard probe.status == 0 else {
             throw InteropError("the Python package hdrhistogram is not installed (\(probe.output.split(separator: "\n").last ?? "")): run scripts/install-deps.sh --test")
         }
@@ -24,7 +25,7 @@ final class HdrHistogramInteropTests: XCTestCase {
         _ = try ReportWriter.write(report, to: directory)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hdrh_check.py").path
-        let (status, output) = try runTool(python, [script, directory])
+        let (status, output) = try runChild(python, [script, directory])
         XCTAssertEqual(status, 0, output)
         let line = try XCTUnwrap(output.split(separator: "\n").last { $0.hasPrefix("{") }, output)
         let found = try JSONDecoder().decode(Found.self, from: Data(line.utf8))

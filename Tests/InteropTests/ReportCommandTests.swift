@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import TestSupport
 import XCTest
 
 /// `apnsbench report`, run as a user runs it: a written report rendered again, and a bad file refused
@@ -14,7 +15,7 @@ final class ReportCommandTests: XCTestCase {
     }
 
     func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runTool(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
     }
 
     func testRendersAWrittenReportAsMarkdownAndAsJSON() throws {
@@ -30,7 +31,7 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertEqual(json.status, 0, json.output)
         XCTAssertEqual(try RunReport.load(from: out), report, "nothing lost, histograms included")
 
-        // To a file: runTool's pipe reader can lose the tail of a large standard output.
+        // To a file (--out), as a page is kept.
         let page = folder.appendingPathComponent("again.html").path
         let html = try apnsbench(["report", paths[0], "--format", "html", "--out", page])
         XCTAssertEqual(html.status, 0, html.output)

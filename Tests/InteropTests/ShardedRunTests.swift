@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import Reporting
+import TestSupport
 import XCTest
 
 /// A sharded run on one machine: three `apnsbench run --shards 3` processes with JOB_COMPLETION_INDEX set
@@ -27,7 +28,7 @@ final class ShardedRunTests: XCTestCase {
 
     func testThreeShardsMergeToTheCountsOfOneRunAndServeMetrics() throws {
         let python = try requireTool("python3", package: "python3")
-        guard try runTool(python, ["-c", "import prometheus_client"]).status == 0 else {
+        guard try runChild(python, ["-c", "import prometheus_client"]).status == 0 else {
             throw InteropError("the Python package prometheus-client is not installed: run scripts/install-deps.sh --test")
         }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")
@@ -51,12 +52,12 @@ final class ShardedRunTests: XCTestCase {
         let startAt = Date().addingTimeInterval(3)
         let stamp = startAt.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
         let shardRoot = work.appendingPathComponent("run")
-        var shards: [(process: Process, output: LineCollector)] = []
+        var shards: [ChildProcess] = []
         for index in 0..<3 {
             var arguments = ["run", profile, "--shards", "3", "--run-id", "sharded-test", "--start-at", stamp,
                              "--out", shardRoot.appendingPathComponent("shard-\(index)").path] + common
             if index == 0 { arguments += ["--metrics-listen", "127.0.0.1:0", "--metrics-linger", "60"] }
-            shards.append(try launchTool(binary, arguments, environment: ["JOB_COMPLETION_INDEX": String(index)]))
+            shards.append(try ChildProcess(binary, arguments, environment: ["JOB_COMPLETION_INDEX": String(index)]))
         }
         // Shard 0 names its metrics port; fetch once the shards are sending.
         XCTAssertTrue(shards[0].output.wait(timeout: 30) { $0.contains { $0.contains("metrics at http://") } }, shards[0].output.text)
@@ -75,8 +76,7 @@ final class ShardedRunTests: XCTestCase {
         XCTAssertGreaterThan(during.value("apnsbench_pushes_total", ["outcome": "delivered"]) ?? 0, 0, "nothing delivered 1 s into the run")
 
         for index in 1..<3 {
-            shards[index].process.waitUntilExit()
-            XCTAssertEqual(shards[index].process.terminationStatus, 0, shards[index].output.text)
+            XCTAssertEqual(try shards[index].wait(bound: 600), 0, shards[index].output.text)
             XCTAssertTrue(shards[index].output.text.contains("judged on the merged report"), shards[index].output.text)
         }
         // Shard 0 wrote its report and lingers: what it serves now is its report's totals.
@@ -99,14 +99,12 @@ final class ShardedRunTests: XCTestCase {
         XCTAssertEqual(after.value("apnsbench_in_flight", [:]), 0)
         let text = try String(contentsOf: work.appendingPathComponent("metrics.txt"), encoding: .utf8)
         XCTAssertNil(text.range(of: "[0-9a-fA-F]{64}", options: .regularExpression), "a device token in the metrics")
-        shards[0].process.terminate()  // SIGTERM ends the linger
-        shards[0].process.waitUntilExit()
-        XCTAssertEqual(shards[0].process.terminationStatus, 0, shards[0].output.text)
+        XCTAssertEqual(try shards[0].stop(), 0, shards[0].output.text)  // SIGTERM ends the linger
 
         // One unsharded run of the same stream on the same simulator.
-        let single = try runTool(binary, ["run", profile, "--quiet", "--out", work.appendingPathComponent("single").path] + common)
+        let single = try runChild(binary, ["run", profile, "--quiet", "--out", work.appendingPathComponent("single").path] + common)
         XCTAssertEqual(single.status, 0, single.output)
-        let merged = try runTool(binary, ["merge", shardRoot.path, "--out", shardRoot.appendingPathComponent("merged").path])
+        let merged = try runChild(binary, ["merge", shardRoot.path, "--out", shardRoot.appendingPathComponent("merged").path])
         XCTAssertEqual(merged.status, 0, merged.output)
         XCTAssertTrue(merged.output.contains("merged 3 shards of run sharded-test"), merged.output)
 
@@ -137,8 +135,8 @@ final class ShardedRunTests: XCTestCase {
         XCTAssertEqual(all.timeline.reduce(0) { $0 + $1.delivered }, all.pushes.delivered)
 
         // An incomplete set is refused, naming what is missing.
-        let partial = try runTool(binary, ["merge", shardRoot.appendingPathComponent("shard-0").path, shardRoot.appendingPathComponent("shard-1").path,
-                                           "--out", work.appendingPathComponent("partial").path])
+        let partial = try runChild(binary, ["merge", shardRoot.appendingPathComponent("shard-0").path, shardRoot.appendingPathComponent("shard-1").path,
+                                            "--out", work.appendingPathComponent("partial").path])
         XCTAssertEqual(partial.status, 6, partial.output)
         XCTAssertTrue(partial.output.contains("shard 2 is missing"), partial.output)
     }
@@ -165,10 +163,10 @@ final class ShardedRunTests: XCTestCase {
     private static func scrape(_ url: String, python: String, work: URL) throws -> Samples {
         let file = work.appendingPathComponent("metrics.txt").path
         let curl = try requireTool("curl", package: "curl")
-        let fetched = try runTool(curl, ["-sS", "-f", "-o", file, url])
+        let fetched = try runChild(curl, ["-sS", "-f", "-o", file, url])
         guard fetched.status == 0 else { throw InteropError("GET \(url) failed: \(fetched.output)") }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("metrics_check.py").path
-        let parsed = try runTool(python, [script, file])
+        let parsed = try runChild(python, [script, file])
         guard parsed.status == 0, let line = parsed.output.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
             throw InteropError("prometheus_client could not parse the metrics: \(parsed.output)")
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 import XCTest
 
 /// `apnsbench run` against a standalone `apnsbench simulate` over TLS: with `--ca-cert` (or APNS_CA_CERT)
@@ -7,7 +8,7 @@ import XCTest
 /// the cause. `simulate` binds only loopback unless told `--allow-remote`.
 final class StandaloneSimulatorRunTests: XCTestCase {
     private func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runTool(try SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        try runChild(try SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
     }
 
     private func demoKey(in dir: URL) throws -> String {

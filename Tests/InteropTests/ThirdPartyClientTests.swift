@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import TestSupport
 import XCTest
 
 /// Clients nobody here wrote, unchanged, against `apnsbench simulate`: h2load (nghttp2) and the Python
@@ -13,7 +14,7 @@ final class ThirdPartyClientTests: XCTestCase {
         addTeardownBlock { _ = sim.stop() }
         let payload = sim.folder.appendingPathComponent("payload.json")
         try Data(#"{"aps":{"alert":{"title":"hi","body":"from h2load"}}}"#.utf8).write(to: payload)
-        let (status, output) = try runTool(h2load, [
+        let (status, output) = try runChild(h2load, [
             "-n", "2000", "-c", "2", "-m", "50", "-d", payload.path,
             "-H", "authorization: \(sim.bearer)", "-H", "apns-topic: \(sim.bundleID)", "-H", "apns-push-type: alert",
             "\(sim.url)/3/device/\(deviceToken)",
@@ -30,7 +31,7 @@ final class ThirdPartyClientTests: XCTestCase {
         let h2load = try requireTool("h2load", package: "Debian nghttp2-client")
         let sim = try SimulateProcess(arguments: ["--h2c"])
         addTeardownBlock { _ = sim.stop() }
-        let (status, output) = try runTool(h2load, [
+        let (status, output) = try runChild(h2load, [
             "-n", "500", "-c", "1", "-m", "20", "-d", Self.payloadFile(),
             "-H", "authorization: \(sim.bearer)", "-H", "apns-topic: \(sim.bundleID)",
             "\(sim.url)/3/device/\(deviceToken)",
@@ -41,14 +42,14 @@ final class ThirdPartyClientTests: XCTestCase {
 
     func testAioapnsGets200ForGoodPushesAndBadDeviceTokenForABadOne() throws {
         let python = try requireTool("python3", package: "python3")
-        let probe = try runTool(python, ["-c", "import aioapns"])
+        let probe = try runChild(python, ["-c", "import aioapns"])
         guard probe.status == 0 else {
             throw InteropError("the Python library aioapns is not installed (\(probe.output.split(separator: "\n").last ?? "")): run scripts/install-deps.sh --test")
         }
         let sim = try SimulateProcess()
         addTeardownBlock { _ = sim.stop() }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("aioapns_check.py").path
-        let (status, output) = try runTool(python, [script, sim.host, String(sim.port), sim.caPath, sim.keyPath, sim.key.keyID,
+        let (status, output) = try runChild(python, [script, sim.host, String(sim.port), sim.caPath, sim.keyPath, sim.key.keyID,
                                                     sim.key.teamID, sim.bundleID, deviceToken])
         XCTAssertEqual(status, 0, output)
         let results = output.split(separator: "\n").compactMap { line in
