@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import TestSupport
 import XCTest
 
 /// A report with one class count edited by hand, as a user might: `report`, `compare` and `merge` each refuse
@@ -14,7 +15,7 @@ final class ReportInvariantRefusalTests: XCTestCase {
     }
 
     func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runTool(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
     }
 
     /// The report written, and a copy whose `pushes.delivered` was raised by one in the file's text.
