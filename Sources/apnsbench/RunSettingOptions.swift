@@ -8,7 +8,7 @@ import Replay
 /// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
 /// explain each one the same way; ranges are the configuration's rules, checked once after the profile.
 struct RunSettingOptions: ParsableArguments {
-    @Option(name: .setting(.target), help: .setting(.target))
+    @Option(name: .setting(.target), help: .setting(.target, listed: true))
     var target: Target = .simulator
 
     @Option(name: .long, help: ArgumentHelp("Trust exactly this CA certificate (PEM) for the target instead of the system's: a standalone `apnsbench simulate` (it prints its CA's path) or a company proxy. Verification stays on. Only with --target sandbox, production or a URL. Default: APNS_CA_CERT if set.", valueName: "PATH"))
@@ -74,7 +74,7 @@ struct RunSettingOptions: ParsableArguments {
     @Flag(name: .setting(.allowProductionLoad), help: .setting(.allowProductionLoad))
     var allowProductionLoad = false
 
-    @Option(name: .setting(.delivery), help: .setting(.delivery))
+    @Option(name: .setting(.delivery), help: .setting(.delivery, listed: true))
     var delivery: RunConfig.Delivery?
 
     @Flag(name: .setting(.keepChannels), help: .setting(.keepChannels))
@@ -159,8 +159,9 @@ extension NameSpecification {
 
 extension ArgumentHelp {
     /// The setting's help from ``RunSettings``: what it does, its rule, default and profile key.
-    static func setting(_ key: ConfigKey) -> ArgumentHelp {
+    /// - Parameter listed: the option's type lists its values and default in `--help` (``ExpressibleByArgument/allValueStrings``).
+    static func setting(_ key: ConfigKey, listed: Bool = false) -> ArgumentHelp {
         let s = RunSettings[key]
-        return ArgumentHelp(s.flagHelp, valueName: s.valueName)
+        return ArgumentHelp(s.flagHelp(statingValues: !listed), valueName: s.valueName)
     }
 }

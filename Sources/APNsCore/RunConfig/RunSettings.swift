@@ -33,10 +33,17 @@ public struct RunSetting: Sendable {
     public let profileValue: @Sendable (RunConfig) -> String?
 
     /// The flag's help: what it does, its rule and its default, and the profile key it overrides.
-    public var flagHelp: String {
+    public var flagHelp: String { flagHelp(statingValues: true) }
+
+    /// The flag's help; without its rule and default when `statingValues` is false (the option's type
+    /// lists its values and default itself).
+    public func flagHelp(statingValues: Bool) -> String {
         var text = help
-        if !rule.isEmpty { text += " (\(rule)" + (defaultValue.isEmpty ? ")" : "; default \(defaultValue))") }
-        else if !defaultValue.isEmpty { text += " (default \(defaultValue))" }
+        switch (statingValues, rule.isEmpty, defaultValue.isEmpty) {
+        case (true, false, _): text += " (\(rule)" + (defaultValue.isEmpty ? ")" : "; default \(defaultValue))")
+        case (true, true, false): text += " (default \(defaultValue))"
+        default: break
+        }
         if let profileKey { text += " Profile key: \(profileKey)." }
         return text
     }
@@ -246,7 +253,8 @@ public enum RunSettings {
                    help: "Allow more than 100 pushes/s to production APNs (also closed-loop and recorded-time schedules, whose rate is unbounded). Real devices receive them; without this flag such a run is refused. Sandbox needs no flag.",
                    varies: false) { _ in nil },
         RunSetting(key: .shard, profileKey: nil, flag: "--shard", profileOnly: nil, reportPath: "shard", valueName: "I/N", defaultValue: "", rule: "",
-                   help: "This process's part of a sharded run.", varies: false) { _ in nil },
+                   help: "Be shard I of N (0-based): read the whole stream, apply every event, send only the pushes whose device token hashes to I; an open-loop rate is split 1/N. Merge the shards' reports with `apnsbench merge`.",
+                   varies: false) { _ in nil },
     ]
 
     /// One part of a mix, as JSON (a flow mapping in YAML).
