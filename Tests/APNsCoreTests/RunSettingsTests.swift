@@ -106,6 +106,23 @@ final class RunSettingsTests: XCTestCase {
         }
     }
 
+    /// The profile reader reads every one-value key through the table; only keys with structure (the
+    /// workload and its parts, the schedule, the SLO's classes, the simulator section) are its own.
+    func testOneValueKeysAreReadThroughTheTable() {
+        let structured: Set = ["name", "workload", "stream", "template", "push_type", "bundle_id", "mix", "activity_model",
+                               "activity_model_type", "date_decoding", "dead_tokens", "schedule", "speed", "rate", "ramp",
+                               "slo_max_error_share", "simulator", "simulator.fast", "simulator.model"]
+        for s in RunSettings.all {
+            guard let key = s.profileKey else { XCTAssertNil(s.load, "\(s.key) is not a profile key"); continue }
+            XCTAssertEqual(s.load == nil, structured.contains(key), key)
+        }
+        var c = Self.full()
+        XCTAssertThrowsError(try RunSettings[.priority].load!.apply(&c, .int(3))) { XCTAssertEqual("\($0)", "'priority' must be 1, 5 or 10, found 3") }
+        try? RunSettings[.retryBackoff].load!.apply(&c, .millis(90_000))
+        XCTAssertEqual(c.retry.backoffMillis, 90_000)
+        XCTAssertEqual(c.retry.maxBackoffMillis, 90_000, "no delay is shorter than the first")
+    }
+
     func testFlagHelpStatesRuleDefaultAndProfileKey() {
         let help = RunSettings[.connections].flagHelp
         XCTAssertTrue(help.contains("1-64"), help)

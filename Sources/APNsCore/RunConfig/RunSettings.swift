@@ -29,6 +29,9 @@ public struct RunSetting: Sendable {
     public let help: String
     /// Whether `sweep --vary KEY=V1,V2` can vary it.
     public let varies: Bool
+    /// How the profile reader reads a one-value key and sets it; nil for the keys it reads itself
+    /// (the workload, the schedule, the SLO's classes, the simulator section).
+    public let load: ProfileRead?
     /// The value as profile text (a YAML scalar, or JSON for a collection), nil when `config` leaves it unset.
     public let profileValue: @Sendable (RunConfig) -> String?
 
@@ -90,15 +93,16 @@ public enum RunSettings {
 
     private static func s(_ key: ConfigKey, commandLineOnly: Bool = false, flag: String? = nil, profileOnly: String? = nil, report: String,
                           value: String? = nil, default d: String = "", rule: String = "", help: String, varies: Bool = false,
-                          _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
+                          load: ProfileRead? = nil, _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
         RunSetting(key: key, profileKey: commandLineOnly ? nil : key.rawValue, flag: flag, profileOnly: profileOnly,
-                   reportPath: report, valueName: value, defaultValue: d, rule: rule, help: help, varies: varies, profileValue: read)
+                   reportPath: report, valueName: value, defaultValue: d, rule: rule, help: help, varies: varies, load: load, profileValue: read)
     }
 
     private static func both(_ key: ConfigKey, flag: String, report: String, value: String? = nil, default d: String = "", rule: String = "",
-                             help: String, varies: Bool = false, _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
+                             help: String, varies: Bool = false, load: ProfileRead? = nil,
+                             _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
         RunSetting(key: key, profileKey: key.rawValue, flag: flag, profileOnly: nil, reportPath: report, valueName: value, defaultValue: d,
-                   rule: rule, help: help, varies: varies, profileValue: read)
+                   rule: rule, help: help, varies: varies, load: load, profileValue: read)
     }
 
     private static let workloadOnly = "what is replayed is the profile's; a run varies how it is sent"
@@ -106,7 +110,7 @@ public enum RunSettings {
     /// Every run setting.
     public static let all: [RunSetting] = [
         s(.name, profileOnly: "names the profile", report: "name", help: "The profile's name.") { text($0.name) },
-        s(.description, profileOnly: "describes the profile", report: "description", help: "Free text.") { $0.description.map(json) },
+        s(.description, profileOnly: "describes the profile", report: "description", help: "Free text.", load: .text { $0.description = $1 }) { $0.description.map(json) },
         s(.workload, profileOnly: workloadOnly, report: "workload.name", rule: "a workload's name, or mix",
           help: "The rules that turn the recording's events into pushes.") { text($0.workload.name) },
         s(.stream, profileOnly: workloadOnly, report: "workload.stream", help: "The NDJSON recording, relative to the profile's folder.") {
@@ -141,47 +145,58 @@ public enum RunSettings {
         s(.deadTokens, profileOnly: workloadOnly, report: "workload.deadTokens",
           help: "A file of device tokens (one a line) the embedded simulator answers 410 Unregistered.") { $0.workload.deadTokens.map(text) },
         s(.badLines, profileOnly: workloadOnly, report: "workload.badLines", default: "skip", rule: "skip or stop",
-          help: "What a bad stream line does: skip counts it and goes on; stop ends the run at it.") { $0.workload.badLines.rawValue },
+          help: "What a bad stream line does: skip counts it and goes on; stop ends the run at it.", load: .text { c, text in
+              guard let p = RunConfig.Workload.BadLinePolicy(rawValue: text) else { throw RunConfigError(.badLines, "must be 'skip' or 'stop', found '\(text)'") }
+              c.workload.badLines = p
+              // A mix's parts are read by the same policy.
+              c.workload.mix = c.workload.mix?.map { var part = $0; part.badLines = p; return part }
+          }) { $0.workload.badLines.rawValue },
 
         s(.target, commandLineOnly: true, flag: "--target", report: "target", value: "TARGET", default: "simulator",
           rule: "simulator, sandbox, production, or https://host:port (http:// for h2c)",
           help: "Where pushes go: the embedded simulator, APNs, or any APNs-like server.") { _ in nil },
         both(.delivery, flag: "--delivery", report: "delivery", value: "MODE", default: "device", rule: "device or broadcast",
              help: "device: one push per device following a store; broadcast: one push per store's broadcast channel (iOS 18+; order-changes): the run creates one channel per store its recording subscribes activities to (input_push_channel), and deletes them at its end.",
-             varies: true) { $0.delivery?.rawValue },
+             varies: true, load: .text { c, text in
+                 guard let d = RunConfig.Delivery(rawValue: text) else { throw RunConfigError(.delivery, "must be device or broadcast, found '\(text)'") }
+                 c.delivery = d
+             }) { $0.delivery?.rawValue },
         both(.keepChannels, flag: "--keep-channels", report: "keepChannels",
-             help: "Broadcast delivery: keep the channels the run created instead of deleting them at its end.") { $0.keepChannels.map { "\($0)" } },
+             help: "Broadcast delivery: keep the channels the run created instead of deleting them at its end.", load: .bool { $0.keepChannels = $1 }) { $0.keepChannels.map { "\($0)" } },
         both(.connections, flag: "--connections", report: "transport.connections", value: "N", default: "1", rule: "1-64",
-             help: "HTTP/2 connections in all.", varies: true) { "\($0.transport.connections)" },
+             help: "HTTP/2 connections in all.", varies: true, load: .int { $0.transport.connections = $1 }) { "\($0.transport.connections)" },
         both(.streams, flag: "--streams", report: "transport.streams", value: "N", default: "100", rule: "1-1000; APNs allows about 1000",
-             help: "Concurrent streams per connection.", varies: true) { "\($0.transport.streams)" },
+             help: "Concurrent streams per connection.", varies: true, load: .int { $0.transport.streams = $1 }) { "\($0.transport.streams)" },
         both(.workers, flag: "--workers", report: "transport.workers", value: "N", default: "1",
              rule: "1-\(RunConfig.Transport.workerLimit()) here: 4 per core, at most 64, and at most --connections",
              help: "Engine threads, each with its own libcurl multi handle, share of the connections (at least one each) and provider token; pushes to one device token always go to the same worker, so per-token order holds.",
-             varies: true) { "\($0.transport.workers)" },
+             varies: true, load: .int { $0.transport.workers = $1 }) { "\($0.transport.workers)" },
         s(.pushTimeout, profileOnly: "a push timeout is part of what a profile promises its recording", report: "transport.pushTimeoutMillis",
-          default: "30000", rule: "1-600000 ms", help: "How long one push may take from send to answer before it counts as timed out, ms.") {
+          default: "30000", rule: "1-600000 ms", help: "How long one push may take from send to answer before it counts as timed out, ms.", load: .int { $0.transport.pushTimeoutMillis = $1 }) {
             "\($0.transport.pushTimeoutMillis)"
         },
         both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "SECONDS", default: "10", rule: "1-600",
-             help: "While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.") {
+             help: "While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.", load: .duration { $0.transport.failFastSeconds = Double($1) / 1000 }) {
             $0.transport.failFastSeconds.map(seconds)
         },
         both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "SECONDS", default: "10",
              rule: "1-600 and shorter than the push timeout, 0 turns it off",
-             help: "The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls.") {
+             help: "The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls.", load: .wholeSeconds(zeroTurnsOff: true) { $0.transport.stallTimeoutSeconds = $1 }) {
             $0.transport.stallTimeoutSeconds.map { $0 == 0 ? "0" : "\($0)s" }
         },
         s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
-          rule: "at least 20 and below 60", help: "Minutes between signings of the provider token.") { number($0.auth.tokenRefreshMinutes) },
+          rule: "at least 20 and below 60", help: "Minutes between signings of the provider token.", load: .number { $0.auth.tokenRefreshMinutes = $1 }) { number($0.auth.tokenRefreshMinutes) },
         both(.priority, flag: "--priority", report: "payload.priority", value: "PRIORITY", default: "10", rule: "1, 5 or 10",
-             help: "apns-priority of pushes whose event does not choose one.", varies: true) { "\($0.payload.priority.rawValue)" },
+             help: "apns-priority of pushes whose event does not choose one.", varies: true, load: .int { c, p in
+                 guard let priority = Priority(rawValue: p) else { throw RunConfigError(.priority, "must be 1, 5 or 10, found \(p)") }
+                 c.payload.priority = priority
+             }) { "\($0.payload.priority.rawValue)" },
         both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", rule: "0-2592000 (30 days)",
-             help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.") {
+             help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.", load: .int { $0.payload.expirationSeconds = $1 }) {
             $0.payload.expirationSeconds.map { "\($0)" }
         },
         both(.collapseID, flag: "--collapse-id", report: "payload.collapseID", value: "ID", rule: "1-64 bytes",
-             help: "apns-collapse-id on every push.") { $0.payload.collapseID.map(json) },
+             help: "apns-collapse-id on every push.", load: .text { $0.payload.collapseID = $1 }) { $0.payload.collapseID.map(json) },
         s(.schedule, flag: "--closed-loop", report: "schedule.mode.kind", default: "closed-loop", rule: "closed-loop, recorded, rate or ramp",
           help: "Closed loop: as fast as the in-flight window (connections x streams) allows. In a profile, schedule: closed-loop, recorded (with speed), rate (with rate) or ramp (with ramp).") {
             switch $0.schedule.mode {
@@ -203,37 +218,40 @@ public enum RunSettings {
             if case let .ramp(a, b, t) = $0.schedule.mode { return "\"\(number(a)):\(number(b)):\(number(t))\"" } else { return nil }
         },
         both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "SECONDS",
-             help: "Stop sending after this many seconds; what was not sent is counted as not sent.") { $0.schedule.durationSeconds.map(seconds) },
+             help: "Stop sending after this many seconds; what was not sent is counted as not sent.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) },
         RunSetting(key: .loopRecording, profileKey: "loop_recording", flag: "--loop", profileOnly: nil, reportPath: "schedule.loopRecording",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads).",
-                   varies: false) { $0.schedule.loopRecording.map { "\($0)" } },
+                   varies: false, load: .bool { $0.schedule.loopRecording = $1 ? true : nil }) { $0.schedule.loopRecording.map { "\($0)" } },
         both(.coalesce, flag: "--coalesce", report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off",
-             help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true) {
+             help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true, load: .duration { $0.coalescing.windowMillis = $1 }) {
             $0.coalescing.windowMillis.map(millis)
         },
         both(.retryAttempts, flag: "--retry-attempts", report: "retry.attempts", value: "N", default: "10", rule: "1-100, 1 = never retry",
-             help: "Attempts per push in all: 5xx, 429 and transport errors back off 1, 2, 4, 8 s ... within 5 minutes.") { "\($0.retry.attempts)" },
+             help: "Attempts per push in all: 5xx, 429 and transport errors back off 1, 2, 4, 8 s ... within 5 minutes.", load: .int { $0.retry.attempts = $1 }) { "\($0.retry.attempts)" },
         s(.retryBackoff, profileOnly: "part of the retry policy a profile states", report: "retry.backoffMillis", default: "1s",
-          rule: "a duration", help: "Delay before the second attempt; each further one doubles, up to 60 s.") { millis($0.retry.backoffMillis) },
+          rule: "a duration", help: "Delay before the second attempt; each further one doubles, up to 60 s.", load: .duration { c, ms in
+              c.retry.backoffMillis = ms
+              c.retry.maxBackoffMillis = max(c.retry.maxBackoffMillis, ms)
+          }) { millis($0.retry.backoffMillis) },
         s(.retryMaxElapsed, profileOnly: "part of the retry policy a profile states", report: "retry.maxElapsedMillis", default: "5m",
-          rule: "a duration", help: "No retry later than this long after the first send.") { millis($0.retry.maxElapsedMillis) },
+          rule: "a duration", help: "No retry later than this long after the first send.", load: .duration { $0.retry.maxElapsedMillis = $1 }) { millis($0.retry.maxElapsedMillis) },
         both(.sloP99, flag: "--slo-p99-ms", report: "slo.p99Millis", value: "MS", rule: "1-3600000",
-             help: "SLO: p99 response time (from the intended send) at most MS milliseconds.") { $0.slo.p99Millis.map { "\($0)" } },
+             help: "SLO: p99 response time (from the intended send) at most MS milliseconds.", load: .int { $0.slo.p99Millis = $1 }) { $0.slo.p99Millis.map { "\($0)" } },
         both(.sloMinDelivered, flag: "--slo-min-delivered", report: "slo.minDelivered", value: "SHARE", rule: "0-1",
-             help: "SLO: at least this share of planned pushes delivered.") { $0.slo.minDelivered.map(number) },
+             help: "SLO: at least this share of planned pushes delivered.", load: .number { $0.slo.minDelivered = $1 }) { $0.slo.minDelivered.map(number) },
         both(.sloMaxErrorShare, flag: "--slo-max-error-share", report: "slo.maxErrorShare", value: "CLASS=SHARE", rule: "shares 0-1",
              help: "SLO: at most this share of planned pushes in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat the flag for several (laid over the profile's classes).") {
             $0.slo.maxErrorShare.map(json)
         },
         both(.sloMaxWouldNotDecode, flag: "--slo-max-would-not-decode", report: "slo.maxWouldNotDecode", value: "SHARE", rule: "0-1",
-             help: "SLO: at most this share of delivered pushes the device would not decode, checked against the profile's activity_model.") {
+             help: "SLO: at most this share of delivered pushes the device would not decode, checked against the profile's activity_model.", load: .number { $0.slo.maxWouldNotDecode = $1 }) {
             $0.slo.maxWouldNotDecode.map(number)
         },
         both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "SECONDS", default: "1", rule: "1-3600 whole seconds",
-             help: "The report timeline's interval.") { $0.reportIntervalSeconds.map { "\($0)s" } },
+             help: "The report timeline's interval.", load: .wholeSeconds(zeroTurnsOff: false) { $0.reportIntervalSeconds = $1 }) { $0.reportIntervalSeconds.map { "\($0)s" } },
         both(.liveActivityBudget, flag: "--live-activity-budget", report: "liveActivityBudget", value: "N", default: "10", rule: "0-1000000, 0 counts nothing",
-             help: "The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it).") {
+             help: "The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it).", load: .int { $0.liveActivityBudget = $1 }) {
             $0.liveActivityBudget.map { "\($0)" }
         },
         s(.simulator, profileOnly: "the APNs model and faults are many keys; --apns-model names a model", report: "simulator.settings",
@@ -243,18 +261,18 @@ public enum RunSettings {
         RunSetting(key: .fastSimulator, profileKey: "simulator.fast", flag: "--fast-simulator", profileOnly: nil, reportPath: "simulator.fast",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "Run the embedded simulator in fast mode: 200 for everything, no validation, so the numbers are the client's.",
-                   varies: false) { $0.simulator.fast ? "true" : nil },
+                   varies: false, load: nil) { $0.simulator.fast ? "true" : nil },
         RunSetting(key: .apnsModel, profileKey: "simulator.model", flag: "--apns-model", profileOnly: nil, reportPath: "simulator.model",
                    valueName: "NAME|FILE", defaultValue: "", rule: "\(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)",
                    help: "The APNs model for the embedded simulator: latency, round trip, per-connection capacity with queueing, shedding (assumptions, not Apple's figures). The profile's simulator: keys go over it.",
-                   varies: false) { $0.simulator.model.map(json) },
+                   varies: false, load: nil) { $0.simulator.model.map(json) },
         RunSetting(key: .allowProductionLoad, profileKey: nil, flag: "--allow-production-load", profileOnly: nil, reportPath: "allowProductionLoad",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "Allow more than 100 pushes/s to production APNs (also closed-loop and recorded-time schedules, whose rate is unbounded). Real devices receive them; without this flag such a run is refused. Sandbox needs no flag.",
-                   varies: false) { _ in nil },
+                   varies: false, load: nil) { _ in nil },
         RunSetting(key: .shard, profileKey: nil, flag: "--shard", profileOnly: nil, reportPath: "shard", valueName: "I/N", defaultValue: "", rule: "",
                    help: "Be shard I of N (0-based): read the whole stream, apply every event, send only the pushes whose device token hashes to I; an open-loop rate is split 1/N. Merge the shards' reports with `apnsbench merge`.",
-                   varies: false) { _ in nil },
+                   varies: false, load: nil) { _ in nil },
     ]
 
     /// One part of a mix, as JSON (a flow mapping in YAML).

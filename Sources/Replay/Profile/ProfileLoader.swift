@@ -4,8 +4,10 @@ import Yams
 
 /// Reads run profiles strictly into a ``RunConfig``: an unknown key, a wrong type or a value out of range
 /// is an error that names the file, the line and the key, so a typo never silently falls back to a
-/// default. Ranges are ``RunConfig``'s own rules (``RunConfig/validate(cores:)``); this file only maps
-/// YAML onto the configuration and a failed rule back to its line.
+/// default. One-value keys are read and set as the table of run settings says (``RunSettings``,
+/// ``ProfileRead``); this file reads the keys with structure (the workload, the schedule, the SLO's classes,
+/// the simulator section) itself. Ranges are ``RunConfig``'s own rules, checked once with the command
+/// line's values laid over the profile (``Profile/validated(overlaying:cores:)``), a failure named by its line.
 public enum ProfileLoader {
     /// Every key a profile may have (``RunSettings``' profile keys).
     public static var knownKeys: [String] { RunSettings.profileKeys }
@@ -221,48 +223,33 @@ public enum ProfileLoader {
             workload.activityModel = try activityModel(values, place: "", file: file, resolve: resolve)
         }
         workload.deadTokens = try string("dead_tokens", required: false).map(resolve)
-        if let policy = try string("bad_lines", required: false) {
-            guard let p = RunConfig.Workload.BadLinePolicy(rawValue: policy) else { throw fail("bad_lines", "must be 'skip' or 'stop', found '\(policy)'") }
-            workload.badLines = p
-            // A mix's parts are read by the same policy.
-            workload.mix = workload.mix?.map { var part = $0; part.badLines = p; return part }
-        }
 
         var config = RunConfig(name: try string("name")!, profilePath: file, workload: workload)
-        config.description = try string("description", required: false)
-        if let p = try int("priority") {
-            guard let priority = Priority(rawValue: p) else { throw fail("priority", "must be 1, 5 or 10, found \(p)") }
-            config.payload.priority = priority
-        }
-        config.payload.expirationSeconds = try int("expiration_seconds")
-        config.payload.collapseID = try string("collapse_id", required: false)
-        config.transport.connections = try int("connections") ?? config.transport.connections
-        config.transport.streams = try int("streams") ?? config.transport.streams
-        config.transport.workers = try int("workers") ?? config.transport.workers
-        config.transport.pushTimeoutMillis = try int("push_timeout_ms") ?? config.transport.pushTimeoutMillis
-        config.auth.tokenRefreshMinutes = try number("token_refresh_minutes") ?? config.auth.tokenRefreshMinutes
         config.schedule.mode = try schedule(values: values, file: file)
-        if values["duration"] != nil {
-            guard let ms = try duration("duration") else { throw fail("duration", "must be a duration like 30s or 5m") }
-            config.schedule.durationSeconds = Double(ms) / 1000
+        // Every one-value key, as the table of run settings reads and sets it.
+        for setting in RunSettings.all {
+            guard let load = setting.load, let key = setting.profileKey, let node = values[key] else { continue }
+            let value: ProfileRead.Value
+            switch load.kind {
+            case .int: value = .int(try int(key)!)
+            case .number: value = .number(try number(key)!)
+            case .text: value = .text(try string(key, required: false)!)
+            case .bool: value = .bool(try reader.bool(entry(key)!))
+            case .duration: value = .millis(try duration(key)!)
+            case let .wholeSeconds(zeroTurnsOff):
+                if zeroTurnsOff, case let .scalar(s) = node, s.string == "0" {
+                    value = .int(0)
+                } else {
+                    guard let ms = try duration(key), ms % 1000 == 0 else {
+                        throw fail(key, zeroTurnsOff ? "must be whole seconds, like 10s or 1m (0 turns it off)" : "must be whole seconds, like 1s, 10s or 1m")
+                    }
+                    value = .int(Int(ms / 1000))
+                }
+            }
+            do { try load.apply(&config, value) } catch let e as RunConfigError {
+                throw ProfileError(file: file, line: node.mark?.line, message: e.description)
+            }
         }
-        if let node = values["loop_recording"] {
-            guard case .scalar = node, let b = node.bool else { throw fail("loop_recording", "must be true or false") }
-            config.schedule.loopRecording = b ? true : nil
-        }
-        if values["coalesce"] != nil {
-            guard let ms = try duration("coalesce") else { throw fail("coalesce", "must be a duration like 250ms or 1s") }
-            config.coalescing.windowMillis = ms
-        }
-        if let n = try int("retry_attempts") { config.retry.attempts = n }
-        if let ms = try duration("retry_backoff") {
-            config.retry.backoffMillis = ms
-            config.retry.maxBackoffMillis = max(config.retry.maxBackoffMillis, ms)
-        }
-        if let ms = try duration("retry_max_elapsed") { config.retry.maxElapsedMillis = ms }
-        config.slo.p99Millis = try int("slo_p99_ms")
-        config.slo.minDelivered = try number("slo_min_delivered")
-        config.slo.maxWouldNotDecode = try number("slo_max_would_not_decode")
         if let node = values["slo_max_error_share"] {
             // `slo_max_error_share: {rejected: 0.01, timed_out: 0}`: classes and their shares; a class
             // nobody knows is the configuration's error below.
@@ -279,39 +266,6 @@ public enum ProfileLoader {
             }
             config.slo.maxErrorShare = shares
         }
-        if values["fail_fast"] != nil {
-            guard let ms = try duration("fail_fast") else { throw fail("fail_fast", "must be a duration like 10s") }
-            config.transport.failFastSeconds = Double(ms) / 1000
-        }
-        config.liveActivityBudget = try int("live_activity_budget")
-        if let d = try string("delivery", required: false) {
-            guard let mode = RunConfig.Delivery(rawValue: d) else {
-                throw fail("delivery", "must be device or broadcast, found '\(d)'")
-            }
-            config.delivery = mode
-        }
-        if let node = values["keep_channels"] {
-            guard case .scalar = node, let b = node.bool else { throw fail("keep_channels", "must be true or false") }
-            config.keepChannels = b
-        }
-        if values["stall_timeout"] != nil {
-            // `0` (or 0s) turns the watchdog off.
-            if case let .scalar(s)? = values["stall_timeout"], s.string == "0" {
-                config.transport.stallTimeoutSeconds = 0
-            } else {
-                guard let ms = try duration("stall_timeout"), ms % 1000 == 0 else {
-                    throw fail("stall_timeout", "must be whole seconds, like 10s or 1m (0 turns the watchdog off)")
-                }
-                config.transport.stallTimeoutSeconds = Int(ms / 1000)
-            }
-        }
-        if values["report_interval"] != nil {
-            guard let ms = try duration("report_interval"), ms % 1000 == 0 else {
-                throw fail("report_interval", "must be whole seconds, like 1s, 10s or 1m")
-            }
-            config.reportIntervalSeconds = Int(ms / 1000)
-        }
-
         if let node = values["simulator"] {
             // The simulator's own keys (`apnsbench simulate --config`), kept as written: the simulator's
             // reader checks them (Harness `SimulatorSection`), with this file's lines. `fast` is the run's.
