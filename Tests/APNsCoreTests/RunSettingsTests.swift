@@ -123,6 +123,35 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(c.retry.maxBackoffMillis, 90_000, "no delay is shorter than the first")
     }
 
+    /// Every flag is laid over the profile by its own setting, and names itself when its value is wrong.
+    func testEveryFlagIsLaidOverByItsSetting() {
+        for s in RunSettings.all { XCTAssertEqual(s.overlay != nil, s.flag != nil, "\(s.key)") }
+        var o = RunConfigOverrides()
+        o.target = .sandbox
+        o.connections = 3; o.streams = 4; o.workers = 2; o.priority = .powerAware; o.schedule = .fixedRate(perSecond: 5)
+        o.durationSeconds = 2; o.loopRecording = true; o.coalesceMillis = 0; o.expirationSeconds = 1; o.collapseID = "c"
+        o.retryAttempts = 2; o.fastSimulator = true; o.sloP99Millis = 9; o.sloMinDelivered = 0.5; o.sloMaxErrorShare = ["failed": 0.2]
+        o.sloMaxWouldNotDecode = 0.1; o.reportIntervalSeconds = 3; o.failFastSeconds = 4; o.stallTimeoutSeconds = 5
+        o.liveActivityBudget = 6; o.apnsModel = "far"; o.allowProductionLoad = true; o.shard = .init(index: 1, count: 2)
+        o.delivery = .broadcast; o.keepChannels = true
+        let flagged = Set(RunSettings.all.filter { $0.flag != nil }.map(\.key)).subtracting([.target, .schedule, .speed, .ramp])
+        XCTAssertEqual(o.keys, flagged)
+        var profile = Self.full()
+        profile.slo.maxErrorShare = ["rejected": 0.1, "failed": 0.9]
+        let c = profile.overlaying(o)
+        XCTAssertEqual(c.target, .sandbox)
+        XCTAssertEqual(c.transport.connections, 3)
+        XCTAssertEqual(c.schedule.mode, .fixedRate(perSecond: 5))
+        XCTAssertNil(c.coalescing.windowMillis, "0 turns coalescing off")
+        XCTAssertEqual(c.slo.maxErrorShare, ["rejected": 0.1, "failed": 0.2], "laid over the profile's classes one by one")
+        XCTAssertEqual(c.simulator.model, "far")
+        XCTAssertEqual(c.shard, .init(index: 1, count: 2))
+        XCTAssertEqual(RunConfigOverrides().keys, [])
+        var production = RunConfigOverrides()
+        production.target = .production
+        XCTAssertEqual(production.keys, [.allowProductionLoad], "a run sent to production names the opt-in flag")
+    }
+
     func testFlagHelpStatesRuleDefaultAndProfileKey() {
         let help = RunSettings[.connections].flagHelp
         XCTAssertTrue(help.contains("1-64"), help)
