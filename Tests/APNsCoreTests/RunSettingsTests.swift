@@ -152,6 +152,17 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(production.keys, [.allowProductionLoad], "a run sent to production names the opt-in flag")
     }
 
+    func testTextIsQuotedWhereYAMLWouldReadItAsSomethingElse() {
+        var c = Self.full()
+        c.workload.mix = nil
+        for (name, written) in [("order-changes", "name: order-changes"), ("profiles/x.ndjson", "name: profiles/x.ndjson"),
+                                ("yes", "name: \"yes\""), ("0o17", "name: \"0o17\""), ("1_000", "name: \"1_000\""),
+                                (".inf", "name: \".inf\""), ("a: b", "name: \"a: b\""), ("~", "name: \"~\"")] {
+            c.name = name
+            XCTAssertTrue(ProfileWriter.yaml(c).contains("\n" + written + "\n"), "\(name) as \(written)")
+        }
+    }
+
     func testFlagHelpStatesRuleDefaultAndProfileKey() {
         let help = RunSettings[.connections].flagHelp
         XCTAssertTrue(help.contains("1-64"), help)

@@ -83,9 +83,11 @@ public enum RunSettings {
     /// The settings `sweep --vary` can vary, by profile key.
     public static var varied: [RunSetting] { all.filter(\.varies) }
 
+    /// A string as YAML text: plain when YAML reads it back as that same string (a name or a path
+    /// starting with a letter, `_` or `/`, and no YAML word), else quoted as JSON.
     static func text(_ s: String) -> String {
-        let plain = s.range(of: "^[A-Za-z0-9_./+-][A-Za-z0-9_ ./+-]*$", options: .regularExpression) != nil
-            && !["true", "false", "yes", "no", "on", "off", "null", "~"].contains(s.lowercased()) && Double(s) == nil && !s.hasSuffix(" ")
+        let plain = s.range(of: "^[A-Za-z_/][A-Za-z0-9_./+-]*$", options: .regularExpression) != nil
+            && !["true", "false", "yes", "no", "on", "off", "null", "y", "n"].contains(s.lowercased())
         return plain ? s : json(s)
     }
 
