@@ -73,7 +73,10 @@ public struct EngineConfiguration: Sendable {
     ///   - baseURL: where the target answers (the simulator's URL, or APNs').
     ///   - trustedCertificatePEM: the one CA to trust (the embedded simulator's); nil for the system's.
     ///   - startedAtEpochSeconds: the run's start, which `apns-expiration` counts from.
-    public init(run c: RunConfig, baseURL: String, trustedCertificatePEM: String?, startedAtEpochSeconds: Int) {
+    ///   - broadcastChannels: broadcast delivery's channel ids by index (``broadcastChannels``); empty for device delivery.
+    ///   - progressInterval: seconds between calls of the progress hook (``progressInterval``).
+    public init(run c: RunConfig, baseURL: String, trustedCertificatePEM: String?, startedAtEpochSeconds: Int,
+                broadcastChannels: [String] = [], progressInterval: Double = 2) {
         self.init(baseURL: baseURL, topic: c.topic, pushType: c.workload.pushType,
                   expiration: c.payload.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 },
                   connections: c.transport.connections, streamsPerConnection: c.transport.streams,
@@ -86,6 +89,8 @@ public struct EngineConfiguration: Sendable {
         stallTimeoutSeconds = c.transport.stallLimit
         kinds = c.workload.parts.map { PushKind(pushType: $0.pushType, topic: $0.topic) }
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
+        self.broadcastChannels = broadcastChannels
+        self.progressInterval = progressInterval
     }
 
     /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and

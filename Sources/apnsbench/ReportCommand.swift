@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Reporting
@@ -13,6 +14,7 @@ struct ReportCommand: ParsableCommand {
               apnsbench report reports/latest/report.json --format html --out report.html
               apnsbench report reports/latest/report.json --format json --out copy.json
               apnsbench report --check reports/latest/report.json              (verify only)
+              apnsbench report reports/latest/report.json --format profile --out again.yaml   (then: apnsbench run again.yaml)
 
             A file that is missing, not JSON, of another schema version or not a report is refused with exit 1,
             naming the file. So is a report that breaks an invariant of its counts (push classes against planned,
@@ -22,13 +24,13 @@ struct ReportCommand: ParsableCommand {
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case md, html, json
+        case md, html, json, profile
     }
 
     @Argument(help: ArgumentHelp("The report to render.", valueName: "REPORT.json"))
     var report: String
 
-    @Option(name: .long, help: "md: the Markdown summary (as summary.md); html: the self-contained page (as report.html, no network needed); json: the report itself, re-encoded.")
+    @Option(name: .long, help: "md: the Markdown summary (as summary.md); html: the self-contained page (as report.html, no network needed); json: the report itself, re-encoded; profile: the run's configuration as a profile (YAML) that replays it: save it in the folder the run started in (its paths are relative to it) and run it.")
     var format: Format = .md
 
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
@@ -48,6 +50,12 @@ struct ReportCommand: ParsableCommand {
         case .md: bytes = Data(SummaryText.markdown(loaded).utf8)
         case .html: bytes = Data(renderHTML(loaded).utf8)
         case .json: bytes = try loaded.encoded() + Data("\n".utf8)
+        case .profile:
+            bytes = Data(ProfileWriter.yaml(loaded.configuration, source: report).utf8)
+            let left = ProfileWriter.left(loaded.configuration)
+            if !left.isEmpty {
+                FileHandle.standardError.write(Data("apnsbench: a profile cannot hold \(left.joined(separator: ", ")); give it to run again\n".utf8))
+            }
         }
         guard let out else {
             FileHandle.standardOutput.write(bytes)

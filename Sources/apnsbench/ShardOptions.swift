@@ -5,9 +5,7 @@ import Harness
 
 /// `run`'s options for a run split over processes or machines, and its live metrics.
 struct ShardOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Be shard I of N (0-based): read the whole stream, apply every event, send only the pushes whose device token hashes to I; an open-loop rate is split 1/N. Merge the shards' reports with `apnsbench merge`.",
-        valueName: "I/N"))
+    @Option(name: .setting(.shard), help: .setting(.shard))
     var shard: String?
 
     @Option(name: .long, help: ArgumentHelp(

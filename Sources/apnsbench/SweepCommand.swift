@@ -30,6 +30,10 @@ struct SweepCommand: ParsableCommand {
 
             Example:  apnsbench sweep profiles/order-changes-broadcast.yaml --speed 60 --vary delivery=device,broadcast
 
+            The run settings (--target, --ca-cert, the provider key, --connections, --apns-model, the SLO, ...) are \
+            run's, with the same meaning, laid over the profile for every step or --vary run; sweep --target \
+            https://host:port --ca-cert CA.pem sweeps a standalone `apnsbench simulate`.
+
             Exit codes: 0 a knee was found (or every --vary run completed), 1 bad input or a failed step run, 64 \
             usage, 99 no step passed.
             """)
@@ -43,41 +47,26 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run every combination of these values side by side instead of searching for the knee (repeatable; keys: \(TuningMatrix.keys.joined(separator: ", "))).", valueName: "KEY=V1,V2"))
     var vary: [String] = []
 
-    @Option(name: .long, help: "With --vary: open loop at the recorded times, X times faster.")
+    @Option(name: .setting(.speed), help: .setting(.speed))
     var speed: Double?
 
-    @Option(name: .long, help: ArgumentHelp("exponential (default), binary or steps:N.", valueName: "MODE"))
-    var search = "exponential"
+    @Option(name: .long, help: ArgumentHelp("How the knee is searched: exponential doubles from LOW until a step fails, then bisects to within 5%; binary bisects the bounds; steps:N tries N (2-100) evenly spaced rates.", valueName: "MODE"))
+    var search: RateSearch.Mode = .exponential
 
     @Option(name: .long, help: ArgumentHelp("Each step's length (default 30).", valueName: "SECONDS"))
     var stepSeconds: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp("Pause between steps (default 5).", valueName: "SECONDS"))
-    var cooldown: Double = 5
+    @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0-600 (default 5 for the knee, 2 with --vary).", valueName: "SECONDS"))
+    var cooldown: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Where the steps' reports and the sweep's table go (default reports/sweep).", valueName: "DIR"))
-    var out = "reports/sweep"
-
-    @Option(name: .long, help: ArgumentHelp("A named APNs model for the embedded simulator: near, far or overloaded.", valueName: "NAME"))
-    var apnsModel: String?
-
-    @Option(name: .long, help: "Connections in all (overrides the profile).")
-    var connections: Int?
-
-    @Option(name: .long, help: "Concurrent streams per connection (overrides the profile).")
-    var streams: Int?
-
-    @Option(name: .long, help: "Engine threads (overrides the profile).")
-    var workers: Int?
-
-    @Option(name: .long, help: ArgumentHelp("The p99 a step must meet, ms (overrides slo_p99_ms).", valueName: "MS"))
-    var sloP99Ms: Int?
-
-    @Option(name: .long, help: ArgumentHelp("The delivered share a step must meet, 0-1 (overrides slo_min_delivered).", valueName: "SHARE"))
-    var sloMinDelivered: Double?
+    @Option(name: .long, help: ArgumentHelp("Where the runs' reports and the sweep's table go (default reports/sweep for the knee, reports/matrix with --vary).", valueName: "DIR"))
+    var out: String?
 
     @Flag(name: .long, help: "Do not replay the recording again when a step outlasts it: the search then ends at the rate the recording can sustain for a whole step.")
     var noLoop = false
+
+    @OptionGroup(title: "Run settings (shared with run)")
+    var settings: RunSettingOptions
 
     func bounds() throws -> (Double, Double) {
         guard let rate else { throw ValidationError("give --rate LOW..HIGH (the knee) or --vary KEY=V1,V2 (side by side)") }
@@ -89,41 +78,30 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let cooldown, !(0...600).contains(cooldown) { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
         if !vary.isEmpty {
             for v in vary {
                 if case .failure(let e) = TuningMatrix.parse(v) { throw ValidationError(e.description) }
             }
             if speed != nil, rate != nil { throw ValidationError("choose one of --speed and --rate") }
             if let rate, Double(rate) == nil { throw ValidationError("--rate '\(rate)' with --vary must be one rate R (pushes a second)") }
+            if noLoop { throw ValidationError("--no-loop goes with the knee search (--rate LOW..HIGH); each --vary run replays the recording once") }
+            if search != .exponential { throw ValidationError("--search goes with the knee search (--rate LOW..HIGH), not with --vary") }
             return
         }
         if speed != nil { throw ValidationError("--speed goes with --vary (the knee search sets the rate itself)") }
         _ = try bounds()
-        guard RateSearch.Mode(argument: search) != nil else {
-            throw ValidationError("--search '\(search)' must be exponential, binary or steps:N (N 2-100)")
-        }
         guard stepSeconds >= 3, stepSeconds <= 3600 else { throw ValidationError("--step-seconds \(stepSeconds) must be between 3 and 3600") }
-        guard cooldown >= 0, cooldown <= 600 else { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
-    }
-
-    /// The run flags both modes lay over the profile.
-    var overrides: RunConfigOverrides {
-        var o = RunConfigOverrides()
-        o.apnsModel = apnsModel
-        o.connections = connections
-        o.streams = streams
-        o.workers = workers
-        o.sloP99Millis = sloP99Ms
-        o.sloMinDelivered = sloMinDelivered
-        return o
     }
 
     func runMatrix() throws {
         var request = TuningMatrix.Request(profilePath: profile)
         request.vary = vary.compactMap { try? TuningMatrix.parse($0).get() }
-        request.outDirectory = out == "reports/sweep" ? "reports/matrix" : out
-        request.cooldownSeconds = min(cooldown, 2)
-        request.overrides = overrides
+        request.outDirectory = out ?? "reports/matrix"
+        request.cooldownSeconds = cooldown ?? 2
+        request.overrides = try settings.overrides()
+        request.credentials = try settings.credentials.single()
+        request.caCertificatePath = settings.caCertificatePath
         if let speed { request.overrides.schedule = .recorded(speed: speed) }
         if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
         let outcome: TuningMatrix.Outcome
@@ -142,11 +120,13 @@ struct SweepCommand: ParsableCommand {
         if !vary.isEmpty { return try runMatrix() }
         let (lo, hi) = try bounds()
         var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)
-        request.mode = RateSearch.Mode(argument: search)!
+        request.mode = search
         request.stepSeconds = stepSeconds
-        request.cooldownSeconds = cooldown
-        request.outDirectory = out
-        request.overrides = overrides
+        request.cooldownSeconds = cooldown ?? 5
+        request.outDirectory = out ?? "reports/sweep"
+        request.overrides = try settings.overrides()
+        request.credentials = try settings.credentials.single()
+        request.caCertificatePath = settings.caCertificatePath
         request.overrides.loopRecording = !noLoop
         let outcome: RateSweep.Outcome
         do {
@@ -157,7 +137,8 @@ struct SweepCommand: ParsableCommand {
         }
         print("")
         print(RateSweep.markdown(outcome))
-        print("sweep: \(out)/sweep.md, \(out)/sweep.html, \(out)/sweep.json, steps in \(out)/step-NN/")
+        let dir = request.outDirectory
+        print("sweep: \(dir)/sweep.md, \(dir)/sweep.html, \(dir)/sweep.json, steps in \(dir)/step-NN/")
         if outcome.knee == nil { throw ExitCodes.sloMissed }
     }
 }

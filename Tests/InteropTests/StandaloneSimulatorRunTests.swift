@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Reporting
 import TestSupport
 import XCTest
 
@@ -80,5 +81,22 @@ final class StandaloneSimulatorRunTests: XCTestCase {
         XCTAssertTrue(allowed.url.hasPrefix("https://0.0.0.0:"), allowed.url)
         let out = allowed.stop()
         XCTAssertTrue(out.contains("ready"), out)
+    }
+
+    func testASweepSendsToAStandaloneSimulatorWithItsCAAndKey() throws {
+        let simulator = try SimulateProcess()
+        defer { _ = simulator.stop() }
+        let dir = simulator.folder.appendingPathComponent("sweep")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let profile = try profile(in: dir, bundleID: simulator.bundleID)
+        let r = try apnsbench(["sweep", profile, "--vary", "connections=1,2", "--cooldown", "0", "--out", dir.appendingPathComponent("m").path,
+                               "--target", "https://127.0.0.1:\(simulator.port)", "--ca-cert", simulator.caPath,
+                               "--key-path", simulator.keyPath, "--key-id", simulator.key.keyID, "--team-id", simulator.key.teamID])
+        XCTAssertEqual(r.status, 0, r.output)
+        for cell in ["01-connections=1", "02-connections=2"] {
+            let report = try RunReport.load(from: dir.appendingPathComponent("m/\(cell)/report.json").path)
+            XCTAssertEqual(report.configuration.target, .url("https://127.0.0.1:\(simulator.port)"), cell)
+            XCTAssertGreaterThan(report.pushes.delivered, 600, cell)
+        }
     }
 }

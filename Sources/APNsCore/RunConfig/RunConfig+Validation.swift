@@ -3,6 +3,14 @@ import Foundation
 /// One knob of ``RunConfig``, named as a profile spells it and as the command line spells it, so an
 /// error can name whichever the value came from.
 public enum ConfigKey: String, CaseIterable, Sendable {
+    case name, description, workload, stream, template
+    case pushType = "push_type"
+    case bundleID = "bundle_id"
+    case activityModelType = "activity_model_type"
+    case dateDecoding = "date_decoding"
+    case deadTokens = "dead_tokens"
+    case badLines = "bad_lines"
+    case target
     case connections, streams, workers
     case pushTimeout = "push_timeout_ms"
     case tokenRefresh = "token_refresh_minutes"
@@ -34,42 +42,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case keepChannels = "keep_channels"
     case mix
 
-    /// The profile's key.
+    /// The profile's key, or for a setting only the command line sets, its name.
     public var profileKey: String { rawValue }
 
-    /// The `apnsbench run` flag that sets it, if one does.
-    public var flag: String? {
-        switch self {
-        case .connections: return "--connections"
-        case .streams: return "--streams"
-        case .workers: return "--workers"
-        case .priority: return "--priority"
-        case .expiration: return "--expiration"
-        case .collapseID: return "--collapse-id"
-        case .retryAttempts: return "--retry-attempts"
-        case .coalesce: return "--coalesce"
-        case .speed: return "--speed"
-        case .rate: return "--rate"
-        case .ramp: return "--ramp"
-        case .duration: return "--duration"
-        case .loopRecording: return "--loop"
-        case .fastSimulator: return "--fast-simulator"
-        case .sloP99: return "--slo-p99-ms"
-        case .sloMinDelivered: return "--slo-min-delivered"
-        case .sloMaxErrorShare: return "--slo-max-error-share"
-        case .sloMaxWouldNotDecode: return "--slo-max-would-not-decode"
-        case .reportInterval: return "--report-interval"
-        case .failFast: return "--fail-fast"
-        case .stallTimeout: return "--stall-timeout"
-        case .liveActivityBudget: return "--live-activity-budget"
-        case .apnsModel: return "--apns-model"
-        case .shard: return "--shard"
-        case .delivery: return "--delivery"
-        case .keepChannels: return "--keep-channels"
-        case .allowProductionLoad: return "--allow-production-load"
-        case .pushTimeout, .tokenRefresh, .retryBackoff, .retryMaxElapsed, .schedule, .simulator, .mix, .activityModel: return nil
-        }
-    }
+    /// The `apnsbench run` flag that sets it, if one does (``RunSettings``).
+    public var flag: String? { RunSettings.all.first { $0.key == self }?.flag }
 }
 
 /// A configuration value out of range or in conflict with another, naming the key.

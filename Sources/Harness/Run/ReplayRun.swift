@@ -58,15 +58,9 @@ public struct RunError: Error, CustomStringConvertible {
 /// push's outcome, and the report is built from the recorders, the driver's event tally and the engines'
 /// counters once the workers joined.
 public enum ReplayRun {
-    /// The configuration a request describes: the profile, the overrides laid over it, checked once.
+    /// The configuration a request describes: the profile with the overrides laid over it, checked once.
     public static func configuration(_ request: RunRequest) throws -> RunConfig {
-        var config = try ProfileLoader.load(path: request.profilePath).overlaying(request.overrides)
-        // A model file named on the command line is relative to the working directory; one the profile
-        // names was read with the profile.
-        if request.overrides.apnsModel != nil {
-            do { try APNsModelFile.resolve(&config, relativeTo: nil) } catch let e as RunConfigError { throw RunConfigFlagError(e) }
-        }
-        try config.validate(setBy: request.overrides)
+        let config = try ProfileLoader.read(path: request.profilePath).validated(overlaying: request.overrides)
         // The `simulator:` section (and the APNs model under it) by the simulator's own rules.
         try SimulatorConfigFile.check(run: config)
         return config
@@ -156,10 +150,9 @@ public enum ReplayRun {
         defer { if !channelsCleaned, config.keepChannels != true { broadcast?.deleteChannels(log: log) } }
 
         let startedAt = Date()
-        var engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
-                                         startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970))
-        engine.broadcastChannels = broadcast?.channels.idsByIndex ?? []
-        engine.progressInterval = 0.5
+        let engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+                                         startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970),
+                                         broadcastChannels: broadcast?.channels.idsByIndex ?? [], progressInterval: 0.5)
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }

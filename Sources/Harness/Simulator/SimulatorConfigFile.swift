@@ -1,6 +1,7 @@
 import APNsCore
 import APNsSimulator
 import Foundation
+import Replay
 import Yams
 
 /// Reads a simulator configuration file (`apnsbench simulate --config sim.yaml`) into a
@@ -69,11 +70,7 @@ public enum SimulatorConfigFile {
     /// Applies `yaml` to `configuration` (left unchanged when an error is thrown). `file` names the file in
     /// errors and anchors relative paths (`devices.file`). An empty document changes nothing.
     public static func apply(yaml: String, file: String, to configuration: inout SimulatorConfiguration) throws {
-        let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch {
-            throw SimulatorConfigError(file: file, line: Self.line(of: error), key: "(file)", message: "is not valid YAML: \(error)")
-        }
-        guard let root else { return }
+        guard let root = try reader(file).document(yaml, syntaxPath: "(file)")?.node else { return }
         try apply(node: root, file: file, keyPath: "", to: &configuration)
     }
 
@@ -113,7 +110,7 @@ public enum SimulatorConfigFile {
     /// taken as known and skipped (a profile's `simulator.fast` and `simulator.model` are the run's).
     static func apply(node root: Node, file: String, keyPath: String, to configuration: inout SimulatorConfiguration,
                       ignoring: Set<String> = []) throws {
-        var r = Reader(file: file)
+        let r = reader(file)
         var top = try r.map(Entry(path: keyPath, line: root.mark?.line, node: root))
         top.entries.removeAll { ignoring.contains($0.key) }
         try r.only(top, knownKeys)
@@ -139,7 +136,7 @@ public enum SimulatorConfigFile {
                 c.topicsByTeam[team.key, default: []].formUnion(try items.map { try r.string($0) })
             }
         }
-        if let v = top["devices"] { try devices(v, &r, &c.deviceRegistry) }
+        if let v = top["devices"] { try devices(v, r, &c.deviceRegistry) }
         if let v = top["live_activity"] {
             let m = try r.map(v)
             try r.only(m, ["missing_keys", "priority10_budget", "budget_window_seconds"])
@@ -157,11 +154,11 @@ public enum SimulatorConfigFile {
             if let x = m["channel_limit"] { c.broadcast.channelLimitPerBundle = try r.int(x, 0...1_000_000) }
             if let x = m["enabled_bundle_ids"] { c.broadcast.enabledBundleIDs = Set(try r.list(x).map { try r.string($0) }) }
         }
-        if let v = top["faults"] { try faults(v, &r, &c.faults) }
+        if let v = top["faults"] { try faults(v, r, &c.faults) }
         configuration = c
     }
 
-    private static func devices(_ v: Entry, _ r: inout Reader, _ d: inout DeviceRegistry) throws {
+    private static func devices(_ v: Entry, _ r: Reader, _ d: inout DeviceRegistry) throws {
         let m = try r.map(v)
         try r.only(m, ["file", "generate", "unknown_token_reason", "dead_fraction", "dead_reason", "seed", "rate_limit"])
         if let x = m["file"] {
@@ -201,7 +198,7 @@ public enum SimulatorConfigFile {
         }
     }
 
-    private static func faults(_ v: Entry, _ r: inout Reader, _ f: inout FaultInjection) throws {
+    private static func faults(_ v: Entry, _ r: Reader, _ f: inout FaultInjection) throws {
         let m = try r.map(v)
         try r.only(m, ["latency", "round_trip_ms", "capacity", "internal_server_error_fraction", "service_unavailable_fraction", "too_many_requests_fraction", "shutdown_fraction",
                        "connection_reset_fraction", "stall_fraction", "latency_spike", "clock_step", "goaway_after_streams",
@@ -260,104 +257,13 @@ public enum SimulatorConfigFile {
         guard sum <= 1 else { throw r.fail(v, "the fractions add up to \(sum), more than 1") }
     }
 
-    /// The line a YAML syntax error names, if any.
-    private static func line(of error: Error) -> Int? {
-        guard let e = error as? YamlError else { return nil }
-        switch e {
-        case let .scanner(_, _, mark, _), let .parser(_, _, mark, _), let .composer(_, _, mark, _): return mark.line
-        default: return nil
-        }
-    }
+    private typealias Entry = StrictYAML.Entry
+    private typealias Reader = StrictYAML.Reader
 
-    /// A value in the file: its key path (`faults.latency.fixed_ms`, `topics.TEAM1[0]`), the line of its
-    /// key (of the value itself for a list item) and its node.
-    private struct Entry {
-        /// The key itself (the last component of `path`; empty for a list item and the top level).
-        var key = ""
-        var path: String
-        var line: Int?
-        var node: Node
-    }
-
-    /// A mapping's entries in file order, and by key (a key given twice: the last one, as YAML loaders do).
-    private struct Mapping {
-        var entries: [Entry]
-        subscript(key: String) -> Entry? { entries.last { $0.key == key } }
-    }
-
-    /// Typed access with errors that name the file, the line and the key path.
-    private struct Reader {
-        let file: String
-
-        func fail(_ e: Entry, _ message: String) -> SimulatorConfigError {
-            SimulatorConfigError(file: file, line: e.line, key: e.path.isEmpty ? "(top level)" : e.path, message: message)
-        }
-
-        /// What a scalar is as `Yams.load` gives it (String, Int, Double, Bool, NSNull, …); nil for a mapping or a list.
-        private func scalar(_ e: Entry) -> Any? {
-            guard case .scalar = e.node else { return nil }
-            return e.node.any
-        }
-
-        /// The value as the message shows it.
-        private func found(_ e: Entry) -> String {
-            switch e.node {
-            case let .scalar(s): return "'\(s.string)'"
-            case .mapping: return "a mapping"
-            case .sequence: return "a list"
-            case .alias: return "an alias"
-            }
-        }
-
-        func map(_ e: Entry) throws -> Mapping {
-            guard case let .mapping(m) = e.node else { throw fail(e, "must be a mapping of keys to values, found \(found(e))") }
-            var entries: [Entry] = []
-            for (k, v) in m {
-                guard case let .scalar(key) = k else {
-                    throw SimulatorConfigError(file: file, line: k.mark?.line, key: e.path.isEmpty ? "(top level)" : e.path, message: "has a key that is not a string")
-                }
-                entries.append(Entry(key: key.string, path: e.path.isEmpty ? key.string : "\(e.path).\(key.string)", line: k.mark?.line, node: v))
-            }
-            return Mapping(entries: entries)
-        }
-
-        func list(_ e: Entry) throws -> [Entry] {
-            guard case let .sequence(s) = e.node else { throw fail(e, "must be a list, found \(found(e))") }
-            return s.enumerated().map { i, node in Entry(path: "\(e.path)[\(i)]", line: node.mark?.line ?? e.line, node: node) }
-        }
-
-        func only(_ m: Mapping, _ known: [String]) throws {
-            for e in m.entries where !known.contains(e.key) {
-                throw fail(e, "is not a known key (known: \(known.joined(separator: ", ")))")
-            }
-        }
-
-        func isNull(_ e: Entry) -> Bool { scalar(e) is NSNull }
-
-        func string(_ e: Entry) throws -> String {
-            guard let s = scalar(e) as? String, !s.isEmpty else { throw fail(e, "must be a non-empty string, found \(found(e))") }
-            return s
-        }
-
-        func bool(_ e: Entry) throws -> Bool {
-            guard let b = scalar(e) as? Bool else { throw fail(e, "must be true or false, found \(found(e))") }
-            return b
-        }
-
-        func int(_ e: Entry, _ range: ClosedRange<Int>) throws -> Int {
-            let v = scalar(e)
-            guard !(v is Bool), let n = (v as? Int) ?? (v as? Double).flatMap({ $0 == $0.rounded() ? Int(exactly: $0) : nil }) else {
-                throw fail(e, "must be an integer, found \(found(e))")
-            }
-            guard range.contains(n) else { throw fail(e, "must be between \(range.lowerBound) and \(range.upperBound), found \(n)") }
-            return n
-        }
-
-        func number(_ e: Entry, _ range: ClosedRange<Double>) throws -> Double {
-            let v = scalar(e)
-            guard !(v is Bool), let n = (v as? Double) ?? (v as? Int).map(Double.init) else { throw fail(e, "must be a number, found \(found(e))") }
-            guard range.contains(n) else { throw fail(e, "must be between \(range.lowerBound) and \(range.upperBound), found \(n)") }
-            return n
+    /// The shared strict reader, its errors this file's.
+    private static func reader(_ file: String) -> Reader {
+        Reader(file: file) { file, line, path, message in
+            SimulatorConfigError(file: file, line: line, key: path.isEmpty ? "(top level)" : path, message: message)
         }
     }
 }

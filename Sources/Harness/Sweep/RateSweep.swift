@@ -11,6 +11,8 @@ public enum RateSweep {
         /// Laid over the profile for every step (the schedule and duration are the sweep's).
         public var overrides = RunConfigOverrides()
         public var credentials = Credentials()
+        /// The CA certificate to trust for a URL, sandbox or production target (``RunRequest/caCertificatePath``).
+        public var caCertificatePath: String?
         public var low: Double
         public var high: Double
         public var mode: RateSearch.Mode = .exponential
@@ -94,6 +96,7 @@ public enum RateSweep {
             run.overrides.schedule = .fixedRate(perSecond: rate)
             run.overrides.durationSeconds = request.stepSeconds
             run.credentials = request.credentials
+            run.caCertificatePath = request.caCertificatePath
             run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "step-%02d", index))
             let cpuBefore = processCPUSeconds(), wallBefore = Date()
             let report = try ReplayRun.execute(run, log: { _ in }).report

@@ -8,14 +8,17 @@ import Reporting
 /// with its own report under `DIR/NN-key=value/`, and the runs are set in one table: what each setting did
 /// to pushes sent, devices reached, connections, latency, the Live Activity budget and channel calls.
 public enum TuningMatrix {
-    /// The settings `--vary` can take, each laid over the profile like the run flag of the same name.
-    public static let keys = ["delivery", "connections", "streams", "workers", "priority", "coalesce"]
+    /// The settings `--vary` can take (``RunSettings/varied``), by profile key, each laid over the profile
+    /// like its run flag.
+    public static var keys: [String] { RunSettings.varied.compactMap(\.profileKey) }
 
     public struct Request {
         public var profilePath: String
         /// Laid over the profile for every cell (before the cell's own values).
         public var overrides = RunConfigOverrides()
         public var credentials = Credentials()
+        /// The CA certificate to trust for a URL, sandbox or production target (``RunRequest/caCertificatePath``).
+        public var caCertificatePath: String?
         /// KEY → values, in the order given; every combination runs.
         public var vary: [(key: String, values: [String])] = []
         public var outDirectory = "reports/matrix"
@@ -46,17 +49,18 @@ public enum TuningMatrix {
             guard let n = Int(value) else { throw RunError("--vary \(key)=\(value): '\(value)' is not a whole number") }
             return n
         }
-        switch key {
-        case "delivery":
+        guard keys.contains(key), let setting = ConfigKey(rawValue: key) else { throw RunError("--vary: '\(key)' cannot be varied") }
+        switch setting {
+        case .delivery:
             guard let d = RunConfig.Delivery(rawValue: value) else { throw RunError("--vary delivery=\(value): must be device or broadcast") }
             o.delivery = d
-        case "connections": o.connections = try int()
-        case "streams": o.streams = try int()
-        case "workers": o.workers = try int()
-        case "priority":
+        case .connections: o.connections = try int()
+        case .streams: o.streams = try int()
+        case .workers: o.workers = try int()
+        case .priority:
             guard let p = Priority(rawValue: try int()) else { throw RunError("--vary priority=\(value): must be 1, 5 or 10") }
             o.priority = p
-        case "coalesce":
+        case .coalesce:
             if value == "0" { o.coalesceMillis = 0 } else {
                 guard let ms = DurationText.millis(value) else { throw RunError("--vary coalesce=\(value): must be a duration like 250ms (0: off)") }
                 o.coalesceMillis = ms
@@ -97,6 +101,7 @@ public enum TuningMatrix {
             run.overrides = request.overrides
             for (key, value) in combination { try apply(key, value, to: &run.overrides) }
             run.credentials = request.credentials
+            run.caCertificatePath = request.caCertificatePath
             let name = combination.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
             run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "%02d-", i + 1) + name)
             let result = try ReplayRun.execute(run, log: { _ in })

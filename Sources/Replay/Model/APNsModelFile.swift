@@ -14,25 +14,25 @@ public enum APNsModelFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: path, line: nil, message: "the APNs model file cannot be read")
         }
-        let node: Node?
-        do { node = try Yams.compose(yaml: String(decoding: data, as: UTF8.self)) } catch {
-            throw ProfileError(file: path, line: nil, message: "is not YAML: \(error)")
+        let reader = StrictYAML.Reader(file: path) { file, line, key, message in
+            ProfileError(file: file, line: line, message: key.isEmpty ? message : "'\(key)' \(message)")
         }
-        guard case let .mapping(top)? = node else {
+        guard let root = try reader.document(String(decoding: data, as: UTF8.self)), case .mapping = root.node else {
             throw ProfileError(file: path, line: nil, message: "must be a mapping with a 'simulator:' section (as apnsbench model fit writes)")
         }
-        for (k, _) in top where !keys.contains(k.string ?? "") {
-            throw ProfileError(file: path, line: k.mark?.line, message: "unknown key '\(k.string ?? "?")' (known: \(keys.joined(separator: ", ")))")
+        let top = try reader.map(root)
+        for e in top.entries where !keys.contains(e.key) {
+            throw ProfileError(file: path, line: e.line, message: "unknown key '\(e.key)' (known: \(keys.joined(separator: ", ")))")
         }
-        guard let section = top.first(where: { $0.key.string == "simulator" })?.value else {
+        guard let section = top["simulator"] else {
             throw ProfileError(file: path, line: nil, message: "has no 'simulator:' section")
         }
-        let value = try ProfileLoader.configValue(section, file: path, path: "simulator")
+        let value = try reader.value(section)
         guard case let .object(keys) = value, !keys.isEmpty else {
-            throw ProfileError(file: path, line: section.mark?.line, message: "'simulator' must be a mapping of the simulator's keys")
+            throw ProfileError(file: path, line: section.line, message: "'simulator' must be a mapping of the simulator's keys")
         }
         if keys["model"] != nil || keys["fast"] != nil {
-            throw ProfileError(file: path, line: section.mark?.line, message: "'simulator' of a model file holds the simulator's keys only (no 'model' or 'fast')")
+            throw ProfileError(file: path, line: section.line, message: "'simulator' of a model file holds the simulator's keys only (no 'model' or 'fast')")
         }
         return value
     }

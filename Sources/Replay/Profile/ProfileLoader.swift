@@ -4,19 +4,13 @@ import Yams
 
 /// Reads run profiles strictly into a ``RunConfig``: an unknown key, a wrong type or a value out of range
 /// is an error that names the file, the line and the key, so a typo never silently falls back to a
-/// default. Ranges are ``RunConfig``'s own rules (``RunConfig/validate(cores:)``); this file only maps
-/// YAML onto the configuration and a failed rule back to its line.
+/// default. One-value keys are read and set as the table of run settings says (``RunSettings``,
+/// ``ProfileRead``); this file reads the keys with structure (the workload, the schedule, the SLO's classes,
+/// the simulator section) itself. Ranges are ``RunConfig``'s own rules, checked once with the command
+/// line's values laid over the profile (``Profile/validated(overlaying:cores:)``), a failure named by its line.
 public enum ProfileLoader {
-    /// Every key a profile may have.
-    public static let knownKeys = [
-        "name", "description", "workload", "stream", "template", "push_type", "bundle_id", "priority",
-        "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
-        "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
-        "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
-        "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
-        "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
-        "activity_model", "activity_model_type", "date_decoding", "slo_max_would_not_decode",
-    ]
+    /// Every key a profile may have (``RunSettings``' profile keys).
+    public static var knownKeys: [String] { RunSettings.profileKeys }
 
     /// The keys that name a workload's ActivityKit model (the device contract); in a mix, each part's own.
     public static let activityModelKeys = ["activity_model", "activity_model_type", "date_decoding"]
@@ -25,12 +19,23 @@ public enum ProfileLoader {
     /// ActivityKit model).
     public static let mixPartKeys = ["workload", "stream", "template", "push_type", "bundle_id"] + activityModelKeys
 
-    /// Loads `path`; relative `stream` and `template` paths are resolved against the profile's folder.
+    /// Loads `path` and checks it alone; relative `stream` and `template` paths are resolved against the
+    /// profile's folder. A run reads it with ``read(path:)`` and checks it once, flags laid over it.
     public static func load(path: String) throws -> RunConfig {
+        try read(path: path).validated()
+    }
+
+    /// Reads `path` without checking the configuration's rules (``Profile/validated(overlaying:)`` does).
+    public static func read(path: String) throws -> Profile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: path, line: nil, message: "cannot read the profile (no such file, or not readable)")
         }
-        return try parse(yaml: String(decoding: data, as: UTF8.self), file: path)
+        return try read(yaml: String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    /// `yaml` read and checked alone, as ``load(path:)``.
+    public static func parse(yaml: String, file: String) throws -> RunConfig {
+        try read(yaml: yaml, file: file).validated()
     }
 
     /// `schedule: closed-loop | recorded | rate | ramp` with `speed: X`, `rate: R` or `ramp: FROM:TO:SECONDS`.
@@ -64,35 +69,6 @@ public enum ProfileLoader {
             throw ProfileError(file: file, line: line(key), message: "'\(key)' goes with 'schedule: \(needs)', but the schedule is \(kind)")
         }
         return result
-    }
-
-    /// A YAML value as JSON, each scalar typed as YAML's schema resolves it (`5` a number, `"5"` and
-    /// `five` strings, `true` a bool, `~` null). A key that is not a string is an error naming its line.
-    static func configValue(_ node: Node, file: String, path: String) throws -> ConfigValue {
-        switch node {
-        case .scalar:
-            // As `Yams.load` gives it, which is how the simulator's reader types a configuration file.
-            switch node.any {
-            case is NSNull: return .null
-            case let b as Bool: return .bool(b)
-            case let i as Int: return .int(i)
-            case let d as Double: return .double(d)
-            default: return .string(node.string ?? "")
-            }
-        case let .sequence(items):
-            return .array(try items.enumerated().map { try configValue($1, file: file, path: "\(path)[\($0)]") })
-        case let .mapping(pairs):
-            var object: [String: ConfigValue] = [:]
-            for (k, v) in pairs {
-                guard case .scalar = k, let key = k.string else {
-                    throw ProfileError(file: file, line: k.mark?.line, message: "'\(path)' has a key that is not a string")
-                }
-                object[key] = try configValue(v, file: file, path: "\(path).\(key)")
-            }
-            return .object(object)
-        case .alias:
-            throw ProfileError(file: file, line: node.mark?.line, message: "'\(path)' uses a YAML alias; write the value out")
-        }
     }
 
     static func pushType(_ text: String, file: String, line: Int?) throws -> PushType {
@@ -190,24 +166,21 @@ public enum ProfileLoader {
         return workload
     }
 
-    public static func parse(yaml: String, file: String) throws -> RunConfig {
-        let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch {
-            throw ProfileError(file: file, line: nil, message: "not valid YAML: \(error)")
+    /// `yaml` as a configuration, each value of the right type, not yet checked against the rules.
+    public static func read(yaml: String, file: String) throws -> Profile {
+        let reader = StrictYAML.Reader(file: file) { file, line, path, message in
+            ProfileError(file: file, line: line, message: path.isEmpty ? message : "'\(path)' \(message)")
         }
-        guard let root, case let .mapping(mapping) = root else {
-            throw ProfileError(file: file, line: root?.mark?.line, message: "a profile is a mapping of keys to values")
+        guard let root = try reader.document(yaml), case .mapping = root.node else {
+            throw ProfileError(file: file, line: nil, message: "a profile is a mapping of keys to values")
         }
         var values: [String: Node] = [:]
-        for (keyNode, valueNode) in mapping {
-            guard let key = keyNode.string else {
-                throw ProfileError(file: file, line: keyNode.mark?.line, message: "keys must be strings")
+        for entry in try reader.map(root).entries {
+            guard knownKeys.contains(entry.key) else {
+                throw ProfileError(file: file, line: entry.line,
+                                   message: "unknown key '\(entry.key)' (known keys: \(knownKeys.joined(separator: ", ")))")
             }
-            guard knownKeys.contains(key) else {
-                throw ProfileError(file: file, line: keyNode.mark?.line,
-                                   message: "unknown key '\(key)' (known keys: \(knownKeys.joined(separator: ", ")))")
-            }
-            values[key] = valueNode
+            values[entry.key] = entry.node
         }
         let base = (file as NSString).deletingLastPathComponent
         func resolve(_ p: String) -> String {
@@ -224,16 +197,11 @@ public enum ProfileLoader {
             guard case let .scalar(s) = node, !s.string.isEmpty else { throw fail(key, "must be a non-empty string") }
             return s.string
         }
-        func int(_ key: String) throws -> Int? {
-            guard let node = values[key] else { return nil }
-            guard case .scalar = node, let n = node.int else { throw fail(key, "must be an integer, found '\(node.string ?? "a collection")'") }
-            return n
+        func entry(_ key: String) -> StrictYAML.Entry? {
+            values[key].map { StrictYAML.Entry(key: key, path: key, line: $0.mark?.line, node: $0) }
         }
-        func number(_ key: String) throws -> Double? {
-            guard let node = values[key] else { return nil }
-            guard case .scalar = node, let n = node.float else { throw fail(key, "must be a number, found '\(node.string ?? "a collection")'") }
-            return n
-        }
+        func int(_ key: String) throws -> Int? { try entry(key).map(reader.int) }
+        func number(_ key: String) throws -> Double? { try entry(key).map(reader.number) }
         func duration(_ key: String) throws -> Int64? {
             guard let text = try string(key, required: false) else { return nil }
             guard let ms = DurationText.millis(text) else { throw fail(key, "must be a duration of at most a year, like 500ms, 1s or 5m, found '\(text)'") }
@@ -255,48 +223,33 @@ public enum ProfileLoader {
             workload.activityModel = try activityModel(values, place: "", file: file, resolve: resolve)
         }
         workload.deadTokens = try string("dead_tokens", required: false).map(resolve)
-        if let policy = try string("bad_lines", required: false) {
-            guard let p = RunConfig.Workload.BadLinePolicy(rawValue: policy) else { throw fail("bad_lines", "must be 'skip' or 'stop', found '\(policy)'") }
-            workload.badLines = p
-            // A mix's parts are read by the same policy.
-            workload.mix = workload.mix?.map { var part = $0; part.badLines = p; return part }
-        }
 
         var config = RunConfig(name: try string("name")!, profilePath: file, workload: workload)
-        config.description = try string("description", required: false)
-        if let p = try int("priority") {
-            guard let priority = Priority(rawValue: p) else { throw fail("priority", "must be 1, 5 or 10, found \(p)") }
-            config.payload.priority = priority
-        }
-        config.payload.expirationSeconds = try int("expiration_seconds")
-        config.payload.collapseID = try string("collapse_id", required: false)
-        config.transport.connections = try int("connections") ?? config.transport.connections
-        config.transport.streams = try int("streams") ?? config.transport.streams
-        config.transport.workers = try int("workers") ?? config.transport.workers
-        config.transport.pushTimeoutMillis = try int("push_timeout_ms") ?? config.transport.pushTimeoutMillis
-        config.auth.tokenRefreshMinutes = try number("token_refresh_minutes") ?? config.auth.tokenRefreshMinutes
         config.schedule.mode = try schedule(values: values, file: file)
-        if values["duration"] != nil {
-            guard let ms = try duration("duration") else { throw fail("duration", "must be a duration like 30s or 5m") }
-            config.schedule.durationSeconds = Double(ms) / 1000
+        // Every one-value key, as the table of run settings reads and sets it.
+        for setting in RunSettings.all {
+            guard let load = setting.load, let key = setting.profileKey, let node = values[key] else { continue }
+            let value: ProfileRead.Value
+            switch load.kind {
+            case .int: value = .int(try int(key)!)
+            case .number: value = .number(try number(key)!)
+            case .text: value = .text(try string(key, required: false)!)
+            case .bool: value = .bool(try reader.bool(entry(key)!))
+            case .duration: value = .millis(try duration(key)!)
+            case let .wholeSeconds(zeroTurnsOff):
+                if zeroTurnsOff, case let .scalar(s) = node, s.string == "0" {
+                    value = .int(0)
+                } else {
+                    guard let ms = try duration(key), ms % 1000 == 0 else {
+                        throw fail(key, zeroTurnsOff ? "must be whole seconds, like 10s or 1m (0 turns it off)" : "must be whole seconds, like 1s, 10s or 1m")
+                    }
+                    value = .int(Int(ms / 1000))
+                }
+            }
+            do { try load.apply(&config, value) } catch let e as RunConfigError {
+                throw ProfileError(file: file, line: node.mark?.line, message: e.description)
+            }
         }
-        if let node = values["loop_recording"] {
-            guard case .scalar = node, let b = node.bool else { throw fail("loop_recording", "must be true or false") }
-            config.schedule.loopRecording = b ? true : nil
-        }
-        if values["coalesce"] != nil {
-            guard let ms = try duration("coalesce") else { throw fail("coalesce", "must be a duration like 250ms or 1s") }
-            config.coalescing.windowMillis = ms
-        }
-        if let n = try int("retry_attempts") { config.retry.attempts = n }
-        if let ms = try duration("retry_backoff") {
-            config.retry.backoffMillis = ms
-            config.retry.maxBackoffMillis = max(config.retry.maxBackoffMillis, ms)
-        }
-        if let ms = try duration("retry_max_elapsed") { config.retry.maxElapsedMillis = ms }
-        config.slo.p99Millis = try int("slo_p99_ms")
-        config.slo.minDelivered = try number("slo_min_delivered")
-        config.slo.maxWouldNotDecode = try number("slo_max_would_not_decode")
         if let node = values["slo_max_error_share"] {
             // `slo_max_error_share: {rejected: 0.01, timed_out: 0}`: classes and their shares; a class
             // nobody knows is the configuration's error below.
@@ -313,43 +266,10 @@ public enum ProfileLoader {
             }
             config.slo.maxErrorShare = shares
         }
-        if values["fail_fast"] != nil {
-            guard let ms = try duration("fail_fast") else { throw fail("fail_fast", "must be a duration like 10s") }
-            config.transport.failFastSeconds = Double(ms) / 1000
-        }
-        config.liveActivityBudget = try int("live_activity_budget")
-        if let d = try string("delivery", required: false) {
-            guard let mode = RunConfig.Delivery(rawValue: d) else {
-                throw fail("delivery", "must be device or broadcast, found '\(d)'")
-            }
-            config.delivery = mode
-        }
-        if let node = values["keep_channels"] {
-            guard case .scalar = node, let b = node.bool else { throw fail("keep_channels", "must be true or false") }
-            config.keepChannels = b
-        }
-        if values["stall_timeout"] != nil {
-            // `0` (or 0s) turns the watchdog off.
-            if case let .scalar(s)? = values["stall_timeout"], s.string == "0" {
-                config.transport.stallTimeoutSeconds = 0
-            } else {
-                guard let ms = try duration("stall_timeout"), ms % 1000 == 0 else {
-                    throw fail("stall_timeout", "must be whole seconds, like 10s or 1m (0 turns the watchdog off)")
-                }
-                config.transport.stallTimeoutSeconds = Int(ms / 1000)
-            }
-        }
-        if values["report_interval"] != nil {
-            guard let ms = try duration("report_interval"), ms % 1000 == 0 else {
-                throw fail("report_interval", "must be whole seconds, like 1s, 10s or 1m")
-            }
-            config.reportIntervalSeconds = Int(ms / 1000)
-        }
-
         if let node = values["simulator"] {
             // The simulator's own keys (`apnsbench simulate --config`), kept as written: the simulator's
             // reader checks them (Harness `SimulatorSection`), with this file's lines. `fast` is the run's.
-            guard case var .object(section) = try configValue(node, file: file, path: "simulator") else {
+            guard case var .object(section) = try reader.value(StrictYAML.Entry(key: "simulator", path: "simulator", line: node.mark?.line, node: node)) else {
                 throw fail("simulator", "must be a mapping of the simulator's keys (as in apnsbench simulate --config), like {faults: {service_unavailable_fraction: 0.02}}")
             }
             // The run's own keys (RunConfig.Simulator.runKeys); the rest is the simulator's.
@@ -364,16 +284,43 @@ public enum ProfileLoader {
             config.simulator.settings = section.isEmpty ? nil : .object(section)
         }
 
-        // The configuration's own rules, each failure named by the key and the line it came from.
         do {
             try APNsModelFile.resolve(&config, relativeTo: (file as NSString).deletingLastPathComponent)
-            try config.validate()
         } catch let e as RunConfigError {
-            let key = e.key == .apnsModel ? "simulator" : e.key.profileKey
-            // A mix part's model key is under `mix:`.
-            let line = values[key]?.mark?.line ?? (e.key == .activityModel ? values["mix"]?.mark?.line : nil)
-            throw ProfileError(file: file, line: line ?? values["schedule"]?.mark?.line, message: e.description)
+            throw ProfileError(file: file, line: values["simulator"]?.mark?.line, message: e.description)
+        }
+        return Profile(config: config, file: file, lines: values.compactMapValues { $0.mark?.line })
+    }
+}
+
+/// A profile as read: its configuration, unchecked, and the line of each of its keys.
+public struct Profile: Sendable {
+    public let config: RunConfig
+    public let file: String
+    /// The line of each top-level key.
+    public let lines: [String: Int]
+
+    /// The configuration with `overrides` (the command line's values) laid over it, checked once: an
+    /// error about a value a flag gave names the flag (``RunConfigFlagError``), one about the profile's
+    /// names the profile's file, line and key (``ProfileError``).
+    public func validated(overlaying overrides: RunConfigOverrides = RunConfigOverrides(),
+                          cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> RunConfig {
+        var config = self.config.overlaying(overrides)
+        do {
+            // A model file named on the command line is relative to the working directory.
+            if overrides.apnsModel != nil { try APNsModelFile.resolve(&config, relativeTo: nil) }
+            try config.validate(cores: cores)
+        } catch let e as RunConfigError {
+            if overrides.keys.contains(e.key) { throw RunConfigFlagError(e) }
+            throw ProfileError(file: file, line: line(of: e.key), message: e.description)
         }
         return config
+    }
+
+    /// The line a failed rule about `key` points at: its key's (the section's for a `simulator.` key, the
+    /// mix's for a part's model), else the schedule's.
+    func line(of key: ConfigKey) -> Int? {
+        let name = RunSettings.all.first { $0.key == key }?.profileKey?.split(separator: ".").first.map(String.init) ?? key.profileKey
+        return lines[name] ?? (key == .activityModel ? lines["mix"] : nil) ?? lines["schedule"]
     }
 }

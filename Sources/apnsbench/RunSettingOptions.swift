@@ -1,0 +1,167 @@
+import APNsCore
+import ArgumentParser
+import Foundation
+import Harness
+import Replay
+
+/// The run settings `run` and `sweep` share: where pushes go, with which key, and every knob of how they
+/// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
+/// explain each one the same way; ranges are the configuration's rules, checked once after the profile.
+struct RunSettingOptions: ParsableArguments {
+    @Option(name: .setting(.target), help: .setting(.target, listed: true))
+    var target: Target = .simulator
+
+    @Option(name: .long, help: ArgumentHelp("Trust exactly this CA certificate (PEM) for the target instead of the system's: a standalone `apnsbench simulate` (it prints its CA's path) or a company proxy. Verification stays on. Only with --target sandbox, production or a URL. Default: APNS_CA_CERT if set.", valueName: "PATH"))
+    var caCert: String?
+
+    @OptionGroup(title: "Provider key")
+    var credentials: CredentialOptions
+
+    @Option(name: .setting(.connections), help: .setting(.connections))
+    var connections: Int?
+
+    @Option(name: .setting(.streams), help: .setting(.streams))
+    var streams: Int?
+
+    @Option(name: .setting(.workers), help: .setting(.workers))
+    var workers: Int?
+
+    @Option(name: .setting(.priority), help: .setting(.priority))
+    var priority: Int?
+
+    @Option(name: .setting(.coalesce), help: .setting(.coalesce))
+    var coalesce: String?
+
+    @Option(name: .setting(.expiration), help: .setting(.expiration))
+    var expiration: Int?
+
+    @Option(name: .setting(.collapseID), help: .setting(.collapseID))
+    var collapseId: String?
+
+    @Option(name: .setting(.retryAttempts), help: .setting(.retryAttempts))
+    var retryAttempts: Int?
+
+    @Flag(name: .setting(.fastSimulator), help: .setting(.fastSimulator))
+    var fastSimulator = false
+
+    @Option(name: .setting(.sloP99), help: .setting(.sloP99))
+    var sloP99Ms: Int?
+
+    @Option(name: .setting(.sloMinDelivered), help: .setting(.sloMinDelivered))
+    var sloMinDelivered: Double?
+
+    @Option(name: .setting(.sloMaxErrorShare), help: .setting(.sloMaxErrorShare))
+    var sloMaxErrorShare: [String] = []
+
+    @Option(name: .setting(.sloMaxWouldNotDecode), help: .setting(.sloMaxWouldNotDecode))
+    var sloMaxWouldNotDecode: Double?
+
+    @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
+    var reportInterval: Int?
+
+    @Option(name: .setting(.failFast), help: .setting(.failFast))
+    var failFast: Double?
+
+    @Option(name: .setting(.stallTimeout), help: .setting(.stallTimeout))
+    var stallTimeout: Int?
+
+    @Option(name: .setting(.liveActivityBudget), help: .setting(.liveActivityBudget))
+    var liveActivityBudget: Int?
+
+    @Option(name: .setting(.apnsModel), help: .setting(.apnsModel))
+    var apnsModel: APNsModelName?
+
+    @Flag(name: .setting(.allowProductionLoad), help: .setting(.allowProductionLoad))
+    var allowProductionLoad = false
+
+    @Option(name: .setting(.delivery), help: .setting(.delivery, listed: true))
+    var delivery: RunConfig.Delivery?
+
+    @Flag(name: .setting(.keepChannels), help: .setting(.keepChannels))
+    var keepChannels = false
+
+    /// --ca-cert, or APNS_CA_CERT.
+    var caCertificatePath: String? { caCert ?? ProcessInfo.processInfo.environment["APNS_CA_CERT"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Checks only what the command line alone decides (values parse); every range is the configuration's
+    /// own rule, checked once after the profile is read.
+    func validate() throws {
+        if let priority, Priority(rawValue: priority) == nil {
+            throw ValidationError("--priority \(priority) must be 1, 5 or 10")
+        }
+        _ = try coalesceMillis()
+        _ = try errorShares()
+        if let ca = caCertificatePath, target == .simulator {
+            throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; the embedded simulator's CA is trusted already")
+        }
+    }
+
+    /// `--slo-max-error-share rejected=0.01 ...` as classes and shares (the classes are the configuration's to check).
+    func errorShares() throws -> [String: Double]? {
+        guard !sloMaxErrorShare.isEmpty else { return nil }
+        var shares: [String: Double] = [:]
+        for item in sloMaxErrorShare {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let share = Double(parts[1]) else {
+                throw ValidationError("--slo-max-error-share '\(item)' must be CLASS=SHARE, like rejected=0.01")
+            }
+            shares[parts[0]] = share
+        }
+        return shares
+    }
+
+    /// `--coalesce` in ms (0: off), or nil to keep the profile's.
+    func coalesceMillis() throws -> Int64? {
+        guard let coalesce else { return nil }
+        if coalesce == "0" { return 0 }
+        guard let ms = DurationText.millis(coalesce) else {
+            throw ValidationError("--coalesce '\(coalesce)' must be a duration like 250ms or 1s (0 turns it off)")
+        }
+        return ms
+    }
+
+    /// The values given, to lay over the profile.
+    func overrides() throws -> RunConfigOverrides {
+        var o = RunConfigOverrides()
+        o.target = target
+        o.connections = connections
+        o.streams = streams
+        o.workers = workers
+        o.priority = priority.flatMap(Priority.init(rawValue:))
+        o.coalesceMillis = try coalesceMillis()
+        o.expirationSeconds = expiration
+        o.collapseID = collapseId
+        o.retryAttempts = retryAttempts
+        o.fastSimulator = fastSimulator ? true : nil
+        o.sloP99Millis = sloP99Ms
+        o.sloMinDelivered = sloMinDelivered
+        o.sloMaxErrorShare = try errorShares()
+        o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
+        o.reportIntervalSeconds = reportInterval
+        o.failFastSeconds = failFast
+        o.stallTimeoutSeconds = stallTimeout
+        o.liveActivityBudget = liveActivityBudget
+        o.apnsModel = apnsModel?.value
+        o.allowProductionLoad = allowProductionLoad ? true : nil
+        o.delivery = delivery
+        o.keepChannels = keepChannels ? true : nil
+        return o
+    }
+}
+
+extension NameSpecification {
+    /// The long name ``RunSettings`` gives the setting's flag.
+    static func setting(_ key: ConfigKey) -> NameSpecification {
+        guard let flag = RunSettings[key].flag else { preconditionFailure("\(key) has no flag") }
+        return .customLong(String(flag.dropFirst(2)))
+    }
+}
+
+extension ArgumentHelp {
+    /// The setting's help from ``RunSettings``: what it does, its rule, default and profile key.
+    /// - Parameter listed: the option's type lists its values and default in `--help` (``ExpressibleByArgument/allValueStrings``).
+    static func setting(_ key: ConfigKey, listed: Bool = false) -> ArgumentHelp {
+        let s = RunSettings[key]
+        return ArgumentHelp(s.flagHelp(statingValues: !listed), valueName: s.valueName)
+    }
+}

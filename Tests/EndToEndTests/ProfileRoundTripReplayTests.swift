@@ -1,0 +1,43 @@
+import APNsCore
+import Foundation
+import Harness
+import Replay
+import Reporting
+import XCTest
+
+/// A report's configuration, written back as a profile (`apnsbench report R.json --format profile`),
+/// replays the run: a run of the written profile has the same configuration.
+final class ProfileRoundTripReplayTests: XCTestCase {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func testARunOfTheWrittenProfileHasTheSameConfiguration() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-roundtrip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var first = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/order-changes.yaml").path)
+        first.outDirectory = folder.appendingPathComponent("first").path
+        first.overrides.connections = 3
+        first.overrides.streams = 50
+        first.overrides.fastSimulator = true
+        first.overrides.coalesceMillis = 250
+        first.overrides.retryAttempts = 4
+        first.overrides.collapseID = "store-1"
+        first.overrides.reportIntervalSeconds = 2
+        first.overrides.sloMaxErrorShare = ["timed_out": 0]
+        let before = try ReplayRun.execute(first, log: { _ in }).report
+
+        let written = try RunReport.load(from: folder.appendingPathComponent("first/report.json").path)
+        let profile = folder.appendingPathComponent("again.yaml").path
+        try ProfileWriter.yaml(written.configuration).write(toFile: profile, atomically: true, encoding: .utf8)
+        var second = RunRequest(profilePath: profile)
+        second.outDirectory = folder.appendingPathComponent("second").path
+        let after = try ReplayRun.execute(second, log: { _ in }).report
+
+        XCTAssertEqual(after.configuration.profilePath, profile)
+        var same = after.configuration
+        same.profilePath = before.configuration.profilePath
+        let text = try String(contentsOfFile: profile, encoding: .utf8)
+        XCTAssertEqual(same, before.configuration, text)
+        XCTAssertEqual(after.pushes.planned, before.pushes.planned)
+    }
+}

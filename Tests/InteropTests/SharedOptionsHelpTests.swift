@@ -1,0 +1,56 @@
+import APNsCore
+import Foundation
+import TestSupport
+import XCTest
+
+/// `run` and `sweep` share their run settings: each shared option reads the same in both `--help`s, and
+/// sweep takes where to send and with which key.
+final class SharedOptionsHelpTests: XCTestCase {
+    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+    }
+
+    /// Each option of a `--help` text with its help, lines joined.
+    func options(_ help: String) -> [String: String] {
+        var found: [String: String] = [:], name: String?
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("  --"), let flag = line.dropFirst(2).split(separator: " ").first {
+                name = String(flag)
+                found[name!] = String(line.dropFirst(2 + flag.count)).trimmingCharacters(in: .whitespaces)
+            } else if let n = name, line.hasPrefix("   ") {
+                found[n]! += " " + line.trimmingCharacters(in: .whitespaces)
+            } else {
+                name = nil
+            }
+        }
+        return found
+    }
+
+    func testSharedOptionsReadTheSameInRunAndSweep() throws {
+        let run = try apnsbench(["run", "--help"]), sweep = try apnsbench(["sweep", "--help"])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertEqual(sweep.status, 0, sweep.output)
+        let r = options(run.output), s = options(sweep.output)
+        for flag in ["--target", "--ca-cert", "--key-path", "--key-id", "--team-id"] {
+            XCTAssertNotNil(s[flag], "sweep --help lists \(flag)")
+        }
+        // Sweep's own --rate (LOW..HIGH) and --out (a folder of runs) share a name, not a meaning.
+        let shared = Set(r.keys).intersection(s.keys).subtracting(["--rate", "--out"])
+        XCTAssertGreaterThanOrEqual(shared.count, 25, "\(shared.sorted())")
+        for flag in shared.sorted() { XCTAssertEqual(r[flag], s[flag], flag) }
+        // Every flag of the table is one of run's.
+        for setting in RunSettings.all { if let flag = setting.flag { XCTAssertNotNil(r[flag], "run --help lists \(flag)") } }
+        // Enumerated options list their values.
+        XCTAssertTrue(r["--delivery"]?.contains("values: device, broadcast") ?? false, r["--delivery"] ?? "")
+        XCTAssertTrue(r["--apns-model"]?.contains("values: near, far, overloaded, FILE") ?? false, r["--apns-model"] ?? "")
+        XCTAssertTrue(s["--search"]?.contains("values: exponential, binary, steps:N") ?? false, s["--search"] ?? "")
+    }
+
+    func testSweepRefusesWhatItWouldOtherwiseIgnore() throws {
+        let r = try apnsbench(["sweep", "profiles/leave-requests.yaml", "--vary", "connections=1,2", "--no-loop"])
+        XCTAssertEqual(r.status, 64, r.output)
+        XCTAssertTrue(r.output.contains("--no-loop goes with the knee search"), r.output)
+        let s = try apnsbench(["sweep", "profiles/leave-requests.yaml", "--rate", "10..20", "--search", "steps:1"])
+        XCTAssertEqual(s.status, 64, s.output)
+    }
+}

@@ -1,0 +1,88 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import XCTest
+
+/// A configuration written back as a profile reads back as the same configuration, and a profile is
+/// checked once, with the command line's values laid over it.
+final class ProfileRoundTripTests: XCTestCase {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The run profiles in profiles/ (ci-simulator.yaml there is a simulator configuration file, not one).
+    static func shippedProfiles() throws -> [String] {
+        let folder = repo.appendingPathComponent("profiles").path
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+            .filter { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("\nworkload:") == true }
+    }
+
+    /// Reads `text` as a profile at `path` (paths in it as absolute as the configuration's).
+    func reread(_ text: String, as path: String) throws -> RunConfig {
+        try ProfileLoader.read(yaml: text, file: path).validated()
+    }
+
+    func testEveryShippedProfileRoundTrips() throws {
+        let profiles = try Self.shippedProfiles()
+        XCTAssertGreaterThanOrEqual(profiles.count, 5)
+        for path in profiles {
+            let config = try ProfileLoader.load(path: path)
+            var again = try reread(ProfileWriter.yaml(config), as: "/written/again.yaml")
+            again.profilePath = config.profilePath
+            XCTAssertEqual(again, config, "\(path)\n\(ProfileWriter.yaml(config))")
+        }
+    }
+
+    func testFlagsLaidOverAProfileRoundTrip() throws {
+        let profile = try ProfileLoader.read(path: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
+        var o = RunConfigOverrides()
+        o.connections = 3
+        o.streams = 7
+        o.schedule = .ramp(from: 10, to: 20.5, seconds: 3)
+        o.durationSeconds = 2.5
+        o.loopRecording = true
+        o.coalesceMillis = 250
+        o.collapseID = "a: b"
+        o.sloMaxErrorShare = ["timed_out": 0]
+        o.stallTimeoutSeconds = 0
+        o.failFastSeconds = 1.5
+        o.reportIntervalSeconds = 2
+        o.fastSimulator = true
+        o.apnsModel = "near"
+        o.liveActivityBudget = 0
+        o.expirationSeconds = 0
+        let config = try profile.validated(overlaying: o)
+        var again = try reread(ProfileWriter.yaml(config), as: "/written/again.yaml")
+        again.profilePath = config.profilePath
+        XCTAssertEqual(again, config, ProfileWriter.yaml(config))
+    }
+
+    func testAFlagThatFixesAProfilesValueIsCheckedOnceOnTheFinalValue() throws {
+        let base = "name: t\nworkload: order-changes\nstream: s.ndjson\ntemplate: t.json\nbundle_id: com.x\n"
+        let profile = try ProfileLoader.read(yaml: base + "connections: 65\n", file: "p.yaml")
+        var o = RunConfigOverrides()
+        o.connections = 4
+        XCTAssertEqual(try profile.validated(overlaying: o).transport.connections, 4, "the flag's value is the one checked")
+        // Left alone, the profile's value is the error, named by its file, line and key.
+        XCTAssertThrowsError(try profile.validated()) { error in
+            XCTAssertEqual((error as? ProfileError)?.line, 6, "\(error)")
+            XCTAssertTrue("\(error)".contains("'connections' must be between 1 and 64"), "\(error)")
+        }
+        // A flag's bad value names the flag.
+        o.connections = 70
+        XCTAssertThrowsError(try profile.validated(overlaying: o)) { error in
+            XCTAssertEqual("\(error)", "--connections must be between 1 and 64, found 70")
+        }
+        // A rule between a flag's value and the profile's names the flag it was set by.
+        var w = RunConfigOverrides()
+        w.workers = 2
+        XCTAssertThrowsError(try ProfileLoader.read(yaml: base, file: "p.yaml").validated(overlaying: w, cores: 2)) { error in
+            XCTAssertTrue(error is RunConfigFlagError, "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("--workers"), "\(error)")
+        }
+    }
+
+    func testKnownKeysAreTheTablesProfileKeys() {
+        XCTAssertEqual(ProfileLoader.knownKeys, RunSettings.profileKeys)
+        XCTAssertTrue(ProfileLoader.knownKeys.contains("push_timeout_ms"))
+    }
+}
