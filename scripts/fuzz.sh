@@ -154,6 +154,7 @@ for t in "${targets[@]}"; do
     say "running $t for $seconds s"
     dict=(); [ -f "Fuzz/dictionaries/$t.dict" ] && dict=(-dict="Fuzz/dictionaries/$t.dict")
     set +e
+    LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
     "$out/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$out/crashes/$t/" "$out/corpus/$t" "Fuzz/corpus/$t" >"$log" 2>&1
     rc=$?
