@@ -48,6 +48,33 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey), ["delivery", "connections", "streams", "workers", "priority", "coalesce"])
     }
 
+    /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,
+    /// and a value that is not one is refused by the row's rule.
+    func testEveryVariedSettingReadsItsValuesAndOnlyThose() throws {
+        for setting in RunSettings.all {
+            XCTAssertEqual(setting.varies, setting.varyValue != nil, "\(setting.key): varies, and only then reads a varied value")
+        }
+        func read(_ key: ConfigKey, _ text: String) throws -> RunConfigOverrides {
+            var o = RunConfigOverrides()
+            try XCTUnwrap(RunSettings[key].varyValue)(text, &o)
+            return o
+        }
+        XCTAssertEqual(try read(.connections, "4").connections, 4)
+        XCTAssertEqual(try read(.streams, "250").streams, 250)
+        XCTAssertEqual(try read(.workers, "2").workers, 2)
+        XCTAssertEqual(try read(.priority, "5").priority, .powerAware)
+        XCTAssertEqual(try read(.delivery, "broadcast").delivery, .broadcast)
+        XCTAssertEqual(try read(.coalesce, "250ms").coalesceMillis, 250)
+        XCTAssertEqual(try read(.coalesce, "0").coalesceMillis, 0, "0 turns coalescing off, as --coalesce 0 does")
+        XCTAssertEqual(try read(.connections, "4").keys, [.connections], "the value is the flag's: an error about it names the flag")
+        for (key, text) in [(ConfigKey.connections, "two"), (.priority, "7"), (.delivery, "carrier-pigeon"), (.coalesce, "soon"), (.workers, "1.5")] {
+            XCTAssertThrowsError(try read(key, text), "\(key)=\(text)") { error in
+                XCTAssertEqual((error as? RunConfigError)?.key, key)
+                XCTAssertTrue("\(error)".contains(text), "\(error)")
+            }
+        }
+    }
+
     /// A configuration with every setting given.
     static func full() -> RunConfig {
         var part = RunConfig.Workload(name: "leave-requests", stream: "a.ndjson", template: "a.json", bundleID: "com.a")

@@ -31,6 +31,8 @@ final class TuningMatrixTests: XCTestCase {
             ("colour=red,blue", "'colour' cannot be varied"),
             ("connections=1,1", "--vary 'connections=1,1' needs distinct"),
             ("connections=1, ,2", "--vary 'connections=1, ,2' needs distinct, non-empty values"),
+            ("connections=1,,2", "--vary 'connections=1,,2' needs distinct, non-empty values"),
+            ("connections=1,2,", "--vary 'connections=1,2,' needs distinct, non-empty values"),
         ] {
             switch vary(argument) {
             case .success(let v): XCTFail("\(argument) accepted as \(v)")
@@ -95,6 +97,8 @@ final class TuningMatrixTests: XCTestCase {
                     XCTFail("\(argument) was run")
                     continue
                 } catch { message = "\(error)" }
+                XCTAssertFalse(FileManager.default.fileExists(atPath: request.outDirectory),
+                               "\(argument): refused before the first run, so nothing was written")
             }
             let bad = String(argument.split(separator: "=")[1].split(separator: ",").last!)
             XCTAssertTrue(message.contains(bad), "\(argument): \(message)")

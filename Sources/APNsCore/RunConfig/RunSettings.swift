@@ -38,6 +38,17 @@ public struct RunSetting: Sendable {
     /// command line gave this setting, so that an error about it names the flag. Nil for profile-only settings.
     public private(set) var overlay: (@Sendable (inout RunConfig, RunConfigOverrides) -> Bool)?
 
+    /// How `sweep --vary KEY=V` turns one value into the command line's value for this setting; nil for
+    /// the settings that cannot be varied. A value that is not one throws a ``RunConfigError``.
+    public private(set) var varyValue: (@Sendable (String, inout RunConfigOverrides) throws -> Void)?
+
+    /// This setting, with how `sweep --vary` reads one of its values.
+    func varied(_ read: @escaping @Sendable (String, inout RunConfigOverrides) throws -> Void) -> RunSetting {
+        var s = self
+        s.varyValue = read
+        return s
+    }
+
     /// This setting, with how its flag's value is laid over the profile's.
     func overlay(_ apply: @escaping @Sendable (inout RunConfig, RunConfigOverrides) -> Bool) -> RunSetting {
         var s = self
@@ -68,6 +79,12 @@ public enum RunSettings {
     public static subscript(_ key: ConfigKey) -> RunSetting {
         guard let s = all.first(where: { $0.key == key }) else { preconditionFailure("no run setting \(key)") }
         return s
+    }
+
+    /// A whole number as `sweep --vary` reads one; its range is the configuration's rule, checked later.
+    static func wholeNumber(_ key: ConfigKey, _ text: String) throws -> Int {
+        guard let n = Int(text) else { throw RunConfigError(key, "must be a whole number, found '\(text)'") }
+        return n
     }
 
     /// The setting whose profile key is `profileKey`.
@@ -172,17 +189,20 @@ public enum RunSettings {
              varies: true, load: .text { c, text in
                  guard let d = RunConfig.Delivery(rawValue: text) else { throw RunConfigError(.delivery, "must be device or broadcast, found '\(text)'") }
                  c.delivery = d
-             }) { $0.delivery?.rawValue }.overlay { c, o in if let v = o.delivery { c.delivery = v }; return o.delivery != nil },
+             }) { $0.delivery?.rawValue }.overlay { c, o in if let v = o.delivery { c.delivery = v }; return o.delivery != nil }.varied { text, o in
+                 guard let d = RunConfig.Delivery(rawValue: text) else { throw RunConfigError(.delivery, "must be device or broadcast, found '\(text)'") }
+                 o.delivery = d
+             },
         both(.keepChannels, flag: "--keep-channels", report: "keepChannels",
              help: "Broadcast delivery: keep the channels the run created instead of deleting them at its end.", load: .bool { $0.keepChannels = $1 }) { $0.keepChannels.map { "\($0)" } }.overlay { c, o in if let v = o.keepChannels { c.keepChannels = v }; return o.keepChannels != nil },
         both(.connections, flag: "--connections", report: "transport.connections", value: "N", default: "1", rule: "1-64",
-             help: "HTTP/2 connections in all.", varies: true, load: .int { $0.transport.connections = $1 }) { "\($0.transport.connections)" }.overlay { c, o in if let v = o.connections { c.transport.connections = v }; return o.connections != nil },
+             help: "HTTP/2 connections in all.", varies: true, load: .int { $0.transport.connections = $1 }) { "\($0.transport.connections)" }.overlay { c, o in if let v = o.connections { c.transport.connections = v }; return o.connections != nil }.varied { text, o in o.connections = try wholeNumber(.connections, text) },
         both(.streams, flag: "--streams", report: "transport.streams", value: "N", default: "100", rule: "1-1000; APNs allows about 1000",
-             help: "Concurrent streams per connection.", varies: true, load: .int { $0.transport.streams = $1 }) { "\($0.transport.streams)" }.overlay { c, o in if let v = o.streams { c.transport.streams = v }; return o.streams != nil },
+             help: "Concurrent streams per connection.", varies: true, load: .int { $0.transport.streams = $1 }) { "\($0.transport.streams)" }.overlay { c, o in if let v = o.streams { c.transport.streams = v }; return o.streams != nil }.varied { text, o in o.streams = try wholeNumber(.streams, text) },
         both(.workers, flag: "--workers", report: "transport.workers", value: "N", default: "1",
              rule: "1-\(RunConfig.Transport.workerLimit()) here: 4 per core, at most 64, and at most --connections",
              help: "Engine threads, each with its own libcurl multi handle, share of the connections (at least one each) and provider token; pushes to one device token always go to the same worker, so per-token order holds.",
-             varies: true, load: .int { $0.transport.workers = $1 }) { "\($0.transport.workers)" }.overlay { c, o in if let v = o.workers { c.transport.workers = v }; return o.workers != nil },
+             varies: true, load: .int { $0.transport.workers = $1 }) { "\($0.transport.workers)" }.overlay { c, o in if let v = o.workers { c.transport.workers = v }; return o.workers != nil }.varied { text, o in o.workers = try wholeNumber(.workers, text) },
         s(.pushTimeout, profileOnly: "a push timeout is part of what a profile promises its recording", report: "transport.pushTimeoutMillis",
           default: "30000", rule: "1-600000 ms", help: "How long one push may take from send to answer before it counts as timed out, ms.", load: .int { $0.transport.pushTimeoutMillis = $1 }) {
             "\($0.transport.pushTimeoutMillis)"
@@ -202,7 +222,10 @@ public enum RunSettings {
              help: "apns-priority of pushes whose event does not choose one.", varies: true, load: .int { c, p in
                  guard let priority = Priority(rawValue: p) else { throw RunConfigError(.priority, "must be 1, 5 or 10, found \(p)") }
                  c.payload.priority = priority
-             }) { "\($0.payload.priority.rawValue)" }.overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil },
+             }) { "\($0.payload.priority.rawValue)" }.overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil }.varied { text, o in
+                 guard let priority = Int(text).flatMap(Priority.init(rawValue:)) else { throw RunConfigError(.priority, "must be 1, 5 or 10, found '\(text)'") }
+                 o.priority = priority
+             },
         both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", rule: "0-2592000 (30 days)",
              help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.", load: .int { $0.payload.expirationSeconds = $1 }) {
             $0.payload.expirationSeconds.map { "\($0)" }
@@ -238,7 +261,11 @@ public enum RunSettings {
         both(.coalesce, flag: "--coalesce", report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off",
              help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true, load: .duration { $0.coalescing.windowMillis = $1 }) {
             $0.coalescing.windowMillis.map(millis)
-        }.overlay { c, o in if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }; return o.coalesceMillis != nil },
+        }.overlay { c, o in if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }; return o.coalesceMillis != nil }.varied { text, o in
+            if text == "0" { o.coalesceMillis = 0; return }
+            guard let ms = DurationText.millis(text) else { throw RunConfigError(.coalesce, "must be a duration like 250ms (0 turns it off), found '\(text)'") }
+            o.coalesceMillis = ms
+        },
         both(.retryAttempts, flag: "--retry-attempts", report: "retry.attempts", value: "N", default: "10", rule: "1-100, 1 = never retry",
              help: "Attempts per push in all: 5xx, 429 and transport errors back off 1, 2, 4, 8 s ... within 5 minutes.", load: .int { $0.retry.attempts = $1 }) { "\($0.retry.attempts)" }.overlay { c, o in if let v = o.retryAttempts { c.retry.attempts = v }; return o.retryAttempts != nil },
         s(.retryBackoff, profileOnly: "part of the retry policy a profile states", report: "retry.backoffMillis", default: "1s",

@@ -36,36 +36,21 @@ public enum TuningMatrix {
         guard keys.contains(parts[0]) else {
             return .failure(RunError("--vary '\(argument)': '\(parts[0])' cannot be varied (keys: \(keys.joined(separator: ", ")))"))
         }
-        let values = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard values.count >= 1, !values.contains(where: \.isEmpty), Set(values).count == values.count else {
             return .failure(RunError("--vary '\(argument)' needs distinct, non-empty values separated by commas"))
         }
         return .success((parts[0], values))
     }
 
-    /// `overrides` with `key` set to `value`; an error naming the flag when the value is not one.
+    /// `overrides` with `key` set to `value`, as the setting's row in ``RunSettings`` reads a varied value;
+    /// an error naming `--vary key=value` when the value is not one.
     public static func apply(_ key: String, _ value: String, to o: inout RunConfigOverrides) throws {
-        func int() throws -> Int {
-            guard let n = Int(value) else { throw RunError("--vary \(key)=\(value): '\(value)' is not a whole number") }
-            return n
+        guard let setting = RunSettings.varied.first(where: { $0.profileKey == key }), let read = setting.varyValue else {
+            throw RunError("--vary: '\(key)' cannot be varied (keys: \(keys.joined(separator: ", ")))")
         }
-        guard keys.contains(key), let setting = ConfigKey(rawValue: key) else { throw RunError("--vary: '\(key)' cannot be varied") }
-        switch setting {
-        case .delivery:
-            guard let d = RunConfig.Delivery(rawValue: value) else { throw RunError("--vary delivery=\(value): must be device or broadcast") }
-            o.delivery = d
-        case .connections: o.connections = try int()
-        case .streams: o.streams = try int()
-        case .workers: o.workers = try int()
-        case .priority:
-            guard let p = Priority(rawValue: try int()) else { throw RunError("--vary priority=\(value): must be 1, 5 or 10") }
-            o.priority = p
-        case .coalesce:
-            if value == "0" { o.coalesceMillis = 0 } else {
-                guard let ms = DurationText.millis(value) else { throw RunError("--vary coalesce=\(value): must be a duration like 250ms (0: off)") }
-                o.coalesceMillis = ms
-            }
-        default: throw RunError("--vary: '\(key)' cannot be varied")
+        do { try read(value, &o) } catch let e as RunConfigError {
+            throw RunError("--vary \(key)=\(value): \(e.problem)")
         }
     }
 
@@ -93,6 +78,10 @@ public enum TuningMatrix {
 
     /// Runs every cell; `log` gets a line per cell as it ends.
     public static func execute(_ request: Request, log: (String) -> Void) throws -> Outcome {
+        // Every value is read before the first run, so a bad one is refused before anything is sent.
+        for axis in request.vary {
+            for value in axis.values { var scratch = RunConfigOverrides(); try apply(axis.key, value, to: &scratch) }
+        }
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
         var cells: [MatrixCell] = []
         for (i, combination) in combinations(request.vary).enumerated() {
