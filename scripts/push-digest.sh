@@ -4,25 +4,31 @@
 # request's path, headers but `authorization`, and body digest); the lines are sorted, since concurrent
 # streams reorder them, and hashed. Two binaries that send the same pushes print the same lines.
 #
-#   scripts/push-digest.sh BIN [OUT_DIR]
+#   scripts/push-digest.sh BIN [OUT_DIR] [TREE]
+#
+# TREE (default: this checkout) is the checkout whose profiles/ BIN replays: a binary built before a change
+# of the profile format replays its own tree's profiles.
 #
 # Needs python3 with h2 (scripts/install-deps.sh --test installs it). A profile whose delivery is broadcast
 # needs the channel API, which the capture server does not answer, and one that names an APNs model runs
 # only against the embedded simulator: both are listed as skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:?usage: scripts/push-digest.sh BIN [OUT_DIR]}
+bin=$(realpath "${1:?usage: scripts/push-digest.sh BIN [OUT_DIR] [TREE]}")
 out=${2:-$(mktemp -d /tmp/apnsbench-pushes-XXXXXX)}
 mkdir -p "$out"
+out=$(realpath "$out")
+capture=$(realpath scripts/push-capture.py)
+cd "${3:-.}"
 # A throwaway provider key: the capture server checks no signature, and `authorization` is not recorded.
 key="$out/AuthKey_CAPTURE000.p8"
 [ -f "$key" ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$key" 2>/dev/null
 for p in profiles/*.yaml; do
-    grep -q '^workload:' "$p" || continue
+    grep -qE '^(workload|recipe):' "$p" || continue
     n=$(basename "$p" .yaml)
     if grep -q '^delivery: broadcast' "$p"; then echo "$n: skipped (broadcast delivery needs the channel API)"; continue; fi
     : > "$out/$n.requests"
-    python3 scripts/push-capture.py "$out/$n.requests" > "$out/$n.port" &
+    python3 "$capture" "$out/$n.requests" > "$out/$n.port" &
     server=$!
     for _ in $(seq 100); do [ -s "$out/$n.port" ] && break; sleep 0.1; done
     port=$(cat "$out/$n.port")

@@ -35,7 +35,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
 
     /// The keys these overrides set: an error about one of them names the flag, not the profile key.
     public var keys: Set<ConfigKey> {
-        var scratch = RunConfig(name: "", profilePath: "", workload: .init(name: "", stream: "", template: "", bundleID: ""))
+        var scratch = RunConfig(name: "", profilePath: "", workload: .init(name: "", stream: "", recipe: "", bundleID: ""))
         return Set(RunSettings.all.filter { $0.overlay?(&scratch, self) == true }.map(\.key))
     }
 }

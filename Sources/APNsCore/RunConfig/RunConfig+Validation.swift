@@ -3,7 +3,7 @@ import Foundation
 /// One knob of ``RunConfig``, named as a profile spells it and as the command line spells it, so an
 /// error can name whichever the value came from.
 public enum ConfigKey: String, CaseIterable, Sendable {
-    case name, description, workload, stream, template
+    case name, description, workload, stream, recipe
     case pushType = "push_type"
     case bundleID = "bundle_id"
     case activityModelType = "activity_model_type"

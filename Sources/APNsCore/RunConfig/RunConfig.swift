@@ -121,8 +121,9 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var name: String
         /// The NDJSON recording (a path resolved against the profile's folder).
         public var stream: String
-        /// The payload template, JSON with `{{slots}}`.
-        public var template: String
+        /// The recipe: the app's events, state and push rules (`Replay`'s `RecipeLoader` reads it), a path
+        /// resolved against the profile's folder. Nil only in reports written before recipes.
+        public var recipe: String?
         /// `apns-push-type`. Default `liveactivity`.
         public var pushType: PushType = .liveactivity
         /// The app's bundle id; the topic is this plus the push type's suffix.
@@ -164,10 +165,10 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// The stream file, or a mix's streams joined by ` + `, for messages.
         public var streamLabel: String { parts.map(\.stream).joined(separator: " + ") }
 
-        public init(name: String, stream: String, template: String, bundleID: String) {
+        public init(name: String, stream: String, recipe: String, bundleID: String) {
             self.name = name
             self.stream = stream
-            self.template = template
+            self.recipe = recipe
             self.bundleID = bundleID
         }
     }

@@ -140,13 +140,13 @@ public enum RunSettings {
     public static let all: [RunSetting] = [
         s(.name, profileOnly: "names the profile", report: "name", help: "The profile's name.") { text($0.name) },
         s(.description, profileOnly: "describes the profile", report: "description", help: "Free text.", load: .text { $0.description = $1 }) { $0.description.map(json) },
-        s(.workload, profileOnly: workloadOnly, report: "workload.name", rule: "a workload's name, or mix",
+        s(.workload, profileOnly: workloadOnly, report: "workload.name", rule: "the recipe's name, or mix",
           help: "The rules that turn the recording's events into pushes.") { text($0.workload.name) },
         s(.stream, profileOnly: workloadOnly, report: "workload.stream", help: "The NDJSON recording, relative to the profile's folder.") {
             $0.workload.mix == nil ? text($0.workload.stream) : nil
         },
-        s(.template, profileOnly: workloadOnly, report: "workload.template", help: "The payload template, relative to the profile's folder.") {
-            $0.workload.mix == nil ? text($0.workload.template) : nil
+        s(.recipe, profileOnly: workloadOnly, report: "workload.recipe", help: "The recipe: the app's events, state and push rules (docs/recipes.md), relative to the profile's folder.") {
+            $0.workload.mix == nil ? $0.workload.recipe.map(text) : nil
         },
         s(.pushType, profileOnly: workloadOnly, report: "workload.pushType", default: "liveactivity",
           rule: PushType.allCases.map(\.rawValue).joined(separator: ", "), help: "apns-push-type.") {
@@ -156,7 +156,7 @@ public enum RunSettings {
             $0.workload.mix == nil ? text($0.workload.bundleID) : nil
         },
         s(.mix, profileOnly: workloadOnly, report: "workload.mix", rule: "2-\(RunConfig.Workload.mixPartLimit) parts",
-          help: "With workload: mix, the recordings replayed together, each {workload, stream, template, bundle_id, push_type} and its own activity_model.") {
+          help: "With workload: mix, the recordings replayed together, each {recipe, stream, bundle_id, push_type} and its own activity_model.") {
             $0.workload.mix.map { parts in "[" + parts.map(mixPart).joined(separator: ", ") + "]" }
         },
         s(.activityModel, profileOnly: workloadOnly, report: "workload.activityModel.path",
@@ -320,7 +320,7 @@ public enum RunSettings {
 
     /// One part of a mix, as JSON (a flow mapping in YAML).
     static func mixPart(_ w: RunConfig.Workload) -> String {
-        var fields = ["workload": w.name, "stream": w.stream, "template": w.template, "bundle_id": w.bundleID, "push_type": w.pushType.rawValue]
+        var fields = ["workload": w.name, "stream": w.stream, "recipe": w.recipe ?? "", "bundle_id": w.bundleID, "push_type": w.pushType.rawValue]
         if let m = w.activityModel {
             fields["activity_model"] = m.path
             fields["date_decoding"] = m.dateDecoding.rawValue

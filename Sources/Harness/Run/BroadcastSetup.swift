@@ -21,7 +21,7 @@ final class BroadcastSetup {
     /// any other refusal deletes what was made and fails the run naming the answer.
     init(_ config: RunConfig, managementURL: String, trustedCertificatePEM: String?, tokens: ProviderTokenCache,
          log: (String) -> Void) throws {
-        stores = try Self.subscribedStores(stream: config.workload.stream)
+        stores = try Self.subscribedStores(stream: config.workload.stream, recipe: try Workloads.recipes(config.workload)[0])
         client = try ChannelClient(baseURL: managementURL, bundleID: config.workload.bundleID,
                                    trustedCertificatePEM: trustedCertificatePEM, bearer: { tokens.bearer() })
         // A channel that keeps the latest message needs an expiration to keep it by; one that keeps nothing
@@ -77,10 +77,11 @@ final class BroadcastSetup {
 
     /// The stores `device.register` events subscribe activities to (`input_push_channel`), ascending. Reads
     /// the raw lines (a bad line is the run's to report, not this scan's).
-    static func subscribedStores(stream path: String) throws -> [Int] {
+    static func subscribedStores(stream path: String, recipe: Recipe) throws -> [Int] {
+        guard let field = recipe.subscriptionFields.first else { return [] }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw RunError("stream \(path) cannot be read") }
         defer { try? handle.close() }
-        let key = Array("\"input_push_channel\"".utf8)
+        let key = Array("\"\(field)\"".utf8)
         var stores = Set<Int>()
         var carry: [UInt8] = []
         while true {

@@ -156,7 +156,7 @@ public enum ReplayRun {
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
-        let driver = try Workloads.replay(config, templates: inputs.templates, channels: broadcast?.channels)
+        let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks)
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 

@@ -8,8 +8,8 @@ import Replay
 /// itself, the payload template, the ActivityKit model, the stream, the dead-token list and the provider key.
 struct RunInputs {
     let libcurl: LibcurlInfo
-    /// The payload templates, by part of the workload (one unless it is a mix).
-    let templates: [PayloadTemplate]
+    /// The recipes (each with its payload templates), by part of the workload (one unless it is a mix).
+    let recipes: [Recipe]
     /// The device-contract check of each part, from the ActivityKit model it names; nil for a part that names none.
     let contractChecks: [PayloadCheck?]
     let key: SigningKey
@@ -25,7 +25,7 @@ struct RunInputs {
         libcurl = LibcurlInfo.loaded()
         try libcurl.requireUsable()
         let w = config.workload
-        templates = try w.parts.map { try Self.readTemplate($0.template, profile: config.profilePath) }
+        recipes = try Workloads.recipes(w)
         contractChecks = try w.parts.map { part in try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) } }
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
@@ -37,14 +37,6 @@ struct RunInputs {
             }
             return try Self.readCertificate(path)
         }
-    }
-
-    /// A payload template, parsed; an error naming the file and the profile otherwise.
-    static func readTemplate(_ path: String, profile: String) throws -> PayloadTemplate {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RunError("template \(path) (from \(profile)) cannot be read")
-        }
-        return try PayloadTemplate(json: String(decoding: data, as: UTF8.self), source: path)
     }
 
     /// The SHA-256 of a stream file; an error naming the file and the profile when it cannot be read.

@@ -18,12 +18,12 @@ public struct RecordingPeak: Codable, Equatable, Sendable {
     /// Walks the configured workload over its stream (delivery as configured; broadcast channels are not
     /// needed to count: each is one push).
     public static func measure(_ config: RunConfig) throws -> RecordingPeak {
-        let templates = try config.workload.parts.map { try RunInputs.readTemplate($0.template, profile: config.profilePath) }
+        let recipes = try Workloads.recipes(config.workload)
         let channels: BroadcastChannels? = config.deliveryMode == .broadcast
-            ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream)
+            ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream, recipe: recipes[0])
                 .enumerated().map { ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "c\($0.offset)")) }))
             : nil
-        let driver = try Workloads.source(config.workload, priority: config.payload.priority, templates: templates, channels: channels)
+        let driver = try Workloads.source(config.workload, priority: config.payload.priority, recipes: recipes, channels: channels)
         var perSecond: [Int64: Int] = [:]
         var push = OutgoingPush()
         var pushes = 0

@@ -17,7 +17,7 @@ public enum ProfileLoader {
 
     /// The keys of one part of `mix:` (each a workload with its own recording, template, push type, app and
     /// ActivityKit model).
-    public static let mixPartKeys = ["workload", "stream", "template", "push_type", "bundle_id"] + activityModelKeys
+    public static let mixPartKeys = ["recipe", "workload", "stream", "push_type", "bundle_id"] + activityModelKeys
 
     /// Loads `path` and checks it alone; relative `stream` and `template` paths are resolved against the
     /// profile's folder. A run reads it with ``read(path:)`` and checks it once, flags laid over it.
@@ -116,22 +116,22 @@ public enum ProfileLoader {
     /// `stream`, `template`, `bundle_id`, `push_type` and model keys belong to a single workload and are
     /// refused beside it.
     static func mix(values: [String: Node], file: String, resolve: (String) -> String) throws -> RunConfig.Workload {
-        for key in ["stream", "template", "bundle_id", "push_type"] + activityModelKeys where values[key] != nil {
+        for key in ["stream", "recipe", "bundle_id", "push_type"] + activityModelKeys where values[key] != nil {
             throw ProfileError(file: file, line: values[key]?.mark?.line,
                                message: "'\(key)' belongs to each part of 'mix:' when the workload is mix; move it into the parts")
         }
         guard let node = values["mix"] else {
             throw ProfileError(file: file, line: values["workload"]?.mark?.line,
-                               message: "'workload: mix' needs 'mix:', a list of workloads, each {workload, stream, template, bundle_id, push_type}")
+                               message: "'workload: mix' needs 'mix:', a list of workloads, each {recipe, stream, bundle_id, push_type}")
         }
         guard case let .sequence(items) = node else {
-            throw ProfileError(file: file, line: node.mark?.line, message: "'mix' must be a list of workloads, each {workload, stream, template, bundle_id, push_type}")
+            throw ProfileError(file: file, line: node.mark?.line, message: "'mix' must be a list of workloads, each {recipe, stream, bundle_id, push_type}")
         }
         var parts: [RunConfig.Workload] = []
         for (i, item) in items.enumerated() {
             let place = "mix[\(i)]"
             guard case let .mapping(pairs) = item else {
-                throw ProfileError(file: file, line: item.mark?.line, message: "'\(place)' must be a mapping {workload, stream, template, bundle_id, push_type}")
+                throw ProfileError(file: file, line: item.mark?.line, message: "'\(place)' must be a mapping {recipe, stream, bundle_id, push_type}")
             }
             var fields: [String: Node] = [:]
             for (k, v) in pairs {
@@ -151,17 +151,18 @@ public enum ProfileLoader {
                 }
                 return s.string
             }
-            var part = RunConfig.Workload(name: try text("workload")!, stream: resolve(try text("stream")!),
-                                          template: resolve(try text("template")!), bundleID: try text("bundle_id")!)
-            guard Workloads.names.contains(part.name) else {
+            let recipePath = resolve(try text("recipe")!)
+            let recipe = try RecipeLoader.load(path: recipePath)
+            if let named = try text("workload", required: false), named != recipe.name {
                 throw ProfileError(file: file, line: fields["workload"]?.mark?.line,
-                                   message: "'\(place).workload' must be one of \(Workloads.names.joined(separator: ", ")), found '\(part.name)'")
+                                   message: "'\(place).workload' is '\(named)', but its recipe \(recipePath) is '\(recipe.name)'")
             }
+            var part = RunConfig.Workload(name: recipe.name, stream: resolve(try text("stream")!), recipe: recipePath, bundleID: try text("bundle_id")!)
             if let t = try text("push_type", required: false) { part.pushType = try pushType(t, file: file, line: fields["push_type"]?.mark?.line) }
             part.activityModel = try activityModel(fields, place: place + ".", file: file, resolve: resolve)
             parts.append(part)
         }
-        var workload = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        var workload = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", recipe: "", bundleID: "")
         workload.mix = parts
         return workload
     }
@@ -213,12 +214,12 @@ public enum ProfileLoader {
             workload = try mix(values: values, file: file, resolve: resolve)
         } else {
             if values["mix"] != nil { throw fail("mix", "goes with 'workload: mix'; the workload is '\(values["workload"]?.string ?? "?")'") }
-            workload = RunConfig.Workload(
-                name: try string("workload")!, stream: resolve(try string("stream")!),
-                template: resolve(try string("template")!), bundleID: try string("bundle_id")!)
-            guard Workloads.names.contains(workload.name) else {
-                throw fail("workload", "must be one of \(Workloads.names.joined(separator: ", ")) or mix, found '\(workload.name)'")
+            let recipePath = resolve(try string("recipe")!)
+            let recipe = try RecipeLoader.load(path: recipePath)
+            if let named = try string("workload", required: false), named != recipe.name {
+                throw fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
             }
+            workload = RunConfig.Workload(name: recipe.name, stream: resolve(try string("stream")!), recipe: recipePath, bundleID: try string("bundle_id")!)
             if let t = try string("push_type", required: false) { workload.pushType = try pushType(t, file: file, line: values["push_type"]?.mark?.line) }
             workload.activityModel = try activityModel(values, place: "", file: file, resolve: resolve)
         }

@@ -27,6 +27,13 @@ public protocol WorkloadRules: AnyObject {
     /// broadcast did not reach them (device delivery would have). 0 for a workload that does not broadcast.
     /// No default: a wrapper that forgot to forward it would report 0.
     var followersNotSubscribed: Int { get }
+
+    /// The name the last applied event is counted under (the matched event's); nil: the line's kind.
+    var lastEventName: String? { get }
+}
+
+extension WorkloadRules {
+    public var lastEventName: String? { nil }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -110,11 +117,11 @@ public final class WorkloadDriver: ReplaySource {
                 let record = StreamRecord(line: line, at: at, kind: kind, fields: fields)
                 do {
                     let planned = try rules.apply(record)
-                    events.record(kind: kind, planned > 0 ? .producedPushes(planned) : .stateOnly)
+                    events.record(kind: rules.lastEventName ?? kind, planned > 0 ? .producedPushes(planned) : .stateOnly)
                 } catch {
                     let lineError = error as? StreamLineError
                         ?? StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)"))
-                    return badLine(lineError, kind: kind, push: &push)
+                    return badLine(lineError, kind: rules.lastEventName ?? (kind.isEmpty ? nil : kind), push: &push)
                 }
             }
         }

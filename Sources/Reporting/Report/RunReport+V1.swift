@@ -76,7 +76,7 @@ extension RunReport {
             guard let type = PushType(rawValue: pushType) else { throw bad("pushType", pushType) }
             let suffix = ".push-type." + type.rawValue
             let bundleID = topic.hasSuffix(suffix) ? String(topic.dropLast(suffix.count)) : topic
-            var workload = RunConfig.Workload(name: workload, stream: stream, template: "", bundleID: bundleID)
+            var workload = RunConfig.Workload(name: workload, stream: stream, recipe: "", bundleID: bundleID)
             workload.pushType = type
             guard let policy = RunConfig.Workload.BadLinePolicy(rawValue: badLinePolicy) else { throw bad("badLinePolicy", badLinePolicy) }
             workload.badLines = policy

@@ -55,8 +55,8 @@ public struct Difference: Codable, Sendable, Equatable, CustomStringConvertible 
 public enum Comparability {
     /// Configuration keys (and key prefixes, ending in `.`) that are not compared.
     public static let ignoredConfigurationKeys = [
-        "name", "description", "profilePath", "workload.stream", "workload.template", "workload.deadTokens",
-        "workload.mix.stream", "workload.mix.template", "slo.", "reportIntervalSeconds",
+        "name", "description", "profilePath", "workload.stream", "workload.recipe", "workload.deadTokens",
+        "workload.mix.stream", "workload.mix.recipe", "slo.", "reportIntervalSeconds",
         "workload.activityModel.path", "workload.mix.activityModel.path",
     ]
 

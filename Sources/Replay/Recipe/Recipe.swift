@@ -1,0 +1,168 @@
+import APNsCore
+
+/// A workload declared in YAML (``RecipeLoader``): which stream lines are which event, the state the app's
+/// backend keeps, and the pushes each event plans. ``RecipeRules`` runs it. Every reference in it (fields,
+/// entities, groups, template slots) was resolved to an index when it was loaded, so nothing is looked up by
+/// name per event.
+public struct Recipe {
+    /// The workload's name in reports.
+    public var name: String
+    /// The recipe's file (for messages).
+    public var source: String
+    /// The line field holding each event's time, and how it is written.
+    public var timeField = "at"
+    public var timeFormat = TimeFormat.iso8601
+    /// The top-level field events match on by value (`kind`), when every such event uses the same one; the
+    /// reader then reads it once per line.
+    var matchField: String?
+    /// The line fields an API call's method and path are read from.
+    var methodField = "method"
+    var pathField = "path"
+    var events: [EventRule]
+    var entities: [EntityType]
+    /// Group names, by index.
+    var groups: [String]
+    /// The group whose pushes become one broadcast per key with `delivery: broadcast`.
+    var broadcastGroup: Int?
+    /// The event that subscribes entities to a broadcast group key, and its field (for finding the channels a
+    /// recording needs before the run).
+    var subscriptions: [(event: Int, field: Int)] = []
+
+    /// The push rules' distinct header sets (push type, topic, expiration, collapse id), in order; a push's
+    /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.
+    public var headerVariants: [HeaderVariant]
+
+    /// Push headers a rule sets itself; nil fields take the profile's.
+    public struct HeaderVariant: Equatable, Sendable {
+        public var pushType: PushType?
+        public var topic: String?
+        public var expirationSeconds: Int?
+        public var collapseID: String?
+    }
+
+    public enum TimeFormat: String, CaseIterable, Sendable {
+        case iso8601
+        case unixSeconds = "unix_seconds"
+        case unixMillis = "unix_millis"
+    }
+
+    struct EntityType {
+        var name: String
+        /// Field names kept on it, by index.
+        var fields: [String]
+    }
+
+    /// One kind of event.
+    struct EventRule {
+        var name: String
+        var match: Match
+        var fields: [FieldRule]
+        var state: StateChange?
+        var push: PushRule?
+    }
+
+    enum Match {
+        /// A top-level field equals a value.
+        case value(field: String, equals: String)
+        /// An API call: method and path pattern.
+        case request(method: String, pattern: PathPattern)
+    }
+
+    enum FieldType: String {
+        case string, int, number, bool, token
+        case ints = "[int]"
+        case strings = "[string]"
+    }
+
+    struct FieldRule {
+        var name: String
+        var type: FieldType
+        var optional: Bool
+        /// Where it is read: a path into the line's JSON (`["body", "status"]`), or a capture of the matched path.
+        var path: [String]
+        var capture: Int?
+        var oneOf: [RecipeValue]?
+        var nonEmpty = false
+        var emptyIsAbsent = false
+        var min: Int?
+        /// The name messages use: the path as written (`body.status`).
+        var shownAs: String
+    }
+
+    struct StateChange {
+        enum Op { case upsert, create, update, remove }
+        var op: Op
+        var entity: Int
+        var key: Int
+        var token: Int?
+        var set: [(field: Int, source: Source)]
+        /// Replaced as a whole when present; nil leaves the memberships as they are.
+        var memberOf: [(group: Int, source: Source)]?
+        var subscribe: Int?
+    }
+
+    enum Target {
+        case token(field: Int)
+        case entity(Int, key: Int)
+        indirect case group(Int, key: Source, ifAbsent: Target?)
+    }
+
+    struct PushRule {
+        var to: Target
+        /// The entity type recipients are (nil: a token on the event).
+        var recipientEntity: Int?
+        var template: PayloadTemplate
+        var templateSource: String
+        var slots: [Slot]
+        var priority: PrioritySource
+        var liveActivityEvent: Source?
+        var remember: [(field: Int, source: Source)]
+        var removeRecipientAfterEnd: Bool
+        /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
+        var header: HeaderChoice
+    }
+
+    enum HeaderChoice {
+        case fixed(Int32)
+        case mapped(from: Source, table: [String: Int32], otherwise: Int32)
+    }
+
+    enum PrioritySource {
+        /// The profile's.
+        case profile
+        case fixed(Priority)
+        /// A field holding 10, 5 or 1; absent: the profile's.
+        case field(Int)
+    }
+
+    struct Slot {
+        var source: Source
+        var absent: RecipeValue
+        var format: PayloadTemplate.SlotFormat?
+    }
+
+    indirect enum Source {
+        case field(Int)
+        case recipient(Int)
+        case recipientKey
+        case time
+        case timeUnix
+        case activityTimestamp
+        case liveActivityEvent
+        case constant(RecipeValue)
+        case map(Source, [String: RecipeValue], otherwise: RecipeValue?)
+        case join([Source], separator: String, ifEmpty: Source?)
+        /// A source with its own value for absent.
+        case orElse(Source, RecipeValue)
+    }
+}
+
+extension Recipe {
+    /// The line keys that say which broadcast channel an entity subscribed to (`input_push_channel`).
+    public var subscriptionFields: [String] {
+        subscriptions.map { events[$0.event].fields[$0.field].path.last! }
+    }
+
+    /// Whether the recipe can deliver by broadcast (it names a broadcast group).
+    public var broadcasts: Bool { broadcastGroup != nil }
+}

@@ -1,0 +1,209 @@
+import APNsCore
+import Foundation
+
+extension Builder {
+    /// One event: its match, its typed fields, its state change and its push.
+    mutating func compileEvent(_ e: Entry) throws -> Recipe.EventRule {
+        let m = try reader.map(e)
+        guard let matchEntry = m["match"] else { throw fail(e, "needs 'match:', {FIELD: VALUE} or \"METHOD /path/:capture\"") }
+        let match = try compileMatch(matchEntry)
+        var captures: [String] = []
+        if case let .request(_, pattern) = match { captures = pattern.captures }
+        var fields: [Recipe.FieldRule] = []
+        if let f = m["fields"] {
+            for entry in try reader.map(f).entries { fields.append(try compileField(entry, captures: captures)) }
+        }
+        var event = Recipe.EventRule(name: e.key, match: match, fields: fields, state: nil, push: nil)
+        let names = fields.map(\.name)
+        func field(_ entry: Entry, types: Set<Recipe.FieldType>? = nil) throws -> Int {
+            let name = try reader.text(entry)
+            guard let i = names.firstIndex(of: name) else { throw unknownField(entry, name, event: e.key, fields: names) }
+            if let types, !types.contains(fields[i].type) {
+                throw fail(entry, "field '\(name)' is \(fields[i].type.rawValue); it must be \(types.map(\.rawValue).sorted().joined(separator: " or "))")
+            }
+            return i
+        }
+        if let (op, entityEntry) = try stateOp(m, e) {
+            let type = entityIndex(try reader.text(entityEntry))
+            guard let keyEntry = m["key"] else { throw fail(entityEntry, "needs 'key:', the field that identifies the \(entities[type].name)") }
+            let keyField = try field(keyEntry, types: [.int, .string, .token])
+            var change = Recipe.StateChange(op: op, entity: type, key: keyField, token: nil, set: [], memberOf: nil, subscribe: nil)
+            if op == .remove {
+                for k in ["token", "set", "member_of", "subscribe"] where m[k] != nil { throw fail(m[k]!, "does not go with remove") }
+            }
+            if let t = m["token"] { change.token = try field(t, types: [.string, .token]) }
+            if let s = m["set"] { change.set = try kept(s, entity: type, event: event, recipient: nil) }
+            if let member = m["member_of"] {
+                change.memberOf = try reader.map(member).entries.map { g in
+                    (groups.firstIndex(of: g.key)!, try source(g, event: event, recipient: nil))
+                }
+            }
+            if let s = m["subscribe"] { change.subscribe = try field(s, types: [.int, .string]) }
+            event.state = change
+        }
+        if let p = m["push"] { event.push = try compilePush(p, event: event) }
+        return event
+    }
+
+    func unknownField(_ e: Entry, _ name: String, event: String, fields: [String]) -> Error {
+        fail(e, "names '\(name)', which is not a field of event '\(event)' (fields: \(fields.isEmpty ? "none" : fields.joined(separator: ", ")))")
+    }
+
+    func compileMatch(_ e: Entry) throws -> Recipe.Match {
+        if case .scalar = e.node {
+            let text = try reader.text(e)
+            let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw fail(e, "can never match: an API call is \"METHOD /path\", e.g. \"PUT /api/items/:id\"; found '\(text)'") }
+            guard RecipeLoader.methods.contains(parts[0]) else {
+                throw fail(e, "can never match: '\(parts[0])' is not an HTTP method (\(RecipeLoader.methods.sorted().joined(separator: ", ")))")
+            }
+            if let problem = PathPattern.problem(parts[1]) { throw fail(e, "can never match: the path pattern '\(parts[1])' \(problem)") }
+            return .request(method: parts[0], pattern: PathPattern(parts[1]))
+        }
+        let m = try reader.map(e)
+        guard m.entries.count == 1, let only = m.entries.first else { throw fail(e, "must be one {FIELD: VALUE}, or \"METHOD /path\"") }
+        return .value(field: only.key, equals: try reader.text(only))
+    }
+
+    func compileField(_ e: Entry, captures: [String]) throws -> Recipe.FieldRule {
+        var typeText: String
+        var m: StrictYAML.Mapping?
+        if case .scalar = e.node {
+            typeText = try reader.text(e)
+        } else {
+            let map = try reader.map(e)
+            try reader.only(map, RecipeLoader.fieldKeys)
+            guard let t = map["type"] else { throw fail(e, "needs 'type:' (string, int, number, bool, token, [int], [string])") }
+            typeText = try reader.text(t)
+            m = map
+        }
+        let optional = typeText.hasSuffix("?")
+        if optional { typeText.removeLast() }
+        guard let type = Recipe.FieldType(rawValue: typeText) else {
+            throw fail(m?["type"] ?? e, "must be a type: string, int, number, bool, token, [int] or [string], with '?' when optional; found '\(typeText)'")
+        }
+        let from = try m?["from"].map(reader.text) ?? e.key
+        var rule = Recipe.FieldRule(name: e.key, type: type, optional: optional, path: from.split(separator: ".").map(String.init),
+                                    capture: nil, shownAs: from)
+        if from.hasPrefix("path."), !captures.isEmpty || from.split(separator: ".").count == 2 {
+            let name = String(from.dropFirst(5))
+            guard let i = captures.firstIndex(of: name) else {
+                throw fail(m?["from"] ?? e, "reads capture '\(name)', which the event's path pattern does not have (captures: \(captures.isEmpty ? "none" : captures.joined(separator: ", ")))")
+            }
+            guard type == .int || type == .string else { throw fail(m?["type"] ?? e, "a path capture is a string or an int") }
+            rule.capture = i
+        }
+        guard !rule.path.isEmpty, !rule.path.contains(where: \.isEmpty) else { throw fail(m?["from"] ?? e, "must be a field path like body.status") }
+        if let m {
+            if let one = m["one_of"] {
+                rule.oneOf = try reader.list(one).map { item in
+                    switch type {
+                    case .int: return .int(try reader.int(item))
+                    case .string, .token: return .string(try reader.text(item))
+                    default: throw fail(one, "goes with a string or int field")
+                    }
+                }
+            }
+            if let b = m["non_empty"] { rule.nonEmpty = try reader.bool(b) }
+            if let b = m["empty_is_absent"] { rule.emptyIsAbsent = try reader.bool(b) }
+            if let n = m["min"] {
+                guard type == .int else { throw fail(n, "goes with an int field") }
+                rule.min = try reader.int(n)
+            }
+        }
+        return rule
+    }
+
+    /// `set:` or `remember:`: names (each the event field of that name) or `{entity_field: SOURCE}`.
+    func kept(_ e: Entry, entity: Int, event: Recipe.EventRule, recipient: Int?) throws -> [(field: Int, source: Recipe.Source)] {
+        if case .sequence = e.node {
+            return try reader.list(e).map { item in
+                let name = try reader.text(item)
+                return (entities[entity].fields.firstIndex(of: name)!, try source(item, event: event, recipient: recipient))
+            }
+        }
+        return try reader.map(e).entries.map { item in
+            (entities[entity].fields.firstIndex(of: item.key)!, try source(item, event: event, recipient: recipient))
+        }
+    }
+
+    /// A value source (docs/recipes.md, "Value sources"). `recipient`: the entity type `recipient.…` reads.
+    func source(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool = false) throws -> Recipe.Source {
+        switch e.node {
+        case .scalar:
+            if reader.isNull(e) { return .constant(.absent) }
+            let text = try reader.text(e)
+            switch text {
+            case "time": return .time
+            case "time.unix": return .timeUnix
+            case "activity_timestamp": return .activityTimestamp
+            case "live_activity_event":
+                guard liveEvent else { throw fail(e, "reads live_activity_event, but the push sets no 'live_activity_event'") }
+                return .liveActivityEvent
+            case "recipient.key":
+                guard recipient != nil else { throw fail(e, "reads recipient.key, but the push has no recipient entity") }
+                return .recipientKey
+            default: break
+            }
+            if text.hasPrefix("recipient.") {
+                let name = String(text.dropFirst("recipient.".count))
+                guard let type = recipient else { throw fail(e, "reads '\(text)', but the push has no recipient entity ('to' is a token)") }
+                guard let i = entities[type].fields.firstIndex(of: name) else {
+                    throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) (kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")
+                }
+                return .recipient(i)
+            }
+            guard let i = event.fields.firstIndex(where: { $0.name == text }) else {
+                throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
+            }
+            return .field(i)
+        case .mapping:
+            let m = try reader.map(e)
+            try reader.only(m, ["const", "from", "map", "default", "absent", "join", "separator", "if_empty"])
+            var s: Recipe.Source
+            if let c = m["const"] {
+                s = .constant(try constant(c))
+            } else if let j = m["join"] {
+                let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
+                let sep = try m["separator"].map { e -> String in
+                    guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
+                    return sc.string
+                } ?? ""
+                s = .join(parts, separator: sep, ifEmpty: try m["if_empty"].map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) })
+            } else if let f = m["from"] {
+                s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
+                if let table = m["map"] {
+                    var t: [String: RecipeValue] = [:]
+                    for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
+                    // A value the table does not name, or none: the default (or the value itself without one).
+                    s = .map(s, t, otherwise: try m["default"].map(constant))
+                }
+            } else {
+                throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …} or {join: […]}")
+            }
+            if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
+            if let a = m["absent"] {
+                switch try reader.text(a) {
+                case "null": s = .orElse(s, .absent)
+                case "empty": s = .orElse(s, .string(""))
+                default: throw fail(a, "must be null or empty (or give 'default:')")
+                }
+            }
+            return s
+        default:
+            throw fail(e, "must be a field name or a mapping")
+        }
+        throw fail(e, "is not a value source")
+    }
+
+    func constant(_ e: Entry) throws -> RecipeValue {
+        switch try reader.value(e) {
+        case .null: return .absent
+        case let .bool(b): return .bool(b)
+        case let .int(n): return .int(n)
+        case let .double(d): return .number(d)
+        case let .string(s): return .string(s)
+        default: throw fail(e, "must be a constant: text, a number, true or false")
+        }
+    }
+}

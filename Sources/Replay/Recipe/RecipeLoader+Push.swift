@@ -1,0 +1,208 @@
+import APNsCore
+import Foundation
+
+extension Builder {
+    mutating func compilePush(_ e: Entry, event: Recipe.EventRule) throws -> Recipe.PushRule {
+        let m = try reader.map(e)
+        try reader.only(m, RecipeLoader.pushKeys)
+        guard let toEntry = m["to"] else { throw fail(e, "needs 'to:', {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
+        let (to, recipient) = try target(toEntry, event: event)
+        guard let templateEntry = m["template"] else {
+            throw fail(e, "needs 'template:', the payload template file (relative to the recipe)")
+        }
+        let templatePath = resolve(try reader.text(templateEntry))
+        let template: PayloadTemplate
+        do {
+            template = try PayloadTemplate(json: try String(contentsOfFile: templatePath, encoding: .utf8), source: templatePath)
+        } catch let error as PayloadTemplate.CompileError {
+            throw fail(templateEntry, "\(error)")
+        } catch {
+            throw fail(templateEntry, "cannot read \(templatePath): \(error.localizedDescription)")
+        }
+        let liveEvent = try m["live_activity_event"].map { entry -> Recipe.Source in
+            if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
+            return try source(entry, event: event, recipient: recipient)
+        }
+        var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, slots: [],
+                                   priority: .profile, liveActivityEvent: liveEvent, remember: [],
+                                   removeRecipientAfterEnd: false, header: .fixed(0))
+        if let p = m["priority"] {
+            if case .scalar = p.node, let n = p.node.int {
+                guard let priority = Priority(rawValue: n) else { throw fail(p, "must be 10, 5 or 1, or a field holding one; found \(n)") }
+                rule.priority = .fixed(priority)
+            } else {
+                let name = try reader.text(p)
+                guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
+                    throw unknownField(p, name, event: event.name, fields: event.fields.map(\.name))
+                }
+                guard event.fields[i].type == .int else { throw fail(p, "field '\(name)' must be an int (10, 5 or 1)") }
+                rule.priority = .field(i)
+            }
+        }
+        rule.slots = try slots(m["slots"], template: template, templatePath: templatePath, event: event, recipient: recipient,
+                               liveEvent: liveEvent != nil, place: e)
+        if let r = m["remember"] { rule.remember = try kept(r, entity: recipient!, event: event, recipient: recipient) }
+        if let a = m["after_end"] {
+            guard try reader.text(a) == "remove_recipient" else { throw fail(a, "must be remove_recipient") }
+            guard liveEvent != nil else { throw fail(a, "needs 'live_activity_event': only an end push ends an activity") }
+            rule.removeRecipientAfterEnd = true
+        }
+        rule.header = try header(m, event: event)
+        return rule
+    }
+
+    func resolve(_ path: String) -> String {
+        let base = (file as NSString).deletingLastPathComponent
+        return path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path)
+    }
+
+    /// Whom the push goes to, and the entity type its recipients are.
+    func target(_ e: Entry, event: Recipe.EventRule) throws -> (Recipe.Target, Int?) {
+        let m = try reader.map(e)
+        try reader.only(m, ["token", "entity", "group", "key", "if_absent"])
+        let names = event.fields.map(\.name)
+        func field(_ entry: Entry) throws -> Int {
+            let name = try reader.text(entry)
+            guard let i = names.firstIndex(of: name) else { throw unknownField(entry, name, event: event.name, fields: names) }
+            return i
+        }
+        if let t = m["token"] {
+            for k in ["entity", "group", "key", "if_absent"] where m[k] != nil { throw fail(m[k]!, "does not go with 'token'") }
+            return (.token(field: try field(t)), nil)
+        }
+        guard let keyEntry = m["key"] else { throw fail(e, "needs 'key:', the field that names the recipient") }
+        if let entity = m["entity"] {
+            let name = try reader.text(entity)
+            guard let type = entities.firstIndex(where: { $0.name == name }) else {
+                throw fail(entity, "names entity '\(name)', which no event creates (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
+            }
+            return (.entity(type, key: try field(keyEntry)), type)
+        }
+        guard let g = m["group"] else { throw fail(e, "must be {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
+        let name = try reader.text(g)
+        guard let group = groups.firstIndex(of: name) else { throw neverRegistered(g, name) }
+        let key = try source(keyEntry, event: event, recipient: nil)
+        var otherwise: Recipe.Target?
+        if let a = m["if_absent"] {
+            let (t, type) = try target(a, event: event)
+            guard type == groupEntity[group] else { throw fail(a, "must reach the same entities as 'group: \(name)'") }
+            otherwise = t
+        }
+        return (.group(group, key: key, ifAbsent: otherwise), groupEntity[group])
+    }
+
+    /// Each template slot's source: named in `slots:`, or else the event's field of the slot's name.
+    func slots(_ e: Entry?, template: PayloadTemplate, templatePath: String, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool,
+               place: Entry) throws -> [Recipe.Slot] {
+        let given = try e.map(reader.map)?.entries ?? []
+        for entry in given where !template.slotNames.contains(entry.key) {
+            throw fail(entry, "is not a slot of \(templatePath) (slots: \(template.slotNames.joined(separator: ", ")))")
+        }
+        var out: [Recipe.Slot] = []
+        for (i, name) in template.slotNames.enumerated() {
+            let format = template.slotFormats[i]
+            let src: Recipe.Source
+            let at: Entry
+            if let entry = given.last(where: { $0.key == name }) {
+                src = try source(entry, event: event, recipient: recipient, liveEvent: liveEvent)
+                at = entry
+            } else if let f = event.fields.firstIndex(where: { $0.name == name }) {
+                src = .field(f)
+                at = e ?? place
+            } else {
+                throw fail(e ?? place, "has no source for slot '\(name)' of \(templatePath): add it to 'slots:' (the event's fields: \(event.fields.map(\.name).joined(separator: ", ")))")
+            }
+            let isTime = Self.isTime(src)
+            if let format, format.isTime, isTime == false {
+                throw fail(at, "fills slot '\(name)' of \(templatePath), which has the time format '\(format.rawValue)', with a value that is not a time")
+            }
+            if isTime == true, template.slotKinds[i] == .integer, format == nil {
+                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", |unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
+            }
+            if template.slotKinds[i] == .integer, let t = type(of: src, event: event), t != .int, isTime != true {
+                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a \(t.rawValue) value")
+            }
+            out.append(Recipe.Slot(source: src, absent: .absent, format: format))
+        }
+        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templatePath)
+        return out
+    }
+
+    /// Whether a source is a time (nil: not known until run time).
+    static func isTime(_ s: Recipe.Source) -> Bool? {
+        switch s {
+        case .time: return true
+        case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant, .join, .recipientKey: return false
+        case .recipient, .map: return nil
+        case let .orElse(inner, _): return isTime(inner)
+        }
+    }
+
+    func type(of s: Recipe.Source, event: Recipe.EventRule) -> Recipe.FieldType? {
+        switch s {
+        case let .field(i): return event.fields[i].type == .token ? .string : event.fields[i].type
+        case .timeUnix, .activityTimestamp: return .int
+        case .liveActivityEvent, .join: return .string
+        case let .constant(v):
+            switch v { case .int: return .int; case .string: return .string; default: return nil }
+        case let .orElse(inner, _): return type(of: inner, event: event)
+        default: return nil
+        }
+    }
+
+    /// The push's headers: push type, topic, expiration and collapse id, each fixed or mapped from one field's value.
+    mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule) throws -> Recipe.HeaderChoice {
+        var base = Recipe.HeaderVariant()
+        var mapped: (from: Recipe.Source, entry: Entry, tables: [String: [(WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?, RecipeValue)]], defaults: [(WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?, RecipeValue)])?
+        if let t = m["push_type"] {
+            let text = try reader.text(t)
+            guard let p = PushType(rawValue: text) else { throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'") }
+            base.pushType = p
+        }
+        if let t = m["topic"] { base.topic = try reader.text(t) }
+        for (key, sp, ip) in [("expiration_seconds", nil, \Recipe.HeaderVariant.expirationSeconds), ("collapse_id", \Recipe.HeaderVariant.collapseID, nil)]
+            as [(String, WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?)] {
+            guard let entry = m[key] else { continue }
+            if case .scalar = entry.node {
+                if let ip { base[keyPath: ip] = try reader.int(entry, 0 ... 31_536_000) }
+                if let sp {
+                    let id = try reader.text(entry)
+                    guard id.utf8.count <= 64 else { throw fail(entry, "must be at most 64 bytes (APNs' limit)") }
+                    base[keyPath: sp] = id
+                }
+                continue
+            }
+            let mm = try reader.map(entry)
+            try reader.only(mm, ["from", "map", "default"])
+            guard let from = mm["from"], let table = mm["map"] else { throw fail(entry, "must be a constant or {from: FIELD, map: {VALUE: …}, default: …}") }
+            let src = try source(from, event: event, recipient: nil)
+            if mapped == nil { mapped = (src, from, [:], []) } else if try reader.text(from) != (try reader.text(mapped!.entry)) {
+                throw fail(from, "must map from the same field as the push's other mapped headers ('\(try reader.text(mapped!.entry))')")
+            }
+            for t in try reader.map(table).entries { mapped!.tables[t.key, default: []].append((sp, ip, try constant(t))) }
+            if let d = mm["default"] { mapped!.defaults.append((sp, ip, try constant(d))) }
+        }
+        func apply(_ v: inout Recipe.HeaderVariant, _ items: [(WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?, RecipeValue)]) {
+            for (sp, ip, value) in items {
+                if let sp { v[keyPath: sp] = value.text }
+                if let ip, case let .int(n) = value { v[keyPath: ip] = n }
+            }
+        }
+        guard let mapped else { return .fixed(index(of: base)) }
+        var other = base
+        apply(&other, mapped.defaults)
+        var table: [String: Int32] = [:]
+        for (key, items) in mapped.tables {
+            var v = other
+            apply(&v, items)
+            table[key] = index(of: v)
+        }
+        return .mapped(from: mapped.from, table: table, otherwise: index(of: other))
+    }
+
+    mutating func index(of v: Recipe.HeaderVariant) -> Int32 {
+        if let i = variants.firstIndex(of: v) { return Int32(i) }
+        variants.append(v)
+        return Int32(variants.count - 1)
+    }
+}
