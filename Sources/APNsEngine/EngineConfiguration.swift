@@ -16,9 +16,14 @@ public struct EngineConfiguration: Sendable {
     public struct PushKind: Sendable, Equatable {
         public var pushType: PushType
         public var topic: String
-        public init(pushType: PushType, topic: String) {
+        /// `apns-expiration` (epoch seconds) and `apns-collapse-id` of this kind; nil: the run's.
+        public var expiration: Int?
+        public var collapseID: String?
+        public init(pushType: PushType, topic: String, expiration: Int? = nil, collapseID: String? = nil) {
             self.pushType = pushType
             self.topic = topic
+            self.expiration = expiration
+            self.collapseID = collapseID
         }
     }
     /// `apns-expiration` in epoch seconds; nil sends no header (APNs' normal storage policy).
@@ -75,8 +80,10 @@ public struct EngineConfiguration: Sendable {
     ///   - startedAtEpochSeconds: the run's start, which `apns-expiration` counts from.
     ///   - broadcastChannels: broadcast delivery's channel ids by index (``broadcastChannels``); empty for device delivery.
     ///   - progressInterval: seconds between calls of the progress hook (``progressInterval``).
+    ///   - headerOverrides: per part of the workload, the header sets its rules use (a push's kind is its part's
+    ///     first kind plus its set's index); empty: one kind per part, the profile's headers.
     public init(run c: RunConfig, baseURL: String, trustedCertificatePEM: String?, startedAtEpochSeconds: Int,
-                broadcastChannels: [String] = [], progressInterval: Double = 2) {
+                broadcastChannels: [String] = [], progressInterval: Double = 2, headerOverrides: [[HeaderOverride]] = []) {
         self.init(baseURL: baseURL, topic: c.topic, pushType: c.workload.pushType,
                   expiration: c.payload.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 },
                   connections: c.transport.connections, streamsPerConnection: c.transport.streams,
@@ -87,7 +94,13 @@ public struct EngineConfiguration: Sendable {
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
         stallTimeoutSeconds = c.transport.stallLimit
-        kinds = c.workload.parts.map { PushKind(pushType: $0.pushType, topic: $0.topic) }
+        kinds = c.workload.parts.enumerated().flatMap { i, part in
+            (i < headerOverrides.count ? headerOverrides[i] : [HeaderOverride()]).map { o in
+                let pushType = o.pushType ?? part.pushType
+                return PushKind(pushType: pushType, topic: o.topic ?? pushType.topic(bundleID: part.bundleID),
+                                expiration: o.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: o.collapseID)
+            }
+        }
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
         self.broadcastChannels = broadcastChannels
         self.progressInterval = progressInterval

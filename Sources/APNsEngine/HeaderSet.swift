@@ -29,8 +29,8 @@ final class HeaderSet {
                     "Accept:",
                     "Expect:",
                 ]
-                if let expiration = configuration.expiration { lines.append("apns-expiration: \(expiration)") }
-                if let collapseID = configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
+                if let expiration = kind.expiration ?? configuration.expiration { lines.append("apns-expiration: \(expiration)") }
+                if let collapseID = kind.collapseID ?? configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
                 lists[k * 11 + priority.rawValue] = try Self.build(lines)
             }
         }

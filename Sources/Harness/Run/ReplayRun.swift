@@ -152,7 +152,8 @@ public enum ReplayRun {
         let startedAt = Date()
         let engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                          startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970),
-                                         broadcastChannels: broadcast?.channels.idsByIndex ?? [], progressInterval: 0.5)
+                                         broadcastChannels: broadcast?.channels.idsByIndex ?? [], progressInterval: 0.5,
+                                         headerOverrides: inputs.recipes.map(\.headerVariants))
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }

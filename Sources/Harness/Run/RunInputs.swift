@@ -10,7 +10,8 @@ struct RunInputs {
     let libcurl: LibcurlInfo
     /// The recipes (each with its payload templates), by part of the workload (one unless it is a mix).
     let recipes: [Recipe]
-    /// The device-contract check of each part, from the ActivityKit model it names; nil for a part that names none.
+    /// The device-contract check of each push kind (a part's, for each header set of its rules), from the
+    /// ActivityKit model the part names; nil where it names none.
     let contractChecks: [PayloadCheck?]
     let key: SigningKey
     /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
@@ -26,7 +27,11 @@ struct RunInputs {
         try libcurl.requireUsable()
         let w = config.workload
         recipes = try Workloads.recipes(w)
-        contractChecks = try w.parts.map { part in try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) } }
+        // By push kind: each part's check for each of its rules' header sets that still sends Live Activity pushes.
+        contractChecks = try zip(w.parts, recipes).flatMap { part, recipe in
+            let check = try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) }
+            return recipe.headerVariants.map { v in (v.pushType ?? part.pushType) == part.pushType ? check : nil }
+        }
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []

@@ -30,15 +30,7 @@ public struct Recipe {
 
     /// The push rules' distinct header sets (push type, topic, expiration, collapse id), in order; a push's
     /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.
-    public var headerVariants: [HeaderVariant]
-
-    /// Push headers a rule sets itself; nil fields take the profile's.
-    public struct HeaderVariant: Equatable, Sendable {
-        public var pushType: PushType?
-        public var topic: String?
-        public var expirationSeconds: Int?
-        public var collapseID: String?
-    }
+    public var headerVariants: [HeaderOverride]
 
     public enum TimeFormat: String, CaseIterable, Sendable {
         case iso8601

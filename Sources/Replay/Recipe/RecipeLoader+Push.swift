@@ -152,16 +152,16 @@ extension Builder {
 
     /// The push's headers: push type, topic, expiration and collapse id, each fixed or mapped from one field's value.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule) throws -> Recipe.HeaderChoice {
-        var base = Recipe.HeaderVariant()
-        var mapped: (from: Recipe.Source, entry: Entry, tables: [String: [(WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?, RecipeValue)]], defaults: [(WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?, RecipeValue)])?
+        var base = HeaderOverride()
+        var mapped: (from: Recipe.Source, entry: Entry, tables: [String: [(WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)]], defaults: [(WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)])?
         if let t = m["push_type"] {
             let text = try reader.text(t)
             guard let p = PushType(rawValue: text) else { throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'") }
             base.pushType = p
         }
         if let t = m["topic"] { base.topic = try reader.text(t) }
-        for (key, sp, ip) in [("expiration_seconds", nil, \Recipe.HeaderVariant.expirationSeconds), ("collapse_id", \Recipe.HeaderVariant.collapseID, nil)]
-            as [(String, WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?)] {
+        for (key, sp, ip) in [("expiration_seconds", nil, \HeaderOverride.expirationSeconds), ("collapse_id", \HeaderOverride.collapseID, nil)]
+            as [(String, WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?)] {
             guard let entry = m[key] else { continue }
             if case .scalar = entry.node {
                 if let ip { base[keyPath: ip] = try reader.int(entry, 0 ... 31_536_000) }
@@ -182,7 +182,7 @@ extension Builder {
             for t in try reader.map(table).entries { mapped!.tables[t.key, default: []].append((sp, ip, try constant(t))) }
             if let d = mm["default"] { mapped!.defaults.append((sp, ip, try constant(d))) }
         }
-        func apply(_ v: inout Recipe.HeaderVariant, _ items: [(WritableKeyPath<Recipe.HeaderVariant, String?>?, WritableKeyPath<Recipe.HeaderVariant, Int?>?, RecipeValue)]) {
+        func apply(_ v: inout HeaderOverride, _ items: [(WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)]) {
             for (sp, ip, value) in items {
                 if let sp { v[keyPath: sp] = value.text }
                 if let ip, case let .int(n) = value { v[keyPath: ip] = n }
@@ -200,7 +200,7 @@ extension Builder {
         return .mapped(from: mapped.from, table: table, otherwise: index(of: other))
     }
 
-    mutating func index(of v: Recipe.HeaderVariant) -> Int32 {
+    mutating func index(of v: HeaderOverride) -> Int32 {
         if let i = variants.firstIndex(of: v) { return Int32(i) }
         variants.append(v)
         return Int32(variants.count - 1)

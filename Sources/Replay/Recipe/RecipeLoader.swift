@@ -43,7 +43,7 @@ struct Builder {
     var groups: [String] = []
     /// The entity type each group's members are.
     var groupEntity: [Int] = []
-    var variants: [Recipe.HeaderVariant] = [.init()]
+    var variants: [HeaderOverride] = [.init()]
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
