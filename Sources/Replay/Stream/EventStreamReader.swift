@@ -113,7 +113,13 @@ public final class EventStreamReader {
         let kind: String
         do throws(StreamLineError) {
             fields = try FlatJSON.parseLine(line.bytes, line: line.number)
-            at = try time(of: fields, shape: shape)
+            // RFC 3339 without escapes (the usual case) is parsed here, straight from the line's bytes.
+            if shape.timeFormat == .iso8601,
+               let parsed = fields.withRawString(shape.timeField, { raw in raw.flatMap { Timestamp.parse(utf8: $0) } }) {
+                at = parsed
+            } else {
+                at = try time(of: fields, shape: shape)
+            }
             kind = try self.kind(of: fields, shape: shape)
         } catch {
             return .bad(error)
@@ -133,7 +139,6 @@ public final class EventStreamReader {
         let name = shape.timeField
         switch shape.timeFormat {
         case .iso8601:
-            // Parsed straight from the line's bytes when it has no escapes (the usual case).
             if let at = fields.withRawString(name, { raw in raw.flatMap { Timestamp.parse(utf8: $0) } }) {
                 return at
             }

@@ -13,12 +13,30 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
     /// The line number (1-based) used in errors.
     public let line: Int
     /// The path of this object within the line (`body`, `body.meta`), "" for the line's own object.
-    public let path: String
+    public var path: String { rare?.path ?? "" }
     /// The line's bytes up to the end of this object; every offset below is from its `startIndex`,
     /// so byte positions in errors are positions in the line.
     let storage: ArraySlice<UInt8>
     /// Offset of this object's text in `storage` (0 for the line's own object).
-    let start: Int
+    var start: Int { rare?.start ?? 0 }
+    /// What most lines do not need: decoded keys that had escapes, and where a nested object sits.
+    /// nil for a line's own object without escaped keys, so a record stays as small as a plain
+    /// field table (a record is copied several times on its way to the workload; one more word
+    /// in it measurably slows the reader).
+    let rare: Rare?
+
+    final class Rare: Sendable {
+        /// Decoded keys, indexed by `Field.escapedKey`.
+        let escapedKeys: [String]
+        let path: String
+        let start: Int
+
+        init(escapedKeys: [String], path: String, start: Int) {
+            self.escapedKeys = escapedKeys
+            self.path = path
+            self.start = start
+        }
+    }
 
     /// This object's bytes as parsed: the whole line for the line's own object, from `{` to `}`
     /// for a nested one.
@@ -44,7 +62,6 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
     }
 
     let fields: [Field]
-    let escapedKeys: [String]
 
     init(line: Int, bytes: ArraySlice<UInt8>, fields: [Field], escapedKeys: [String]) {
         self.init(line: line, storage: bytes, start: 0, path: "", fields: fields, escapedKeys: escapedKeys)
@@ -53,10 +70,9 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
     init(line: Int, storage: ArraySlice<UInt8>, start: Int, path: String, fields: [Field], escapedKeys: [String]) {
         self.line = line
         self.storage = storage
-        self.start = start
-        self.path = path
+        self.rare = escapedKeys.isEmpty && path.isEmpty && start == 0
+            ? nil : Rare(escapedKeys: escapedKeys, path: path, start: start)
         self.fields = fields
-        self.escapedKeys = escapedKeys
     }
 
     /// The line as text.
@@ -70,7 +86,7 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
         storage.withUnsafeBufferPointer { p in
             fields.map { field in
                 field.escapedKey >= 0
-                    ? escapedKeys[field.escapedKey]
+                    ? rare!.escapedKeys[field.escapedKey]
                     : FlatJSON.decodeString(p, .init(start: field.keyStart, end: field.keyEnd, hasEscapes: false))
             }
         }
@@ -203,7 +219,7 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
                 for index in fields.indices {
                     let field = fields[index]
                     if field.escapedKey >= 0 {
-                        if escapedKeys[field.escapedKey].utf8.elementsEqual(wanted) { return index }
+                        if rare!.escapedKeys[field.escapedKey].utf8.elementsEqual(wanted) { return index }
                         continue
                     }
                     guard field.keyEnd - field.keyStart == wanted.count else { continue }
