@@ -7,7 +7,11 @@ import APNsCore
 ///
 /// Two forms of the same events (same seed: same values, times and order): `.events`, lines of
 /// kinds `leave.created`, `leave.token` and `leave.status`; and `.api`, the app's own API calls as
-/// a server middleware would log them. See `LeaveEvent` for both.
+/// a server middleware would log them (`POST /api/leave-requests`, `PUT
+/// /api/leave-requests/:requestId/live-activity`, `PUT /api/leave-requests/:requestId/status`, with
+/// the app's snake_case body fields). See `LeaveEvent` for both. Where the app's API says nothing,
+/// the API form takes the usual REST shape: the creation is answered 201 Created with the app's
+/// `{"success": true, "request": {"id", ...}}` body, and only the creation's answer is logged.
 public struct LeaveRequestGenerator {
     /// How each event is written.
     public enum Form: String, Sendable, CaseIterable {
