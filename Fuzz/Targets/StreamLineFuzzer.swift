@@ -54,6 +54,7 @@ public func fuzzStreamLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if raw.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C }) { continue }
         let bytes = Array(raw)
         checkOffsetSlice(bytes, line: number)
+        checkOtherShapes(bytes, line: number)
         switch EventStreamReader.check(LineReader.Line(number: number, bytes: bytes[...]), latest: latest, tolerance: 0) {
         case let .bad(error):
             guard error.line == number, StreamLineError.Cause.allKeys.contains(error.key) else {
@@ -105,9 +106,39 @@ func apply(_ record: StreamRecord, to workload: WorkloadRules, name: String) {
     }
 }
 
+/// Record shapes other than the standard one: each line must end as a record or a bad line, and a
+/// shape without a kind field gives the kind "".
+let otherShapes = [
+    RecordShape(timeField: "at", timeFormat: .unixSeconds, kindField: "kind"),
+    RecordShape(timeField: "at", timeFormat: .unixMillis, kindField: nil),
+    RecordShape(timeField: "ts", timeFormat: .iso8601, kindField: nil),
+]
+
+func checkOtherShapes(_ bytes: [UInt8], line: Int) {
+    for shape in otherShapes {
+        switch EventStreamReader.check(LineReader.Line(number: line, bytes: bytes[...]), latest: nil, tolerance: 0, shape: shape) {
+        case let .bad(error):
+            guard error.line == line, StreamLineError.Cause.allKeys.contains(error.key) else {
+                fatalError("bad line reported as \(error) for line \(line) with \(shape)")
+            }
+            _ = error.description
+        case let .record(_, at, kind, _):
+            guard EpochTime.millisRange.contains(at) || shape.timeFormat == .iso8601,
+                  kind.isEmpty == (shape.kindField == nil) else {
+                fatalError("record with time \(at), kind '\(kind)' for \(shape)")
+            }
+        }
+    }
+}
+
 /// Calls every typed accessor on every field: each must return a value or throw, whatever the JSON type.
-func readEveryField(_ fields: FlatJSONObject) {
+/// Nested objects are read the same way, down to `depth` levels.
+func readEveryField(_ fields: FlatJSONObject, depth: Int = 0) {
     for key in fields.keys {
+        if depth < 4, let inner = try? fields.nested(key) {
+            guard inner.line == fields.line else { fatalError("nested object '\(key)' lost its line number") }
+            readEveryField(inner, depth: depth + 1)
+        }
         guard fields.has(key), fields.valueType(key) != nil else { fatalError("key '\(key)' listed but not found") }
         _ = try? fields.string(key)
         _ = try? fields.optionalString(key)

@@ -10,8 +10,22 @@ struct GenerateCommand: ParsableCommand {
         discussion: """
             Examples:
               apnsbench generate leave-requests --requests 360 --seed 7 --out profiles/streams/leave-requests.ndjson
+              apnsbench generate leave-requests --requests 360 --seed 7 --form api --out profiles/streams/leave-requests-api.ndjson
               apnsbench generate order-changes --events 1000000 --devices 50000 --stores 500 --seed 7 \\
                   --out s.ndjson --dead-tokens s.dead-tokens
+
+            leave-requests --form api writes the same events (same seed: same values,
+            times and order) as the app's own API calls, one a line:
+              {"at", "method", "path", "body", "response" (creation only)}
+              POST /api/leave-requests
+                body: student_id, student_name, request_type, reason?,
+                      live_activity_id?, live_activity_token?
+                response: {"status": 201,
+                           "body": {"success": true, "request": {"id": 1000, ...}}}
+              PUT /api/leave-requests/:requestId/live-activity
+                body: live_activity_id, live_activity_token
+              PUT /api/leave-requests/:requestId/status
+                body: status, staff_id, staff_name
             """)
 
     enum Workload: String, ExpressibleByArgument, CaseIterable {
@@ -27,6 +41,14 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(name: .long, help: "leave-requests: requests to generate (each gives about 3 events).")
     var requests: Int = 360
+
+    /// How leave-requests lines are written.
+    enum Form: String, ExpressibleByArgument, CaseIterable {
+        case events, api
+    }
+
+    @Option(name: .long, help: "leave-requests: 'events' (leave.created, leave.token, leave.status lines) or 'api' (the same events as the app's API calls: method, path, body, response).")
+    var form: Form = .events
 
     @Option(name: .long, help: "Events to generate (workloads other than leave-requests).")
     var events: Int = 10_000
@@ -55,6 +77,7 @@ struct GenerateCommand: ParsableCommand {
         guard devices > 0, stores > 0 else { throw ValidationError("--devices and --stores must be positive") }
         if deadTokens != nil, workload != .orderChanges { throw ValidationError("--dead-tokens goes with order-changes") }
         if channels, workload != .orderChanges { throw ValidationError("--channels goes with order-changes") }
+        if form != .events, workload != .leaveRequests { throw ValidationError("--form goes with leave-requests") }
     }
 
     func run() throws {
@@ -62,7 +85,9 @@ struct GenerateCommand: ParsableCommand {
         let dead = try deadTokens.map { try BufferedOutput(path: $0) }
         switch workload {
         case .leaveRequests:
-            try LeaveRequestGenerator(requests: requests, seed: seed).write(output.write)
+            var generator = LeaveRequestGenerator(requests: requests, seed: seed)
+            generator.form = form == .api ? .api : .events
+            try generator.write(output.write)
         case .orderChanges:
             var generator = OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
             generator.channels = channels

@@ -67,5 +67,11 @@ final class GeneratorTests: XCTestCase {
         var leave: [UInt8] = []
         LeaveRequestGenerator(requests: 360, seed: 7).write { leave += $0 }
         XCTAssertEqual([UInt8](try Data(contentsOf: Self.streams.appendingPathComponent("leave-requests.ndjson"))), leave)
+        var api = LeaveRequestGenerator(requests: 360, seed: 7)
+        api.form = .api
+        var calls: [UInt8] = []
+        api.write { calls += $0 }
+        XCTAssertEqual([UInt8](try Data(contentsOf: Self.streams.appendingPathComponent("leave-requests-api.ndjson"))), calls,
+                       "regenerate: apnsbench generate leave-requests --requests 360 --seed 7 --form api")
     }
 }

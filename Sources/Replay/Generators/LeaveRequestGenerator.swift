@@ -4,7 +4,24 @@ import APNsCore
 /// requests, Live Activity tokens that mostly come with the request but sometimes arrive minutes later
 /// (or never), staff decisions spread over the day, and names and reasons that exercise JSON escaping
 /// (quotes, backslashes, emoji, non-Latin scripts). Same seed, same bytes.
+///
+/// Two forms of the same events (same seed: same values, times and order): `.events`, lines of
+/// kinds `leave.created`, `leave.token` and `leave.status`; and `.api`, the app's own API calls as
+/// a server middleware would log them (`POST /api/leave-requests`, `PUT
+/// /api/leave-requests/:requestId/live-activity`, `PUT /api/leave-requests/:requestId/status`, with
+/// the app's snake_case body fields). See `LeaveEvent` for both. Where the app's API says nothing,
+/// the API form takes the usual REST shape: the creation is answered 201 Created with the app's
+/// `{"success": true, "request": {"id", ...}}` body, and only the creation's answer is logged.
 public struct LeaveRequestGenerator {
+    /// How each event is written.
+    public enum Form: String, Sendable, CaseIterable {
+        /// `{"at", "kind": "leave.created" | "leave.token" | "leave.status", ...}`.
+        case events
+        /// `{"at", "method", "path", "body", "response"?}`: the HTTP call that caused the event.
+        case api
+    }
+
+
     public var requests: Int
     public var seed: UInt64
     /// Midnight UTC of the recorded day, epoch ms. Default 2025-04-16.
@@ -13,6 +30,8 @@ public struct LeaveRequestGenerator {
     public var lateTokenShare = 0.25
     /// Share of requests that never get a token (their status pushes end as not sent: no token). Default 0.04.
     public var noTokenShare = 0.04
+    /// How each event is written. Default `.events`.
+    public var form = Form.events
 
     public init(requests: Int, seed: UInt64) {
         self.requests = requests
@@ -33,17 +52,15 @@ public struct LeaveRequestGenerator {
 
     /// Generates the recording and hands it out line by line (each with its newline), in time order.
     public func write(_ emit: ([UInt8]) throws -> Void) rethrows {
+        for event in events() { try emit(line(event)) }
+    }
+
+    /// The recording's events, in time order (equal times in the order they were made).
+    public func events() -> [LeaveEvent] {
         var rng = SplitMix64(seed: seed)
-        var events: [(at: Int64, order: Int, line: [UInt8])] = []
+        var events: [(order: Int, event: LeaveEvent)] = []
         events.reserveCapacity(requests * 4)
-        var order = 0
-        func add(_ at: Int64, _ build: (inout NDJSONLine) -> Void) {
-            var line = NDJSONLine()
-            line.string("at", Timestamp.iso8601(millis: at))
-            build(&line)
-            events.append((at, order, line.line))
-            order += 1
-        }
+        func add(_ event: LeaveEvent) { events.append((events.count, event)) }
         for i in 0..<requests {
             let id = 1000 + i
             // Morning peak: most requests between 07:00 and 09:00, the rest through the school day.
@@ -57,26 +74,19 @@ public struct LeaveRequestGenerator {
             let studentID = 1000 + Int(rng.next() % 9000)
             let type = rng.pick(Self.types)
             let reason = rng.pick(Self.reasons)
-            add(created) { l in
-                l.string("kind", "leave.created"); l.int("request_id", id); l.int("student_id", studentID)
-                l.string("student_name", student); l.string("request_type", type); l.string("reason", reason)
-                l.string("activity_id", activityID); l.string("token", tokenMode == 2 ? token : nil)
-            }
+            add(.created(LeaveEvent.Created(
+                at: created, requestID: id, studentID: studentID, studentName: student, requestType: type,
+                reason: reason, activityID: activityID, token: tokenMode == 2 ? token : nil)))
             if tokenMode == 1 {
                 let late = created + Int64(30_000 + rng.unit() * 600_000)
-                add(late) { l in
-                    l.string("kind", "leave.token"); l.int("request_id", id); l.string("activity_id", activityID); l.string("token", token)
-                }
+                add(.token(LeaveEvent.Token(at: late, requestID: id, activityID: activityID, token: token)))
             }
             var t = created
             func status(_ s: String) {
                 t += Int64(60_000 + rng.unit() * 5_400_000)
                 let who = rng.pick(Self.staff)
                 let staffID = 100 + Int(rng.next() % 20)
-                add(t) { l in
-                    l.string("kind", "leave.status"); l.int("request_id", id); l.string("status", s)
-                    l.int("staff_id", staffID); l.string("staff_name", who)
-                }
+                add(.status(LeaveEvent.Status(at: t, requestID: id, status: s, staffID: staffID, staffName: who)))
             }
             if rng.unit() < 0.3 { status("pending") }
             if rng.unit() < 0.7 {
@@ -86,7 +96,15 @@ public struct LeaveRequestGenerator {
                 status("rejected")
             }
         }
-        events.sort { ($0.at, $0.order) < ($1.at, $1.order) }
-        for e in events { try emit(e.line) }
+        events.sort { ($0.event.at, $0.order) < ($1.event.at, $1.order) }
+        return events.map(\.event)
+    }
+
+    /// One event as a line of the chosen `form`, with its newline.
+    public func line(_ event: LeaveEvent) -> [UInt8] {
+        switch form {
+        case .events: return event.eventLine()
+        case .api: return event.apiLine()
+        }
     }
 }

@@ -39,6 +39,20 @@ public struct NDJSONLine {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    public mutating func bool(_ k: String, _ v: Bool) {
+        key(k)
+        bytes.append(contentsOf: Array((v ? "true" : "false").utf8))
+    }
+
+    /// A nested object, its fields added by `build` in order.
+    public mutating func object(_ k: String, _ build: (inout NDJSONLine) -> Void) {
+        key(k)
+        var inner = NDJSONLine()
+        build(&inner)
+        bytes.append(contentsOf: inner.bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     /// The finished line, with its newline.
     public var line: [UInt8] { bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")] }
 }

@@ -12,12 +12,14 @@ import Darwin
 /// after it. Its top-level fields are indexed and read through `FlatJSONObject`'s typed accessors;
 /// values are strings, numbers, booleans, null, or arrays. Nested objects and arrays are
 /// **skipped but validated**: the line is rejected if they are not valid JSON or nest deeper than
-/// `maxNestingDepth`, but their contents cannot be read (an accessor reports their type).
+/// `maxNestingDepth`. A nested object's fields are indexed only when asked for, by
+/// `FlatJSONObject.nested(_:)`.
 ///
 /// Strict where JSON is loose: duplicate top-level keys are an error (`notJSON`), and so are
 /// invalid UTF-8, unescaped control characters, and `\u` escapes with an unpaired surrogate.
 /// Full escapes are supported (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` `\uXXXX`, surrogate pairs);
-/// raw UTF-8 passes through. Duplicate keys inside nested (skipped) objects are not checked.
+/// raw UTF-8 passes through. Duplicate keys inside a nested object are found when it is read with
+/// `nested(_:)`, not when the line is parsed.
 ///
 /// Cost: parsing validates every byte once and records each field's position; it decodes nothing.
 /// A string is decoded when an accessor asks for it, a number is parsed during validation.
@@ -456,35 +458,49 @@ public enum FlatJSON {
                 }
                 throw expected("'{'")
             }
+            try parseMembers()
+            skipWhitespace()
+            guard i == p.count else { throw fail("unexpected characters after the object at byte \(i + 1)") }
+            return Output(fields: fields, escapedKeys: escapedKeys)
+        }
+
+        /// Parses a nested object whose `{` is at `i` and whose `}` is the buffer's last byte (the
+        /// buffer is the line up to there, validated when the line was parsed; only its duplicate
+        /// keys are new checks).
+        mutating func parseNestedObject() throws(StreamLineError) -> Output {
+            try parseMembers()
+            guard i == p.count else { throw fail("unexpected characters after the object at byte \(i + 1)") }
+            return Output(fields: fields, escapedKeys: escapedKeys)
+        }
+
+        /// Parses the members of the object whose `{` is at `i`, through its `}`.
+        mutating func parseMembers() throws(StreamLineError) {
             i += 1
             fields.reserveCapacity(12)
             skipWhitespace()
             if i < p.count && p[i] == UInt8(ascii: "}") {
                 i += 1
-            } else {
-                while true {
-                    skipWhitespace()
-                    guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw expected("a key in double quotes") }
-                    let keyOffset = i
-                    let key: StringToken
-                    do throws(ScanError) { key = try FlatJSON.scanString(p, &i, limit: p.count) } catch { throw fail(error) }
-                    let escapedKey = try register(key: key, at: keyOffset)
-                    skipWhitespace()
-                    guard i < p.count, p[i] == UInt8(ascii: ":") else { throw expected("':'") }
-                    i += 1
-                    skipWhitespace()
-                    var field = FlatJSONObject.Field(
-                        keyStart: key.start, keyEnd: key.end, escapedKey: escapedKey,
-                        type: .null, valueStart: i, valueEnd: i, hasEscapes: false, intValue: 0, overflow: false)
-                    try scanFieldValue(into: &field)
-                    fields.append(field)
-                    skipWhitespace()
-                    if try endOfMember(close: UInt8(ascii: "}")) { break }
-                }
+                return
             }
-            skipWhitespace()
-            guard i == p.count else { throw fail("unexpected characters after the object at byte \(i + 1)") }
-            return Output(fields: fields, escapedKeys: escapedKeys)
+            while true {
+                skipWhitespace()
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw expected("a key in double quotes") }
+                let keyOffset = i
+                let key: StringToken
+                do throws(ScanError) { key = try FlatJSON.scanString(p, &i, limit: p.count) } catch { throw fail(error) }
+                let escapedKey = try register(key: key, at: keyOffset)
+                skipWhitespace()
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { throw expected("':'") }
+                i += 1
+                skipWhitespace()
+                var field = FlatJSONObject.Field(
+                    keyStart: key.start, keyEnd: key.end, escapedKey: escapedKey,
+                    type: .null, valueStart: i, valueEnd: i, hasEscapes: false, intValue: 0, overflow: false)
+                try scanFieldValue(into: &field)
+                fields.append(field)
+                skipWhitespace()
+                if try endOfMember(close: UInt8(ascii: "}")) { return }
+            }
         }
 
         /// Checks that `key` is new; returns the index of its decoded form in `escapedKeys`, or -1

@@ -1,19 +1,48 @@
-/// One parsed line: the top-level fields of a JSON object, read through typed accessors.
+/// One parsed JSON object of a line: its fields, read through typed accessors. The line's own
+/// object is made by `FlatJSON.parse`; an object nested in it by `nested(_:)`, on demand.
 ///
-/// Made by `FlatJSON.parse`. It keeps the line's bytes and a table of field positions; strings are
-/// decoded when asked for. Every accessor throws a `StreamLineError` carrying this line's number:
-/// `missingField` when a required field is absent, `wrongType` when it has another JSON type
-/// (null included), `badValue` when an integer does not fit.
+/// It keeps the line's bytes and a table of field positions; strings are decoded when asked for.
+/// Every accessor throws a `StreamLineError` carrying this line's number: `missingField` when a
+/// required field is absent, `wrongType` when it has another JSON type (null included),
+/// `badValue` when an integer does not fit. Errors name a nested object's field by its whole
+/// path, e.g. `body.status` or `body.store_ids[2]`.
 ///
 /// Optional accessors (`optionalString`, ...) return nil when the field is absent *or* null, and
 /// still throw `wrongType` for any other type.
 public struct FlatJSONObject: Sendable, CustomStringConvertible {
     /// The line number (1-based) used in errors.
     public let line: Int
-    /// The line's bytes, as parsed.
-    public let bytes: ArraySlice<UInt8>
+    /// The path of this object within the line (`body`, `body.meta`), "" for the line's own object.
+    public var path: String { rare?.path ?? "" }
+    /// The line's bytes up to the end of this object; every offset below is from its `startIndex`,
+    /// so byte positions in errors are positions in the line.
+    let storage: ArraySlice<UInt8>
+    /// Offset of this object's text in `storage` (0 for the line's own object).
+    var start: Int { rare?.start ?? 0 }
+    /// What most lines do not need: decoded keys that had escapes, and where a nested object sits.
+    /// nil for a line's own object without escaped keys, so a record stays as small as a plain
+    /// field table (a record is copied several times on its way to the workload; one more word
+    /// in it measurably slows the reader).
+    let rare: Rare?
 
-    /// Where one field is. Offsets are 0-based from `bytes.startIndex`.
+    final class Rare: Sendable {
+        /// Decoded keys, indexed by `Field.escapedKey`.
+        let escapedKeys: [String]
+        let path: String
+        let start: Int
+
+        init(escapedKeys: [String], path: String, start: Int) {
+            self.escapedKeys = escapedKeys
+            self.path = path
+            self.start = start
+        }
+    }
+
+    /// This object's bytes as parsed: the whole line for the line's own object, from `{` to `}`
+    /// for a nested one.
+    public var bytes: ArraySlice<UInt8> { storage[(storage.startIndex + start)...] }
+
+    /// Where one field is. Offsets are 0-based from `storage.startIndex`.
     struct Field: Sendable {
         /// The key's raw content (between its quotes).
         var keyStart: Int
@@ -33,13 +62,17 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
     }
 
     let fields: [Field]
-    let escapedKeys: [String]
 
     init(line: Int, bytes: ArraySlice<UInt8>, fields: [Field], escapedKeys: [String]) {
+        self.init(line: line, storage: bytes, start: 0, path: "", fields: fields, escapedKeys: escapedKeys)
+    }
+
+    init(line: Int, storage: ArraySlice<UInt8>, start: Int, path: String, fields: [Field], escapedKeys: [String]) {
         self.line = line
-        self.bytes = bytes
+        self.storage = storage
+        self.rare = escapedKeys.isEmpty && path.isEmpty && start == 0
+            ? nil : Rare(escapedKeys: escapedKeys, path: path, start: start)
         self.fields = fields
-        self.escapedKeys = escapedKeys
     }
 
     /// The line as text.
@@ -50,10 +83,10 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
 
     /// The top-level keys, in the order of the line.
     public var keys: [String] {
-        bytes.withUnsafeBufferPointer { p in
+        storage.withUnsafeBufferPointer { p in
             fields.map { field in
                 field.escapedKey >= 0
-                    ? escapedKeys[field.escapedKey]
+                    ? rare!.escapedKeys[field.escapedKey]
                     : FlatJSON.decodeString(p, .init(start: field.keyStart, end: field.keyEnd, hasEscapes: false))
             }
         }
@@ -163,20 +196,30 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
         guard let index = index(of: key) else { return body(nil) }
         let field = fields[index]
         guard field.type == .string, !field.hasEscapes else { return body(nil) }
-        return bytes.withUnsafeBufferPointer { p in
+        return storage.withUnsafeBufferPointer { p in
             body(UnsafeBufferPointer(rebasing: p[field.valueStart ..< field.valueEnd]))
         }
+    }
+
+    /// The raw text of a field's value (for strings, between the quotes, escapes undecoded).
+    func rawText(_ field: Field) -> String {
+        String(decoding: storage[storage.startIndex + field.valueStart ..< storage.startIndex + field.valueEnd], as: UTF8.self)
+    }
+
+    /// Calls `body` with the raw bytes of a field's value (see `rawText`).
+    func withRawValue<R>(_ field: Field, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        storage.withUnsafeBufferPointer { p in body(UnsafeBufferPointer(rebasing: p[field.valueStart ..< field.valueEnd])) }
     }
 
     /// The index of the field named `key`: a linear scan comparing bytes (lines have few fields).
     func index(of key: String) -> Int? {
         var key = key
         return key.withUTF8 { wanted in
-            bytes.withUnsafeBufferPointer { p in
+            storage.withUnsafeBufferPointer { p in
                 for index in fields.indices {
                     let field = fields[index]
                     if field.escapedKey >= 0 {
-                        if escapedKeys[field.escapedKey].utf8.elementsEqual(wanted) { return index }
+                        if rare!.escapedKeys[field.escapedKey].utf8.elementsEqual(wanted) { return index }
                         continue
                     }
                     guard field.keyEnd - field.keyStart == wanted.count else { continue }
@@ -189,23 +232,29 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
         }
     }
 
-    private func required(_ key: String) throws(StreamLineError) -> Field {
-        guard let index = index(of: key) else { throw error(.missingField(key)) }
+    /// `key` as errors name it: with this object's path in front (`body.status`).
+    func qualified(_ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    func required(_ key: String) throws(StreamLineError) -> Field {
+        guard let index = index(of: key) else { throw error(.missingField(qualified(key))) }
         return fields[index]
     }
 
     /// The field, or nil if it is absent or null.
-    private func optional(_ key: String) -> Field? {
+    func optional(_ key: String) -> Field? {
         guard let index = index(of: key), fields[index].type != .null else { return nil }
         return fields[index]
     }
 
-    private func wrongType(_ name: String, expected: FlatJSON.ValueType, found: FlatJSON.ValueType) -> StreamLineError {
-        error(.wrongType(field: name, expected: expected, found: found))
+    /// `wrongType` for the field `name` of this object (qualified here).
+    func wrongType(_ name: String, expected: FlatJSON.ValueType, found: FlatJSON.ValueType) -> StreamLineError {
+        error(.wrongType(field: qualified(name), expected: expected, found: found))
     }
 
     private func decode(_ field: Field) -> String {
-        bytes.withUnsafeBufferPointer { p in
+        storage.withUnsafeBufferPointer { p in
             FlatJSON.decodeString(p, .init(start: field.valueStart, end: field.valueEnd, hasEscapes: field.hasEscapes))
         }
     }
@@ -213,7 +262,7 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
     private func integer(_ field: Field, _ name: String) throws(StreamLineError) -> Int {
         guard field.type == .integer else { throw wrongType(name, expected: .integer, found: field.type) }
         guard !field.overflow, let value = Int(exactly: field.intValue) else {
-            throw error(.badValue(field: name, why: "integer out of range"))
+            throw error(.badValue(field: qualified(name), why: "integer out of range"))
         }
         return value
     }
@@ -223,16 +272,16 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
             throw wrongType(name, expected: .number, found: field.type)
         }
         if field.type == .integer && !field.overflow { return Double(field.intValue) }
-        let text = String(decoding: bytes[bytes.startIndex + field.valueStart ..< bytes.startIndex + field.valueEnd], as: UTF8.self)
+        let text = rawText(field)
         guard let value = Double(text), value.isFinite else {
-            throw error(.badValue(field: name, why: "number out of range"))
+            throw error(.badValue(field: qualified(name), why: "number out of range"))
         }
         return value
     }
 
     private func boolean(_ field: Field, _ name: String) throws(StreamLineError) -> Bool {
         guard field.type == .boolean else { throw wrongType(name, expected: .boolean, found: field.type) }
-        return bytes[bytes.startIndex + field.valueStart] == UInt8(ascii: "t")
+        return storage[storage.startIndex + field.valueStart] == UInt8(ascii: "t")
     }
 
     /// Why reading an array element stopped; turned into a `StreamLineError` by the caller (so
@@ -248,7 +297,7 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
         case let .wrongType(index, expected, found):
             return wrongType("\(name)[\(index)]", expected: expected, found: found)
         case let .outOfRange(index):
-            return error(.badValue(field: "\(name)[\(index)]", why: "integer out of range"))
+            return error(.badValue(field: qualified("\(name)[\(index)]"), why: "integer out of range"))
         case let .malformed(scanError):
             return error(.notJSON(scanError.detail))
         }
@@ -282,7 +331,7 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
         var values: [Int] = []
         // Each element takes at least 2 bytes ("1,"): one allocation, no regrowth.
         values.reserveCapacity(min((field.valueEnd - field.valueStart) / 2, 4096))
-        let problem: ElementProblem? = bytes.withUnsafeBufferPointer { p in
+        let problem: ElementProblem? = storage.withUnsafeBufferPointer { p in
             forEachElement(field, p) { i, index in
                 let type = FlatJSON.valueType(startingWith: p[i]) ?? .null
                 guard type == .integer else { return .wrongType(index: index, expected: .integer, found: type) }
@@ -305,7 +354,7 @@ public struct FlatJSONObject: Sendable, CustomStringConvertible {
     private func strings(_ field: Field, _ name: String) throws(StreamLineError) -> [String] {
         guard field.type == .array else { throw wrongType(name, expected: .array, found: field.type) }
         var values: [String] = []
-        let problem: ElementProblem? = bytes.withUnsafeBufferPointer { p in
+        let problem: ElementProblem? = storage.withUnsafeBufferPointer { p in
             forEachElement(field, p) { i, index in
                 let type = FlatJSON.valueType(startingWith: p[i]) ?? .null
                 guard type == .string else { return .wrongType(index: index, expected: .string, found: type) }

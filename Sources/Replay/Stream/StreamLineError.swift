@@ -34,6 +34,9 @@ public struct StreamLineError: Error, CustomStringConvertible, Equatable, Sendab
         case unknownKind(String)
         /// A timestamp field is not an RFC 3339 timestamp with a zone (`Z` or `±HH:MM`).
         case badTimestamp(field: String, value: String)
+        /// A time field written as an epoch number (`unit`: `seconds` or `milliseconds`) lies
+        /// outside 0000-01-01 … 9999-12-31. Reported under the key `bad_timestamp`.
+        case badEpochTime(field: String, unit: String, value: String)
         /// The line's `at` is earlier than the latest `at` seen, by more than the tolerance;
         /// `byMillis` is how far behind the latest it is (milliseconds, > 0).
         case timeBackwards(byMillis: Int64)
@@ -55,7 +58,7 @@ public struct StreamLineError: Error, CustomStringConvertible, Equatable, Sendab
             case .missingField: return "missing_field"
             case .wrongType: return "wrong_type"
             case .unknownKind: return "unknown_kind"
-            case .badTimestamp: return "bad_timestamp"
+            case .badTimestamp, .badEpochTime: return "bad_timestamp"
             case .timeBackwards: return "time_backwards"
             case .badValue: return "bad_value"
             case .lineTooLong: return "line_too_long"
@@ -74,6 +77,8 @@ public struct StreamLineError: Error, CustomStringConvertible, Equatable, Sendab
                 return "unknown kind '\(Self.clip(kind))'"
             case let .badTimestamp(field, value):
                 return "field '\(Self.clip(field))' is not an RFC 3339 timestamp: '\(Self.clip(value))'"
+            case let .badEpochTime(field, unit, value):
+                return "field '\(Self.clip(field))' is not epoch \(unit): '\(Self.clip(value))'"
             case let .timeBackwards(byMillis):
                 return "time goes backwards by \(byMillis) ms"
             case let .badValue(field, why):
