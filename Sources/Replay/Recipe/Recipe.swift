@@ -11,7 +11,7 @@ public struct Recipe {
     public var source: String
     /// The line field holding each event's time, and how it is written.
     public var timeField = "at"
-    public var timeFormat = TimeFormat.iso8601
+    public var timeFormat = RecordShape.TimeFormat.iso8601
     /// The top-level field events match on by value (`kind`), when every such event uses the same one; the
     /// reader then reads it once per line.
     var matchField: String?
@@ -31,12 +31,6 @@ public struct Recipe {
     /// The push rules' distinct header sets (push type, topic, expiration, collapse id), in order; a push's
     /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.
     public var headerVariants: [HeaderOverride]
-
-    public enum TimeFormat: String, CaseIterable, Sendable {
-        case iso8601
-        case unixSeconds = "unix_seconds"
-        case unixMillis = "unix_millis"
-    }
 
     struct EntityType {
         var name: String
@@ -153,6 +147,13 @@ extension Recipe {
     /// The line keys that say which broadcast channel an entity subscribed to (`input_push_channel`).
     public var subscriptionFields: [String] {
         subscriptions.map { events[$0.event].fields[$0.field].path.last! }
+    }
+
+    /// How the stream reader reads each line: the time field and format, and the field events match on
+    /// when every event matches by a field's value (the reader then refuses a line without it, as a bad line).
+    public var recordShape: RecordShape {
+        let readsKind = events.allSatisfy { if case .value = $0.match { return true } else { return false } }
+        return RecordShape(timeField: timeField, timeFormat: timeFormat, kindField: readsKind ? matchField : nil)
     }
 
     /// Whether the recipe can deliver by broadcast (it names a broadcast group).

@@ -64,8 +64,8 @@ struct Builder {
             if let f = m["field"] { recipe.timeField = try reader.text(f) }
             if let f = m["format"] {
                 let text = try reader.text(f)
-                guard let format = Recipe.TimeFormat(rawValue: text) else {
-                    throw fail(f, "must be one of \(Recipe.TimeFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+                guard let format = RecordShape.TimeFormat(rawValue: text) else {
+                    throw fail(f, "must be one of \(RecordShape.TimeFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
                 }
                 recipe.timeFormat = format
             }

@@ -14,6 +14,8 @@ public final class RecipeRules: WorkloadRules {
     private let byValue: [String: Int]
     /// Events matched by an API call, in recipe order.
     private let byRequest: [Int]
+    /// Whether the stream reader reads the match field as each record's kind (``Recipe/recordShape``).
+    private let readerKind: Bool
 
     /// The event being planned: its rule, line, time and field values (reused from event to event).
     private var event = 0
@@ -68,6 +70,7 @@ public final class RecipeRules: WorkloadRules {
         }
         self.byValue = byValue
         self.byRequest = byRequest
+        readerKind = recipe.recordShape.kindField != nil
         slotValues = recipe.events.map { e in Array(repeating: .null, count: e.push?.slots.count ?? 0) }
         values.reserveCapacity(16)
     }
@@ -94,7 +97,7 @@ public final class RecipeRules: WorkloadRules {
 
     private func match(_ record: StreamRecord) throws -> Int {
         if let field = recipe.matchField {
-            let value = field == "kind" ? record.kind : (try record.fields.optionalString(field) ?? "")
+            let value = readerKind ? record.kind : (try record.fields.optionalString(field) ?? "")
             if let i = byValue[value] { return i }
         }
         if !byRequest.isEmpty {
@@ -110,7 +113,7 @@ public final class RecipeRules: WorkloadRules {
             }
         }
         if let field = recipe.matchField {
-            let value = field == "kind" ? record.kind : ((try? record.fields.optionalString(field)) ?? nil) ?? ""
+            let value = readerKind ? record.kind : ((try? record.fields.optionalString(field)) ?? nil) ?? ""
             lastEventName = value.isEmpty ? nil : value
             throw StreamLineError(line: record.line, cause: .unknownKind(value))
         }
@@ -142,8 +145,9 @@ public final class RecipeRules: WorkloadRules {
             }
         }
         var object = line
-        for (i, key) in f.path.dropLast().enumerated() {
-            guard let inner = try object.nestedObject(key, shownAs: f.path[...i].joined(separator: ".")) else { return .absent }
+        for key in f.path.dropLast() {
+            // A nested object's errors name the field by its whole path.
+            guard let inner = try object.nested(key) else { return .absent }
             object = inner
         }
         let key = f.path[f.path.count - 1]
@@ -161,8 +165,6 @@ public final class RecipeRules: WorkloadRules {
             case .ints: return try object.optionalIntArray(key).map { .ints($0) } ?? .absent
             case .strings: return try object.optionalStringArray(key).map { .strings($0) } ?? .absent
             }
-        } catch let e as StreamLineError where f.path.count > 1 {
-            throw StreamLineError(line: e.line, cause: e.cause.renamingField(key, to: f.shownAs))
         }
     }
 

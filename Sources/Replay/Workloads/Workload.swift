@@ -58,6 +58,6 @@ public enum Workloads {
     public static func driver(_ workload: RunConfig.Workload, priority: Priority, recipe: Recipe,
                               channels: BroadcastChannels? = nil) throws -> WorkloadDriver {
         let rules = RecipeRules(recipe, priority: priority, channels: channels)
-        return WorkloadDriver(reader: try EventStreamReader(path: workload.stream), rules: rules, badLines: workload.badLines, priority: priority)
+        return WorkloadDriver(reader: try EventStreamReader(path: workload.stream, shape: recipe.recordShape), rules: rules, badLines: workload.badLines, priority: priority)
     }
 }
