@@ -124,11 +124,16 @@ final class PushPlanTests: XCTestCase {
         let (tally, lines) = try plan(try Self.shipped("order-changes-broadcast"), fixture)
         XCTAssertTrue(tally.balanced)
         let sent = lines.filter { $0["not_sent"] == nil }
-        XCTAssertFalse(sent.isEmpty)
+        let broadcasts = sent.filter { $0["channel"] != nil }
+        XCTAssertFalse(broadcasts.isEmpty)
         for l in sent {
-            XCTAssertNil(l["token"])
+            XCTAssertTrue((l["token"] == nil) != (l["channel"] == nil), "a token or a channel: \(l)")
+            let kind = (l["event"] as? [String: Any])?["kind"] as? String
+            if kind == "order.change" { XCTAssertNotNil(l["channel"], "an order change is broadcast: \(l)") }
+        }
+        for l in broadcasts {
             XCTAssertTrue((l["channel"] as? String)?.hasPrefix("c") == true, "\(l)")
-            XCTAssertGreaterThanOrEqual(l["reach"] as? Int ?? -1, 0)
+            XCTAssertGreaterThanOrEqual(l["reach"] as? Int ?? -1, 0, "\(l)")
         }
     }
 
@@ -136,7 +141,7 @@ final class PushPlanTests: XCTestCase {
         let fixture = try HarnessFixture(self)
         var config = try fixture.config()
         let good = HarnessFixture.recording.split(separator: "\n").map(String.init)
-        let recording = [good[0], "not json", #"{"at":"2025-04-16T07:00:01Z","kind":"leave.exploded"}"#] + good.dropFirst()
+        let recording = [good[0], "not json", #"{"at":"2025-04-16T07:00:00Z","kind":"leave.exploded"}"#] + good.dropFirst()
         config.workload.stream = try fixture.write("bad.ndjson", recording.joined(separator: "\n") + "\n")
         let (tally, lines) = try plan(config, fixture)
         XCTAssertTrue(tally.balanced)

@@ -24,6 +24,10 @@ public final class PlanLineWriter {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
     /// By ``OutgoingPush/kind``: `,"push_type":"…","topic":"…"`.
     private let kindFields: [[UInt8]]
+    /// `,"kind":…,"stream":…}` of the latest line's event.
+    private var kindAndStream: [UInt8] = []
+    private var lastKind = ""
+    private var lastStream = ""
     /// `,"expiration_seconds":N` and `,"collapse_id":"…"` when configured, then `,"payload":`.
     private let headerTail: [UInt8]
 
@@ -73,11 +77,18 @@ public final class PlanLineWriter {
         Self.appendInt(n, to: &buffer)
         buffer.append(contentsOf: #","event":{"line":"#.utf8)
         Self.appendInt(origin.line, to: &buffer)
-        Self.appendKey("kind", to: &buffer)
-        Self.appendString(origin.kind, to: &buffer)
-        Self.appendKey("stream", to: &buffer)
-        Self.appendString(origin.stream, to: &buffer)
-        buffer.append(UInt8(ascii: "}"))
+        // A stream's pushes share their kind and stream strings: encoded once while they repeat.
+        if origin.kind != lastKind || origin.stream != lastStream {
+            lastKind = origin.kind
+            lastStream = origin.stream
+            kindAndStream.removeAll(keepingCapacity: true)
+            Self.appendKey("kind", to: &kindAndStream)
+            Self.appendString(origin.kind, to: &kindAndStream)
+            Self.appendKey("stream", to: &kindAndStream)
+            Self.appendString(origin.stream, to: &kindAndStream)
+            kindAndStream.append(UInt8(ascii: "}"))
+        }
+        buffer.append(contentsOf: kindAndStream)
         if case let .notSent(cause) = result {
             Self.appendKey("not_sent", to: &buffer)
             Self.appendString(cause.rawValue, to: &buffer)
@@ -170,7 +181,15 @@ public final class PlanLineWriter {
     /// `text` as a JSON string.
     static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in text.utf8 { appendEscaped(b, to: &out) }
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            // Most text (hex tokens, topics, paths) needs no escape: copied whole.
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true {
+            for b in text.utf8 { appendEscaped(b, to: &out) }
+        }
         out.append(UInt8(ascii: "\""))
     }
 

@@ -44,18 +44,33 @@ public struct PlanTally: Sendable {
         if let cause {
             notSent[cause.rawValue, default: 0] += 1
             byKind[kind, default: KindCounts()].count(notSent: cause.rawValue)
+        } else if kind == runKind {
+            // A fan-out's pushes share their event's kind: counted apart until the kind changes.
+            runToSend += 1
         } else {
-            toSend += 1
-            byKind[kind, default: KindCounts()].countToSend()
+            settleRun()
+            runKind = kind
+            runToSend = 1
         }
+    }
+
+    /// Pushes to send of a run of one kind, not yet in ``byKind``.
+    private var runKind = ""
+    private var runToSend = 0
+
+    /// Adds the run of pushes to send counted apart to ``byKind`` and ``toSend``; the walk calls it at the end.
+    mutating func settleRun() {
+        guard runToSend > 0 else { return }
+        byKind[runKind, default: KindCounts()].countToSend(runToSend)
+        toSend += runToSend
+        runToSend = 0
     }
 }
 
 extension PlanTally.KindCounts {
-    @inline(__always)
-    mutating func countToSend() {
-        planned += 1
-        toSend += 1
+    mutating func countToSend(_ n: Int) {
+        planned += n
+        toSend += n
     }
 
     mutating func count(notSent cause: String) {

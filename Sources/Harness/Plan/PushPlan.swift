@@ -46,6 +46,7 @@ public enum PushPlan {
             }
         }
         try lines?.flush()
+        tally.settleRun()
         tally.events = source.events
         tally.stopError = source.stopError
         if let failed = source.failedRead {
