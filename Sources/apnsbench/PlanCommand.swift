@@ -33,7 +33,7 @@ struct PlanCommand: ParsableCommand {
     @Flag(name: .long, help: "Write device tokens whole (redacted by default: the first 8 characters and the length).")
     var showTokens = false
 
-    @Flag(name: .long, help: "Print only the totals line of the summary.")
+    @Flag(name: .long, help: "Print only the totals of the summary (and where a bad_lines: stop walk stopped).")
     var quiet = false
 
     func validate() throws {

@@ -10,7 +10,7 @@ public enum PlanSummary {
     public static func text(_ tally: PlanTally, profile: String, brief: Bool) -> String {
         var out = "plan \(profile): \(tally.events.read) events read, \(tally.planned) pushes planned: \(tally.toSend) to send, "
             + "\(tally.notSentTotal) not sent\(causes(tally.notSent))\n"
-        if brief { return out + balanceLine(tally) }
+        if brief { return out + stopLine(tally) + balanceLine(tally) }
         let kinds = Set(tally.events.byKind.keys).union(tally.byKind.keys).sorted()
         var rows = [["kind", "events", "planned", "to send", "not sent"]]
         for kind in kinds {
@@ -31,8 +31,11 @@ public enum PlanSummary {
                 out += "  \(label): \(count)\(lines.isEmpty ? "" : ", lines \(lines.joined(separator: ", "))\(count > lines.count ? ", …" : "")")\n"
             }
         }
-        if let stop = tally.stopError { out += "stopped at a bad stream line (bad_lines: stop): \(stop)\n" }
-        return out + balanceLine(tally)
+        return out + stopLine(tally) + balanceLine(tally)
+    }
+
+    private static func stopLine(_ tally: PlanTally) -> String {
+        tally.stopError.map { "stopped at a bad stream line (bad_lines: stop): \($0)\n" } ?? ""
     }
 
     private static func balanceLine(_ tally: PlanTally) -> String {
