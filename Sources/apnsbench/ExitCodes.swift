@@ -27,7 +27,7 @@ enum ExitCodes {
         Exit codes:
           0   done (a run completed, whatever APNs answered)
           1   bad input or setup failure, with the cause named (a report that breaks an invariant: each violation)
-          3   run stopped at a bad stream line (bad_lines: stop); the report was written
+          3   run stopped at a bad stream line (bad_lines: stop); the report was written (plan: the walk stopped there)
           64  usage: a flag or argument the command line parser refuses
           6   merge refused: shards missing, repeated, or of different runs, configurations or recordings
           99  the run completed and its report was written, but its SLO was missed (one ✗ line per rule missed)

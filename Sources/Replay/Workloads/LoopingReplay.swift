@@ -41,6 +41,7 @@ public final class LoopingReplay: ReplaySource {
     public var streamProgress: (bytes: Int, of: Int?) { current.streamProgress }
     public var recordedSpan: (first: Int64, last: Int64)? { current.recordedSpan }
     public var recordingPasses: Int? { passes }
+    public var origin: PushOrigin? { current.origin }
     public var followersNotSubscribed: Int { finishedFollowersNotSubscribed + current.followersNotSubscribed }
 
     public func next(into push: inout OutgoingPush) -> PullResult {

@@ -18,6 +18,8 @@ public final class MixedWorkload: ReplaySource {
     private var ready: [Bool]
     private var ended: [Bool]
     private var stopping = false
+    /// The part whose push the latest `next(into:)` returned; -1 before the first and after the end.
+    private var answered = -1
 
     /// - Parameter parts: the recordings in the profile's order; part i's pushes must carry kind i.
     public init(parts: [WorkloadDriver]) {
@@ -37,6 +39,7 @@ public final class MixedWorkload: ReplaySource {
         guard let first = spans.map(\.first).min(), let last = spans.map(\.last).max() else { return nil }
         return (first, last)
     }
+    public var origin: PushOrigin? { answered >= 0 ? parts[answered].origin : nil }
     public var streamProgress: (bytes: Int, of: Int?) {
         var bytes = 0, total: Int? = 0
         for p in parts {
@@ -55,12 +58,14 @@ public final class MixedWorkload: ReplaySource {
                 ready[i] = true
             case .notSent(let cause):
                 swap(&push, &held[i])
+                answered = i
                 if !stopping, parts[i].stopError != nil || parts[i].failedRead != nil { abandon() }
                 return .notSent(cause)
             case .end:
                 ended[i] = true
                 if !stopping, parts[i].stopError != nil || parts[i].failedRead != nil { abandon() }
             case .idle:
+                answered = -1
                 return .idle  // a driver never idles; kept for the contract
             }
         }
@@ -71,7 +76,8 @@ public final class MixedWorkload: ReplaySource {
             let at = aligned(held[i].recordedMillis, part: i)
             if at < earliest { earliest = at; chosen = i }
         }
-        guard chosen >= 0 else { return .end }
+        guard chosen >= 0 else { answered = -1; return .end }
+        answered = chosen
         ready[chosen] = false
         swap(&push, &held[chosen])
         if stopping { return .notSent(.runStopped) }

@@ -18,6 +18,25 @@ public protocol ReplaySource: PushSource {
     /// Broadcast delivery: followers of a changed entity not subscribed to its channel, summed over every
     /// broadcast so far (``WorkloadRules/followersNotSubscribed``); 0 for device delivery.
     var followersNotSubscribed: Int { get }
+    /// Which event the push (or not-sent push) the latest ``next(into:)`` returned came from; nil before
+    /// the first push and once the source ended. Read it right after `next(into:)`: the next call moves it.
+    var origin: PushOrigin? { get }
+}
+
+/// The event of a recorded stream that planned a push: where it is and what it was.
+public struct PushOrigin: Equatable, Sendable {
+    /// 1-based line number in the stream.
+    public var line: Int
+    /// The event's `kind` (e.g. `leave.status`); ``EventTally/unknownKind`` for a bad line whose kind could not be read.
+    public var kind: String
+    /// The stream's path, as the profile gave it.
+    public var stream: String
+
+    public init(line: Int, kind: String, stream: String) {
+        self.line = line
+        self.kind = kind
+        self.stream = stream
+    }
 }
 
 extension ReplaySource {

@@ -79,6 +79,13 @@ public final class WorkloadDriver: ReplaySource {
 
     public var followersNotSubscribed: Int { rules.followersNotSubscribed }
 
+    /// The line and kind of the event whose plan is being handed out (or of the bad line just counted).
+    private var originLine = 0
+    private var originKind = ""
+    public var origin: PushOrigin? {
+        originLine > 0 ? PushOrigin(line: originLine, kind: originKind, stream: reader.path) : nil
+    }
+
     /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
         self.reader = reader
@@ -97,16 +104,18 @@ public final class WorkloadDriver: ReplaySource {
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned
             }
-            if stopping { return .end }
+            if stopping { originLine = 0; return .end }
             let event: EventStreamReader.Event?
             do { event = try reader.next() } catch {
                 // The file itself failed, not a line: the run cannot go on.
                 readFailure = error
                 stopping = true
+                originLine = 0
                 return .end
             }
             switch event {
             case nil:
+                originLine = 0
                 return .end
             case let .bad(error)?:
                 return badLine(error, kind: nil, push: &push)
@@ -115,6 +124,8 @@ public final class WorkloadDriver: ReplaySource {
                 if firstRecordedMillis == nil { firstRecordedMillis = at }
                 lastRecordedMillis = max(lastRecordedMillis ?? at, at)
                 let record = StreamRecord(line: line, at: at, kind: kind, fields: fields)
+                originLine = line
+                originKind = kind
                 do {
                     let planned = try rules.apply(record)
                     events.record(kind: rules.lastEventName ?? kind, planned > 0 ? .producedPushes(planned) : .stateOnly)
@@ -133,6 +144,8 @@ public final class WorkloadDriver: ReplaySource {
     /// Counts a line that could not be used (an invalid event, and one push not sent: it may have planned
     /// one); under `bad_lines: stop` the stream ends here.
     private func badLine(_ error: StreamLineError, kind: String?, push: inout OutgoingPush) -> PullResult {
+        originLine = error.line
+        originKind = kind ?? EventTally.unknownKind
         events.recordBadLine(line: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? EventTally.unknownKind)
         if policy == .stop {
             stopError = error

@@ -1,0 +1,215 @@
+import APNsCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Replay
+
+/// Writes one NDJSON line per planned push into a reused byte buffer, flushed to a file descriptor in
+/// large writes. Everything that is the same for every push (each part's push type and topic, the
+/// expiration and collapse id) is encoded once, ahead; a line allocates nothing.
+///
+/// A push to send: `{"n","event":{"line","kind","stream"},"token"|"channel","reach","push_type","topic",
+/// "priority","expiration_seconds"?,"collapse_id"?,"payload":{…}}`, the payload embedded as it would be
+/// sent. A not-sent push: `{"n","event","not_sent":CAUSE,"priority"}`. The token is redacted
+/// (``DeviceToken/redacted(_:)``) unless `showTokens`.
+public final class PlanLineWriter {
+    public let path: String
+    private let fd: Int32
+    private let closesDescriptor: Bool
+    private let showTokens: Bool
+    private var buffer: [UInt8] = []
+    private static let flushAt = 1 << 16
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    /// By ``OutgoingPush/kind``: `,"push_type":"…","topic":"…"`.
+    private let kindFields: [[UInt8]]
+    /// `,"kind":…,"stream":…}` of the latest line's event.
+    private var kindAndStream: [UInt8] = []
+    private var lastKind = ""
+    private var lastStream = ""
+    /// `,"expiration_seconds":N` and `,"collapse_id":"…"` when configured, then `,"payload":`.
+    private let headerTail: [UInt8]
+
+    /// Opens `path` for writing (created or truncated); `-` is standard output.
+    public init(path: String, config: RunConfig, showTokens: Bool) throws {
+        self.path = path
+        self.showTokens = showTokens
+        if path == "-" {
+            fd = STDOUT_FILENO
+            closesDescriptor = false
+        } else {
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw RunError("--out \(path) cannot be written: \(String(cString: strerror(errno)))") }
+            fd = opened
+            closesDescriptor = true
+        }
+        var encoder = [UInt8]()
+        kindFields = config.workload.parts.map { part in
+            encoder.removeAll(keepingCapacity: true)
+            Self.appendKey("push_type", to: &encoder)
+            Self.appendString(part.pushType.rawValue, to: &encoder)
+            Self.appendKey("topic", to: &encoder)
+            Self.appendString(part.topic, to: &encoder)
+            return encoder
+        }
+        encoder.removeAll()
+        if let seconds = config.payload.expirationSeconds {
+            Self.appendKey("expiration_seconds", to: &encoder)
+            Self.appendInt(seconds, to: &encoder)
+        }
+        if let id = config.payload.collapseID {
+            Self.appendKey("collapse_id", to: &encoder)
+            Self.appendString(id, to: &encoder)
+        }
+        Self.appendKey("payload", to: &encoder)
+        headerTail = encoder
+        buffer.reserveCapacity(Self.flushAt + 8192)
+    }
+
+    deinit {
+        if closesDescriptor { close(fd) }
+    }
+
+    /// Writes the line of the `n`th planned push: `result` is `.push` or `.notSent`.
+    public func write(n: Int, origin: PushOrigin, push: OutgoingPush, result: PullResult) throws {
+        buffer.append(contentsOf: #"{"n":"#.utf8)
+        Self.appendInt(n, to: &buffer)
+        buffer.append(contentsOf: #","event":{"line":"#.utf8)
+        Self.appendInt(origin.line, to: &buffer)
+        // A stream's pushes share their kind and stream strings: encoded once while they repeat.
+        if origin.kind != lastKind || origin.stream != lastStream {
+            lastKind = origin.kind
+            lastStream = origin.stream
+            kindAndStream.removeAll(keepingCapacity: true)
+            Self.appendKey("kind", to: &kindAndStream)
+            Self.appendString(origin.kind, to: &kindAndStream)
+            Self.appendKey("stream", to: &kindAndStream)
+            Self.appendString(origin.stream, to: &kindAndStream)
+            kindAndStream.append(UInt8(ascii: "}"))
+        }
+        buffer.append(contentsOf: kindAndStream)
+        if case let .notSent(cause) = result {
+            Self.appendKey("not_sent", to: &buffer)
+            Self.appendString(cause.rawValue, to: &buffer)
+            Self.appendKey("priority", to: &buffer)
+            Self.appendInt(push.priority.rawValue, to: &buffer)
+        } else {
+            if push.channel >= 0 {
+                Self.appendKey("channel", to: &buffer)
+                Self.appendString(push.deviceToken, to: &buffer)
+                Self.appendKey("reach", to: &buffer)
+                Self.appendInt(Int(push.reach), to: &buffer)
+            } else {
+                Self.appendKey("token", to: &buffer)
+                if showTokens { Self.appendString(push.deviceToken, to: &buffer) } else { appendRedacted(push.deviceToken) }
+            }
+            let kind = Int(push.kind)
+            if kindFields.indices.contains(kind) { buffer.append(contentsOf: kindFields[kind]) }
+            Self.appendKey("priority", to: &buffer)
+            Self.appendInt(push.priority.rawValue, to: &buffer)
+            buffer.append(contentsOf: headerTail)
+            buffer.append(contentsOf: push.body)
+        }
+        buffer.append(contentsOf: "}\n".utf8)
+        if buffer.count >= Self.flushAt { try flush() }
+    }
+
+    /// Writes what is buffered.
+    public func flush() throws {
+        var written = 0
+        while written < buffer.count {
+            let n = buffer.withUnsafeBytes { raw in systemWrite(fd, raw.baseAddress! + written, raw.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RunError("writing --out \(path) failed: \(String(cString: strerror(errno)))")
+            }
+            written += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// ``DeviceToken/redacted(_:)`` written in place: the first 8 characters and the length.
+    private func appendRedacted(_ token: String) {
+        var ascii = true
+        var taken = 0
+        for b in token.utf8 {
+            if taken == 8 { break }
+            if b >= 0x80 { ascii = false; break }
+            taken += 1
+        }
+        guard ascii else { return Self.appendString(DeviceToken.redacted(token), to: &buffer) }
+        buffer.append(UInt8(ascii: "\""))
+        var i = 0
+        for b in token.utf8 {
+            if i == taken { break }
+            Self.appendEscaped(b, to: &buffer)
+            i += 1
+        }
+        buffer.append(contentsOf: "…(".utf8)
+        Self.appendInt(token.utf8.count, to: &buffer)
+        buffer.append(contentsOf: ")\"".utf8)
+    }
+
+    /// `,"key":`
+    @inline(__always)
+    static func appendKey(_ key: StaticString, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    @inline(__always)
+    static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var x = value.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(truncatingIfNeeded: 48 + x % 10))
+            x /= 10
+        } while x > 0
+        var lo = start, hi = out.count - 1
+        while lo < hi {
+            out.swapAt(lo, hi)
+            lo += 1
+            hi -= 1
+        }
+    }
+
+    /// `text` as a JSON string.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            // Most text (hex tokens, topics, paths) needs no escape: copied whole.
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true {
+            for b in text.utf8 { appendEscaped(b, to: &out) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func appendEscaped(_ b: UInt8, to out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            out.append(UInt8(ascii: "\\"))
+            out.append(b)
+        case 0..<0x20:
+            out.append(contentsOf: #"\u00"#.utf8)
+            out.append(hex[Int(b >> 4)])
+            out.append(hex[Int(b & 0xF)])
+        default:
+            out.append(b)
+        }
+    }
+}
+
+/// write(2), named apart from ``PlanLineWriter/write(n:origin:push:result:)``.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}

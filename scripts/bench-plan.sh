@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# How fast `apnsbench plan` walks a big recording: order-changes streams of 1M and 5M events (generated once,
+# kept in OUT_DIR), each planned with `--out /dev/null` (every line encoded and written) pinned to one core
+# (taskset -c 1), best of 3 under /usr/bin/time -v. One markdown table row per size: events read a wall
+# second, and the maximum resident set size. Use a release build:
+#
+#   swift build -c release --product apnsbench
+#   scripts/bench-plan.sh .build/release/apnsbench [OUT_DIR]
+set -euo pipefail
+bin=${1:?usage: scripts/bench-plan.sh BIN [OUT_DIR]}
+bin=$(realpath "$bin")
+out=${2:-/tmp/apnsbench-bench-plan}
+mkdir -p "$out"
+out=$(realpath "$out")
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+runs=3
+echo "| events | events/s (best of $runs) | max RSS MiB (best of $runs) |"
+echo "| --: | --: | --: |"
+for size in 1000000 5000000; do
+    label=$((size / 1000000))M
+    stream="$out/order-changes-$label.ndjson"
+    if [ ! -s "$stream" ]; then
+        "$bin" generate order-changes --events "$size" --devices 3000 --stores 200 --seed 7 --out "$stream.tmp" >/dev/null
+        mv "$stream.tmp" "$stream"
+    fi
+    profile="$out/order-changes-$label.yaml"
+    cat > "$profile" <<YAML
+# profiles/order-changes.yaml over a generated $label-event recording, without dead tokens or the device-contract model.
+name: order-changes-$label
+workload: order-changes
+stream: $stream
+template: $repo/profiles/templates/order-changes.json
+push_type: liveactivity
+bundle_id: com.example.ordermanager
+priority: 10
+bad_lines: skip
+YAML
+    best_rate=0; best_rss=0
+    for _ in $(seq $runs); do
+        /usr/bin/time -v -o "$out/time.txt" taskset -c 1 "$bin" plan "$profile" --out /dev/null > "$out/summary.txt"
+        events=$(sed -n 's/^plan .*: \([0-9]*\) events read.*/\1/p' "$out/summary.txt")
+        wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$out/time.txt")
+        rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out/time.txt")
+        seconds=$(awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' <<< "$wall")
+        rate=$(awk -v e="$events" -v s="$seconds" 'BEGIN { printf "%d", e / s }')
+        [ "$rate" -gt "$best_rate" ] && best_rate=$rate
+        { [ "$best_rss" -eq 0 ] || [ "$rss" -lt "$best_rss" ]; } && best_rss=$rss
+    done
+    printf '| %s | %s | %s |\n' "$label" "$best_rate" "$(awk -v k="$best_rss" 'BEGIN { printf "%.1f", k / 1024 }')"
+done
