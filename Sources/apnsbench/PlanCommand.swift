@@ -42,8 +42,9 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let config = try ReplayRun.configuration(RunRequest(profilePath: profile))
-        let source = try PushPlan.source(config)
-        let lines = try out.map { try PlanLineWriter(path: $0, config: config, showTokens: showTokens) }
+        let recipes = try Workloads.recipes(config.workload)
+        let source = try PushPlan.source(config, recipes: recipes)
+        let lines = try out.map { try PlanLineWriter(path: $0, config: config, recipes: recipes, showTokens: showTokens) }
         let tally = try PushPlan.walk(source, lines: lines, limit: limit)
         let summary = PlanSummary.text(tally, profile: profile, brief: quiet)
         if out == "-" {

@@ -32,7 +32,7 @@ public final class PlanLineWriter {
     private let headerTail: [UInt8]
 
     /// Opens `path` for writing (created or truncated); `-` is standard output.
-    public init(path: String, config: RunConfig, showTokens: Bool) throws {
+    public init(path: String, config: RunConfig, recipes: [Recipe], showTokens: Bool) throws {
         self.path = path
         self.showTokens = showTokens
         if path == "-" {
@@ -45,23 +45,27 @@ public final class PlanLineWriter {
             closesDescriptor = true
         }
         var encoder = [UInt8]()
-        kindFields = config.workload.parts.map { part in
-            encoder.removeAll(keepingCapacity: true)
-            Self.appendKey("push_type", to: &encoder)
-            Self.appendString(part.pushType.rawValue, to: &encoder)
-            Self.appendKey("topic", to: &encoder)
-            Self.appendString(part.topic, to: &encoder)
-            return encoder
+        // One entry per push kind: each part's header sets, a rule's own over the profile's.
+        kindFields = zip(config.workload.parts, recipes).flatMap { part, recipe in
+            recipe.headerVariants.map { o in
+                encoder.removeAll(keepingCapacity: true)
+                let pushType = o.pushType ?? part.pushType
+                Self.appendKey("push_type", to: &encoder)
+                Self.appendString(pushType.rawValue, to: &encoder)
+                Self.appendKey("topic", to: &encoder)
+                Self.appendString(o.topic ?? pushType.topic(bundleID: part.bundleID), to: &encoder)
+                if let seconds = o.expirationSeconds ?? config.payload.expirationSeconds {
+                    Self.appendKey("expiration_seconds", to: &encoder)
+                    Self.appendInt(seconds, to: &encoder)
+                }
+                if let id = o.collapseID ?? config.payload.collapseID {
+                    Self.appendKey("collapse_id", to: &encoder)
+                    Self.appendString(id, to: &encoder)
+                }
+                return encoder
+            }
         }
         encoder.removeAll()
-        if let seconds = config.payload.expirationSeconds {
-            Self.appendKey("expiration_seconds", to: &encoder)
-            Self.appendInt(seconds, to: &encoder)
-        }
-        if let id = config.payload.collapseID {
-            Self.appendKey("collapse_id", to: &encoder)
-            Self.appendString(id, to: &encoder)
-        }
         Self.appendKey("payload", to: &encoder)
         headerTail = encoder
         buffer.reserveCapacity(Self.flushAt + 8192)

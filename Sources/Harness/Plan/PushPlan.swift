@@ -9,18 +9,17 @@ public enum PushPlan {
     /// The configured workload as a push source, built as a run builds it (one pass, no looping).
     /// Broadcast delivery gets one made-up channel per subscribed store (`c0`, `c1`, … by ascending
     /// store), as no channel API is asked; each broadcast is one push, as in a run.
-    public static func source(_ config: RunConfig) throws -> ReplaySource {
+    public static func source(_ config: RunConfig, recipes: [Recipe]) throws -> ReplaySource {
         for part in config.workload.parts {
             guard FileManager.default.isReadableFile(atPath: part.stream) else {
                 throw RunError("stream \(part.stream) (from \(config.profilePath)) cannot be read")
             }
         }
-        let templates = try config.workload.parts.map { try RunInputs.readTemplate($0.template, profile: config.profilePath) }
         let channels: BroadcastChannels? = config.deliveryMode == .broadcast
-            ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream)
+            ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream, recipe: recipes[0])
                 .enumerated().map { ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "c\($0.offset)")) }))
             : nil
-        return try Workloads.source(config.workload, priority: config.payload.priority, templates: templates, channels: channels)
+        return try Workloads.source(config.workload, priority: config.payload.priority, recipes: recipes, channels: channels)
     }
 
     /// Walks `source` to its end, counting every planned push; the first `limit` (nil: all) are written to

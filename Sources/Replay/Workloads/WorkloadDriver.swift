@@ -128,6 +128,7 @@ public final class WorkloadDriver: ReplaySource {
                 originKind = kind
                 do {
                     let planned = try rules.apply(record)
+                    if let name = rules.lastEventName { originKind = name }
                     events.record(kind: rules.lastEventName ?? kind, planned > 0 ? .producedPushes(planned) : .stateOnly)
                 } catch {
                     let lineError = error as? StreamLineError
