@@ -28,8 +28,8 @@ public final class PlanLineWriter {
     private var kindAndStream: [UInt8] = []
     private var lastKind = ""
     private var lastStream = ""
-    /// `,"expiration_seconds":N` and `,"collapse_id":"…"` when configured, then `,"payload":`.
-    private let headerTail: [UInt8]
+    /// By push kind: `,"expiration_seconds":N` and `,"collapse_id":"…"` when set, then `,"payload":`.
+    private let headerTails: [[UInt8]]
 
     /// Opens `path` for writing (created or truncated); `-` is standard output.
     public init(path: String, config: RunConfig, recipes: [Recipe], showTokens: Bool) throws {
@@ -46,28 +46,29 @@ public final class PlanLineWriter {
         }
         var encoder = [UInt8]()
         // One entry per push kind: each part's header sets, a rule's own over the profile's.
-        kindFields = zip(config.workload.parts, recipes).flatMap { part, recipe in
-            recipe.headerVariants.map { o in
-                encoder.removeAll(keepingCapacity: true)
-                let pushType = o.pushType ?? part.pushType
-                Self.appendKey("push_type", to: &encoder)
-                Self.appendString(pushType.rawValue, to: &encoder)
-                Self.appendKey("topic", to: &encoder)
-                Self.appendString(o.topic ?? pushType.topic(bundleID: part.bundleID), to: &encoder)
-                if let seconds = o.expirationSeconds ?? config.payload.expirationSeconds {
-                    Self.appendKey("expiration_seconds", to: &encoder)
-                    Self.appendInt(seconds, to: &encoder)
-                }
-                if let id = o.collapseID ?? config.payload.collapseID {
-                    Self.appendKey("collapse_id", to: &encoder)
-                    Self.appendString(id, to: &encoder)
-                }
-                return encoder
-            }
+        let kinds = zip(config.workload.parts, recipes).flatMap { part, recipe in recipe.headerVariants.map { (part, $0) } }
+        kindFields = kinds.map { part, o in
+            encoder.removeAll(keepingCapacity: true)
+            let pushType = o.pushType ?? part.pushType
+            Self.appendKey("push_type", to: &encoder)
+            Self.appendString(pushType.rawValue, to: &encoder)
+            Self.appendKey("topic", to: &encoder)
+            Self.appendString(o.topic ?? pushType.topic(bundleID: part.bundleID), to: &encoder)
+            return encoder
         }
-        encoder.removeAll()
-        Self.appendKey("payload", to: &encoder)
-        headerTail = encoder
+        headerTails = kinds.map { _, o in
+            encoder.removeAll(keepingCapacity: true)
+            if let seconds = o.expirationSeconds ?? config.payload.expirationSeconds {
+                Self.appendKey("expiration_seconds", to: &encoder)
+                Self.appendInt(seconds, to: &encoder)
+            }
+            if let id = o.collapseID ?? config.payload.collapseID {
+                Self.appendKey("collapse_id", to: &encoder)
+                Self.appendString(id, to: &encoder)
+            }
+            Self.appendKey("payload", to: &encoder)
+            return encoder
+        }
         buffer.reserveCapacity(Self.flushAt + 8192)
     }
 
@@ -112,7 +113,7 @@ public final class PlanLineWriter {
             if kindFields.indices.contains(kind) { buffer.append(contentsOf: kindFields[kind]) }
             Self.appendKey("priority", to: &buffer)
             Self.appendInt(push.priority.rawValue, to: &buffer)
-            buffer.append(contentsOf: headerTail)
+            if headerTails.indices.contains(kind) { buffer.append(contentsOf: headerTails[kind]) }
             buffer.append(contentsOf: push.body)
         }
         buffer.append(contentsOf: "}\n".utf8)
