@@ -22,6 +22,9 @@ public struct PayloadTemplate: Sendable {
         /// `.fixedPoint(766490692875, places: 3)` writes `766490692.875`, `.fixedPoint(1500, places: 3)` `1.5`.
         case fixedPoint(Int64, places: Int)
         case null
+        /// Leaves the slot's member out: `"key": "{{slot}}"` and its comma are not written (an array element
+        /// is dropped the same way); a spliced slot writes nothing.
+        case omit
     }
 
     /// A whole-value slot's format, after `|` in the slot: `"{{#response_time|reference_date}}"`.
@@ -213,15 +216,42 @@ public struct PayloadTemplate: Sendable {
     /// Appends the payload for `values` to `buffer`.
     public func renderAppending(into buffer: inout [UInt8], values: [Value]) {
         literalBytes.withUnsafeBufferPointer { lit in
+            // After an omitted first member, the next member's leading comma goes too.
+            var dropComma = false
             for part in parts {
                 switch part {
                 case let .literal(r):
+                    var r = r
+                    if dropComma, !r.isEmpty, lit[r.lowerBound] == UInt8(ascii: ",") { r = (r.lowerBound + 1)..<r.upperBound }
+                    dropComma = false
                     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: lit[r]))
                 case let .slot(index, kind, orEmpty):
-                    Self.write(values[index], kind: kind, orEmpty: orEmpty, into: &buffer)
+                    if case .omit = values[index] {
+                        if kind != .splice { dropComma = Self.unwriteMember(&buffer) }
+                    } else {
+                        Self.write(values[index], kind: kind, orEmpty: orEmpty, into: &buffer)
+                    }
                 }
             }
         }
+    }
+
+    /// Takes back what was written of an omitted whole-value slot's member: its `"key":` (in an object) and
+    /// the comma before it. Returns true when there was none before it (the first member), so the comma after
+    /// it must go instead.
+    static func unwriteMember(_ buffer: inout [UInt8]) -> Bool {
+        if buffer.last == UInt8(ascii: ":") {
+            buffer.removeLast()
+            // The key: back to its opening quote (one not escaped).
+            var i = buffer.count - 2
+            while i > 0, !(buffer[i] == UInt8(ascii: "\"") && buffer[i - 1] != UInt8(ascii: "\\")) { i -= 1 }
+            buffer.removeSubrange(i...)
+        }
+        if buffer.last == UInt8(ascii: ",") {
+            buffer.removeLast()
+            return false
+        }
+        return true
     }
 
     /// Renders into a new array (tests and setup; the hot path reuses a buffer).
@@ -265,6 +295,8 @@ public struct PayloadTemplate: Sendable {
             buffer.append(UInt8(ascii: "\"")); buffer.append(UInt8(ascii: "\""))
         case (.null, _):
             buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+        case (.omit, _):
+            break
         }
     }
 }

@@ -186,7 +186,8 @@ extension Builder {
                 switch try reader.text(a) {
                 case "null": s = .orElse(s, .absent)
                 case "empty": s = .orElse(s, .string(""))
-                default: throw fail(a, "must be null or empty (or give 'default:')")
+                case "omit": s = .orElse(s, .omit)
+                default: throw fail(a, "must be null, empty or omit (or give 'default:')")
                 }
             }
             return s

@@ -413,6 +413,7 @@ public final class RecipeRules: WorkloadRules {
 
     private func templateValue(_ v: RecipeValue, _ slot: Recipe.Slot) -> PayloadTemplate.Value {
         switch v {
+        case .omit: return .omit
         case .absent: return slot.absent.isAbsent ? .null : templateValue(slot.absent, slot)
         case let .int(n): return .integer(n)
         case let .string(s): return .string(s)

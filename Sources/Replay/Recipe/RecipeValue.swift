@@ -11,8 +11,15 @@ enum RecipeValue: Equatable {
     case strings([String])
     /// A time, epoch milliseconds: written as the slot's format says.
     case time(Int64)
+    /// No value, and the slot's member is left out of the payload (`absent: omit`).
+    case omit
 
-    var isAbsent: Bool { if case .absent = self { return true } else { return false } }
+    var isAbsent: Bool {
+        switch self {
+        case .absent, .omit: return true
+        default: return false
+        }
+    }
 
     /// The value as a key of an entity or a group (nil for a list or an absent value).
     var key: EntityKey? {
@@ -20,7 +27,7 @@ enum RecipeValue: Equatable {
         case let .int(n): return .int(n)
         case let .string(s): return .string(s)
         case let .bool(b): return .string(b ? "true" : "false")
-        case .absent, .number, .ints, .strings, .time: return nil
+        case .absent, .omit, .number, .ints, .strings, .time: return nil
         }
     }
 
@@ -32,7 +39,7 @@ enum RecipeValue: Equatable {
         case let .bool(b): return b ? "true" : "false"
         case let .number(d): return String(d)
         case let .time(ms): return Timestamp.iso8601(millis: ms)
-        case .absent, .ints, .strings: return nil
+        case .absent, .omit, .ints, .strings: return nil
         }
     }
 }
