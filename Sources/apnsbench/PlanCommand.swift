@@ -42,7 +42,7 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let config = try ReplayRun.configuration(RunRequest(profilePath: profile))
-        let recipes = try Workloads.recipes(config.workload)
+        let recipes = try Workloads.recipes(for: config)
         let source = try PushPlan.source(config, recipes: recipes)
         let lines = try out.map { try PlanLineWriter(path: $0, config: config, recipes: recipes, showTokens: showTokens) }
         let tally = try PushPlan.walk(source, lines: lines, limit: limit)

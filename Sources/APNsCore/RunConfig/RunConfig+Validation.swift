@@ -208,8 +208,9 @@ extension RunConfig {
             }
         }
         if deliveryMode == .broadcast {
-            guard workload.name == "order-changes" else {
-                throw RunConfigError(.delivery, "broadcast needs a workload whose updates go to groups with a channel each (order-changes: one channel per store), found '\(workload.name)'")
+            // Whether the recipe has a group to broadcast to is the recipe's to say (`Workloads.recipes(for:)`).
+            guard workload.mix == nil else {
+                throw RunConfigError(.delivery, "broadcast replays one recording whose recipe names a broadcast group; \(name) is a mix")
             }
             guard workload.pushType == .liveactivity else {
                 throw RunConfigError(.delivery, "broadcast carries Live Activity updates only (apns-push-type liveactivity); \(name) sends \(workload.pushType.rawValue) pushes")

@@ -26,7 +26,7 @@ struct RunInputs {
         libcurl = LibcurlInfo.loaded()
         try libcurl.requireUsable()
         let w = config.workload
-        recipes = try Workloads.recipes(w)
+        recipes = try Workloads.recipes(for: config)
         // By push kind: each part's check for each of its rules' header sets that still sends Live Activity pushes.
         contractChecks = try zip(w.parts, recipes).flatMap { part, recipe in
             let check = try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) }

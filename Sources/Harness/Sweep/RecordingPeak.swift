@@ -18,7 +18,7 @@ public struct RecordingPeak: Codable, Equatable, Sendable {
     /// Walks the configured workload over its stream (delivery as configured; broadcast channels are not
     /// needed to count: each is one push).
     public static func measure(_ config: RunConfig) throws -> RecordingPeak {
-        let recipes = try Workloads.recipes(config.workload)
+        let recipes = try Workloads.recipes(for: config)
         let channels: BroadcastChannels? = config.deliveryMode == .broadcast
             ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream, recipe: recipes[0])
                 .enumerated().map { ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "c\($0.offset)")) }))

@@ -11,6 +11,16 @@ public enum Workloads {
         }
     }
 
+    /// The recipes of a run's workload, checked against how it delivers: broadcast delivery needs a recipe
+    /// that names its broadcast group.
+    public static func recipes(for config: RunConfig) throws -> [Recipe] {
+        let recipes = try recipes(config.workload)
+        if config.deliveryMode == .broadcast, let r = recipes.first, !r.broadcasts {
+            throw ProfileError(file: r.source, line: nil, message: "delivery is broadcast, but the recipe names no broadcast group: add 'broadcast: {group: G}' (a group whose members' activities subscribe to its key's channel with 'subscribe:'), or deliver to devices")
+        }
+        return recipes
+    }
+
     /// The first ``OutgoingPush/kind`` of each part: a part's pushes carry its first kind plus the index of their
     /// rule's header set (``Recipe/headerVariants``).
     public static func firstKinds(_ recipes: [Recipe]) -> [Int32] {
