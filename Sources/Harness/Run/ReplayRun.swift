@@ -158,7 +158,7 @@ public enum ReplayRun {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
-        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks)
+        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, liveActivityKinds: inputs.liveActivityKinds)
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.

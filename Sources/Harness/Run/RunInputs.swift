@@ -13,6 +13,8 @@ struct RunInputs {
     /// The device-contract check of each push kind (a part's, for each header set of its rules), from the
     /// ActivityKit model the part names; nil where it names none.
     let contractChecks: [PayloadCheck?]
+    /// Whether each push kind (as ``contractChecks``) sends Live Activity pushes, which the Live Activity budget counts.
+    let liveActivityKinds: [Bool]
     let key: SigningKey
     /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
     let deadTokens: [String]
@@ -31,6 +33,9 @@ struct RunInputs {
         contractChecks = try zip(w.parts, recipes).flatMap { part, recipe in
             let check = try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) }
             return recipe.headerVariants.map { v in (v.pushType ?? part.pushType) == part.pushType ? check : nil }
+        }
+        liveActivityKinds = zip(w.parts, recipes).flatMap { part, recipe in
+            recipe.headerVariants.map { ($0.pushType ?? part.pushType) == .liveactivity }
         }
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)

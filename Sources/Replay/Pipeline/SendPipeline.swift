@@ -20,8 +20,11 @@ public struct SendPipeline {
     public let contract: DeviceContractSource?
     public let budget: LiveActivityBudgetSource?
 
-    /// - Parameter checks: the device-contract check of each part of the workload (nil where none).
-    public init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = []) {
+    /// - Parameters:
+    ///   - checks: the device-contract check of each push kind (nil where none).
+    ///   - liveActivityKinds: whether each push kind sends Live Activity pushes (the budget counts those only);
+    ///     nil: one kind per part of the workload, as its push type says.
+    public init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = [], liveActivityKinds: [Bool]? = nil) {
         var source: PushSource = driver
         if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
         coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
@@ -29,8 +32,8 @@ public struct SendPipeline {
         contract = checks.contains { $0 != nil } ? DeviceContractSource(source, checks: checks) : nil
         if let contract { source = contract }
         let perHour = config.liveActivityBudgetPerHour
-        // In a mix, only the parts that send Live Activity updates count against the budget.
-        let counted = config.workload.parts.map { $0.pushType == .liveactivity }
+        // Only the push kinds that send Live Activity updates count against the budget (a mix's parts, a rule's own push type).
+        let counted = liveActivityKinds ?? config.workload.parts.map { $0.pushType == .liveactivity }
         budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour, countedKinds: counted) : nil
         if let budget { source = budget }
         if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }
