@@ -28,9 +28,8 @@ for size in 1000000 5000000; do
     cat > "$profile" <<YAML
 # profiles/order-changes.yaml over a generated $label-event recording, without dead tokens or the device-contract model.
 name: order-changes-$label
-workload: order-changes
+recipe: $repo/profiles/recipes/order-changes.yaml
 stream: $stream
-template: $repo/profiles/templates/order-changes.json
 push_type: liveactivity
 bundle_id: com.example.ordermanager
 priority: 10

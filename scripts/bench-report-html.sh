@@ -55,10 +55,9 @@ if [ -z "$report" ]; then
     cat > "$work/p.yaml" <<YAML
 name: order-changes-1m
 description: scripts/bench-report-html.sh, $events order-changes events fanned out
-workload: order-changes
+recipe: $repo/profiles/recipes/order-changes.yaml
 stream: $work/s.ndjson
 dead_tokens: $work/s.dead
-template: $repo/profiles/templates/order-changes.json
 bundle_id: com.example.ordermanager
 push_type: liveactivity
 connections: 2

@@ -25,10 +25,9 @@ for events in "$@"; do
     profile="$work/order-changes-$events.yaml"
     cat > "$profile" <<EOF
 name: order-changes-scale-$events
-workload: order-changes
+recipe: $(pwd)/profiles/recipes/order-changes.yaml
 stream: $stream
 dead_tokens: $work/order-changes-$events.dead-tokens
-template: $(pwd)/profiles/templates/order-changes.json
 push_type: liveactivity
 bundle_id: com.example.ordermanager
 priority: 10

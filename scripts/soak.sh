@@ -53,10 +53,9 @@ step=$(( seconds / 2 ))
 cat > "$out/soak.yaml" <<EOF
 # Written by scripts/soak.sh: order-changes at $rate pushes/s for $seconds s under faults.
 name: soak
-workload: order-changes
+recipe: $(pwd)/profiles/recipes/order-changes.yaml
 stream: $out/stream.ndjson
 dead_tokens: $out/stream.dead-tokens
-template: $(pwd)/profiles/templates/order-changes.json
 push_type: liveactivity
 bundle_id: com.example.ordermanager
 priority: 10
