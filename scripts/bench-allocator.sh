@@ -50,7 +50,7 @@ trap cleanup EXIT
 
 # A recording of alert pushes, one a line (ksr-cranes: about 1% have no token and are not sent).
 "$bin" generate ksr-cranes --events "$((pushes * 102 / 100))" --seed 7 --out "$work/stream.ndjson"
-sed -e "s|^stream: .*|stream: $work/stream.ndjson|" -e "s|^template: .*|template: $root/profiles/templates/ksr-cranes.json|" \
+sed -e "s|^stream: .*|stream: $work/stream.ndjson|" -e "s|^recipe: .*|recipe: $root/profiles/recipes/ksr-cranes.yaml|" \
     -e '/^slo_/d' profiles/ksr-cranes.yaml > "$work/profile.yaml"
 
 printf 'faults:\n  latency: { lognormal_ms: { p50: 40, p99: 200 } }\n' > "$work/sim.yaml"
