@@ -5,15 +5,23 @@
 # second, and the maximum resident set size. Use a release build:
 #
 #   swift build -c release --product apnsbench
-#   scripts/bench-plan.sh .build/release/apnsbench [OUT_DIR]
+#   scripts/bench-plan.sh .build/release/apnsbench [OUT_DIR] [TREE]
+#
+# TREE (default: this checkout) is BIN's own checkout: the profile names its order-changes recipe, or, in a
+# checkout from before recipes, its workload and template.
 set -euo pipefail
-bin=${1:?usage: scripts/bench-plan.sh BIN [OUT_DIR]}
+bin=${1:?usage: scripts/bench-plan.sh BIN [OUT_DIR] [TREE]}
 bin=$(realpath "$bin")
 out=${2:-/tmp/apnsbench-bench-plan}
 mkdir -p "$out"
 out=$(realpath "$out")
 cd "$(dirname "$0")/.."
-repo=$(pwd)
+repo=$(realpath "${3:-.}")
+if [ -d "$repo/profiles/recipes" ]; then
+    workload="recipe: $repo/profiles/recipes/order-changes.yaml"
+else
+    workload=$(printf 'workload: order-changes\ntemplate: %s' "$repo/profiles/templates/order-changes.json")
+fi
 runs=3
 echo "| events | events/s (best of $runs) | max RSS MiB (best of $runs) |"
 echo "| --: | --: | --: |"
@@ -28,7 +36,7 @@ for size in 1000000 5000000; do
     cat > "$profile" <<YAML
 # profiles/order-changes.yaml over a generated $label-event recording, without dead tokens or the device-contract model.
 name: order-changes-$label
-recipe: $repo/profiles/recipes/order-changes.yaml
+$workload
 stream: $stream
 push_type: liveactivity
 bundle_id: com.example.ordermanager
