@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60 build_only=0 targets=()
-all_targets=(stream-line profile payload-template request-validator)
+all_targets=(stream-line profile recipe payload-template request-validator)
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
@@ -54,7 +54,7 @@ started=$SECONDS
 modules_for() {
     case "$1" in
         payload-template) echo APNsCore ;;
-        stream-line|profile) echo APNsCore Replay ;;
+        stream-line|profile|recipe) echo APNsCore Replay ;;
         request-validator) echo APNsCore APNsSimulator ;;
     esac
 }

@@ -124,7 +124,11 @@ extension Builder {
             }
             out.append(Recipe.Slot(source: src, absent: .absent, format: format))
         }
-        try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templatePath)
+        do {
+            try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templatePath)
+        } catch {
+            throw fail(place, "\(error)")
+        }
         return out
     }
 

@@ -8,6 +8,13 @@ public struct StreamRecord {
     public let at: Int64
     public let kind: String
     public let fields: FlatJSONObject
+
+    public init(line: Int, at: Int64, kind: String, fields: FlatJSONObject) {
+        self.line = line
+        self.at = at
+        self.kind = kind
+        self.fields = fields
+    }
 }
 
 /// A workload's rules: how each event changes the workload's state and which pushes it plans. The
