@@ -119,6 +119,9 @@ public struct Recipe {
         case fixed(Priority)
         /// A field holding 10, 5 or 1; absent: the profile's.
         case field(Int)
+        /// A table from a value's text to a priority; a value it does not name (or none): `otherwise`, or the
+        /// profile's.
+        case mapped(Source, [String: Priority], otherwise: Priority?)
     }
 
     struct Slot {

@@ -27,7 +27,19 @@ extension Builder {
                                    priority: .profile, liveActivityEvent: liveEvent, remember: [],
                                    removeRecipientAfterEnd: false, header: .fixed(0))
         if let p = m["priority"] {
-            if case .scalar = p.node, let n = p.node.int {
+            if case .mapping = p.node {
+                let mm = try reader.map(p)
+                try reader.only(mm, ["from", "map", "default"])
+                guard let from = mm["from"], let table = mm["map"] else { throw fail(p, "must be a number, a field, or {from: FIELD, map: {VALUE: 10}, default: 5}") }
+                func priority(_ e: Entry) throws -> Priority {
+                    let n = try reader.int(e)
+                    guard let p = Priority(rawValue: n) else { throw fail(e, "must be 10, 5 or 1, found \(n)") }
+                    return p
+                }
+                var t: [String: Priority] = [:]
+                for entry in try reader.map(table).entries { t[entry.key] = try priority(entry) }
+                rule.priority = .mapped(try source(from, event: event, recipient: recipient), t, otherwise: try mm["default"].map(priority))
+            } else if case .scalar = p.node, let n = p.node.int {
                 guard let priority = Priority(rawValue: n) else { throw fail(p, "must be 10, 5 or 1, or a field holding one; found \(n)") }
                 rule.priority = .fixed(priority)
             } else {

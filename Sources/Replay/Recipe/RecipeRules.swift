@@ -232,6 +232,8 @@ public final class RecipeRules: WorkloadRules {
         switch push.priority {
         case .profile: return profilePriority
         case let .fixed(p): return p
+        case let .mapped(source, table, otherwise):
+            return text(source).flatMap { table[$0] } ?? otherwise ?? profilePriority
         case let .field(i):
             guard case let .int(n) = values[i] else { return profilePriority }
             guard let p = Priority(rawValue: n) else {
