@@ -1,0 +1,87 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import XCTest
+
+/// A rule's own headers, a mapped priority and an omitted slot, on a small recipe written for the test.
+final class RecipeRuleOptionsTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("recipe-options-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try #"{"aps": {"alert": "{{text}}"}, "parcel": "{{parcel}}", "eta": "{{#eta}}"}"#
+            .write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    private func recipe(_ push: String) throws -> Recipe {
+        let yaml = """
+            recipe: options
+            events:
+              note:
+                match: {kind: note}
+                fields:
+                  token: token
+                  text: string
+                  parcel: string
+                  urgency: string?
+                  eta: int?
+                push:
+                  to: {token: token}
+                  template: t.json
+            \(push.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+            """
+        return try RecipeLoader.load(yaml: yaml, file: dir.appendingPathComponent("r.yaml").path)
+    }
+
+    private func plan(_ recipe: Recipe, _ line: String) throws -> OutgoingPush {
+        let rules = RecipeRules(recipe, priority: .powerAware)
+        let fields = try FlatJSON.parse(line, line: 1)
+        XCTAssertEqual(try rules.apply(StreamRecord(line: 1, at: 1_700_000_000_000, kind: "note", fields: fields)), 1)
+        var push = OutgoingPush()
+        XCTAssertEqual(rules.nextPlanned(into: &push), .push)
+        return push
+    }
+
+    private let token = String(repeating: "ab", count: 32)
+
+    func testAMappedCollapseIDPicksItsHeaderSetByValue() throws {
+        let r = try recipe("""
+            push_type: alert
+            collapse_id: {from: urgency, map: {high: urgent-notes}, default: notes}
+            expiration_seconds: 60
+            """)
+        // Set 0 is the profile's own; the rule's two sets follow.
+        XCTAssertEqual(r.headerVariants, [HeaderOverride(),
+                                          HeaderOverride(pushType: .alert, expirationSeconds: 60, collapseID: "urgent-notes"),
+                                          HeaderOverride(pushType: .alert, expirationSeconds: 60, collapseID: "notes")])
+        let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"high"}"#
+        XCTAssertEqual(try plan(r, line).kind, 1)
+        XCTAssertEqual(try plan(r, line.replacingOccurrences(of: "high", with: "low")).kind, 2)
+        XCTAssertEqual(try plan(r, line.replacingOccurrences(of: #","urgency":"high""#, with: "")).kind, 2)
+    }
+
+    func testAMappedPriorityFallsBackToItsDefaultThenTheProfiles() throws {
+        let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"high"}"#
+        let mapped = try recipe("priority: {from: urgency, map: {high: 10}, default: 1}")
+        XCTAssertEqual(try plan(mapped, line).priority, .immediate)
+        XCTAssertEqual(try plan(mapped, line.replacingOccurrences(of: "high", with: "low")).priority, .powerFirst)
+        let noDefault = try recipe("priority: {from: urgency, map: {high: 10}}")
+        XCTAssertEqual(try plan(noDefault, line.replacingOccurrences(of: "high", with: "low")).priority, .powerAware)
+        XCTAssertThrowsError(try recipe("priority: {from: urgency, map: {high: 7}}")) { error in
+            XCTAssertTrue("\(error)".contains("must be 10, 5 or 1, found 7"), "\(error)")
+        }
+    }
+
+    func testAnAbsentValueCanLeaveItsMemberOut() throws {
+        let r = try recipe("slots: {eta: {from: eta, absent: omit}}")
+        let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1"}"#
+        XCTAssertEqual(String(decoding: try plan(r, line).body, as: UTF8.self), #"{"aps":{"alert":"hi"},"parcel":"p1"}"#)
+        let withETA = line.replacingOccurrences(of: "}", with: #","eta":12}"#)
+        XCTAssertEqual(String(decoding: try plan(r, withETA).body, as: UTF8.self), #"{"aps":{"alert":"hi"},"parcel":"p1","eta":12}"#)
+        // Without `absent: omit` an absent value is null.
+        XCTAssertEqual(String(decoding: try plan(try recipe(""), line).body, as: UTF8.self), #"{"aps":{"alert":"hi"},"parcel":"p1","eta":null}"#)
+    }
+}
