@@ -2,8 +2,8 @@
 // `PayloadTemplate(json:source:)` and rendered.
 //
 // Each input must compile or throw a `PayloadTemplate.CompileError`, never crash. A template that
-// passes the check the workloads make at start (`validate(sample:source:)` with the sample values
-// `TemplateSlots` uses) must render a JSON object for any values: strings full of quotes, backslashes,
+// passes the check a recipe's push makes when it is loaded (`validate(sample:source:)` with the sample
+// values the recipe loader uses) must render a JSON object for any values: strings full of quotes, backslashes,
 // control characters and non-ASCII text, extreme integers. That is what makes the check at start
 // enough for every push of a run.
 //

@@ -4,13 +4,13 @@
 //
 // Each line must end as a record or as a bad line, never as a crash. On top of that it checks what the
 // driver's accounting relies on:
-// - a record that the workload's rules accept and that plans N pushes hands out exactly N (`nextPlanned`);
+// - a record that a shipped recipe's rules accept and that plans N pushes hands out exactly N (`nextPlanned`);
 // - a record the rules refuse (a throw) plans nothing;
 // - the public `FlatJSON.parse` gives the same answer for a slice that does not start at index 0.
 // Every typed accessor of `FlatJSONObject` is called on every field of a record, whatever its type.
 //
 // Built by scripts/fuzz.sh with `swiftc -sanitize=fuzzer,address`; run from the repository's root
-// (the workloads' templates are read from profiles/templates/).
+// (the shipped recipes are read from profiles/recipes/, their templates beside them).
 import APNsCore
 @testable import Replay
 
@@ -18,15 +18,16 @@ import APNsCore
 import Glibc
 #endif
 
-/// The shipped template of each workload, compiled once.
-let templates: [String: PayloadTemplate] = {
-    var compiled: [String: PayloadTemplate] = [:]
-    for name in Workloads.names {
-        let path = "profiles/templates/\(name).json"
-        guard let text = readFile(path) else { fatalError("stream-line fuzzer: cannot read \(path); run it from the repository's root") }
-        do { compiled[name] = try PayloadTemplate(json: text, source: path) } catch { fatalError("stream-line fuzzer: \(error)") }
+/// The shipped recipe of each workload, loaded once.
+let recipes: [String: Recipe] = {
+    var loaded: [String: Recipe] = [:]
+    for name in ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"] {
+        let path = "profiles/recipes/\(name).yaml"
+        do { loaded[name] = try RecipeLoader.load(path: path) } catch {
+            fatalError("stream-line fuzzer: \(error); run it from the repository's root")
+        }
     }
-    return compiled
+    return loaded
 }()
 
 /// The workloads whose rules read events of this kind; any other kind goes to one workload, which
@@ -76,11 +77,7 @@ public func fuzzStreamLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 func makeRules(_ name: String) -> WorkloadRules {
-    do {
-        return try Workloads.rules(named: name, template: templates[name]!, templateSource: name, priority: .immediate)
-    } catch {
-        fatalError("stream-line fuzzer: rules for \(name): \(error)")
-    }
+    RecipeRules(recipes[name]!, priority: .immediate)
 }
 
 /// Applies one record as `WorkloadDriver.next(into:)` does and checks the plan's size.

@@ -29,8 +29,8 @@ public struct PayloadTemplate: Sendable {
 
     /// A whole-value slot's format, after `|` in the slot: `"{{#response_time|reference_date}}"`.
     ///
-    /// The time formats say how the workload writes a time into an integer slot (``TemplateSlots``-style
-    /// binders turn a recorded time into the number); each is what one `JSONDecoder` date strategy reads.
+    /// The time formats say how a recipe writes a time into an integer slot (the recorded time turned into
+    /// the number); each is what one `JSONDecoder` date strategy reads.
     /// A time in a string slot without a format is written as ISO 8601 text (`.iso8601`).
     public enum SlotFormat: String, Sendable, CaseIterable {
         /// Seconds since 2001-01-01 00:00:00 UTC, Foundation's reference date, with milliseconds as a

@@ -3,7 +3,7 @@ import XCTest
 
 final class DeliveryConfigTests: XCTestCase {
     private func config(workload: String = "order-changes", pushType: PushType = .liveactivity) -> RunConfig {
-        var w = RunConfig.Workload(name: workload, stream: "s", template: "t", bundleID: "com.example.app")
+        var w = RunConfig.Workload(name: workload, stream: "s", recipe: "r.yaml", bundleID: "com.example.app")
         w.pushType = pushType
         return RunConfig(name: "x", profilePath: "p.yaml", workload: w)
     }

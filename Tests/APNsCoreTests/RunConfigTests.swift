@@ -7,7 +7,7 @@ import XCTest
 final class RunConfigTests: XCTestCase {
     func base() -> RunConfig {
         RunConfig(name: "t", profilePath: "profiles/t.yaml",
-                  workload: RunConfig.Workload(name: "order-changes", stream: "s.ndjson", template: "t.json", bundleID: "com.x"))
+                  workload: RunConfig.Workload(name: "order-changes", stream: "s.ndjson", recipe: "r.yaml", bundleID: "com.x"))
     }
 
     func assertRule(_ change: (inout RunConfig) -> Void, key: ConfigKey, mentions: String, cores: Int = 2,

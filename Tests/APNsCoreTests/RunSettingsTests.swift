@@ -33,7 +33,7 @@ final class RunSettingsTests: XCTestCase {
     /// The profile keys and flags are those profiles, scripts and baselines already use.
     func testTheSpellingsInUseAreKept() {
         XCTAssertEqual(Set(RunSettings.profileKeys), [
-            "name", "description", "workload", "stream", "template", "push_type", "bundle_id", "priority",
+            "name", "description", "workload", "stream", "recipe", "push_type", "bundle_id", "priority",
             "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
             "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
             "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
@@ -77,7 +77,7 @@ final class RunSettingsTests: XCTestCase {
 
     /// A configuration with every setting given.
     static func full() -> RunConfig {
-        var part = RunConfig.Workload(name: "leave-requests", stream: "a.ndjson", template: "a.json", bundleID: "com.a")
+        var part = RunConfig.Workload(name: "leave-requests", stream: "a.ndjson", recipe: "a.yaml", bundleID: "com.a")
         part.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00", attributesType: "A", dateDecoding: .secondsSince1970)
         var c = RunConfig(name: "t", profilePath: "p.yaml", workload: part)
         c.description = "d"
@@ -122,7 +122,7 @@ final class RunSettingsTests: XCTestCase {
                 node = s.reportPath.split(separator: ".").reduce(other as Any?) { ($0 as? [String: Any])?[String($1)] }
             }
             if s.key == .activityModel || s.key == .activityModelType || s.key == .dateDecoding || s.key == .stream
-                || s.key == .template || s.key == .pushType || s.key == .bundleID {
+                || s.key == .recipe || s.key == .pushType || s.key == .bundleID {
                 // Present for the workload itself (a mix's are under `workload.mix`).
                 var c = Self.full()
                 c.workload.mix = nil
@@ -136,7 +136,7 @@ final class RunSettingsTests: XCTestCase {
     /// The profile reader reads every one-value key through the table; only keys with structure (the
     /// workload and its parts, the schedule, the SLO's classes, the simulator section) are its own.
     func testOneValueKeysAreReadThroughTheTable() {
-        let structured: Set = ["name", "workload", "stream", "template", "push_type", "bundle_id", "mix", "activity_model",
+        let structured: Set = ["name", "workload", "stream", "recipe", "push_type", "bundle_id", "mix", "activity_model",
                                "activity_model_type", "date_decoding", "dead_tokens", "schedule", "speed", "rate", "ramp",
                                "slo_max_error_share", "simulator", "simulator.fast", "simulator.model"]
         for s in RunSettings.all {

@@ -45,14 +45,14 @@ final class TokenPartitionTests: XCTestCase {
         XCTAssertEqual(Schedule.ramp(from: 40, to: 400, seconds: 60).share(of: 4), .ramp(from: 10, to: 100, seconds: 60))
         XCTAssertEqual(Schedule.recorded(speed: 60).share(of: 4), .recorded(speed: 60))
         XCTAssertEqual(Schedule.closedLoop.share(of: 4), .closedLoop)
-        var config = RunConfig(name: "x", profilePath: "p.yaml", workload: .init(name: "w", stream: "s", template: "t", bundleID: "b"))
+        var config = RunConfig(name: "x", profilePath: "p.yaml", workload: .init(name: "w", stream: "s", recipe: "r.yaml", bundleID: "b"))
         config.schedule.mode = .fixedRate(perSecond: 90)
         config.shard = .init(index: 1, count: 3)
         XCTAssertEqual(config.effectiveSchedule, .fixedRate(perSecond: 30))
     }
 
     func testAShardOutOfRangeIsRefusedNamingTheFlag() {
-        var config = RunConfig(name: "x", profilePath: "p.yaml", workload: .init(name: "w", stream: "s", template: "t", bundleID: "b"))
+        var config = RunConfig(name: "x", profilePath: "p.yaml", workload: .init(name: "w", stream: "s", recipe: "r.yaml", bundleID: "b"))
         var o = RunConfigOverrides()
         o.shard = .init(index: 3, count: 3)
         config = config.overlaying(o)

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// The alert profiles end to end (`apnsbench run profiles/X.yaml`): profile → embedded simulator over TLS on
@@ -97,7 +98,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
             name: everday-test
             workload: everday-approvals
             stream: \(stream.path)
-            template: \(Self.repo.appendingPathComponent("profiles/templates/everday-approvals.json").path)
+            recipe: \(RepoFiles.recipe("everday-approvals"))
             push_type: alert
             bundle_id: au.batserver.everday
             """.write(to: profile, atomically: true, encoding: .utf8)
@@ -127,7 +128,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
             name: cdbl-test
             workload: cdbl-leave
             stream: \(stream.path)
-            template: \(Self.repo.appendingPathComponent("profiles/templates/cdbl-leave.json").path)
+            recipe: \(RepoFiles.recipe("cdbl-leave"))
             push_type: alert
             bundle_id: bd.com.cdbl.lms
             bad_lines: stop

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// The device contract end to end: profile → workload → check → embedded simulator → report. A push that
@@ -132,7 +133,7 @@ final class DeviceContractReplayTests: XCTestCase {
             name: planted
             workload: leave-requests
             stream: s.ndjson
-            template: \(Self.repo.appendingPathComponent("profiles/templates/leave-requests.json").path)
+            recipe: \(RepoFiles.recipe("leave-requests"))
             activity_model: Model.swift
             dead_tokens: dead
             bundle_id: com.example.leaverequests
@@ -162,7 +163,7 @@ final class DeviceContractReplayTests: XCTestCase {
         try "struct A: ActivityAttributes {\n    public struct ContentState: Codable, Hashable {\n        var x: (Int, Int)\n    }\n}\n"
             .write(to: scratch.appendingPathComponent("Tuple.swift"), atomically: true, encoding: .utf8)
         let profile = scratch.appendingPathComponent("p.yaml").path
-        try "name: t\nworkload: leave-requests\nstream: s.ndjson\ntemplate: t.json\nbundle_id: b\nactivity_model: Tuple.swift\n"
+        try "name: t\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\nbundle_id: b\nactivity_model: Tuple.swift\n"
             .write(toFile: profile, atomically: true, encoding: .utf8)
         var request = RunRequest(profilePath: profile)
         request.outDirectory = scratch.appendingPathComponent("out").path

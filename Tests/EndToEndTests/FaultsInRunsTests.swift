@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Harness
 import Reporting
+import TestSupport
 import XCTest
 
 /// A profile's `simulator:` section end to end: the shipped leave-requests recording replayed against the
@@ -13,7 +14,7 @@ final class FaultsInRunsTests: XCTestCase {
     private func profile(_ section: String, in dir: URL) throws -> String {
         let shipped = try String(contentsOf: Self.repo.appendingPathComponent("profiles/leave-requests.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "stream: streams/", with: "stream: \(Self.repo.path)/profiles/streams/")
-            .replacingOccurrences(of: "template: templates/", with: "template: \(Self.repo.path)/profiles/templates/")
+            .replacingOccurrences(of: "recipe: recipes/", with: "recipe: \(Self.repo.path)/profiles/recipes/")
             .replacingOccurrences(of: "activity_model: models/", with: "activity_model: \(Self.repo.path)/profiles/models/")
         let path = dir.appendingPathComponent("faults.yaml").path
         try (shipped + "\nretry_backoff: 10ms\n" + section).write(toFile: path, atomically: true, encoding: .utf8)

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// `apnsbench run` end to end: profile → embedded simulator over TLS on loopback → libcurl engine → report.
@@ -92,7 +93,7 @@ final class LeaveRequestReplayTests: XCTestCase {
 
     func testBadProfileKeyIsNamedWithItsLine() throws {
         let path = scratch.appendingPathComponent("typo.yaml").path
-        try "name: x\nworkload: leave-requests\nstream: s.ndjson\ntemplate: t.json\nbundle_id: com.x\nconections: 4\n"
+        try "name: x\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\nbundle_id: com.x\nconections: 4\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ReplayRun.execute(RunRequest(profilePath: path), log: { _ in })) { error in
             let text = "\(error)"
@@ -114,13 +115,12 @@ final class LeaveRequestReplayTests: XCTestCase {
     private func writeProfile(stream lines: [String], badLines: String) throws -> String {
         let stream = scratch.appendingPathComponent("stream-\(badLines).ndjson")
         try (lines.joined(separator: "\n") + "\n").write(to: stream, atomically: true, encoding: .utf8)
-        let template = Self.repo.appendingPathComponent("profiles/templates/leave-requests.json").path
         let profile = scratch.appendingPathComponent("p-\(badLines).yaml")
         try """
             name: test
             workload: leave-requests
             stream: \(stream.path)
-            template: \(template)
+            recipe: \(RepoFiles.recipe("leave-requests"))
             bundle_id: com.example.leaverequests
             bad_lines: \(badLines)
             """.write(to: profile, atomically: true, encoding: .utf8)

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// `model fit` against the embedded simulator configured with a model chosen here: the fit gives the model
@@ -15,7 +16,7 @@ final class ModelFitEndToEndTests: XCTestCase {
         let profiles = Self.repo.appendingPathComponent("profiles").path
         let text = try String(contentsOfFile: profiles + "/ksr-cranes.yaml", encoding: .utf8)
             .replacingOccurrences(of: "stream: streams/", with: "stream: \(profiles)/streams/")
-            .replacingOccurrences(of: "template: templates/", with: "template: \(profiles)/templates/")
+            .replacingOccurrences(of: "recipe: recipes/", with: "recipe: \(profiles)/recipes/")
             .replacingOccurrences(of: "connections: 2", with: "connections: \(connections)")
             .replacingOccurrences(of: "streams: 100", with: "streams: \(streams)")
             + "\nsimulator:\n" + simulator

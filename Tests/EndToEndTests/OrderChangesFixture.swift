@@ -1,5 +1,6 @@
 import Foundation
 import Replay
+import TestSupport
 
 /// A generated order-changes recording (with its planted dead tokens) and a profile for it, written to a
 /// scratch folder: the input of the order-changes and workers end-to-end tests.
@@ -25,7 +26,7 @@ enum OrderChangesFixture {
             workload: order-changes
             stream: \(stream.path)
             dead_tokens: \(deadFile.path)
-            template: \(repo.appendingPathComponent("profiles/templates/order-changes.json").path)
+            recipe: \(RepoFiles.recipe("order-changes"))
             bundle_id: com.example.ordermanager
             \(settings)
             """.write(toFile: path, atomically: true, encoding: .utf8)

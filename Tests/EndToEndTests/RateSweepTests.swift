@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Harness
 import Reporting
+import TestSupport
 import XCTest
 
 /// `apnsbench sweep` end to end against the embedded simulator with a capacity model whose knee is known:
@@ -19,7 +20,7 @@ final class RateSweepTests: XCTestCase {
         let profile = try String(contentsOfFile: profiles + "/order-changes.yaml", encoding: .utf8)
             .replacingOccurrences(of: "stream: streams/", with: "stream: \(profiles)/streams/")
             .replacingOccurrences(of: "dead_tokens: streams/", with: "dead_tokens: \(profiles)/streams/")
-            .replacingOccurrences(of: "template: templates/", with: "template: \(profiles)/templates/")
+            .replacingOccurrences(of: "recipe: recipes/", with: "recipe: \(profiles)/recipes/")
             .replacingOccurrences(of: "activity_model: models/", with: "activity_model: \(profiles)/models/")
             + "\nsimulator:\n  faults:\n    round_trip_ms: 5\n    capacity: { per_connection_per_second: \(Int(capacity)) }\n"
         let path = dir.appendingPathComponent("sweep.yaml").path

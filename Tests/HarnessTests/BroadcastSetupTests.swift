@@ -1,12 +1,16 @@
 import APNsCore
 import Foundation
 import Replay
+import TestSupport
 import XCTest
 @testable import Harness
 
 /// Broadcast delivery's bracket around a run: the stores found in the stream, a channel created for each
 /// through the channel API (here the embedded simulator's), and deleted after.
 final class BroadcastSetupTests: XCTestCase {
+    /// The shipped order-changes recipe: its `subscribe:` field (`input_push_channel`) names the stores.
+    static var orderChanges: Recipe { try! RecipeLoader.load(path: RepoFiles.recipe("order-changes")) }
+
     func testTheSubscribedStoresAreReadFromTheRawLinesAscendingAndOnce() throws {
         let fixture = try HarnessFixture(self)
         let stream = try fixture.write("s.ndjson", [
@@ -19,7 +23,7 @@ final class BroadcastSetupTests: XCTestCase {
             "",
             #"{"kind":"device.register","input_push_channel":5}"#,  // no newline after the last line
         ].joined(separator: "\n"))
-        XCTAssertEqual(try BroadcastSetup.subscribedStores(stream: stream), [3, 5, 7, 12])
+        XCTAssertEqual(try BroadcastSetup.subscribedStores(stream: stream, recipe: Self.orderChanges), [3, 5, 7, 12])
     }
 
     func testALineAcrossTheReadsChunksIsStillRead() throws {
@@ -28,11 +32,11 @@ final class BroadcastSetupTests: XCTestCase {
         let lines = (0..<40_000).map { #"{"kind":"device.register","pad":"\#(String(repeating: "x", count: $0 % 37))","input_push_channel":\#($0 % 501)}"# }
         let stream = try fixture.write("big.ndjson", lines.joined(separator: "\n") + "\n")
         XCTAssertGreaterThan(try FileManager.default.attributesOfItem(atPath: stream)[.size] as? Int ?? 0, 2 << 20)
-        XCTAssertEqual(try BroadcastSetup.subscribedStores(stream: stream), Array(0..<501))
+        XCTAssertEqual(try BroadcastSetup.subscribedStores(stream: stream, recipe: Self.orderChanges), Array(0..<501))
     }
 
     func testAnUnreadableStreamIsAnErrorNamingIt() {
-        XCTAssertThrowsError(try BroadcastSetup.subscribedStores(stream: "/nonexistent/s.ndjson")) { error in
+        XCTAssertThrowsError(try BroadcastSetup.subscribedStores(stream: "/nonexistent/s.ndjson", recipe: Self.orderChanges)) { error in
             XCTAssertEqual("\(error)", "stream /nonexistent/s.ndjson cannot be read")
         }
     }
@@ -50,7 +54,7 @@ final class BroadcastSetupTests: XCTestCase {
             name: oc
             workload: order-changes
             stream: \(stream)
-            template: \(HarnessFixture.repo.appendingPathComponent("profiles/templates/order-changes.json").path)
+            recipe: \(RepoFiles.recipe("order-changes"))
             bundle_id: com.example.ordermanager
             delivery: broadcast
             \(simulator)

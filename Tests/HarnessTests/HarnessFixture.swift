@@ -1,11 +1,13 @@
 import APNsCore
 import Foundation
+import TestSupport
 import XCTest
 
 /// A scratch folder with a small leave-requests recording and the run configurations the Harness tests use.
 struct HarnessFixture {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let template = repo.appendingPathComponent("profiles/templates/leave-requests.json").path
+    static let repo = RepoFiles.root
+    /// The shipped leave-requests recipe (absolute).
+    static let recipe = RepoFiles.recipe("leave-requests")
     static let tokens = (1...4).map { String(format: "%02x", $0) + String(repeating: "ab", count: 31) }
 
     let folder: URL
@@ -48,7 +50,7 @@ struct HarnessFixture {
     func config() throws -> RunConfig {
         let stream = try write("s.ndjson", Self.recording)
         return RunConfig(name: "harness", profilePath: path("p.yaml"),
-                         workload: .init(name: "leave-requests", stream: stream, template: Self.template, bundleID: "com.example.leaverequests"))
+                         workload: .init(name: "leave-requests", stream: stream, recipe: Self.recipe, bundleID: "com.example.leaverequests"))
     }
 
     /// The same recording as a profile file, with `extra` lines; its path.
@@ -58,10 +60,17 @@ struct HarnessFixture {
             name: harness
             workload: leave-requests
             stream: \(stream)
-            template: \(Self.template)
+            recipe: \(Self.recipe)
             bundle_id: com.example.leaverequests
             \(extra)
             """)
+    }
+
+    /// The shipped leave-requests recipe copied into the folder with `template:` naming `template` instead
+    /// (relative to the copy); the copy's path.
+    func recipe(template: String) throws -> String {
+        let text = try String(contentsOfFile: Self.recipe, encoding: .utf8)
+        return try write("r.yaml", text.replacingOccurrences(of: "template: ../templates/leave-requests.json", with: "template: \(template)"))
     }
 
     /// A fresh provider key written as a .p8; the key and its path.

@@ -3,6 +3,7 @@ import APNsSimulator
 import Foundation
 import Harness
 import Replay
+import TestSupport
 import XCTest
 
 /// A profile's `simulator:` section: read by the profile loader as written, kept in the run configuration
@@ -13,7 +14,7 @@ final class ProfileSimulatorSectionTests: XCTestCase {
         name: t
         workload: leave-requests
         stream: s.ndjson
-        template: t.json
+        recipe: \(RepoFiles.recipe("leave-requests"))
         bundle_id: com.example.app
 
         """
@@ -122,7 +123,7 @@ final class APNsModelPresetTests: XCTestCase {
             XCTAssertNotNil(s.faults.capacity, preset.name)
             XCTAssertGreaterThan(s.faults.roundTripMilliseconds, 0, preset.name)
         }
-        var config = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "leave-requests", stream: "s", template: "t", bundleID: "b"))
+        var config = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "leave-requests", stream: "s", recipe: "r.yaml", bundleID: "b"))
         config.simulator.model = "far"
         config.simulator.settings = .object(["faults": .object(["round_trip_ms": .double(90), "stall_fraction": .double(0.01)])])
         var s = SimulatorConfiguration()

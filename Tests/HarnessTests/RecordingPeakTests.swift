@@ -20,11 +20,11 @@ final class RecordingPeakTests: XCTestCase {
         XCTAssertEqual(try RecordingPeak.measure(config), RecordingPeak(pushes: 0, peakSecond: 0, peakMinutePerSecond: 0, peakMinuteAt: nil))
     }
 
-    func testAnUnreadableTemplateIsAnErrorNamingIt() throws {
+    func testAnUnreadableRecipeIsAnErrorNamingIt() throws {
         var config = try HarnessFixture(self).config()
-        config.workload.template = "/nonexistent/t.json"
+        config.workload.recipe = "/nonexistent/r.yaml"
         XCTAssertThrowsError(try RecordingPeak.measure(config)) { error in
-            XCTAssertTrue("\(error)".contains("template /nonexistent/t.json (from "), "\(error)")
+            XCTAssertTrue("\(error)".contains("/nonexistent/r.yaml: cannot read the recipe: "), "\(error)")
         }
     }
 }

@@ -6,14 +6,14 @@ import XCTest
 
 /// What a run reads before anything starts: each input read, and each bad one refused naming its source.
 final class RunInputsTests: XCTestCase {
-    func testReadsTheTemplateStreamDigestDeadTokensAndMakesAKeyForTheSimulator() throws {
+    func testReadsTheRecipeStreamDigestDeadTokensAndMakesAKeyForTheSimulator() throws {
         let fixture = try HarnessFixture(self)
         var config = try fixture.config()
         let dead = HarnessFixture.tokens[2].uppercased()
         config.workload.deadTokens = try fixture.write("dead.txt", "# planted\n\n  \(dead)  \n\(HarnessFixture.tokens[3])\n")
         let inputs = try RunInputs(config, credentials: Credentials())
 
-        XCTAssertEqual(inputs.templates.count, 1)
+        XCTAssertEqual(inputs.recipes.map(\.name), ["leave-requests"])
         XCTAssertEqual(inputs.contractChecks.count, 1)
         XCTAssertNil(inputs.contractChecks[0], "no ActivityKit model named")
         XCTAssertEqual(inputs.deadTokens, [dead, HarnessFixture.tokens[3]], "comments and blank lines skipped, spaces trimmed")
@@ -53,13 +53,20 @@ final class RunInputsTests: XCTestCase {
     }
 
     func testEachBadInputIsRefusedNamingItsSource() throws {
-        try assertRefused("template /nonexistent/t.json (from ") { _, c in c.workload.template = "/nonexistent/t.json" }
+        try assertRefused("/nonexistent/r.yaml: cannot read the recipe: ") { _, c in c.workload.recipe = "/nonexistent/r.yaml" }
         try assertRefused("stream /nonexistent/s.ndjson (from ") { _, c in c.workload.stream = "/nonexistent/s.ndjson" }
         try assertRefused("dead-token list /nonexistent/dead cannot be read") { _, c in c.workload.deadTokens = "/nonexistent/dead" }
         try assertRefused("dead.txt:3: 'nothex…(6)' is not a device token") { f, c in
             c.workload.deadTokens = try f.write("dead.txt", "# one\n\(HarnessFixture.tokens[0])\nnothex\n")
         }
-        try assertRefused("t.json: not valid JSON") { f, c in c.workload.template = try f.write("t.json", "{ not json") }
+        try assertRefused("r.yaml:39: 'events.leave.status.push.template' ") { f, c in
+            try f.write("t.json", "{ not json")
+            c.workload.recipe = try f.recipe(template: "t.json")
+        }
+        try assertRefused("t.json: not valid JSON") { f, c in
+            try f.write("t.json", "{ not json")
+            c.workload.recipe = try f.recipe(template: "t.json")
+        }
     }
 
     func testKeysAndCertificatesAreRefusedNamingTheOptions() throws {

@@ -7,7 +7,7 @@ import XCTest
 /// The live progress line: what it shows, how often it prints off a terminal, redrawing on one.
 final class RunProgressTests: XCTestCase {
     func config(_ schedule: Schedule = .closedLoop, duration: Double? = nil) -> RunConfig {
-        var c = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "order-changes", stream: "s", template: "t", bundleID: "b"))
+        var c = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "order-changes", stream: "s", recipe: "r.yaml", bundleID: "b"))
         c.schedule.mode = schedule
         c.schedule.durationSeconds = duration
         return c

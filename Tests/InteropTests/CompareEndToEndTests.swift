@@ -40,7 +40,7 @@ final class CompareEndToEndTests: XCTestCase {
             name: compare-e2e
             workload: leave-requests
             stream: \(stream)
-            template: \(Self.repo.appendingPathComponent("profiles/templates/leave-requests.json").path)
+            recipe: \(Self.repo.appendingPathComponent("profiles/recipes/leave-requests.yaml").path)
             push_type: liveactivity
             bundle_id: com.example.leaverequests
             priority: 10

@@ -37,7 +37,7 @@ final class ExitCodeTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let profile = dir.appendingPathComponent("bad.yaml").path
-        try "name: t\nworkload: leave-requests\nstream: s.ndjson\ntemplate: t.json\nbundle_id: com.x\nstreams: 5000\n"
+        try "name: t\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\nbundle_id: com.x\nstreams: 5000\n"
             .write(toFile: profile, atomically: true, encoding: .utf8)
         let r = try apnsbench(["run", profile, "--out", dir.appendingPathComponent("out").path])
         XCTAssertEqual(r.status, 1, r.output)
@@ -54,16 +54,23 @@ final class ExitCodeTests: XCTestCase {
         }
     }
 
-    /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended; `template` is
-    /// relative to profiles/.
-    func profile(in dir: URL, extra: String, template: String = "templates/leave-requests.json") throws -> String {
+    /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended; with `template`
+    /// (relative to profiles/), the shipped recipe copied into `dir` with that template instead of its own.
+    func profile(in dir: URL, extra: String, template: String? = nil) throws -> String {
         let profiles = Self.root.appendingPathComponent("profiles").path
         let path = dir.appendingPathComponent("slo.yaml").path
+        var recipe = RepoFiles.recipe("leave-requests")
+        if let template {
+            recipe = dir.appendingPathComponent("leave-requests.yaml").path
+            try String(contentsOfFile: RepoFiles.recipe("leave-requests"), encoding: .utf8)
+                .replacingOccurrences(of: "template: ../templates/leave-requests.json", with: "template: \(profiles)/\(template)")
+                .write(toFile: recipe, atomically: true, encoding: .utf8)
+        }
         try """
             name: slo
             workload: leave-requests
             stream: \(profiles)/streams/leave-requests.ndjson
-            template: \(profiles)/\(template)
+            recipe: \(recipe)
             bundle_id: com.example.leaverequests
             \(extra)
             """.write(toFile: path, atomically: true, encoding: .utf8)

@@ -101,7 +101,7 @@ final class HdrHistogramInteropTests: XCTestCase {
 
         var events = EventTally()
         events.record(kind: "interop", .producedPushes(recorder.planned))
-        var workload = RunConfig.Workload(name: "interop", stream: "s.ndjson", template: "t.json", bundleID: "com.example.app")
+        var workload = RunConfig.Workload(name: "interop", stream: "s.ndjson", recipe: "r.yaml", bundleID: "com.example.app")
         workload.pushType = .alert
         var engine = EngineCounters()
         engine.sent = recorder.planned   // every push sent once

@@ -149,7 +149,7 @@ final class ShardedRunTests: XCTestCase {
             name: sharded
             workload: leave-requests
             stream: \(profiles)/streams/leave-requests.ndjson
-            template: \(profiles)/templates/leave-requests.json
+            recipe: \(profiles)/recipes/leave-requests.yaml
             bundle_id: \(bundleID)
             push_type: alert
             connections: 2

@@ -26,7 +26,7 @@ final class StandaloneSimulatorRunTests: XCTestCase {
             name: standalone
             workload: leave-requests
             stream: \(profiles)/streams/leave-requests.ndjson
-            template: \(profiles)/templates/leave-requests.json
+            recipe: \(profiles)/recipes/leave-requests.yaml
             bundle_id: \(bundleID)
             push_type: alert
             fail_fast: 2s

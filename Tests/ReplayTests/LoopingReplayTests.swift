@@ -1,21 +1,18 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// A recording looped pass after pass: the same pushes each pass, recorded times shifted past the pass
 /// before, every pass's events counted, and the loop ends on a stop or a pass that plans nothing.
 final class LoopingReplayTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    func config(_ name: String, pushType: PushType, stream: String? = nil) throws -> (RunConfig, [PayloadTemplate]) {
-        var w = RunConfig.Workload(name: name, stream: stream ?? Self.repo.appendingPathComponent("profiles/streams/\(name).ndjson").path,
-                                   template: Self.repo.appendingPathComponent("profiles/templates/\(name).json").path, bundleID: "com.example.app")
+    func config(_ name: String, pushType: PushType, stream: String? = nil) throws -> (RunConfig, [Recipe]) {
+        var w = RunConfig.Workload(name: name, stream: stream ?? RepoFiles.stream(name), recipe: RepoFiles.recipe(name), bundleID: "com.example.app")
         w.pushType = pushType
         var c = RunConfig(name: name, profilePath: "test.yaml", workload: w)
         c.schedule.loopRecording = true
-        let template = try PayloadTemplate(json: String(contentsOfFile: w.template, encoding: .utf8), source: w.template)
-        return (c, [template])
+        return (c, try Workloads.recipes(w))
     }
 
     struct Pulled: Equatable {
@@ -41,16 +38,16 @@ final class LoopingReplayTests: XCTestCase {
     }
 
     func testEachPassSendsTheSamePushesLaterAndTheCountsAddUp() throws {
-        let (c, templates) = try config("order-changes", pushType: .liveactivity)
+        let (c, recipes) = try config("order-changes", pushType: .liveactivity)
         var plain = c
         plain.schedule.loopRecording = nil
-        let once = try Workloads.replay(plain, templates: templates)
+        let once = try Workloads.replay(plain, recipes: recipes)
         let first = pull(once, pushes: .max)
         XCTAssertTrue(first.ended)
         XCTAssertFalse(once is LoopingReplay, "no loop unless the schedule asks")
         let perPass = first.pushes.count
 
-        let looped = try XCTUnwrap(Workloads.replay(c, templates: templates) as? LoopingReplay)
+        let looped = try XCTUnwrap(Workloads.replay(c, recipes: recipes) as? LoopingReplay)
         let three = pull(looped, pushes: perPass * 3)
         XCTAssertFalse(three.ended)
         XCTAssertEqual(looped.passes, 3)
@@ -71,8 +68,8 @@ final class LoopingReplayTests: XCTestCase {
     }
 
     func testAStopEndsTheLoopAndWhatWasPlannedEndsAsStopped() throws {
-        let (c, templates) = try config("order-changes", pushType: .liveactivity)
-        let looped = try XCTUnwrap(Workloads.replay(c, templates: templates) as? LoopingReplay)
+        let (c, recipes) = try config("order-changes", pushType: .liveactivity)
+        let looped = try XCTUnwrap(Workloads.replay(c, recipes: recipes) as? LoopingReplay)
         _ = pull(looped, pushes: 100)
         looped.abandon()
         let rest = pull(looped, pushes: .max)
@@ -90,8 +87,8 @@ final class LoopingReplayTests: XCTestCase {
             {"at":"2025-02-25T16:13:21.000Z","kind":"device.register","device_id":"D2","push_token":"\(String(repeating: "cd", count: 32))","store_ids":[2]}
 
             """.write(to: stream, atomically: true, encoding: .utf8)
-        let (c, templates) = try config("order-changes", pushType: .liveactivity, stream: stream.path)
-        let looped = try XCTUnwrap(Workloads.replay(c, templates: templates) as? LoopingReplay)
+        let (c, recipes) = try config("order-changes", pushType: .liveactivity, stream: stream.path)
+        let looped = try XCTUnwrap(Workloads.replay(c, recipes: recipes) as? LoopingReplay)
         let all = pull(looped, pushes: .max)
         XCTAssertTrue(all.ended)
         XCTAssertEqual(looped.passes, 1)

@@ -1,13 +1,12 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// A mix of recordings (`workload: mix`) as one push source: every part's pushes come out once, with the
 /// part's kind, interleaved in recorded time from each recording's start, and the counts add up.
 final class MixedWorkloadTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     struct Pulled: Hashable {
         var token: String
         var body: String
@@ -16,18 +15,17 @@ final class MixedWorkloadTests: XCTestCase {
 
     /// The shipped recording of `name` as a part of a mix (its profile's push type and app).
     func part(_ name: String, stream: String? = nil, pushType: PushType = .alert) -> RunConfig.Workload {
-        var w = RunConfig.Workload(name: name, stream: stream ?? Self.repo.appendingPathComponent("profiles/streams/\(name).ndjson").path,
-                                   template: Self.repo.appendingPathComponent("profiles/templates/\(name).json").path, bundleID: "com.example.\(name)")
+        var w = RunConfig.Workload(name: name, stream: stream ?? RepoFiles.stream(name), recipe: RepoFiles.recipe(name), bundleID: "com.example.\(name)")
         w.pushType = pushType
         return w
     }
 
-    func templates(_ parts: [RunConfig.Workload]) throws -> [PayloadTemplate] {
-        try parts.map { try PayloadTemplate(json: String(contentsOfFile: $0.template, encoding: .utf8), source: $0.template) }
+    func recipes(_ parts: [RunConfig.Workload]) throws -> [Recipe] {
+        try parts.map { try RecipeLoader.load(path: $0.recipe!) }
     }
 
     func mix(_ parts: [RunConfig.Workload]) -> RunConfig.Workload {
-        var w = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        var w = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", recipe: "", bundleID: "")
         w.mix = parts
         return w
     }
@@ -50,14 +48,14 @@ final class MixedWorkloadTests: XCTestCase {
 
     func testEveryPartsPushesComeOutOnceWithThePartsKindAndTheCountsAddUp() throws {
         let parts = [part("leave-requests", pushType: .liveactivity), part("cdbl-leave"), part("everday-approvals")]
-        let ts = try templates(parts)
-        let source = try Workloads.source(mix(parts), priority: .immediate, templates: ts)
+        let rs = try recipes(parts)
+        let source = try Workloads.source(mix(parts), priority: .immediate, recipes: rs)
         let mixed = drain(source)
 
         var events = EventTally()
         var notSent: [String: Int] = [:]
         for (i, p) in parts.enumerated() {
-            let alone = try Workloads.source(p, priority: .immediate, templates: [ts[i]])
+            let alone = try Workloads.source(p, priority: .immediate, recipes: [rs[i]])
             let got = drain(alone)
             XCTAssertEqual(Set(got.byKind.keys), [0], "a workload alone is kind 0")
             // Part i's pushes, and only they, carry kind i: the same pushes in the same order as the recording alone.
@@ -80,7 +78,7 @@ final class MixedWorkloadTests: XCTestCase {
         let a = StreamTestFiles.write(day1.joined(separator: "\n") + "\n", for: self)
         let b = StreamTestFiles.write(day2.joined(separator: "\n") + "\n", for: self)
         let parts = [part("cdbl-leave", stream: a), part("cdbl-leave", stream: b)]
-        let source = try Workloads.source(mix(parts), priority: .immediate, templates: try templates(parts))
+        let source = try Workloads.source(mix(parts), priority: .immediate, recipes: try recipes(parts))
         var push = OutgoingPush(bodyCapacity: 64)
         var kinds: [Int32] = [], times: [Int64] = []
         while source.next(into: &push) == .push {
@@ -102,9 +100,9 @@ final class MixedWorkloadTests: XCTestCase {
                      part("cdbl-leave", stream: StreamTestFiles.write(broken.joined(separator: "\n") + "\n", for: self))]
         var w = mix(parts)
         w.mix = w.mix!.map { var p = $0; p.badLines = .stop; return p }
-        let ts = try templates(parts)
+        let rs = try recipes(parts)
         let source = MixedWorkload(parts: try w.mix!.enumerated().map { i, p in
-            let d = try Workloads.driver(p, priority: .immediate, template: ts[i])
+            let d = try Workloads.driver(p, priority: .immediate, recipe: rs[i])
             d.kind = Int32(i)
             return d
         })

@@ -3,7 +3,7 @@ import Foundation
 @testable import Replay
 import XCTest
 
-/// Broadcast delivery in memory: one push per store's channel reaching its subscribers, the causes of an
+/// The shipped order-changes recipe with broadcast delivery, in memory: one push per store's channel reaching its subscribers, the causes of an
 /// order change that cannot be broadcast, and `activity.end` still a push to one device.
 final class OrderChangesBroadcastTests: XCTestCase {
     let tokenA = String(repeating: "a1", count: 80), tokenB = String(repeating: "b2", count: 80)
@@ -29,8 +29,8 @@ final class OrderChangesBroadcastTests: XCTestCase {
         ]
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
         let ledger = WorkloadLedger()
-        let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
-        rules.channels = BroadcastChannels(byStore: [5: .init(index: 0, id: "Y2hhbm5lbC01"), 6: .init(index: 1, id: "Y2hhbm5lbC02")], refused: [7])
+        let rules = try ShippedRecipes.rules("order-changes", channels: BroadcastChannels(
+            byStore: [5: .init(index: 0, id: "Y2hhbm5lbC01"), 6: .init(index: 1, id: "Y2hhbm5lbC02")], refused: [7]))
         let driver = try ledger.driver(rules, path: path)
         ledger.drain(driver)
 
@@ -53,7 +53,7 @@ final class OrderChangesBroadcastTests: XCTestCase {
         let lines = [register(0, "D1", tokenA, [5], channel: 5), register(1, "D2", tokenB, [5]), change(2, store: 5)]
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
         let ledger = WorkloadLedger()
-        let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
+        let rules = try ShippedRecipes.rules("order-changes")
         ledger.drain(try ledger.driver(rules, path: path))
         XCTAssertEqual(ledger.sent.map(\.token), [tokenA, tokenB])
         XCTAssertEqual(ledger.sent.map(\.channel), [-1, -1])
@@ -96,14 +96,12 @@ final class BroadcastReachIdentityTests: XCTestCase {
             return o["input_push_channel"] as? Int
         })
 
-        func replay(broadcast: Bool) throws -> (WorkloadLedger, OrderChangesWorkload) {
+        func replay(broadcast: Bool) throws -> (WorkloadLedger, RecipeRules) {
             let ledger = WorkloadLedger()
-            let rules = try OrderChangesWorkload(template: OrderChangesWorkloadTests.template, templateSource: "order-changes.json", priority: .immediate)
-            if broadcast {
-                rules.channels = BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: stores.sorted().enumerated().map {
-                    ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "ch\($0.offset)"))
-                }))
-            }
+            let channels = broadcast ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: stores.sorted().enumerated().map {
+                ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "ch\($0.offset)"))
+            })) : nil
+            let rules = try ShippedRecipes.rules("order-changes", channels: channels)
             ledger.drain(try ledger.driver(rules, path: path))
             return (ledger, rules)
         }

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// `activity_model`, `activity_model_type` and `date_decoding`: the app's ActivityKit model read with the
@@ -21,7 +22,7 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
 
     /// A single-workload profile in `dir` with `extra` lines after the workload's keys.
     func profile(_ extra: String, pushType: String = "liveactivity") -> String {
-        "name: m\nworkload: leave-requests\nstream: s.ndjson\ntemplate: t.json\npush_type: \(pushType)\nbundle_id: com.example.a\n" + extra
+        "name: m\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\npush_type: \(pushType)\nbundle_id: com.example.a\n" + extra
     }
 
     func load(_ yaml: String) throws -> RunConfig {
@@ -105,8 +106,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
             name: m
             workload: mix
             mix:
-              - {workload: leave-requests, stream: a.ndjson, template: a.json, bundle_id: com.example.a, activity_model: models/LeaveRequestAttributes.swift}
-              - {workload: cdbl-leave, stream: b.ndjson, template: b.json, push_type: alert, bundle_id: com.example.b}
+              - {workload: leave-requests, stream: a.ndjson, recipe: \(RepoFiles.recipe("leave-requests")), bundle_id: com.example.a, activity_model: models/LeaveRequestAttributes.swift}
+              - {workload: cdbl-leave, stream: b.ndjson, recipe: \(RepoFiles.recipe("cdbl-leave")), push_type: alert, bundle_id: com.example.b}
 
             """
         let c = try load(mix)

@@ -1,5 +1,6 @@
 import APNsCore
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// `workload: mix`: parts read strictly, each error naming the file, the line and the key.
@@ -8,17 +9,21 @@ final class ProfileLoaderMixTests: XCTestCase {
         name: m
         workload: mix
         mix:
-          - {workload: leave-requests, stream: a.ndjson, template: a.json, push_type: liveactivity, bundle_id: com.example.a}
+          - {recipe: recipes/leave-requests.yaml, stream: a.ndjson, push_type: liveactivity, bundle_id: com.example.a}
           - workload: cdbl-leave
             stream: /data/b.ndjson
-            template: b.json
+            recipe: recipes/cdbl-leave.yaml
             push_type: alert
             bundle_id: com.example.b
         priority: 5
 
         """
 
-    func parse(_ yaml: String) throws -> RunConfig { try ProfileLoader.parse(yaml: yaml, file: "dir/p.yaml") }
+    /// The profile is read as if it were in the repository's profiles/ folder, so that its parts' relative
+    /// `recipe:` paths reach the shipped recipes.
+    static let profile = RepoFiles.path("profiles/p.yaml")
+
+    func parse(_ yaml: String) throws -> RunConfig { try ProfileLoader.parse(yaml: yaml, file: Self.profile) }
 
     func assertError(_ yaml: String, line: Int?, mentions words: [String], file: StaticString = #filePath, l: UInt = #line) {
         XCTAssertThrowsError(try parse(yaml), file: file, line: l) { error in
@@ -28,14 +33,14 @@ final class ProfileLoaderMixTests: XCTestCase {
         }
     }
 
-    func testPartsAreReadWithTheirOwnStreamTemplatePushTypeAndTopic() throws {
+    func testPartsAreReadWithTheirOwnStreamRecipePushTypeAndTopic() throws {
         let c = try parse(mix)
         XCTAssertEqual(c.workload.name, "mix")
         XCTAssertEqual(c.workload.label, "mix(leave-requests+cdbl-leave)")
         let parts = c.workload.parts
         XCTAssertEqual(parts.map(\.name), ["leave-requests", "cdbl-leave"])
-        XCTAssertEqual(parts.map(\.stream), ["dir/a.ndjson", "/data/b.ndjson"], "relative paths from the profile's folder")
-        XCTAssertEqual(parts.map(\.template), ["dir/a.json", "dir/b.json"])
+        XCTAssertEqual(parts.map(\.stream), [RepoFiles.path("profiles/a.ndjson"), "/data/b.ndjson"], "relative paths from the profile's folder")
+        XCTAssertEqual(parts.map(\.recipe), [RepoFiles.path("profiles/recipes/leave-requests.yaml"), RepoFiles.path("profiles/recipes/cdbl-leave.yaml")])
         XCTAssertEqual(parts.map(\.topic), ["com.example.a.push-type.liveactivity", "com.example.b"])
         XCTAssertNil(c.workload.commonPushType, "two push types")
         XCTAssertTrue(c.sendsLiveActivities)
@@ -43,7 +48,7 @@ final class ProfileLoaderMixTests: XCTestCase {
         XCTAssertEqual(c.payload.priority, .powerAware, "the profile's other keys apply to every part")
         XCTAssertEqual(try parse(mix + "bad_lines: stop\n").workload.parts.map(\.badLines), [.stop, .stop], "every part reads by the profile's policy")
         // A single workload is its own one part.
-        let one = try parse("name: o\nworkload: cdbl-leave\nstream: s\ntemplate: t\nbundle_id: b\npush_type: alert\n")
+        let one = try parse("name: o\nrecipe: recipes/cdbl-leave.yaml\nstream: s\nbundle_id: b\npush_type: alert\n")
         XCTAssertEqual(one.workload.parts, [one.workload])
         XCTAssertEqual(one.workload.label, "cdbl-leave")
         XCTAssertEqual(one.workload.commonPushType, .alert)
@@ -55,10 +60,11 @@ final class ProfileLoaderMixTests: XCTestCase {
         assertError("name: m\nworkload: mix\n", line: 2, mentions: ["needs 'mix:'"])
         assertError("name: m\nworkload: mix\nmix: five\n", line: 3, mentions: ["'mix' must be a list"])
         assertError(mix.replacingOccurrences(of: "push_type: alert", with: "push_typ: alert"), line: 8, mentions: ["unknown key 'push_typ'", "mix[1]"])
-        assertError(mix.replacingOccurrences(of: "template: a.json, ", with: ""), line: 4, mentions: ["'mix[0]' is missing 'template'"])
-        assertError(mix.replacingOccurrences(of: "workload: cdbl-leave", with: "workload: cdbl"), line: 5, mentions: ["'mix[1].workload'", "cdbl"])
+        assertError(mix.replacingOccurrences(of: "recipe: recipes/leave-requests.yaml, ", with: ""), line: 4, mentions: ["'mix[0]' is missing 'recipe'"])
+        assertError(mix.replacingOccurrences(of: "workload: cdbl-leave", with: "workload: cdbl"), line: 5,
+                    mentions: ["'mix[1].workload' is 'cdbl', but its recipe \(RepoFiles.recipe("cdbl-leave")) is 'cdbl-leave'"])
         assertError(mix.replacingOccurrences(of: "push_type: alert", with: "push_type: loud"), line: 8, mentions: ["'push_type'", "loud"])
-        assertError("name: s\nworkload: cdbl-leave\nstream: s\ntemplate: t\nbundle_id: b\nmix: []\n", line: 6, mentions: ["'mix' goes with 'workload: mix'"])
+        assertError("name: s\nworkload: cdbl-leave\nstream: s\nrecipe: recipes/cdbl-leave.yaml\nbundle_id: b\nmix: []\n", line: 6, mentions: ["'mix' goes with 'workload: mix'"])
     }
 
     func testTheConfigurationsRulesHoldForAMix() {
@@ -67,7 +73,7 @@ final class ProfileLoaderMixTests: XCTestCase {
             name: m
             workload: mix
             mix:
-              - {workload: leave-requests, stream: a.ndjson, template: a.json, bundle_id: com.example.a}
+              - {recipe: recipes/leave-requests.yaml, stream: a.ndjson, bundle_id: com.example.a}
 
             """
         assertError(single, line: 4, mentions: ["'mix'", "between 2 and 8"])

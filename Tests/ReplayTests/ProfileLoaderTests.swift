@@ -1,5 +1,6 @@
 import APNsCore
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// Profiles are read strictly: every error names the file, the line and the key.
@@ -7,8 +8,8 @@ final class ProfileLoaderTests: XCTestCase {
     let base = """
         name: t
         workload: order-changes
+        recipe: \(RepoFiles.recipe("order-changes"))
         stream: s.ndjson
-        template: t.json
         bundle_id: com.example.app
 
         """
@@ -106,8 +107,8 @@ final class ProfileLoaderSLOTests: XCTestCase {
     let base = """
         name: t
         workload: order-changes
+        recipe: \(RepoFiles.recipe("order-changes"))
         stream: s.ndjson
-        template: t.json
         bundle_id: com.example.app
 
         """

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// A configuration written back as a profile reads back as the same configuration, and a profile is
@@ -13,7 +14,10 @@ final class ProfileRoundTripTests: XCTestCase {
         let folder = repo.appendingPathComponent("profiles").path
         return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }.sorted()
             .map { (folder as NSString).appendingPathComponent($0) }
-            .filter { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("\nworkload:") == true }
+            .filter { path in
+                let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                return text.contains("\nworkload:") || text.contains("\nrecipe:")
+            }
     }
 
     /// Reads `text` as a profile at `path` (paths in it as absolute as the configuration's).
@@ -23,7 +27,7 @@ final class ProfileRoundTripTests: XCTestCase {
 
     func testEveryShippedProfileRoundTrips() throws {
         let profiles = try Self.shippedProfiles()
-        XCTAssertGreaterThanOrEqual(profiles.count, 5)
+        XCTAssertGreaterThanOrEqual(profiles.count, 8, "the six single-recipe profiles and the two mixes")
         for path in profiles {
             let config = try ProfileLoader.load(path: path)
             var again = try reread(ProfileWriter.yaml(config), as: "/written/again.yaml")
@@ -57,7 +61,7 @@ final class ProfileRoundTripTests: XCTestCase {
     }
 
     func testAFlagThatFixesAProfilesValueIsCheckedOnceOnTheFinalValue() throws {
-        let base = "name: t\nworkload: order-changes\nstream: s.ndjson\ntemplate: t.json\nbundle_id: com.x\n"
+        let base = "name: t\nworkload: order-changes\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("order-changes"))\nbundle_id: com.x\n"
         let profile = try ProfileLoader.read(yaml: base + "connections: 65\n", file: "p.yaml")
         var o = RunConfigOverrides()
         o.connections = 4

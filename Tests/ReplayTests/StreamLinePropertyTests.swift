@@ -1,13 +1,14 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// The property the stream fuzzer (Fuzz/Targets/StreamLineFuzzer.swift) checks, in the normal suite:
 /// whatever bytes a line holds, it ends as an event or as a counted bad line, never as a crash, and
 /// every line is counted exactly once (events of each class + bad lines == lines). Lines are random
 /// bytes and real lines of the shipped streams with random mutations, from a fixed seed, through the
-/// real `EventStreamReader` and `WorkloadDriver` of each workload.
+/// real `EventStreamReader` and `WorkloadDriver` of each shipped recipe.
 final class StreamLinePropertyTests: XCTestCase {
     /// Lines per workload; with 5 workloads about 10,000 lines in all (a second or two).
     static let linesPerWorkload = 2000
@@ -15,7 +16,9 @@ final class StreamLinePropertyTests: XCTestCase {
     static let maxLineBytes = 600
 
     func testEveryLineEndsAsAnEventOrACountedBadLine() throws {
-        for (index, workload) in Workloads.names.enumerated() {
+        let workloads = ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"]
+        XCTAssertEqual(workloads.sorted(), RepoFiles.recipeNames, "every shipped recipe")
+        for (index, workload) in workloads.enumerated() {
             var random = StreamTestRandom(seed: 0xF022 + UInt64(index))
             let shipped = try Self.shippedLines(workload)
             var cursor = 0
@@ -24,8 +27,7 @@ final class StreamLinePropertyTests: XCTestCase {
             for line in lines { file += line + [0x0A] }
             let path = StreamTestFiles.write(file, for: self)
 
-            let (template, source) = try AlertTestSupport.shippedTemplate(workload)
-            let rules = try Workloads.rules(named: workload, template: template, templateSource: source, priority: .immediate)
+            let rules = try ShippedRecipes.rules(workload)
             let ledger = WorkloadLedger()
             let driver = try ledger.driver(rules, path: path, maxLineBytes: Self.maxLineBytes)
             ledger.drain(driver)

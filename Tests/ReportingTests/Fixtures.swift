@@ -15,7 +15,7 @@ enum Fixtures {
 
     static let configuration: RunConfig = {
         var w = RunConfig.Workload(name: "leave-requests", stream: "profiles/streams/leave-requests.ndjson",
-                                   template: "profiles/templates/leave-requests.json", bundleID: "com.example.app")
+                                   recipe: "profiles/recipes/leave-requests.yaml", bundleID: "com.example.app")
         w.pushType = .liveactivity
         var c = RunConfig(name: "leave-requests", profilePath: "profiles/leave-requests.yaml", workload: w)
         c.payload.expirationSeconds = 3_600

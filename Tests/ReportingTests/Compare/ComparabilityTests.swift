@@ -38,9 +38,9 @@ final class ComparabilityTests: XCTestCase {
 
     /// A mix, as `workload: mix` profiles write it: the fixture's workload and an alert part.
     static func mixed(_ r: inout RunReport, secondPushType: PushType = .alert, secondStream: String = "s2.ndjson") {
-        var second = RunConfig.Workload(name: "cdbl-leave", stream: secondStream, template: "t2.json", bundleID: "com.example.b")
+        var second = RunConfig.Workload(name: "cdbl-leave", stream: secondStream, recipe: "r2.yaml", bundleID: "com.example.b")
         second.pushType = secondPushType
-        var mix = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        var mix = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", recipe: "", bundleID: "")
         mix.mix = [r.configuration.workload, second]
         r.configuration.workload = mix
     }

@@ -3,7 +3,8 @@ import Foundation
 @testable import Replay
 import XCTest
 
-final class OrderChangesWorkloadTests: XCTestCase {
+/// The shipped order-changes recipe (profiles/recipes/order-changes.yaml) over small recordings, device delivery.
+final class OrderChangesRecipeTests: XCTestCase {
     struct Sent {
         let token: String
         let priority: Priority
@@ -12,23 +13,17 @@ final class OrderChangesWorkloadTests: XCTestCase {
         var state: [String: Any] { aps["content-state"] as? [String: Any] ?? [:] }
     }
 
-    static let template: PayloadTemplate = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("profiles/templates/order-changes.json")
-        return try! PayloadTemplate(json: String(contentsOf: url, encoding: .utf8), source: url.path)
-    }()
-
     let tokenA = String(repeating: "a1", count: 80), tokenB = String(repeating: "b2", count: 80)
     let tokenC = String(repeating: "c3", count: 80), tokenD = String(repeating: "d4", count: 32)
 
     /// The rules and the driver of the last `replay`.
-    var rules: OrderChangesWorkload!
+    var rules: RecipeRules!
     var driver: WorkloadDriver!
 
-    func replay(_ lines: [String], policy: RunConfig.Workload.BadLinePolicy = .skip) throws -> (sent: [Sent], ledger: WorkloadLedger, workload: OrderChangesWorkload) {
+    func replay(_ lines: [String], policy: RunConfig.Workload.BadLinePolicy = .skip) throws -> (sent: [Sent], ledger: WorkloadLedger, workload: RecipeRules) {
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
         let ledger = WorkloadLedger()
-        rules = try OrderChangesWorkload(template: Self.template, templateSource: "order-changes.json", priority: .immediate)
+        rules = try ShippedRecipes.rules("order-changes")
         driver = try ledger.driver(rules, path: path, badLines: policy)
         ledger.drain(driver)
         let sent = try ledger.sent.map { s in

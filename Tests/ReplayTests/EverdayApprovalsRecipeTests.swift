@@ -3,14 +3,14 @@ import Foundation
 @testable import Replay
 import XCTest
 
-final class EverdayApprovalsWorkloadTests: XCTestCase {
-    /// The rules of the last `make`, for their registry counts.
-    var rules: EverdayApprovalsWorkload!
+/// The shipped everday-approvals recipe (profiles/recipes/everday-approvals.yaml) over small recordings.
+final class EverdayApprovalsRecipeTests: XCTestCase {
+    /// The rules of the last `make`, for their retired-token count.
+    var rules: RecipeRules!
 
     func make(_ lines: [String], badLines: RunConfig.Workload.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> WorkloadDriver {
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
-        let (template, source) = try AlertTestSupport.shippedTemplate("everday-approvals")
-        rules = try EverdayApprovalsWorkload(template: template, templateSource: source, priority: .immediate)
+        rules = try ShippedRecipes.rules("everday-approvals")
         return try ledger.driver(rules, path: path, badLines: badLines)
     }
 
@@ -76,7 +76,7 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         ledger.drain(w)
         XCTAssertEqual(ledger.sent.map(\.token), [t[1], t[2], t[3], t[2], t[5], t[4]])
         XCTAssertEqual(rules.retiredTokens, 3)
-        XCTAssertEqual(rules.parentDeviceCount, 2)
+        XCTAssertEqual(ledger.applied.last?.pushes, 2, "two parent devices, however many tokens they had")
         // Once replaced, a token never appears again.
         let firstReplacement = ledger.sent.firstIndex { $0.token == t[3] }!
         XCTAssertFalse(ledger.sent[firstReplacement...].contains { $0.token == t[1] })
@@ -87,15 +87,17 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         // The engine pulls one push at a time; a registration's recipients are fixed when it is read,
         // whatever happens to the registry afterwards.
         let ledger = WorkloadLedger()
-        let lines = [device("A", t[1]), device("B", t[2]), registered(1, "kid1"), removed("A"), device("B", t[3])]
+        let lines = [device("A", t[1]), device("B", t[2]), registered(1, "kid1"), removed("A"), device("B", t[3]), registered(2, "kid2")]
         let w = try make(lines, ledger: ledger)
         var push = OutgoingPush()
         XCTAssertEqual(w.next(into: &push), .push)
         XCTAssertEqual(push.deviceToken, t[1])
         XCTAssertEqual(w.next(into: &push), .push)
         XCTAssertEqual(push.deviceToken, t[2])
+        // The later lines changed the registry: the next registration reaches B alone, at its new token.
+        XCTAssertEqual(w.next(into: &push), .push)
+        XCTAssertEqual(push.deviceToken, t[3])
         XCTAssertEqual(w.next(into: &push), .end)
-        XCTAssertEqual(rules.parentDeviceCount, 1)
     }
 
     func testAFamilysRegistrationGoesToThatFamilysParentsAndOneWithoutAFamilyToAll() throws {
@@ -183,10 +185,10 @@ final class EverdayApprovalsWorkloadTests: XCTestCase {
         XCTAssertTrue(ledger.sent.isEmpty)
     }
 
-    func testTemplateSlotsAreChecked() throws {
-        let template = try PayloadTemplate(json: #"{"aps":{"alert":"{{store_id}}"}}"#, source: "t.json")
-        XCTAssertThrowsError(try EverdayApprovalsWorkload(template: template, templateSource: "t.json", priority: .immediate)) { error in
-            XCTAssertTrue("\(error)".contains("slot 'store_id' is not a field of workload everday-approvals"), "\(error)")
+    func testASlotTheRecipeCannotFillIsRefused() throws {
+        XCTAssertThrowsError(try ShippedRecipes.withTemplate("everday-approvals", #"{"aps":{"alert":"{{store_id}}"}}"#, for: self)) { error in
+            XCTAssertTrue("\(error)".contains("has no source for slot 'store_id' of "), "\(error)")
+            XCTAssertTrue("\(error)".contains("(the event's fields: user_id, username, first_name, last_name, family_id)"), "\(error)")
         }
     }
 }

@@ -1,15 +1,11 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
-final class LeaveRequestWorkloadTests: XCTestCase {
-    static let template: PayloadTemplate = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("profiles/templates/leave-requests.json")
-        return try! PayloadTemplate(json: String(contentsOf: url, encoding: .utf8), source: url.path)
-    }()
-
+/// The shipped leave-requests recipe (profiles/recipes/leave-requests.yaml) over small recordings.
+final class LeaveRequestRecipeTests: XCTestCase {
     /// A status change before the token arrives is planned and not sent (no_token); after the late token
     /// (the app's PUT /live-activity) the next change is sent to it.
     func testLateTokenStatusChangesBeforeItAreNotSentAfterItAreSent() throws {
@@ -23,7 +19,7 @@ final class LeaveRequestWorkloadTests: XCTestCase {
         ]
         let path = StreamTestFiles.write(lines.joined(separator: "\n"), for: self)
         let ledger = WorkloadLedger()
-        let rules = try LeaveRequestWorkload(template: Self.template, templateSource: "t", priority: .immediate)
+        let rules = try ShippedRecipes.rules("leave-requests")
         ledger.drain(try ledger.driver(rules, path: path))
         XCTAssertEqual(ledger.sent.map(\.token), [token, token])
         let sent = ledger.sent.map(\.json)
@@ -42,21 +38,21 @@ final class LeaveRequestWorkloadTests: XCTestCase {
         ledger.assertBalanced(linesRead: lines.count)
     }
 
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    private func template(_ json: String) throws -> PayloadTemplate { try PayloadTemplate(json: json, source: "t.json") }
+    /// The shipped recipe with `json` as its template.
+    private func rules(template json: String) throws -> RecipeRules {
+        RecipeRules(try ShippedRecipes.withTemplate("leave-requests", json, for: self), priority: .immediate)
+    }
 
     /// The same events through the ISO-dates example template: times as ISO 8601 text, a missing reason as null.
     func testTimesInStringSlotsAreISOTextAndAMissingReasonIsNullWithoutOrEmpty() throws {
-        let url = Self.repo.appendingPathComponent("profiles/examples/templates/leave-requests-iso-dates.json")
-        let iso = try PayloadTemplate(json: String(contentsOf: url, encoding: .utf8), source: url.path)
+        let iso = try String(contentsOfFile: RepoFiles.path("profiles/examples/templates/leave-requests-iso-dates.json"), encoding: .utf8)
         let token = String(repeating: "9f", count: 80)
         let lines = [
             #"{"at":"2025-04-16T10:00:00.500Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","reason":null,"activity_id":"E0D6","token":"\#(token)"}"#,
             #"{"at":"2025-04-16T10:04:52Z","kind":"leave.status","request_id":1,"status":"approved"}"#,
         ]
         let ledger = WorkloadLedger()
-        ledger.drain(try ledger.driver(try LeaveRequestWorkload(template: iso, templateSource: "t", priority: .immediate),
+        ledger.drain(try ledger.driver(try rules(template: iso),
                                        path: StreamTestFiles.write(lines.joined(separator: "\n"), for: self)))
         let aps = try XCTUnwrap(ledger.sent.first).aps
         XCTAssertEqual((aps["content-state"] as? [String: Any])?["responseTime"] as? String, "2025-04-16T10:04:52Z")
@@ -65,25 +61,28 @@ final class LeaveRequestWorkloadTests: XCTestCase {
     }
 
     func testTimeFormatsWriteTheNumberEachDateStrategyReads() throws {
-        let t = try template(#"{"aps":{"event":"{{event}}","a":"{{#response_time|reference_date}}","b":"{{#request_time|unix}}","c":"{{#timestamp}}"},"d":"{{reason|or_empty}}"}"#)
+        let t = #"{"aps":{"event":"{{event}}","a":"{{#response_time|reference_date}}","b":"{{#request_time|unix}}","c":"{{#timestamp}}"},"d":"{{reason|or_empty}}"}"#
         let token = String(repeating: "9f", count: 80)
         let lines = [
             #"{"at":"2001-01-01T00:00:01.250Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","token":"\#(token)"}"#,
             #"{"at":"2025-04-16T10:04:52.125Z","kind":"leave.status","request_id":1,"status":"approved"}"#,
         ]
         let ledger = WorkloadLedger()
-        ledger.drain(try ledger.driver(try LeaveRequestWorkload(template: t, templateSource: "t", priority: .immediate),
+        ledger.drain(try ledger.driver(try rules(template: t),
                                        path: StreamTestFiles.write(lines.joined(separator: "\n"), for: self)))
         XCTAssertEqual(ledger.sent.first?.body, #"{"aps":{"event":"update","a":766490692.125,"b":978307201.25,"c":1744797892},"d":""}"#)
     }
 
+    /// A time format on a slot the recipe fills with a field that is no time, or a time in an integer slot
+    /// without a format, is refused when the recipe is loaded, naming the slot and what to write instead.
     func testATimeFormatOnAFieldThatIsNoTimeOrATimeWithoutOneIsRefused() throws {
-        XCTAssertThrowsError(try LeaveRequestWorkload(template: try template(#"{"a":"{{#student_id|reference_date}}"}"#), templateSource: "t.json", priority: .immediate)) { error in
-            XCTAssertTrue("\(error)".contains("template t.json: slot 'student_id' has the time format 'reference_date', but student_id is not a time"), "\(error)")
-            XCTAssertTrue("\(error)".contains("request_time, response_time"), "\(error)")
+        XCTAssertThrowsError(try rules(template: #"{"a":"{{#staff_id|reference_date}}"}"#)) { error in
+            XCTAssertTrue("\(error)".contains("fills slot 'staff_id' of "), "\(error)")
+            XCTAssertTrue("\(error)".contains("which has the time format 'reference_date', with a value that is not a time"), "\(error)")
         }
-        XCTAssertThrowsError(try LeaveRequestWorkload(template: try template(#"{"a":"{{#response_time}}"}"#), templateSource: "t.json", priority: .immediate)) { error in
-            XCTAssertTrue("\(error)".contains(#"slot 'response_time' is a time written as a number: say which, "{{#response_time|reference_date}}""#), "\(error)")
+        XCTAssertThrowsError(try rules(template: #"{"a":"{{#response_time}}"}"#)) { error in
+            XCTAssertTrue("\(error)".contains(#"fills integer slot 'response_time' of "#), "\(error)")
+            XCTAssertTrue("\(error)".contains(#"with a time: say which number, "{{#response_time|reference_date}}", |unix or |unix_ms"#), "\(error)")
         }
     }
 }

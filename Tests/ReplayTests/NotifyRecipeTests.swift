@@ -1,26 +1,32 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 enum AlertTestSupport {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func shippedTemplate(_ name: String) throws -> (PayloadTemplate, String) {
-        let path = repo.appendingPathComponent("profiles/templates/\(name).json").path
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return (try PayloadTemplate(json: text, source: path), path)
-    }
+    /// The notification types each alert app sends (its recipe's `type: {one_of: …}`): CDBL's follow the
+    /// app's leave statuses and the approval chain's rejection; KSR Cranes' are `AppNotification.NotificationType`'s.
+    static let knownTypes: [String: Set<String>] = [
+        "cdbl-leave": ["LEAVE_SUBMITTED", "LEAVE_PENDING", "LEAVE_APPROVED", "LEAVE_REJECTED", "LEAVE_CANCELLED"],
+        "ksr-cranes": [
+            "WORK_ENTRY_SUBMITTED", "WORK_ENTRY_APPROVED", "WORK_ENTRY_REJECTED",
+            "LEAVE_REQUEST_SUBMITTED", "LEAVE_REQUEST_APPROVED", "LEAVE_REQUEST_REJECTED",
+        ],
+    ]
 
     static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n % 256), count: 32) }
 }
 
-final class NotifyWorkloadTests: XCTestCase {
+/// The shipped alert recipes of the CDBL and KSR Cranes apps (profiles/recipes/cdbl-leave.yaml, ksr-cranes.yaml):
+/// each `notify` line is one alert to the token it names.
+final class NotifyRecipeTests: XCTestCase {
     func make(_ lines: [String], workload: String = "cdbl-leave", priority: Priority = .powerAware,
               badLines: RunConfig.Workload.BadLinePolicy = .skip, ledger: WorkloadLedger) throws -> WorkloadDriver {
         let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
-        let (template, source) = try AlertTestSupport.shippedTemplate(workload)
-        let rules = try NotifyWorkload(workload: workload, template: template, templateSource: source, priority: priority)
+        let rules = try ShippedRecipes.rules(workload, priority: priority)
         return try ledger.driver(rules, path: path, badLines: badLines, priority: priority)
     }
 
@@ -140,21 +146,19 @@ final class NotifyWorkloadTests: XCTestCase {
         XCTAssertEqual(ledger.eventsRead, 2)
     }
 
-    func testTemplateSlotsAndWorkloadNamesAreChecked() throws {
-        let template = try PayloadTemplate(json: #"{"aps":{"alert":{"title":"{{title}}","body":"{{student_name}}"}}}"#, source: "t.json")
-        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl-leave", template: template, templateSource: "t.json", priority: .immediate)) { error in
-            XCTAssertTrue("\(error)".contains("slot 'student_name'"), "\(error)")
+    func testASlotTheRecipeCannotFillIsRefusedAndTheRecipesAreNamedForTheirApps() throws {
+        XCTAssertThrowsError(try ShippedRecipes.withTemplate("cdbl-leave", #"{"aps":{"alert":{"title":"{{title}}","body":"{{student_name}}"}}}"#, for: self)) { error in
+            XCTAssertTrue("\(error)".contains("has no source for slot 'student_name' of "), "\(error)")
+            XCTAssertTrue("\(error)".contains("cdbl-leave.yaml:"), "the recipe's file and line: \(error)")
         }
-        let (good, source) = try AlertTestSupport.shippedTemplate("cdbl-leave")
-        XCTAssertThrowsError(try NotifyWorkload(workload: "cdbl", template: good, templateSource: source, priority: .immediate)) { error in
-            XCTAssertEqual(error as? WorkloadError, .unknownWorkload("cdbl"))
+        for name in ["cdbl-leave", "ksr-cranes", "everday-approvals"] {
+            XCTAssertTrue(RepoFiles.recipeNames.contains(name), name)
+            XCTAssertEqual(try ShippedRecipes.load(name).name, name, "the recipe's name is its file's")
         }
-        XCTAssertEqual(NotifyWorkload.workloadNames, ["cdbl-leave", "ksr-cranes"])
-        for name in NotifyWorkload.workloadNames + ["everday-approvals"] { XCTAssertTrue(Workloads.names.contains(name), name) }
     }
 
     func testEveryKnownTypeOfEachWorkloadIsAccepted() throws {
-        for (workload, types) in NotifyWorkload.knownTypes {
+        for (workload, types) in AlertTestSupport.knownTypes {
             let ledger = WorkloadLedger()
             let lines = types.sorted().enumerated().map { i, type in notify(String(format: "%02d:00", i), type: type, priority: 10) }
             ledger.drain(try make(lines, workload: workload, ledger: ledger))
