@@ -136,7 +136,7 @@ final class RecipeLoaderErrorTests: XCTestCase {
         XCTAssertEqual(ledger.sent.map(\.token), [token])
         XCTAssertEqual(ledger.badLines.map(\.line), [2])
         XCTAssertEqual(ledger.badLines.map(\.cause), ["unknown_kind"])
-        XCTAssertEqual(ledger.badLines.first?.detail, "line 2: unknown event kind 'nope'")
+        XCTAssertEqual(ledger.badLines.first?.detail, "line 2: unknown kind 'nope'")
         XCTAssertEqual(ledger.notSent, ["bad_line": 1])
     }
 
@@ -166,7 +166,7 @@ final class RecipeLoaderErrorTests: XCTestCase {
         XCTAssertEqual(ledger.sent.first?.alert["body"] as? String, "ok", "read from the nested body")
         XCTAssertEqual(ledger.badLines.map(\.line), [2, 3])
         XCTAssertEqual(ledger.badLines.map(\.cause), ["unknown_kind", "unknown_kind"])
-        XCTAssertEqual(ledger.badLines.map(\.detail), ["line 2: unknown event kind 'PUT /api/other/7'",
-                                                       "line 3: unknown event kind 'POST /api/requests/7/status'"])
+        XCTAssertEqual(ledger.badLines.map(\.detail), ["line 2: unknown kind 'PUT /api/other/7'",
+                                                       "line 3: unknown kind 'POST /api/requests/7/status'"])
     }
 }
