@@ -26,6 +26,8 @@ enum ShippedRecipes {
         let text = try String(contentsOfFile: RepoFiles.recipe(name), encoding: .utf8)
         var out: [String] = []
         var slotsIndent: Int?
+        // The `slots:` line waits for its first kept slot: with none kept it goes too.
+        var slotsLine: String?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let indent = line.prefix { $0 == " " }.count
             let body = line.dropFirst(indent)
@@ -33,12 +35,19 @@ enum ShippedRecipes {
                 if indent > s, !body.isEmpty {
                     let key = String(body.prefix { $0 != ":" })
                     if !slotNames.contains(key) { continue }
+                    if let pending = slotsLine { out.append(pending) }
+                    slotsLine = nil
                     out.append(String(line))
                     continue
                 }
                 slotsIndent = nil
+                slotsLine = nil
             }
-            if body.hasPrefix("slots:") { slotsIndent = indent }
+            if body.hasPrefix("slots:") {
+                slotsIndent = indent
+                slotsLine = String(line)
+                continue
+            }
             if body.hasPrefix("template:") {
                 out.append(String(repeating: " ", count: indent) + "template: " + templatePath)
                 continue
