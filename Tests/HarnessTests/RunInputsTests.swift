@@ -59,7 +59,10 @@ final class RunInputsTests: XCTestCase {
         try assertRefused("dead.txt:3: 'nothex…(6)' is not a device token") { f, c in
             c.workload.deadTokens = try f.write("dead.txt", "# one\n\(HarnessFixture.tokens[0])\nnothex\n")
         }
-        try assertRefused("r.yaml:39: 'events.leave.status.push.template' ") { f, c in
+        // The recipe names the template's file and line: the line of `template:` in the copy.
+        let templateLine = try String(contentsOfFile: HarnessFixture.recipe, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0.contains("template: ") }.map { $0 + 1 } ?? 0
+        try assertRefused("r.yaml:\(templateLine): 'events.leave.status.push.template' ") { f, c in
             try f.write("t.json", "{ not json")
             c.workload.recipe = try f.recipe(template: "t.json")
         }

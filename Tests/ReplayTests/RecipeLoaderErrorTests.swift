@@ -119,9 +119,10 @@ final class RecipeLoaderErrorTests: XCTestCase {
     // MARK: - At run time
 
     func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger {
-        let rules = RecipeRules(try RecipeLoader.load(yaml: yaml, file: file), priority: .immediate)
+        let recipe = try RecipeLoader.load(yaml: yaml, file: file)
         let ledger = WorkloadLedger()
-        ledger.drain(try ledger.driver(rules, path: StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)))
+        ledger.drain(try ledger.driver(RecipeRules(recipe, priority: .immediate),
+                                       path: StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self), shape: recipe.recordShape))
         ledger.assertBalanced(linesRead: lines.count)
         return ledger
     }
@@ -156,11 +157,11 @@ final class RecipeLoaderErrorTests: XCTestCase {
                   template: t.json
             """
         let token = String(repeating: "cd", count: 32)
-        // Each line also carries a `kind`: the stream reader requires one on every line.
+        // API log lines: no `kind`, the method and path say which event a line is.
         let ledger = try replay(yaml, [
-            #"{"at":"2025-01-01T00:00:00Z","kind":"api","method":"PUT","path":"/api/requests/7/status","body":{"status":"ok"},"title":"t","token":"\#(token)"}"#,
-            #"{"at":"2025-01-01T00:00:01Z","kind":"api","method":"PUT","path":"/api/other/7","body":{"status":"ok"},"title":"t","token":"\#(token)"}"#,
-            #"{"at":"2025-01-01T00:00:02Z","kind":"api","method":"POST","path":"/api/requests/7/status","body":{"status":"ok"},"title":"t","token":"\#(token)"}"#,
+            #"{"at":"2025-01-01T00:00:00Z","method":"PUT","path":"/api/requests/7/status","body":{"status":"ok"},"title":"t","token":"\#(token)"}"#,
+            #"{"at":"2025-01-01T00:00:01Z","method":"PUT","path":"/api/other/7","body":{"status":"ok"},"title":"t","token":"\#(token)"}"#,
+            #"{"at":"2025-01-01T00:00:02Z","method":"POST","path":"/api/requests/7/status","body":{"status":"ok"},"title":"t","token":"\#(token)"}"#,
         ])
         XCTAssertEqual(ledger.sent.map(\.token), [token])
         XCTAssertEqual(ledger.sent.first?.alert["body"] as? String, "ok", "read from the nested body")

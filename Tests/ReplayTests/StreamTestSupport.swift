@@ -79,10 +79,10 @@ final class WorkloadLedger {
 
     /// A driver over `rules` and the stream at `path` that this ledger watches.
     func driver(_ rules: WorkloadRules, path: String, badLines: RunConfig.Workload.BadLinePolicy = .skip,
-                priority: Priority = .immediate, maxLineBytes: Int = 1 << 20) throws -> WorkloadDriver {
+                priority: Priority = .immediate, maxLineBytes: Int = 1 << 20, shape: RecordShape = .standard) throws -> WorkloadDriver {
         let watched = Rules(rules)
         watched.ledger = self
-        let reader = try EventStreamReader(path: path, maxLineBytes: maxLineBytes)
+        let reader = try EventStreamReader(path: path, maxLineBytes: maxLineBytes, shape: shape)
         let d = WorkloadDriver(reader: reader, rules: watched, badLines: badLines, priority: priority)
         driver = d
         return d
