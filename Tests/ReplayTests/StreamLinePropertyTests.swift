@@ -16,8 +16,10 @@ final class StreamLinePropertyTests: XCTestCase {
     static let maxLineBytes = 600
 
     func testEveryLineEndsAsAnEventOrACountedBadLine() throws {
-        let workloads = ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"]
-        XCTAssertEqual(workloads.sorted(), RepoFiles.recipeNames, "every shipped recipe")
+        // Every shipped recipe over its shipped stream; the first five in this order keep their seeds.
+        let first = ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"]
+        let workloads = first + RepoFiles.recipeNames.filter { !first.contains($0) }
+        XCTAssertEqual(Set(workloads), Set(RepoFiles.recipeNames))
         for (index, workload) in workloads.enumerated() {
             var random = StreamTestRandom(seed: 0xF022 + UInt64(index))
             let shipped = try Self.shippedLines(workload)
@@ -27,9 +29,10 @@ final class StreamLinePropertyTests: XCTestCase {
             for line in lines { file += line + [0x0A] }
             let path = StreamTestFiles.write(file, for: self)
 
-            let rules = try ShippedRecipes.rules(workload)
+            let recipe = try ShippedRecipes.load(workload)
             let ledger = WorkloadLedger()
-            let driver = try ledger.driver(rules, path: path, maxLineBytes: Self.maxLineBytes)
+            let driver = try ledger.driver(RecipeRules(recipe, priority: .immediate), path: path, maxLineBytes: Self.maxLineBytes,
+                                           shape: recipe.recordShape)
             ledger.drain(driver)
 
             XCTAssertNil(driver.readFailure, workload)
