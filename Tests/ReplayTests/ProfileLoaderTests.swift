@@ -86,6 +86,20 @@ final class ProfileLoaderTests: XCTestCase {
         assertError("connections: two\n", line: 6, mentions: ["connections", "two"])
     }
 
+    /// `workload:` beside `recipe:` is optional; given, it must be the recipe's name. Without it the workload
+    /// is the recipe's name; `template:` is no key of a profile any more (each push rule names its template).
+    func testTheWorkloadIsTheRecipesName() throws {
+        XCTAssertThrowsError(try ProfileLoader.parse(yaml: base.replacingOccurrences(of: "workload: order-changes", with: "workload: leave-requests"), file: "p.yaml")) { error in
+            XCTAssertEqual((error as? ProfileError)?.line, 2, "\(error)")
+            XCTAssertEqual((error as? ProfileError)?.message,
+                           "'workload' is 'leave-requests', but the recipe \(RepoFiles.recipe("order-changes")) is 'order-changes' (the workload is the recipe's; 'workload: mix' mixes recipes)")
+        }
+        let unnamed = try ProfileLoader.parse(yaml: base.replacingOccurrences(of: "workload: order-changes\n", with: ""), file: "p.yaml")
+        XCTAssertEqual(unnamed.workload.name, "order-changes")
+        XCTAssertEqual(unnamed.workload.recipe, RepoFiles.recipe("order-changes"))
+        assertError("template: t.json\n", line: 6, mentions: ["unknown key 'template'"])
+    }
+
     func testADurationTooLongForTheClockIsAnErrorNotACrash() throws {
         let huge = String(repeating: "4", count: 90)
         assertError("retry_backoff: \(huge)ms\n", line: 6, mentions: ["retry_backoff", "at most a year"])
