@@ -15,14 +15,14 @@ final class PlanCommandTests: XCTestCase {
         return dir
     }
 
-    /// A leave-requests profile over `stream` (absolute template), with `extra` lines.
+    /// A leave-requests profile over `stream` (the shipped recipe, absolute), with `extra` lines.
     private func profile(in dir: URL, stream: String, extra: String = "") throws -> String {
         let path = dir.appendingPathComponent("p.yaml").path
         try """
             name: plan
             workload: leave-requests
             stream: \(stream)
-            template: \(ExitCodeTests.root.path)/profiles/templates/leave-requests.json
+            recipe: \(RepoFiles.recipe("leave-requests"))
             bundle_id: com.example.leaverequests
             \(extra)
             """.write(toFile: path, atomically: true, encoding: .utf8)

@@ -1,21 +1,15 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// ``ReplaySource/origin``: the stream line, kind and path of the event behind each push a source hands out.
 final class PushOriginTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func workload(_ name: String, pushType: PushType, stream: String? = nil) -> RunConfig.Workload {
-        var w = RunConfig.Workload(name: name, stream: stream ?? Self.repo.appendingPathComponent("profiles/streams/\(name).ndjson").path,
-                                   template: Self.repo.appendingPathComponent("profiles/templates/\(name).json").path, bundleID: "com.example.\(name)")
+        var w = RunConfig.Workload(name: name, stream: stream ?? RepoFiles.stream(name), recipe: RepoFiles.recipe(name), bundleID: "com.example.\(name)")
         w.pushType = pushType
         return w
-    }
-
-    func template(_ w: RunConfig.Workload) throws -> PayloadTemplate {
-        try PayloadTemplate(json: String(contentsOfFile: w.template, encoding: .utf8), source: w.template)
     }
 
     /// Every result but `.end`, with the origin read right after it.
@@ -32,7 +26,7 @@ final class PushOriginTests: XCTestCase {
 
     func testEachPushNamesTheStreamLineThatPlannedIt() throws {
         let w = workload("leave-requests", pushType: .liveactivity)
-        let source = try Workloads.source(w, priority: .immediate, templates: [try template(w)])
+        let source = try Workloads.source(w, priority: .immediate, recipes: try Workloads.recipes(w))
         XCTAssertNil(source.origin, "nothing handed out yet")
         let lines = try String(contentsOfFile: w.stream, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let pulled = drain(source)
@@ -54,17 +48,17 @@ final class PushOriginTests: XCTestCase {
         let stream = dir.appendingPathComponent("s.ndjson").path
         try #"{"at":"2025-04-16T07:00:00Z","kind":"leave.exploded"}"# .appending("\nnot json\n").write(toFile: stream, atomically: true, encoding: .utf8)
         let w = workload("leave-requests", pushType: .liveactivity, stream: stream)
-        let pulled = drain(try Workloads.source(w, priority: .immediate, templates: [try template(w)]))
+        let pulled = drain(try Workloads.source(w, priority: .immediate, recipes: try Workloads.recipes(w)))
         XCTAssertEqual(pulled.map(\.result), [.notSent(.badLine), .notSent(.badLine)])
         XCTAssertEqual(pulled.map(\.origin), [PushOrigin(line: 1, kind: "leave.exploded", stream: stream),
                                               PushOrigin(line: 2, kind: EventTally.unknownKind, stream: stream)])
     }
 
     func testAMixNamesThePartThatAnswered() throws {
-        var mix = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", template: "", bundleID: "")
+        var mix = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", recipe: "", bundleID: "")
         mix.mix = [workload("leave-requests", pushType: .liveactivity), workload("cdbl-leave", pushType: .alert), workload("ksr-cranes", pushType: .alert)]
         let parts = mix.parts
-        let source = try Workloads.source(mix, priority: .immediate, templates: try parts.map(template))
+        let source = try Workloads.source(mix, priority: .immediate, recipes: try Workloads.recipes(mix))
         var streams = Set<String>()
         for p in drain(source) {
             let origin = try XCTUnwrap(p.origin)
@@ -76,10 +70,10 @@ final class PushOriginTests: XCTestCase {
 
     func testALoopedRecordingNamesTheSameLinesEachPass() throws {
         let w = workload("leave-requests", pushType: .liveactivity)
-        let t = try template(w)
-        let once = drain(try Workloads.source(w, priority: .immediate, templates: [t]))
-        let looped = LoopingReplay(first: try Workloads.source(w, priority: .immediate, templates: [t])) { shift in
-            try Workloads.source(w, priority: .immediate, templates: [t], timeShiftMillis: shift)
+        let t = try Workloads.recipes(w)
+        let once = drain(try Workloads.source(w, priority: .immediate, recipes: t))
+        let looped = LoopingReplay(first: try Workloads.source(w, priority: .immediate, recipes: t)) { shift in
+            try Workloads.source(w, priority: .immediate, recipes: t, timeShiftMillis: shift)
         }
         let twice = drain(looped, limit: once.count * 2)
         XCTAssertEqual(twice.count, once.count * 2)
