@@ -8,14 +8,19 @@ final class DeliveryConfigTests: XCTestCase {
         return RunConfig(name: "x", profilePath: "p.yaml", workload: w)
     }
 
-    func testBroadcastIsForOrderChangesLiveActivitiesAndNotSharded() throws {
+    func testBroadcastIsForOneRecordingsLiveActivitiesAndNotSharded() throws {
         var o = RunConfigOverrides()
         o.delivery = .broadcast
         XCTAssertNoThrow(try config().overlaying(o).validate(setBy: o))
         XCTAssertEqual(config().overlaying(o).deliveryMode, .broadcast)
         XCTAssertEqual(config().deliveryMode, .device)
-        XCTAssertThrowsError(try config(workload: "leave-requests").overlaying(o).validate(setBy: o)) { e in
-            XCTAssertTrue(String(describing: e).hasPrefix("--delivery broadcast needs a workload"), String(describing: e))
+        // Whether a recording's recipe can broadcast is the recipe's to say (Replay's `Workloads.recipes(for:)`);
+        // the configuration refuses a mix, which is more than one recording.
+        var mix = config()
+        mix.workload = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", recipe: "", bundleID: "")
+        mix.workload.mix = [config().workload, config().workload]
+        XCTAssertThrowsError(try mix.overlaying(o).validate(setBy: o)) { e in
+            XCTAssertEqual(String(describing: e), "--delivery broadcast replays one recording whose recipe names a broadcast group; x is a mix")
         }
         XCTAssertThrowsError(try config(pushType: .alert).overlaying(o).validate(setBy: o)) { e in
             XCTAssertTrue(String(describing: e).contains("Live Activity updates only"), String(describing: e))

@@ -14,8 +14,8 @@ final class PushPlanTests: XCTestCase {
     private func plan(_ config: RunConfig, _ fixture: HarnessFixture, limit: Int? = nil, showTokens: Bool = false)
         throws -> (tally: PlanTally, lines: [[String: Any]]) {
         let path = fixture.path("plan-\(UUID().uuidString).ndjson")
-        let tally = try PushPlan.walk(try PushPlan.source(config, recipes: try Workloads.recipes(config.workload)),
-                                      lines: try PlanLineWriter(path: path, config: config, recipes: try Workloads.recipes(config.workload), showTokens: showTokens), limit: limit)
+        let tally = try PushPlan.walk(try PushPlan.source(config, recipes: try Workloads.recipes(for: config)),
+                                      lines: try PlanLineWriter(path: path, config: config, recipes: try Workloads.recipes(for: config), showTokens: showTokens), limit: limit)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = try text.split(separator: "\n").map {
             try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "a JSON object a line: \($0)")
@@ -58,8 +58,8 @@ final class PushPlanTests: XCTestCase {
 
     func testTheWalkCountsWhatTheSourceHandsOut() throws {
         let config = try Self.shipped("leave-requests")
-        let counted = try PushPlan.walk(try PushPlan.source(config, recipes: try Workloads.recipes(config.workload)), lines: nil)
-        let source = try PushPlan.source(config, recipes: try Workloads.recipes(config.workload))
+        let counted = try PushPlan.walk(try PushPlan.source(config, recipes: try Workloads.recipes(for: config)), lines: nil)
+        let source = try PushPlan.source(config, recipes: try Workloads.recipes(for: config))
         var push = OutgoingPush()
         var pushes = 0, notSent = 0
         loop: while true {
@@ -158,7 +158,7 @@ final class PushPlanTests: XCTestCase {
     func testAnUnreadableStreamIsAnErrorNamingItAndTheProfile() throws {
         var config = try HarnessFixture(self).config()
         config.workload.stream = "/nonexistent/s.ndjson"
-        XCTAssertThrowsError(try PushPlan.source(config, recipes: try Workloads.recipes(config.workload))) { error in
+        XCTAssertThrowsError(try PushPlan.source(config, recipes: try Workloads.recipes(for: config))) { error in
             XCTAssertTrue("\(error)".contains("stream /nonexistent/s.ndjson (from "), "\(error)")
         }
     }

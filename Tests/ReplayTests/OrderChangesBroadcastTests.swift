@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// The shipped order-changes recipe with broadcast delivery, in memory: one push per store's channel reaching its subscribers, the causes of an
@@ -57,6 +58,21 @@ final class OrderChangesBroadcastTests: XCTestCase {
         ledger.drain(try ledger.driver(rules, path: path))
         XCTAssertEqual(ledger.sent.map(\.token), [tokenA, tokenB])
         XCTAssertEqual(ledger.sent.map(\.channel), [-1, -1])
+    }
+
+    /// Broadcast delivery needs a recipe that names its broadcast group: order-changes does, leave-requests
+    /// does not and is refused before anything is sent, naming the recipe and what to add.
+    func testBroadcastNeedsARecipeWithABroadcastGroup() throws {
+        func config(_ name: String) -> RunConfig {
+            var c = RunConfig(name: name, profilePath: "p.yaml",
+                              workload: .init(name: name, stream: "s.ndjson", recipe: RepoFiles.recipe(name), bundleID: "com.example.app"))
+            c.delivery = .broadcast
+            return c
+        }
+        XCTAssertEqual(try Workloads.recipes(for: config("order-changes")).map(\.broadcasts), [true])
+        XCTAssertThrowsError(try Workloads.recipes(for: config("leave-requests"))) { error in
+            XCTAssertEqual("\(error)", "\(RepoFiles.recipe("leave-requests")): delivery is broadcast, but the recipe names no broadcast group: add 'broadcast: {group: G}' (a group whose members' activities subscribe to its key's channel with 'subscribe:'), or deliver to devices")
+        }
     }
 
     func testTheGeneratorSubscribesEachActivityToItsFirstStoreAndChangesNothingElse() throws {
