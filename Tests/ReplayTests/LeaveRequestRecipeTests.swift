@@ -80,6 +80,14 @@ final class LeaveRequestRecipeTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("fills slot 'staff_id' of "), "\(error)")
             XCTAssertTrue("\(error)".contains("which has the time format 'reference_date', with a value that is not a time"), "\(error)")
         }
+        // A field kept on the request is known by what set it: student_id is an int, request_time a time.
+        XCTAssertThrowsError(try rules(template: #"{"a":"{{#student_id|reference_date}}"}"#)) { error in
+            XCTAssertTrue("\(error)".contains("fills slot 'student_id' of "), "\(error)")
+            XCTAssertTrue("\(error)".contains("with a value that is not a time"), "\(error)")
+        }
+        XCTAssertThrowsError(try rules(template: #"{"a":"{{#request_time}}"}"#)) { error in
+            XCTAssertTrue("\(error)".contains(#"fills integer slot 'request_time' of "#), "\(error)")
+        }
         XCTAssertThrowsError(try rules(template: #"{"a":"{{#response_time}}"}"#)) { error in
             XCTAssertTrue("\(error)".contains(#"fills integer slot 'response_time' of "#), "\(error)")
             XCTAssertTrue("\(error)".contains(#"with a time: say which number, "{{#response_time|reference_date}}", |unix or |unix_ms"#), "\(error)")

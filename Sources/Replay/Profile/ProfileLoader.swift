@@ -111,6 +111,15 @@ public enum ProfileLoader {
         return RunConfig.ActivityModelFile(path: resolved, sha256: sha256, attributesType: type?.0, dateDecoding: decoding)
     }
 
+    /// The recipe a profile names; one that cannot be read is an error at the profile's key, and one that
+    /// is wrong an error at the recipe's own line and key.
+    static func recipe(_ path: String, file: String, line: Int?, key: String) throws -> Recipe {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ProfileError(file: file, line: line, message: "'\(key)' names \(path), which cannot be read")
+        }
+        return try RecipeLoader.load(path: path)
+    }
+
     /// `workload: mix` with `mix:`, a list of 2 to 8 workloads, each `{workload, stream, template, bundle_id,
     /// push_type}` (push type default liveactivity) and optionally its ActivityKit model; the profile's own
     /// `stream`, `template`, `bundle_id`, `push_type` and model keys belong to a single workload and are
@@ -152,7 +161,7 @@ public enum ProfileLoader {
                 return s.string
             }
             let recipePath = resolve(try text("recipe")!)
-            let recipe = try RecipeLoader.load(path: recipePath)
+            let recipe = try recipe(recipePath, file: file, line: fields["recipe"]?.mark?.line, key: "\(place).recipe")
             if let named = try text("workload", required: false), named != recipe.name {
                 throw ProfileError(file: file, line: fields["workload"]?.mark?.line,
                                    message: "'\(place).workload' is '\(named)', but its recipe \(recipePath) is '\(recipe.name)'")
@@ -179,7 +188,7 @@ public enum ProfileLoader {
         for entry in try reader.map(root).entries {
             guard knownKeys.contains(entry.key) else {
                 throw ProfileError(file: file, line: entry.line,
-                                   message: "unknown key '\(entry.key)' (known keys: \(knownKeys.joined(separator: ", ")))")
+                                   message: "unknown key '\(entry.key)'\(entry.key == "template" ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : "") (known keys: \(knownKeys.joined(separator: ", ")))")
             }
             values[entry.key] = entry.node
         }
@@ -215,7 +224,7 @@ public enum ProfileLoader {
         } else {
             if values["mix"] != nil { throw fail("mix", "goes with 'workload: mix'; the workload is '\(values["workload"]?.string ?? "?")'") }
             let recipePath = resolve(try string("recipe")!)
-            let recipe = try RecipeLoader.load(path: recipePath)
+            let recipe = try recipe(recipePath, file: file, line: values["recipe"]?.mark?.line, key: "recipe")
             if let named = try string("workload", required: false), named != recipe.name {
                 throw fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
             }

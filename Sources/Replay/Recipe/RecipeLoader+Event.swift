@@ -32,7 +32,10 @@ extension Builder {
                 for k in ["token", "set", "member_of", "subscribe"] where m[k] != nil { throw fail(m[k]!, "does not go with remove") }
             }
             if let t = m["token"] { change.token = try field(t, types: [.string, .token]) }
-            if let s = m["set"] { change.set = try kept(s, entity: type, event: event, recipient: nil) }
+            if let s = m["set"] {
+                change.set = try kept(s, entity: type, event: event, recipient: nil)
+                noteKept(change.set, entity: type, event: event, recipient: nil)
+            }
             if let member = m["member_of"] {
                 change.memberOf = try reader.map(member).entries.map { g in
                     (groups.firstIndex(of: g.key)!, try source(g, event: event, recipient: nil))
@@ -43,6 +46,18 @@ extension Builder {
         }
         if let p = m["push"] { event.push = try compilePush(p, event: event) }
         return event
+    }
+
+    /// Records what the sources of kept fields say of their values, for checking the slots that read them.
+    mutating func noteKept(_ kept: [(field: Int, source: Recipe.Source)], entity: Int, event: Recipe.EventRule, recipient: Int?) {
+        for (field, source) in kept {
+            let now = (time: isTime(source, recipient: recipient), type: type(of: source, event: event, recipient: recipient))
+            if let was = keptKinds[entity]?[field] {
+                keptKinds[entity]![field] = (was.time == now.time ? now.time : nil, was.type == now.type ? now.type : nil)
+            } else {
+                keptKinds[entity, default: [:]][field] = now
+            }
+        }
     }
 
     func unknownField(_ e: Entry, _ name: String, event: String, fields: [String]) -> Error {

@@ -53,7 +53,10 @@ extension Builder {
         }
         rule.slots = try slots(m["slots"], template: template, templatePath: templatePath, event: event, recipient: recipient,
                                liveEvent: liveEvent != nil, place: e)
-        if let r = m["remember"] { rule.remember = try kept(r, entity: recipient!, event: event, recipient: recipient) }
+        if let r = m["remember"] {
+            rule.remember = try kept(r, entity: recipient!, event: event, recipient: recipient)
+            noteKept(rule.remember, entity: recipient!, event: event, recipient: recipient)
+        }
         if let a = m["after_end"] {
             guard try reader.text(a) == "remove_recipient" else { throw fail(a, "must be remove_recipient") }
             guard liveEvent != nil else { throw fail(a, "needs 'live_activity_event': only an end push ends an activity") }
@@ -124,14 +127,14 @@ extension Builder {
             } else {
                 throw fail(e ?? place, "has no source for slot '\(name)' of \(templatePath): add it to 'slots:' (the event's fields: \(event.fields.map(\.name).joined(separator: ", ")))")
             }
-            let isTime = Self.isTime(src)
+            let isTime = self.isTime(src, recipient: recipient)
             if let format, format.isTime, isTime == false {
                 throw fail(at, "fills slot '\(name)' of \(templatePath), which has the time format '\(format.rawValue)', with a value that is not a time")
             }
             if isTime == true, template.slotKinds[i] == .integer, format == nil {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", |unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
             }
-            if template.slotKinds[i] == .integer, let t = type(of: src, event: event), t != .int, isTime != true {
+            if template.slotKinds[i] == .integer, let t = type(of: src, event: event, recipient: recipient), t != .int, isTime != true {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a \(t.rawValue) value")
             }
             out.append(Recipe.Slot(source: src, absent: .absent, format: format))
@@ -145,23 +148,25 @@ extension Builder {
     }
 
     /// Whether a source is a time (nil: not known until run time).
-    static func isTime(_ s: Recipe.Source) -> Bool? {
+    func isTime(_ s: Recipe.Source, recipient: Int?) -> Bool? {
         switch s {
         case .time: return true
         case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant, .join, .recipientKey: return false
-        case .recipient, .map: return nil
-        case let .orElse(inner, _): return isTime(inner)
+        case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
+        case .map: return nil
+        case let .orElse(inner, _): return isTime(inner, recipient: recipient)
         }
     }
 
-    func type(of s: Recipe.Source, event: Recipe.EventRule) -> Recipe.FieldType? {
+    func type(of s: Recipe.Source, event: Recipe.EventRule, recipient: Int?) -> Recipe.FieldType? {
         switch s {
         case let .field(i): return event.fields[i].type == .token ? .string : event.fields[i].type
         case .timeUnix, .activityTimestamp: return .int
         case .liveActivityEvent, .join: return .string
         case let .constant(v):
             switch v { case .int: return .int; case .string: return .string; default: return nil }
-        case let .orElse(inner, _): return type(of: inner, event: event)
+        case let .orElse(inner, _): return type(of: inner, event: event, recipient: recipient)
+        case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.type }
         default: return nil
         }
     }

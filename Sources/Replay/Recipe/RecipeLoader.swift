@@ -44,6 +44,9 @@ struct Builder {
     /// The entity type each group's members are.
     var groupEntity: [Int] = []
     var variants: [HeaderOverride] = [.init()]
+    /// What is known of each kept entity field's values (from the sources that set it): whether a time, and
+    /// its type; a field set from sources that disagree is not known.
+    var keptKinds: [Int: [Int: (time: Bool?, type: Recipe.FieldType?)]] = [:]
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
