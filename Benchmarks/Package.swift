@@ -16,6 +16,7 @@ import PackageDescription
 let core = Target.Dependency.product(name: "APNsCore", package: "apnsbench")
 let engine = Target.Dependency.product(name: "APNsEngine", package: "apnsbench")
 let reporting = Target.Dependency.product(name: "Reporting", package: "apnsbench")
+let replay = Target.Dependency.product(name: "Replay", package: "apnsbench")
 let testSupport = Target.Dependency.product(name: "TestSupport", package: "apnsbench")
 let benchmark = Target.Dependency.product(name: "Benchmark", package: "benchmark")
 
@@ -49,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CoreBenchmarks",
-            dependencies: [core, reporting, benchmark],
+            dependencies: [core, reporting, replay, benchmark],
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -1,4 +1,5 @@
-// The per-push work outside libcurl: template fill, provider token, outcome recording, reason parse.
+// The per-push work outside libcurl: template fill, provider token, outcome recording, reason parse, and the
+// recipe path's event and fill (RecipeBenchmarks.swift).
 //
 // Names have no spaces or slashes: package-benchmark writes threshold files with those replaced but looks
 // them up by the raw name. Each benchmark loops 1 000 times per iteration (scalingFactor .kilo), so the printed (*) values are per
@@ -108,4 +109,6 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(Reason.parse(body: body))
         }
     }
+
+    recipeBenchmarks()
 }

@@ -1,0 +1,72 @@
+// The recipe path's per-push work: an event applied to `RecipeRules` and its pushes filled (recipient,
+// headers, payload rendered into the push's reused buffer), as the driver takes them.
+import APNsCore
+import Foundation
+import Benchmark
+import Replay
+
+/// The repository's profiles/recipes/NAME.yaml: found from this file's path (Benchmarks/Benchmarks/CoreBenchmarks/),
+/// else from the working directory (the Benchmarks package, where `swift package benchmark` runs).
+func recipePath(_ name: String) -> String {
+    let file = "profiles/recipes/\(name).yaml"
+    let here = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(4).joined(separator: "/")
+    for candidate in ["\(here)/\(file)", "../\(file)", file] where FileManager.default.fileExists(atPath: candidate) {
+        return candidate
+    }
+    fatalError("cannot find \(file) from \(#filePath) or the working directory")
+}
+
+func record(_ text: String, line: Int, kind: String, at: Int64) -> StreamRecord {
+    StreamRecord(line: line, at: at, kind: kind, fields: try! FlatJSON.parse(text, line: line))
+}
+
+/// A 64-hex-digit device token, distinct for each `i`.
+func hexToken(_ i: Int) -> String {
+    let hex = String(i, radix: 16)
+    return String(repeating: "a", count: 64 - hex.count) + hex
+}
+
+func recipeBenchmarks() {
+    // order-changes: 1 000 devices follow store 1, and one order change there plans a push to each. The
+    // measured iteration applies the change and fills its 1 000 pushes into one reused push (per push: the
+    // Live Activity template's slots from the event and the recipient, remember, aps.timestamp).
+    Benchmark("RecipeFill_OrderChangesFanOut") { benchmark in
+        let devices = benchmark.scaledIterations.count
+        let rules = RecipeRules(try! RecipeLoader.load(path: recipePath("order-changes")), priority: .immediate)
+        let start: Int64 = 1_740_441_600_000
+        for i in 0..<devices {
+            let line = #"{"at":"2025-02-25T00:00:00.000Z","kind":"device.register","device_id":"device-\#(i)","push_token":"\#(hexToken(i))","store_ids":[1]}"#
+            precondition(try! rules.apply(record(line, line: i + 1, kind: "device.register", at: start + Int64(i))) == 0)
+        }
+        let change = record(#"{"at":"2025-02-25T01:00:00.000Z","kind":"order.change","store_id":1,"totalOrders":12,"lateOrders":3,"totalItems":48,"priority":10}"#,
+                            line: devices + 1, kind: "order.change", at: start + 3_600_000)
+        var push = OutgoingPush()
+        // One change outside the measurement: each token's first aps.timestamp grows their table once.
+        precondition(try! rules.apply(change) == devices)
+        while let result = rules.nextPlanned(into: &push) { precondition(result == .push) }
+        benchmark.startMeasurement()
+        let planned = try! rules.apply(change)
+        var pushed = 0
+        for _ in benchmark.scaledIterations {
+            if rules.nextPlanned(into: &push) == .push { pushed += 1 }
+            blackHole(push.body.count)
+        }
+        benchmark.stopMeasurement()
+        precondition(planned == devices && pushed == devices && rules.nextPlanned(into: &push) == nil)
+    }
+
+    // cdbl-leave: each line is one alert to the token it names. The measured call applies the line, which reads
+    // its fields (title, body and the token are decoded into strings, as every line's are), and fills its push.
+    Benchmark("RecipeFill_CdblNotifySingle") { benchmark in
+        let rules = RecipeRules(try! RecipeLoader.load(path: recipePath("cdbl-leave")), priority: .immediate)
+        let notify = record(#"{"at":"2025-02-02T02:01:26.926Z","kind":"notify","token":"\#(hexToken(1))","type":"LEAVE_SUBMITTED","title":"New Leave Request","body":"Mahmudul \"Rony\" Haque requested 1 day(s) of medical leave (3 Feb): Family event","category":"LEAVE_REVIEW","priority":5,"target_id":"853f91c7-a819-48ac-c02a-c76fa9170cbe","thread_id":"leave-853f91c7-a819-48ac-c02a-c76fa9170cbe","badge":3}"#,
+                            line: 1, kind: "notify", at: 1_738_461_686_926)
+        var push = OutgoingPush()
+        precondition(try! rules.apply(notify) == 1 && rules.nextPlanned(into: &push) == .push)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            _ = try! rules.apply(notify)
+            blackHole(rules.nextPlanned(into: &push))
+        }
+    }
+}
