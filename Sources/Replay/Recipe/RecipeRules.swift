@@ -81,7 +81,8 @@ public final class RecipeRules: WorkloadRules {
         line = record.line
         at = record.at
         single = .none
-        pending.removeAll(keepingCapacity: true)
+        // `pending` shares the last fan-out's member list with the state: emptied in place, it would copy it.
+        pending = []
         pendingNext = 0
         lastEventName = nil
         event = try match(record)
@@ -196,7 +197,7 @@ public final class RecipeRules: WorkloadRules {
         let type = change.entity
         let name = recipe.entities[type].name
         let keyField = recipe.events[event].fields[change.key].shownAs
-        let exists = state.entity(type, key) != nil
+        let exists = state.slot(type, key) != nil
         switch change.op {
         case .create where exists:
             throw StreamLineError(line: line, cause: .badValue(field: keyField, why: "\(name) \(key) already exists"))
@@ -254,15 +255,14 @@ public final class RecipeRules: WorkloadRules {
             single = .token(token)
             return 1
         case let .entity(type, keyField):
-            guard let key = values[keyField].key, let entity = state.entity(type, key) else {
+            guard let key = values[keyField].key, state.slot(type, key) != nil else {
                 single = .notSent(.unknownTarget)
                 return 1
             }
-            guard let token = entity.token, !token.isEmpty else {
+            guard let token = state.token(type, key), !token.isEmpty else {
                 single = .notSent(.noToken)
                 return 1
             }
-            _ = token
             single = .entity(key)
             return 1
         case let .group(group, keySource, ifAbsent):
@@ -311,11 +311,11 @@ public final class RecipeRules: WorkloadRules {
             guard pendingNext < pending.count else { return nil }
             let key = pending[pendingNext]
             pendingNext += 1
-            guard let type = rule.push?.recipientEntity, let entity = state.entity(type, key) else {
+            guard let type = rule.push?.recipientEntity, state.slot(type, key) != nil else {
                 // Planned for an entity that is gone: counted, never dropped silently.
                 return notSent(.unknownTarget, &push)
             }
-            guard let token = entity.token, !token.isEmpty else { return notSent(.noToken, &push) }
+            guard let token = state.token(type, key), !token.isEmpty else { return notSent(.noToken, &push) }
             fill(&push, rule.push!, token: token, recipient: key)
             return .push
         case let .notSent(cause):
@@ -327,7 +327,7 @@ public final class RecipeRules: WorkloadRules {
             return .push
         case let .entity(key):
             single = .none
-            let token = state.entity(rule.push!.recipientEntity!, key)?.token ?? ""
+            let token = state.token(rule.push!.recipientEntity!, key) ?? ""
             fill(&push, rule.push!, token: token, recipient: key)
             return .push
         case let .broadcast(channel, reach, _):
@@ -347,10 +347,12 @@ public final class RecipeRules: WorkloadRules {
 
     private func fill(_ push: inout OutgoingPush, _ rule: Recipe.PushRule, token: String, recipient: EntityKey?) {
         let type = rule.recipientEntity
-        let entity = recipient.flatMap { k in type.flatMap { state.entity($0, k) } }
+        // The recipient's place in the state: its fields are read there, not from a copy, so that
+        // `remember` below writes them in place.
+        let recipientSlot = recipient.flatMap { k in type.flatMap { state.slot($0, k) } }
         currentToken = token
         for (i, slot) in rule.slots.enumerated() {
-            slotValues[event][i] = templateValue(value(slot.source, recipient: entity, key: recipient), slot)
+            slotValues[event][i] = templateValue(value(slot.source, recipient: recipientSlot, key: recipient), slot)
         }
         rule.template.render(into: &push.body, values: slotValues[event])
         push.deviceToken = token
@@ -359,10 +361,12 @@ public final class RecipeRules: WorkloadRules {
         push.recordedMillis = at
         push.kind += header(rule)
         if let type, let recipient {
+            // Every kept value is read before any is written: each reads the fields as the push found them.
+            remembered.removeAll(keepingCapacity: true)
             for (field, source) in rule.remember {
-                let v = value(source, recipient: entity, key: recipient)
-                if !v.isAbsent { state.setField(type, recipient, field, v) }
+                remembered.append((field, value(source, recipient: recipientSlot, key: recipient)))
             }
+            for (field, v) in remembered where !v.isAbsent { state.setField(type, recipient, field, v) }
             if rule.removeRecipientAfterEnd && liveEvent == "end" {
                 state.remove(type, recipient)
                 state.timestamps.forget(token)
@@ -381,15 +385,18 @@ public final class RecipeRules: WorkloadRules {
 
     /// The token of the push being filled (for `activity_timestamp`).
     private var currentToken = ""
+    /// The values a push keeps on its recipient (`remember`), reused from push to push.
+    private var remembered: [(field: Int, value: RecipeValue)] = []
 
     // MARK: Values
 
     private func text(_ source: Recipe.Source) -> String? { value(source, recipient: nil).text }
 
-    private func value(_ source: Recipe.Source, recipient: RecipeState.Entity?, key: EntityKey? = nil) -> RecipeValue {
+    /// - Parameter recipient: the recipient's slot in the state (``RecipeState/slot(_:_:)``).
+    private func value(_ source: Recipe.Source, recipient: Int?, key: EntityKey? = nil) -> RecipeValue {
         switch source {
         case let .field(i): return values[i]
-        case let .recipient(i): return recipient?.fields[i] ?? .absent
+        case let .recipient(i): return recipient.map { state.field($0, i) } ?? .absent
         case .recipientKey: return key?.value ?? .absent
         case .time: return .time(at)
         case .timeUnix: return .int(Int(at / 1000))
