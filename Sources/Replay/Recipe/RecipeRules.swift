@@ -434,9 +434,19 @@ public final class RecipeRules: WorkloadRules {
             case .referenceDate?: return .fixedPoint(ms - Self.referenceDateMillis, places: 3)
             case .unix?: return .fixedPoint(ms, places: 3)
             case .unixMillis?: return .integer(Int(ms))
-            case .orEmpty?, nil: return .string(Timestamp.iso8601(millis: ms))
+            case .orEmpty?, nil: return .string(iso8601(ms))
             }
         }
+    }
+
+    /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
+    private var lastTime: (millis: Int64, text: String)?
+
+    private func iso8601(_ ms: Int64) -> String {
+        if let lastTime, lastTime.millis == ms { return lastTime.text }
+        let text = Timestamp.iso8601(millis: ms)
+        lastTime = (ms, text)
+        return text
     }
 
     /// 2001-01-01T00:00:00Z in epoch milliseconds: Foundation's reference date.

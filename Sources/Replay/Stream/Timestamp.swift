@@ -101,36 +101,50 @@ public enum Timestamp {
         }
         let (year, month, day) = civilFromDays(days)
 
-        var out: [UInt8] = []
-        out.reserveCapacity(28)
-        func append(_ value: Int64, width: Int) {
-            var digits: [UInt8] = []
-            var rest = value.magnitude
-            repeat {
-                digits.append(UInt8(rest % 10) + 0x30)
-                rest /= 10
-            } while rest > 0
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            for _ in digits.count ..< max(width, digits.count) { out.append(0x30) }
-            out.append(contentsOf: digits.reversed())
+        // Written into a stack buffer: the returned string is the one allocation (a sign and 19 year digits at
+        // most, then 20 bytes).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { out in
+            var n = 0
+            func put(_ byte: UInt8) {
+                out[n] = byte
+                n += 1
+            }
+            func append(_ value: Int64, width: Int) {
+                if value < 0 { put(UInt8(ascii: "-")) }
+                var rest = value.magnitude
+                var count = 0
+                var probe = rest
+                repeat {
+                    count += 1
+                    probe /= 10
+                } while probe > 0
+                for _ in count ..< max(width, count) { put(0x30) }
+                n += count
+                var i = n
+                repeat {
+                    i -= 1
+                    out[i] = UInt8(rest % 10) + 0x30
+                    rest /= 10
+                } while rest > 0
+            }
+            append(year, width: 4)
+            put(UInt8(ascii: "-"))
+            append(month, width: 2)
+            put(UInt8(ascii: "-"))
+            append(day, width: 2)
+            put(UInt8(ascii: "T"))
+            append(secondOfDay / 3600, width: 2)
+            put(UInt8(ascii: ":"))
+            append(secondOfDay / 60 % 60, width: 2)
+            put(UInt8(ascii: ":"))
+            append(secondOfDay % 60, width: 2)
+            if fraction != 0 {
+                put(UInt8(ascii: "."))
+                append(fraction, width: 3)
+            }
+            put(UInt8(ascii: "Z"))
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
         }
-        append(year, width: 4)
-        out.append(UInt8(ascii: "-"))
-        append(month, width: 2)
-        out.append(UInt8(ascii: "-"))
-        append(day, width: 2)
-        out.append(UInt8(ascii: "T"))
-        append(secondOfDay / 3600, width: 2)
-        out.append(UInt8(ascii: ":"))
-        append(secondOfDay / 60 % 60, width: 2)
-        out.append(UInt8(ascii: ":"))
-        append(secondOfDay % 60, width: 2)
-        if fraction != 0 {
-            out.append(UInt8(ascii: "."))
-            append(fraction, width: 3)
-        }
-        out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether `year` (proleptic Gregorian) has a 29 February.
