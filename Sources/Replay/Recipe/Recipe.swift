@@ -93,7 +93,8 @@ public struct Recipe {
         indirect case group(Int, key: Source, ifAbsent: Target?)
     }
 
-    struct PushRule {
+    /// A reference, so a push reads its rule without copying it.
+    final class PushRule {
         var to: Target
         /// The entity type recipients are (nil: a token on the event).
         var recipientEntity: Int?
@@ -106,6 +107,33 @@ public struct Recipe {
         var removeRecipientAfterEnd: Bool
         /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
         var header: HeaderChoice
+        /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.
+        var perPushSlots: [Int] = []
+        var perEventSlots: [Int] = []
+        /// Whether `remember`'s values depend on the recipient (else they are read once per event).
+        var rememberPerPush = false
+
+        init(to: Target, recipientEntity: Int?, template: PayloadTemplate, templateSource: String, slots: [Slot],
+             priority: PrioritySource, liveActivityEvent: Source?, remember: [(field: Int, source: Source)],
+             removeRecipientAfterEnd: Bool, header: HeaderChoice) {
+            self.to = to
+            self.recipientEntity = recipientEntity
+            self.template = template
+            self.templateSource = templateSource
+            self.slots = slots
+            self.priority = priority
+            self.liveActivityEvent = liveActivityEvent
+            self.remember = remember
+            self.removeRecipientAfterEnd = removeRecipientAfterEnd
+            self.header = header
+        }
+
+        /// Sorts the slots and `remember` into what is filled per push and what once per event.
+        func splitByRecipient() {
+            perPushSlots = slots.indices.filter { slots[$0].source.readsRecipient }
+            perEventSlots = slots.indices.filter { !slots[$0].source.readsRecipient }
+            rememberPerPush = remember.contains { $0.source.readsRecipient }
+        }
     }
 
     enum HeaderChoice {
@@ -143,6 +171,16 @@ public struct Recipe {
         case join([Source], separator: String, ifEmpty: Source?)
         /// A source with its own value for absent.
         case orElse(Source, RecipeValue)
+
+        /// Whether its value depends on the push's recipient (its entity, key or token).
+        var readsRecipient: Bool {
+            switch self {
+            case .recipient, .recipientKey, .activityTimestamp: return true
+            case .field, .time, .timeUnix, .liveActivityEvent, .constant: return false
+            case let .map(inner, _, _), let .orElse(inner, _): return inner.readsRecipient
+            case let .join(parts, _, ifEmpty): return parts.contains(where: \.readsRecipient) || (ifEmpty?.readsRecipient ?? false)
+            }
+        }
     }
 }
 

@@ -23,7 +23,7 @@ extension Builder {
             if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
             return try source(entry, event: event, recipient: recipient)
         }
-        var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, slots: [],
+        let rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, slots: [],
                                    priority: .profile, liveActivityEvent: liveEvent, remember: [],
                                    removeRecipientAfterEnd: false, header: .fixed(0))
         if let p = m["priority"] {
@@ -63,6 +63,7 @@ extension Builder {
             rule.removeRecipientAfterEnd = true
         }
         rule.header = try header(m, event: event)
+        rule.splitByRecipient()
         return rule
     }
 

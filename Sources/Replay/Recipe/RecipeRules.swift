@@ -24,17 +24,21 @@ public final class RecipeRules: WorkloadRules {
     private var values: [RecipeValue] = []
     private var captures: [String] = []
     /// Its recipients still to push to (entity keys), or the one push it planned.
-    private var pending: [EntityKey] = []
+    private var pending: [Int] = []
     private var pendingNext = 0
     private var single: Single = .none
     private var liveEvent = "update"
     private var priority = Priority.immediate
-    private var slotValues: [[PayloadTemplate.Value]]
+    /// The push rule of the event being planned.
+    private var current: Recipe.PushRule?
+    /// Slot values of the push being filled, reused (as long as the longest template's slots).
+    private var scratch: [PayloadTemplate.Value]
 
     private enum Single {
         case none
         case token(String)
-        case entity(EntityKey)
+        /// An entity's place in the state.
+        case entity(Int)
         case broadcast(BroadcastChannels.Channel, reach: Int, key: EntityKey)
         case notSent(NotSentCause)
     }
@@ -71,7 +75,7 @@ public final class RecipeRules: WorkloadRules {
         self.byValue = byValue
         self.byRequest = byRequest
         readerKind = recipe.recordShape.kindField != nil
-        slotValues = recipe.events.map { e in Array(repeating: .null, count: e.push?.slots.count ?? 0) }
+        scratch = Array(repeating: .null, count: recipe.events.map { $0.push?.slots.count ?? 0 }.max() ?? 0)
         values.reserveCapacity(16)
     }
 
@@ -88,12 +92,16 @@ public final class RecipeRules: WorkloadRules {
         event = try match(record)
         let rule = recipe.events[event]
         lastEventName = rule.name
+        current = nil
         try readFields(rule, record.fields)
         if let change = rule.state { try apply(change) }
         guard let push = rule.push else { return 0 }
+        current = push
         priority = try pushPriority(push)
         liveEvent = push.liveActivityEvent.flatMap(text) ?? ""
-        return plan(push.to, push: push)
+        let planned = plan(push.to, push: push)
+        fillPerEvent(push)
+        return planned
     }
 
     private func match(_ record: StreamRecord) throws -> Int {
@@ -197,23 +205,24 @@ public final class RecipeRules: WorkloadRules {
         let type = change.entity
         let name = recipe.entities[type].name
         let keyField = recipe.events[event].fields[change.key].shownAs
-        let exists = state.slot(type, key) != nil
+        let existing = state.place(type, key)
+        let exists = existing != nil
         switch change.op {
         case .create where exists:
             throw StreamLineError(line: line, cause: .badValue(field: keyField, why: "\(name) \(key) already exists"))
         case .update where !exists, .remove where !exists:
             throw StreamLineError(line: line, cause: .badValue(field: keyField, why: "\(name) \(key) does not exist (no earlier line created it)"))
         case .remove:
-            state.remove(type, key)
+            state.remove(type, existing!)
             return
         default:
             break
         }
-        state.ensure(type, key)
-        if let t = change.token, case let .string(token) = values[t] { state.setToken(type, key, token) }
+        let place = state.ensure(type, key)
+        if let t = change.token, case let .string(token) = values[t] { state.setToken(place, token) }
         for (field, source) in change.set {
             let v = value(source, recipient: nil)
-            if !v.isAbsent { state.setField(type, key, field, v) }
+            if !v.isAbsent { state.setField(place, field, v) }
         }
         if let memberOf = change.memberOf {
             var groups: [GroupKey] = []
@@ -224,9 +233,9 @@ public final class RecipeRules: WorkloadRules {
                 case let v: if let k = v.key { groups.append(GroupKey(group: group, key: k)) }
                 }
             }
-            state.setGroups(type, key, groups)
+            state.setGroups(place, groups)
         }
-        if let s = change.subscribe { state.subscribe(type, key, to: values[s].key) }
+        if let s = change.subscribe { state.subscribe(place, to: values[s].key) }
     }
 
     private func pushPriority(_ push: Recipe.PushRule) throws -> Priority {
@@ -255,15 +264,15 @@ public final class RecipeRules: WorkloadRules {
             single = .token(token)
             return 1
         case let .entity(type, keyField):
-            guard let key = values[keyField].key, state.slot(type, key) != nil else {
+            guard let key = values[keyField].key, let place = state.place(type, key) else {
                 single = .notSent(.unknownTarget)
                 return 1
             }
-            guard let token = state.token(type, key), !token.isEmpty else {
+            guard let token = state.token(place), !token.isEmpty else {
                 single = .notSent(.noToken)
                 return 1
             }
-            single = .entity(key)
+            single = .entity(place)
             return 1
         case let .group(group, keySource, ifAbsent):
             let v = value(keySource, recipient: nil)
@@ -286,7 +295,7 @@ public final class RecipeRules: WorkloadRules {
     }
 
     /// One broadcast to the key's channel, or one push not sent when nobody subscribed or it has no channel.
-    private func broadcast(_ key: EntityKey, members: [EntityKey], channels: [EntityKey: BroadcastChannels.Channel], entityType: Int) -> Int {
+    private func broadcast(_ key: EntityKey, members: [Int], channels: [EntityKey: BroadcastChannels.Channel], entityType: Int) -> Int {
         let subscribed = state.subscribers(of: key)
         followersNotSubscribed += members.reduce(0) { $0 + (subscribed.contains($1) ? 0 : 1) }
         guard !subscribed.isEmpty else {
@@ -298,41 +307,39 @@ public final class RecipeRules: WorkloadRules {
             return 1
         }
         single = .broadcast(channel, reach: subscribed.count, key: key)
-        if liveEvent == "end" { state.endSubscriptions(entityType, of: key) }
+        if liveEvent == "end" { state.endSubscriptions(of: key) }
         return 1
     }
 
     // MARK: Pushes
 
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
-        let rule = recipe.events[event]
         switch single {
         case .none:
-            guard pendingNext < pending.count else { return nil }
-            let key = pending[pendingNext]
+            guard pendingNext < pending.count, let rule = current else { return nil }
+            let place = pending[pendingNext]
             pendingNext += 1
-            guard let type = rule.push?.recipientEntity, state.slot(type, key) != nil else {
+            guard rule.recipientEntity != nil, state.isLive(place) else {
                 // Planned for an entity that is gone: counted, never dropped silently.
                 return notSent(.unknownTarget, &push)
             }
-            guard let token = state.token(type, key), !token.isEmpty else { return notSent(.noToken, &push) }
-            fill(&push, rule.push!, token: token, recipient: key)
+            guard let token = state.token(place), !token.isEmpty else { return notSent(.noToken, &push) }
+            fill(&push, rule, token: token, recipient: place)
             return .push
         case let .notSent(cause):
             single = .none
             return notSent(cause, &push)
         case let .token(token):
             single = .none
-            fill(&push, rule.push!, token: token, recipient: nil)
+            fill(&push, current!, token: token, recipient: nil)
             return .push
-        case let .entity(key):
+        case let .entity(place):
             single = .none
-            let token = state.token(rule.push!.recipientEntity!, key) ?? ""
-            fill(&push, rule.push!, token: token, recipient: key)
+            fill(&push, current!, token: state.token(place) ?? "", recipient: place)
             return .push
         case let .broadcast(channel, reach, _):
             single = .none
-            fill(&push, rule.push!, token: channel.id, recipient: .string(""))
+            fill(&push, current!, token: channel.id, recipient: nil, broadcast: true)
             push.channel = channel.index
             push.reach = Int32(clamping: reach)
             return .push
@@ -345,34 +352,51 @@ public final class RecipeRules: WorkloadRules {
         return .notSent(cause)
     }
 
-    private func fill(_ push: inout OutgoingPush, _ rule: Recipe.PushRule, token: String, recipient: EntityKey?) {
-        let type = rule.recipientEntity
-        // The recipient's place in the state: its fields are read there, not from a copy, so that
-        // `remember` below writes them in place.
-        let recipientSlot = recipient.flatMap { k in type.flatMap { state.slot($0, k) } }
+    /// - Parameters:
+    ///   - recipient: the recipient's place in the state: its fields are read there, not from a copy, so that
+    ///     `remember` below writes them in place.
+    ///   - broadcast: a push to a channel (`recipient.key` is `""`).
+    private func fill(_ push: inout OutgoingPush, _ rule: Recipe.PushRule, token: String, recipient: Int?, broadcast: Bool = false) {
         currentToken = token
-        for (i, slot) in rule.slots.enumerated() {
-            slotValues[event][i] = templateValue(value(slot.source, recipient: recipientSlot, key: recipient), slot)
+        let key: EntityKey? = broadcast ? .string("") : recipient.flatMap { state.key($0) }
+        // The slots that do not depend on the recipient were filled when the event was applied.
+        for i in rule.perPushSlots {
+            let slot = rule.slots[i]
+            scratch[i] = templateValue(value(slot.source, recipient: recipient, key: key), slot)
         }
-        rule.template.render(into: &push.body, values: slotValues[event])
+        rule.template.render(into: &push.body, values: scratch)
         push.deviceToken = token
         push.priority = priority
         push.intendedNanos = 0
         push.recordedMillis = at
         push.kind += header(rule)
-        if let type, let recipient {
-            // Every kept value is read before any is written: each reads the fields as the push found them.
-            remembered.removeAll(keepingCapacity: true)
-            for (field, source) in rule.remember {
-                remembered.append((field, value(source, recipient: recipientSlot, key: recipient)))
+        if let type = rule.recipientEntity, let recipient {
+            if rule.rememberPerPush {
+                // Every kept value is read before any is written: each reads the fields as the push found them.
+                remembered.removeAll(keepingCapacity: true)
+                for (field, source) in rule.remember {
+                    remembered.append((field, value(source, recipient: recipient, key: key)))
+                }
             }
-            for (field, v) in remembered where !v.isAbsent { state.setField(type, recipient, field, v) }
+            for (field, v) in remembered where !v.isAbsent { state.setField(recipient, field, v) }
             if rule.removeRecipientAfterEnd && liveEvent == "end" {
                 state.remove(type, recipient)
                 state.timestamps.forget(token)
             }
         } else if rule.removeRecipientAfterEnd && liveEvent == "end" {
             state.timestamps.forget(token)
+        }
+    }
+
+    /// Fills the slots and `remember` values that are the same for every push of the event.
+    private func fillPerEvent(_ rule: Recipe.PushRule) {
+        for i in rule.perEventSlots {
+            let slot = rule.slots[i]
+            scratch[i] = templateValue(value(slot.source, recipient: nil), slot)
+        }
+        remembered.removeAll(keepingCapacity: true)
+        if !rule.rememberPerPush {
+            for (field, source) in rule.remember { remembered.append((field, value(source, recipient: nil))) }
         }
     }
 

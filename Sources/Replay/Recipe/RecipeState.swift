@@ -2,27 +2,30 @@
 /// they follow, the broadcast key they subscribed to) and each group key's members in registration order, so
 /// a fan-out's order is the order devices registered in.
 ///
-/// The entities live in one array (`slots`) that a key's index points into, so a push's writes (`remember`)
-/// change an entity in place: writing through a dictionary's subscript allocates for each write.
+/// The entities live in one array; a key's index points into it, and group members and subscribers are held
+/// by their place there. So a fan-out walks its members without hashing a key per push, and a push's writes
+/// (`remember`) change an entity in place. A place freed by a removal is reused by a later entity, never
+/// while a fan-out that named it is in progress (no event is applied until a fan-out is done).
 ///
 /// Memory grows with the number of entities and memberships, not with the number of events.
 struct RecipeState {
     struct Entity {
+        /// Nil for a freed place.
+        var key: EntityKey?
         var token: String?
         var fields: [RecipeValue]
         var groups: [GroupKey]
         var subscription: EntityKey?
     }
 
-    /// Per entity type, by key: the entity's place in `slots`.
+    /// Per entity type: key → place in `entities`.
     private var index: [[EntityKey: Int]]
-    /// The entities; a removed entity's place is reused by the next one created.
-    private var slots: [Entity] = []
-    private var freeSlots: [Int] = []
-    /// Entity ids following each group key, in registration order.
-    private var members: [GroupKey: [EntityKey]] = [:]
-    /// Broadcast group key → entities subscribed to its channel.
-    private var subscribers: [EntityKey: Set<EntityKey>] = [:]
+    private var entities: [Entity] = []
+    private var freePlaces: [Int] = []
+    /// Places of the entities following each group key, in registration order.
+    private var members: [GroupKey: [Int]] = [:]
+    /// Broadcast group key → places of the entities subscribed to its channel.
+    private var subscribers: [EntityKey: Set<Int>] = [:]
     /// Tokens replaced by a newer one: never pushed to again.
     private(set) var retiredTokens = 0
     /// `aps.timestamp` per token, strictly increasing.
@@ -34,85 +37,86 @@ struct RecipeState {
         index = Array(repeating: [:], count: fieldCounts.count)
     }
 
-    /// The entity's place, for ``field(_:_:)``; nil: no such entity.
-    func slot(_ type: Int, _ key: EntityKey) -> Int? { index[type][key] }
+    /// The entity's place, or nil when there is none of that type and key.
+    func place(_ type: Int, _ key: EntityKey) -> Int? { index[type][key] }
 
-    /// A kept field of the entity at `slot`, read in place.
-    func field(_ slot: Int, _ field: Int) -> RecipeValue { slots[slot].fields[field] }
+    /// Whether a place holds an entity (it may have been removed since it was named).
+    func isLive(_ place: Int) -> Bool { entities[place].key != nil }
 
-    /// The entity's token, read in place.
-    func token(_ type: Int, _ key: EntityKey) -> String? { index[type][key].flatMap { slots[$0].token } }
+    func key(_ place: Int) -> EntityKey? { entities[place].key }
 
-    func members(of group: GroupKey) -> [EntityKey] { members[group] ?? [] }
+    func token(_ place: Int) -> String? { entities[place].token }
 
-    func subscribers(of key: EntityKey) -> Set<EntityKey> { subscribers[key] ?? [] }
+    func field(_ place: Int, _ field: Int) -> RecipeValue { entities[place].fields[field] }
 
-    /// Creates the entity if it is new (without a token or fields).
-    mutating func ensure(_ type: Int, _ key: EntityKey) {
-        guard index[type][key] == nil else { return }
-        let entity = Entity(token: nil, fields: Array(repeating: .absent, count: fieldCounts[type]), groups: [], subscription: nil)
-        if let slot = freeSlots.popLast() {
-            slots[slot] = entity
-            index[type][key] = slot
+    func members(of group: GroupKey) -> [Int] { members[group] ?? [] }
+
+    func subscribers(of key: EntityKey) -> Set<Int> { subscribers[key] ?? [] }
+
+    /// The entity's place, made (without a token or fields) when it is new.
+    mutating func ensure(_ type: Int, _ key: EntityKey) -> Int {
+        if let place = index[type][key] { return place }
+        let entity = Entity(key: key, token: nil, fields: Array(repeating: .absent, count: fieldCounts[type]), groups: [], subscription: nil)
+        let place: Int
+        if let free = freePlaces.popLast() {
+            place = free
+            entities[place] = entity
         } else {
-            index[type][key] = slots.count
-            slots.append(entity)
+            place = entities.count
+            entities.append(entity)
         }
+        index[type][key] = place
+        return place
     }
 
     /// Sets the entity's token; a different one replaces the old for good.
-    mutating func setToken(_ type: Int, _ key: EntityKey, _ token: String) {
-        guard let slot = index[type][key] else { return }
-        if let old = slots[slot].token, old != token {
+    mutating func setToken(_ place: Int, _ token: String) {
+        if let old = entities[place].token, old != token {
             retiredTokens += 1
             timestamps.forget(old)
         }
-        slots[slot].token = token
+        entities[place].token = token
     }
 
-    mutating func setField(_ type: Int, _ key: EntityKey, _ field: Int, _ value: RecipeValue) {
-        guard let slot = index[type][key] else { return }
-        slots[slot].fields[field] = value
+    mutating func setField(_ place: Int, _ field: Int, _ value: RecipeValue) {
+        entities[place].fields[field] = value
     }
 
     /// Replaces the entity's memberships: it leaves the groups it no longer names and joins the new ones at
     /// the end of their order; groups it stays in keep its place.
-    mutating func setGroups(_ type: Int, _ key: EntityKey, _ groups: [GroupKey]) {
-        guard let slot = index[type][key] else { return }
-        let old = slots[slot].groups
-        for g in old where !groups.contains(g) { members[g]?.removeAll { $0 == key } }
+    mutating func setGroups(_ place: Int, _ groups: [GroupKey]) {
+        let old = entities[place].groups
+        for g in old where !groups.contains(g) { members[g]?.removeAll { $0 == place } }
         var joined = Set<GroupKey>()
-        for g in groups where !old.contains(g) && joined.insert(g).inserted { members[g, default: []].append(key) }
-        slots[slot].groups = groups
+        for g in groups where !old.contains(g) && joined.insert(g).inserted { members[g, default: []].append(place) }
+        entities[place].groups = groups
     }
 
     /// The entity's activity subscribes to `channel`'s broadcasts (nil: to none), replacing an earlier one.
-    mutating func subscribe(_ type: Int, _ key: EntityKey, to channel: EntityKey?) {
-        guard let slot = index[type][key] else { return }
-        if let old = slots[slot].subscription, old != channel {
-            subscribers[old]?.remove(key)
-            slots[slot].subscription = nil
+    mutating func subscribe(_ place: Int, to channel: EntityKey?) {
+        if let old = entities[place].subscription, old != channel {
+            subscribers[old]?.remove(place)
+            entities[place].subscription = nil
         }
         guard let channel else { return }
-        slots[slot].subscription = channel
-        subscribers[channel, default: []].insert(key)
+        entities[place].subscription = channel
+        subscribers[channel, default: []].insert(place)
     }
 
     /// Every subscription to `channel` ends (its activities are over).
-    mutating func endSubscriptions(_ type: Int, of channel: EntityKey) {
-        for key in subscribers.removeValue(forKey: channel) ?? [] {
-            if let slot = index[type][key] { slots[slot].subscription = nil }
-        }
+    mutating func endSubscriptions(of channel: EntityKey) {
+        for place in subscribers.removeValue(forKey: channel) ?? [] { entities[place].subscription = nil }
     }
 
-    /// Removes the entity: its token is not used again.
-    mutating func remove(_ type: Int, _ key: EntityKey) {
-        guard let slot = index[type].removeValue(forKey: key) else { return }
-        let old = slots[slot]
-        slots[slot] = Entity(token: nil, fields: [], groups: [], subscription: nil)
-        freeSlots.append(slot)
-        for g in old.groups { members[g]?.removeAll { $0 == key } }
-        if let s = old.subscription { subscribers[s]?.remove(key) }
+    /// Removes the entity: its token is not used again, and its place is free.
+    mutating func remove(_ type: Int, _ place: Int) {
+        guard let key = entities[place].key else { return }
+        index[type].removeValue(forKey: key)
+        let old = entities[place]
+        entities[place] = Entity(key: nil, token: nil, fields: [], groups: [], subscription: nil)
+        freePlaces.append(place)
+        for g in old.groups { members[g]?.removeAll { $0 == place } }
+        if let s = old.subscription { subscribers[s]?.remove(place) }
         if let t = old.token { timestamps.forget(t) }
     }
 }
