@@ -154,7 +154,6 @@ public struct Recipe {
 
     struct Slot {
         var source: Source
-        var absent: RecipeValue
         var format: PayloadTemplate.SlotFormat?
     }
 

@@ -138,7 +138,7 @@ extension Builder {
             if template.slotKinds[i] == .integer, let t = type(of: src, event: event, recipient: recipient), t != .int, isTime != true {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a \(t.rawValue) value")
             }
-            out.append(Recipe.Slot(source: src, absent: .absent, format: format))
+            out.append(Recipe.Slot(source: src, format: format))
         }
         do {
             try template.validate(sample: template.slotKinds.map { $0 == .integer ? .integer(1) : .string("x") }, source: templatePath)

@@ -39,7 +39,7 @@ public final class RecipeRules: WorkloadRules {
         case token(String)
         /// An entity's place in the state.
         case entity(Int)
-        case broadcast(BroadcastChannels.Channel, reach: Int, key: EntityKey)
+        case broadcast(BroadcastChannels.Channel, reach: Int)
         case notSent(NotSentCause)
     }
 
@@ -160,20 +160,18 @@ public final class RecipeRules: WorkloadRules {
             object = inner
         }
         let key = f.path[f.path.count - 1]
-        do {
-            switch f.type {
-            case .string:
-                guard let s = try object.optionalString(key) else { return .absent }
-                return f.emptyIsAbsent && s.isEmpty ? .absent : .string(s)
-            case .token:
-                guard let s = try object.optionalString(key) else { return .absent }
-                return s.isEmpty ? .absent : .string(s)
-            case .int: return try object.optionalInt(key).map { .int($0) } ?? .absent
-            case .number: return try object.optionalDouble(key).map { .number($0) } ?? .absent
-            case .bool: return try object.optionalBool(key).map { .bool($0) } ?? .absent
-            case .ints: return try object.optionalIntArray(key).map { .ints($0) } ?? .absent
-            case .strings: return try object.optionalStringArray(key).map { .strings($0) } ?? .absent
-            }
+        switch f.type {
+        case .string:
+            guard let s = try object.optionalString(key) else { return .absent }
+            return f.emptyIsAbsent && s.isEmpty ? .absent : .string(s)
+        case .token:
+            guard let s = try object.optionalString(key) else { return .absent }
+            return s.isEmpty ? .absent : .string(s)
+        case .int: return try object.optionalInt(key).map { .int($0) } ?? .absent
+        case .number: return try object.optionalDouble(key).map { .number($0) } ?? .absent
+        case .bool: return try object.optionalBool(key).map { .bool($0) } ?? .absent
+        case .ints: return try object.optionalIntArray(key).map { .ints($0) } ?? .absent
+        case .strings: return try object.optionalStringArray(key).map { .strings($0) } ?? .absent
         }
     }
 
@@ -306,7 +304,7 @@ public final class RecipeRules: WorkloadRules {
             single = .notSent(refusedChannels.contains(key) ? .channelLimit : .unknownTarget)
             return 1
         }
-        single = .broadcast(channel, reach: subscribed.count, key: key)
+        single = .broadcast(channel, reach: subscribed.count)
         if liveEvent == "end" { state.endSubscriptions(of: key) }
         return 1
     }
@@ -337,7 +335,7 @@ public final class RecipeRules: WorkloadRules {
             single = .none
             fill(&push, current!, token: state.token(place) ?? "", recipient: place)
             return .push
-        case let .broadcast(channel, reach, _):
+        case let .broadcast(channel, reach):
             single = .none
             fill(&push, current!, token: channel.id, recipient: nil, broadcast: true)
             push.channel = channel.index
@@ -369,7 +367,7 @@ public final class RecipeRules: WorkloadRules {
         push.priority = priority
         push.intendedNanos = 0
         push.recordedMillis = at
-        push.kind += header(rule)
+        push.kind += headerSet
         if let type = rule.recipientEntity, let recipient {
             if rule.rememberPerPush {
                 // Every kept value is read before any is written: each reads the fields as the push found them.
@@ -388,8 +386,9 @@ public final class RecipeRules: WorkloadRules {
         }
     }
 
-    /// Fills the slots and `remember` values that are the same for every push of the event.
+    /// Fills the slots, `remember` values and header set that are the same for every push of the event.
     private func fillPerEvent(_ rule: Recipe.PushRule) {
+        headerSet = header(rule)
         for i in rule.perEventSlots {
             let slot = rule.slots[i]
             scratch[i] = templateValue(value(slot.source, recipient: nil), slot)
@@ -407,6 +406,8 @@ public final class RecipeRules: WorkloadRules {
         }
     }
 
+    /// The header set of the event's pushes (an index into ``Recipe/headerVariants``).
+    private var headerSet: Int32 = 0
     /// The token of the push being filled (for `activity_timestamp`).
     private var currentToken = ""
     /// The values a push keeps on its recipient (`remember`), reused from push to push.
@@ -447,7 +448,7 @@ public final class RecipeRules: WorkloadRules {
     private func templateValue(_ v: RecipeValue, _ slot: Recipe.Slot) -> PayloadTemplate.Value {
         switch v {
         case .omit: return .omit
-        case .absent: return slot.absent.isAbsent ? .null : templateValue(slot.absent, slot)
+        case .absent: return .null
         case let .int(n): return .integer(n)
         case let .string(s): return .string(s)
         case let .bool(b): return .string(b ? "true" : "false")
