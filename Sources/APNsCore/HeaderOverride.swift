@@ -15,3 +15,30 @@ public struct HeaderOverride: Equatable, Sendable {
         self.collapseID = collapseID
     }
 }
+
+/// One push kind of a run (``OutgoingPush/kind``): a part of the workload with one of its header sets, resolved
+/// against the part's push type and app and the profile's expiration and collapse id.
+public struct ResolvedPushKind: Equatable, Sendable {
+    /// The part of the workload (its index in ``RunConfig/Workload/parts``).
+    public var part: Int
+    public var pushType: PushType
+    public var topic: String
+    /// `apns-expiration` as seconds after the run's start; nil sends none.
+    public var expirationSeconds: Int?
+    public var collapseID: String?
+}
+
+extension RunConfig {
+    /// The run's push kinds in order: each part's header sets (`overrides`, by part; a part without any has one,
+    /// the profile's), so a push's kind is its part's first kind plus its set's index.
+    public func pushKinds(overrides: [[HeaderOverride]]) -> [ResolvedPushKind] {
+        workload.parts.enumerated().flatMap { i, part in
+            (i < overrides.count ? overrides[i] : [HeaderOverride()]).map { o in
+                let pushType = o.pushType ?? part.pushType
+                return ResolvedPushKind(part: i, pushType: pushType, topic: o.topic ?? pushType.topic(bundleID: part.bundleID),
+                                        expirationSeconds: o.expirationSeconds ?? payload.expirationSeconds,
+                                        collapseID: o.collapseID ?? payload.collapseID)
+            }
+        }
+    }
+}

@@ -94,12 +94,9 @@ public struct EngineConfiguration: Sendable {
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
         stallTimeoutSeconds = c.transport.stallLimit
-        kinds = c.workload.parts.enumerated().flatMap { i, part in
-            (i < headerOverrides.count ? headerOverrides[i] : [HeaderOverride()]).map { o in
-                let pushType = o.pushType ?? part.pushType
-                return PushKind(pushType: pushType, topic: o.topic ?? pushType.topic(bundleID: part.bundleID),
-                                expiration: o.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: o.collapseID)
-            }
+        kinds = c.pushKinds(overrides: headerOverrides).map { k in
+            PushKind(pushType: k.pushType, topic: k.topic,
+                     expiration: k.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: k.collapseID)
         }
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
         self.broadcastChannels = broadcastChannels

@@ -46,23 +46,22 @@ public final class PlanLineWriter {
         }
         var encoder = [UInt8]()
         // One entry per push kind: each part's header sets, a rule's own over the profile's.
-        let kinds = zip(config.workload.parts, recipes).flatMap { part, recipe in recipe.headerVariants.map { (part, $0) } }
-        kindFields = kinds.map { part, o in
+        let kinds = config.pushKinds(overrides: recipes.map(\.headerVariants))
+        kindFields = kinds.map { k in
             encoder.removeAll(keepingCapacity: true)
-            let pushType = o.pushType ?? part.pushType
             Self.appendKey("push_type", to: &encoder)
-            Self.appendString(pushType.rawValue, to: &encoder)
+            Self.appendString(k.pushType.rawValue, to: &encoder)
             Self.appendKey("topic", to: &encoder)
-            Self.appendString(o.topic ?? pushType.topic(bundleID: part.bundleID), to: &encoder)
+            Self.appendString(k.topic, to: &encoder)
             return encoder
         }
-        headerTails = kinds.map { _, o in
+        headerTails = kinds.map { k in
             encoder.removeAll(keepingCapacity: true)
-            if let seconds = o.expirationSeconds ?? config.payload.expirationSeconds {
+            if let seconds = k.expirationSeconds {
                 Self.appendKey("expiration_seconds", to: &encoder)
                 Self.appendInt(seconds, to: &encoder)
             }
-            if let id = o.collapseID ?? config.payload.collapseID {
+            if let id = k.collapseID {
                 Self.appendKey("collapse_id", to: &encoder)
                 Self.appendString(id, to: &encoder)
             }

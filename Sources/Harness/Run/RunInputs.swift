@@ -29,14 +29,11 @@ struct RunInputs {
         try libcurl.requireUsable()
         let w = config.workload
         recipes = try Workloads.recipes(for: config)
-        // By push kind: each part's check for each of its rules' header sets that still sends Live Activity pushes.
-        contractChecks = try zip(w.parts, recipes).flatMap { part, recipe in
-            let check = try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) }
-            return recipe.headerVariants.map { v in (v.pushType ?? part.pushType) == part.pushType ? check : nil }
-        }
-        liveActivityKinds = zip(w.parts, recipes).flatMap { part, recipe in
-            recipe.headerVariants.map { ($0.pushType ?? part.pushType) == .liveactivity }
-        }
+        let checks = try w.parts.map { part in try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) } }
+        let kinds = config.pushKinds(overrides: recipes.map(\.headerVariants))
+        // By push kind: its part's check where the kind still sends the part's push type.
+        contractChecks = kinds.map { k in k.pushType == w.parts[k.part].pushType ? checks[k.part] : nil }
+        liveActivityKinds = kinds.map { $0.pushType == .liveactivity }
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
