@@ -75,7 +75,7 @@ final class BroadcastSetupTests: XCTestCase {
         let fixture = try HarnessFixture(self)
         let (config, target, inputs, stores) = try broadcastRun(fixture)
         var log: [String] = []
-        let setup = try BroadcastSetup(config, managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+        let setup = try BroadcastSetup(config, recipe: inputs.recipes[0], managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                        tokens: try inputs.makeTokens(config)) { log.append($0) }
         XCTAssertEqual(setup.stores, stores)
         XCTAssertEqual(setup.channels.byStore.keys.sorted(), stores)
@@ -97,7 +97,7 @@ final class BroadcastSetupTests: XCTestCase {
         let fixture = try HarnessFixture(self)
         let (config, target, inputs, stores) = try broadcastRun(fixture, simulator: "simulator: { broadcast: { channel_limit: 3 } }")
         var log: [String] = []
-        let setup = try BroadcastSetup(config, managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+        let setup = try BroadcastSetup(config, recipe: inputs.recipes[0], managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                        tokens: try inputs.makeTokens(config)) { log.append($0) }
         XCTAssertEqual(setup.channels.byStore.keys.sorted(), Array(stores.prefix(3)), "the first three stores got channels")
         XCTAssertEqual(setup.channels.refused, Set(stores.dropFirst(3)))
@@ -111,7 +111,7 @@ final class BroadcastSetupTests: XCTestCase {
         let fixture = try HarnessFixture(self)
         var (config, target, inputs, _) = try broadcastRun(fixture)
         config.workload.bundleID = "com.example.unregistered"  // a topic the simulator was not given
-        XCTAssertThrowsError(try BroadcastSetup(config, managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+        XCTAssertThrowsError(try BroadcastSetup(config, recipe: inputs.recipes[0], managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                                 tokens: try inputs.makeTokens(config)) { _ in }) { error in
             XCTAssertTrue("\(error)".hasPrefix("the channel API at \(target.baseURL) refused to create a channel for com.example.unregistered: HTTP "), "\(error)")
         }

@@ -19,9 +19,10 @@ final class BroadcastSetup {
     /// Reads the stream for the stores activities subscribe to, then creates their channels; the first
     /// refusal for the channel limit stops creating (those stores' updates are not sent `channel_limit`),
     /// any other refusal deletes what was made and fails the run naming the answer.
-    init(_ config: RunConfig, managementURL: String, trustedCertificatePEM: String?, tokens: ProviderTokenCache,
+    /// - Parameter recipe: the recording's recipe (it says which line key names an activity's channel).
+    init(_ config: RunConfig, recipe: Recipe, managementURL: String, trustedCertificatePEM: String?, tokens: ProviderTokenCache,
          log: (String) -> Void) throws {
-        stores = try Self.subscribedStores(stream: config.workload.stream, recipe: try Workloads.recipes(config.workload)[0])
+        stores = try Self.subscribedStores(stream: config.workload.stream, recipe: recipe)
         client = try ChannelClient(baseURL: managementURL, bundleID: config.workload.bundleID,
                                    trustedCertificatePEM: trustedCertificatePEM, bearer: { tokens.bearer() })
         // A channel that keeps the latest message needs an expiration to keep it by; one that keeps nothing

@@ -144,7 +144,7 @@ public enum ReplayRun {
 
         // Broadcast delivery: the stores' channels exist before anything is sent, and go when the run ends.
         let broadcast = try config.deliveryMode == .broadcast ? BroadcastSetup(
-            config, managementURL: config.target.channelManagementURL ?? target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+            config, recipe: inputs.recipes[0], managementURL: config.target.channelManagementURL ?? target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
             tokens: try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system), log: log) : nil
         var channelsCleaned = false
         defer { if !channelsCleaned, config.keepChannels != true { broadcast?.deleteChannels(log: log) } }
