@@ -8,7 +8,7 @@ import XCTest
 /// The device contract where pushes are planned: each Live Activity push of a part with a model is checked
 /// as built, marked when it would not decode, and handed on unchanged.
 final class DeviceContractSourceTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = RepoFiles.root
 
     static func leaveCheck() throws -> PayloadCheck {
         let path = repo.appendingPathComponent("profiles/models/LeaveRequestAttributes.swift").path

@@ -3,21 +3,8 @@ import XCTest
 @testable import Replay
 
 final class EventStreamReaderTests: XCTestCase {
-    private enum Step: Equatable {
-        case record(line: Int, at: Int64, kind: String)
-        case bad(String)
-    }
 
-    private func readAll(_ reader: EventStreamReader) throws -> [Step] {
-        var steps: [Step] = []
-        while let event = try reader.next() {
-            switch event {
-            case let .record(line, at, kind, _): steps.append(.record(line: line, at: at, kind: kind))
-            case let .bad(error): steps.append(.bad(error.description))
-            }
-        }
-        return steps
-    }
+    private func readAll(_ reader: EventStreamReader) throws -> [StreamStep] { try StreamStep.readAll(reader) }
 
     private let t0: Int64 = 1_744_797_600_000  // 2025-04-16T10:00:00Z
 
@@ -87,7 +74,7 @@ final class EventStreamReaderTests: XCTestCase {
             """, for: self)
         let reader = try EventStreamReader(path: path, chunkSize: 16, maxLineBytes: 200)
         var keys: [String] = []
-        var steps: [Step] = []
+        var steps: [StreamStep] = []
         while let event = try reader.next() {
             switch event {
             case let .record(line, at, kind, _): steps.append(.record(line: line, at: at, kind: kind))

@@ -5,17 +5,7 @@ import XCTest
 final class FlatJSONNestedTests: XCTestCase {
     /// The description of the error `body` throws, or a failure if it throws none.
     private func errorText<T>(_ body: () throws -> T, file: StaticString = #filePath, line: UInt = #line) -> String? {
-        do {
-            _ = try body()
-            XCTFail("expected an error", file: file, line: line)
-            return nil
-        } catch {
-            guard let lineError = error as? StreamLineError else {
-                XCTFail("not a StreamLineError: \(error)", file: file, line: line)
-                return nil
-            }
-            return lineError.description
-        }
+        thrownLineError(body, file: file, line: line)?.description
     }
 
     private let sample = #"""

@@ -7,17 +7,7 @@ final class FlatJSONTests: XCTestCase {
         _ body: () throws -> T,
         file: StaticString = #filePath, line: UInt = #line
     ) -> StreamLineError? {
-        do {
-            _ = try body()
-            XCTFail("expected an error", file: file, line: line)
-            return nil
-        } catch {
-            guard let lineError = error as? StreamLineError else {
-                XCTFail("not a StreamLineError: \(error)", file: file, line: line)
-                return nil
-            }
-            return lineError
-        }
+        thrownLineError(body, file: file, line: line)
     }
 
     /// The description of the error from parsing `text` as line `number`.

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 enum AlertTestSupport {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = RepoFiles.root
 
     /// The notification types each alert app sends (its recipe's `type: {one_of: …}`): CDBL's follow the
     /// app's leave statuses and the approval chain's rejection; KSR Cranes' are `AppNotification.NotificationType`'s.

@@ -8,7 +8,7 @@ import XCTest
 /// profile, each error naming the file, the line and the key (the model file's own line for a declaration
 /// the checker cannot read).
 final class ProfileLoaderActivityModelTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = RepoFiles.root
     var dir: URL!
 
     override func setUpWithError() throws {

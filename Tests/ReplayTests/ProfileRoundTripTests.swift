@@ -7,7 +7,7 @@ import XCTest
 /// A configuration written back as a profile reads back as the same configuration, and a profile is
 /// checked once, with the command line's values laid over it.
 final class ProfileRoundTripTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = RepoFiles.root
 
     /// The run profiles in profiles/ (ci-simulator.yaml there is a simulator configuration file, not one).
     static func shippedProfiles() throws -> [String] {

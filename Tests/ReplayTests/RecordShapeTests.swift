@@ -3,21 +3,9 @@ import XCTest
 
 /// `EventStreamReader` with a configured time field, time format and kind field.
 final class RecordShapeTests: XCTestCase {
-    private enum Step: Equatable {
-        case record(line: Int, at: Int64, kind: String)
-        case bad(String)
-    }
 
-    private func readAll(_ text: String, shape: RecordShape) throws -> [Step] {
-        let reader = try EventStreamReader(path: StreamTestFiles.write(text, for: self), shape: shape)
-        var steps: [Step] = []
-        while let event = try reader.next() {
-            switch event {
-            case let .record(line, at, kind, _): steps.append(.record(line: line, at: at, kind: kind))
-            case let .bad(error): steps.append(.bad(error.description))
-            }
-        }
-        return steps
+    private func readAll(_ text: String, shape: RecordShape) throws -> [StreamStep] {
+        try StreamStep.readAll(EventStreamReader(path: StreamTestFiles.write(text, for: self), shape: shape))
     }
 
     private let t0: Int64 = 1_744_797_600_000  // 2025-04-16T10:00:00Z

@@ -37,6 +37,39 @@ enum StreamTestFiles {
     }
 }
 
+/// The `StreamLineError` `body` throws; a test failure (and nil) when it throws none or another error.
+func thrownLineError<T>(_ body: () throws -> T, file: StaticString = #filePath, line: UInt = #line) -> StreamLineError? {
+    do {
+        _ = try body()
+        XCTFail("expected an error", file: file, line: line)
+        return nil
+    } catch {
+        guard let lineError = error as? StreamLineError else {
+            XCTFail("not a StreamLineError: \(error)", file: file, line: line)
+            return nil
+        }
+        return lineError
+    }
+}
+
+/// One step of a stream as the reader tests compare it: a record's line, time and kind, or a bad line's message.
+enum StreamStep: Equatable {
+    case record(line: Int, at: Int64, kind: String)
+    case bad(String)
+
+    /// Every step of `reader` to its end.
+    static func readAll(_ reader: EventStreamReader) throws -> [StreamStep] {
+        var steps: [StreamStep] = []
+        while let event = try reader.next() {
+            switch event {
+            case let .record(line, at, kind, _): steps.append(.record(line: line, at: at, kind: kind))
+            case let .bad(error): steps.append(.bad(error.description))
+            }
+        }
+        return steps
+    }
+}
+
 /// A small deterministic generator so that randomized tests are reproducible.
 typealias StreamTestRandom = SplitMix64
 
