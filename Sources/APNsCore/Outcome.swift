@@ -47,8 +47,21 @@ public struct NotSentCause: Hashable, Sendable, CustomStringConvertible {
     /// A Live Activity update replaced by a newer one for the same token within the coalescing window
     /// (a push saved).
     public static let coalesced = NotSentCause("coalesced")
-    /// The run stopped (duration reached, a worker failed) before this push could be sent.
+    /// The run stopped (a worker failed, or its duration ran out while this push was due and waiting)
+    /// before this push could be sent: a push lost.
     public static let runStopped = NotSentCause("run_stopped")
+    /// The run's duration (`--duration`, which also ends a ramp) ran out before this push was due: its
+    /// intended send time is after the end, or, in a closed loop, the run ended before reaching it. Planned,
+    /// never due, so not a loss: the delivered share and the error shares leave it out.
+    public static let afterEnd = NotSentCause("after_end")
+
+    /// What a push not sent when the run's duration ran out at `deadline` (monotonic nanoseconds) counts
+    /// as: ``afterEnd`` when it was not yet due (intended after the deadline, or 0: no schedule, as soon as
+    /// a stream is free), else ``runStopped`` (due, and the run did not get to send it).
+    @inline(__always)
+    public static func atDeadline(_ deadline: UInt64, intended: UInt64) -> NotSentCause {
+        intended == 0 || intended > deadline ? .afterEnd : .runStopped
+    }
     /// The run was interrupted (SIGINT, SIGTERM) before this push was sent, or it was still in flight
     /// when the drain after the signal ran out.
     public static let interrupted = NotSentCause("interrupted")

@@ -65,13 +65,19 @@ extension PushSource {
     /// (its priority and intended time; see
     /// ``PushSource/abandon()``). `scratch` is overwritten.
     /// `stoppedAs` replaces the source's `.runStopped` (an interrupted run counts them as `.interrupted`).
+    /// With `deadline` (the run's duration ran out then), a push the source still held counts as
+    /// ``NotSentCause/atDeadline(_:intended:)`` says: after the end unless it was due before it.
     public func drainAfterAbandon(using scratch: inout OutgoingPush, stoppedAs: NotSentCause = .runStopped,
-                                  _ each: (NotSentCause, OutgoingPush) -> Void) {
+                                  deadline: UInt64? = nil, _ each: (NotSentCause, OutgoingPush) -> Void) {
         abandon()
+        func stopped(_ push: OutgoingPush) -> NotSentCause {
+            guard stoppedAs == .runStopped, let deadline else { return stoppedAs }
+            return .atDeadline(deadline, intended: push.intendedNanos)
+        }
         while true {
             switch next(into: &scratch) {
-            case .notSent(let cause): each(cause == .runStopped ? stoppedAs : cause, scratch)
-            case .push: each(stoppedAs, scratch)  // a source that breaks the contract still loses nothing
+            case .notSent(let cause): each(cause == .runStopped ? stopped(scratch) : cause, scratch)
+            case .push: each(stopped(scratch), scratch)  // a source that breaks the contract still loses nothing
             case .idle, .end: return
             }
         }
@@ -91,11 +97,16 @@ public protocol OutcomeSink: AnyObject {
     /// (``OutgoingPush/contractFailure`` is not -1): delivered, but the device would not decode it.
     /// Default: ignored.
     func recordWouldNotDecode(_ push: OutgoingPush)
+    /// An attempt that did not end the push was answered or failed with `cause` (an APNs reason such as
+    /// `ServiceUnavailable`, or a transport error key such as `curl_7_couldnt_connect`), and the push is
+    /// being sent again at monotonic `nanos`. Rare: only when the target refuses or fails. Default: ignored.
+    func recordResend(cause: String, at nanos: UInt64)
 }
 
 extension OutcomeSink {
     public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {}
     public func recordWouldNotDecode(_ push: OutgoingPush) {}
+    public func recordResend(cause: String, at nanos: UInt64) {}
 
     /// Records `push` as planned and never sent, for `cause`, with its priority and intended time.
     @inline(__always)
@@ -104,7 +115,9 @@ extension OutcomeSink {
     }
 
     /// Stops `source` and records every push it still had planned as not sent (``PushSource/abandon()``).
-    public func recordAbandoned(_ source: PushSource, using scratch: inout OutgoingPush, stoppedAs: NotSentCause = .runStopped) {
-        source.drainAfterAbandon(using: &scratch, stoppedAs: stoppedAs) { cause, push in recordNotSent(cause, push) }
+    /// `deadline`: as for ``PushSource/drainAfterAbandon(using:stoppedAs:deadline:_:)``.
+    public func recordAbandoned(_ source: PushSource, using scratch: inout OutgoingPush, stoppedAs: NotSentCause = .runStopped,
+                                deadline: UInt64? = nil) {
+        source.drainAfterAbandon(using: &scratch, stoppedAs: stoppedAs, deadline: deadline) { cause, push in recordNotSent(cause, push) }
     }
 }

@@ -113,6 +113,9 @@ public final class CurlEngine: WakeableEngine {
         var stoppedEarly = false
         /// The stop (duration, or requested) was handled: staged and waiting pushes ended.
         var stopHandled = false
+        /// The duration's end, once the run stopped there (not for a requested stop): pushes not yet due
+        /// then count as after the end.
+        var endedAt: UInt64? = nil
         /// Turns in a row that went round without waiting because libcurl had work queued.
         var busyTurns = 0
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
@@ -143,10 +146,12 @@ public final class CurlEngine: WakeableEngine {
                 // (Also when the source had ended: what waits to be resent ends here too.)
                 stopHandled = true
                 stopCause = stopping ? stop.cause : .runStopped
+                if !stopping { endedAt = stopAt }
                 exhausted = true
                 stoppedEarly = true
                 if let s = staged {
-                    finish(s, outcome: .notSent(stopCause), completed: 0, sink: sink)
+                    let cause = endedAt.map { NotSentCause.atDeadline($0, intended: s.push.intendedNanos) } ?? stopCause
+                    finish(s, outcome: .notSent(cause), completed: 0, sink: sink)
                     staged = nil
                 }
                 for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(stopCause), completed: now, sink: sink) }
@@ -173,7 +178,7 @@ public final class CurlEngine: WakeableEngine {
                         tokens.forceRefresh()
                         try rebuildHeaders()
                     }
-                    if slot.attempts > 0 { countResend(slot) }
+                    if slot.attempts > 0 { countResend(slot, now: now, sink: sink) }
                     start(slot, now: now)
                     continue
                 }
@@ -250,7 +255,7 @@ public final class CurlEngine: WakeableEngine {
         if stoppedEarly {
             // What the source still had planned ends as not sent, recorded here like every outcome.
             var scratch = OutgoingPush(bodyCapacity: 0)
-            sink.recordAbandoned(source, using: &scratch, stoppedAs: stopCause)
+            sink.recordAbandoned(source, using: &scratch, stoppedAs: stopCause, deadline: endedAt)
         }
         reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
@@ -489,7 +494,7 @@ public final class CurlEngine: WakeableEngine {
 
     /// A resend going out, counted by what the previous attempt got: so `sent` is always first sends
     /// plus `retriesTotal`, and a resend the run's end cut off is not counted.
-    private func countResend(_ slot: TransferSlot) {
+    private func countResend(_ slot: TransferSlot, now: UInt64, sink: OutcomeSink) {
         let key: String
         switch slot.lastOutcome {
         case .rejected(let r)?: key = r.rawValue
@@ -498,6 +503,7 @@ public final class CurlEngine: WakeableEngine {
         }
         counters.retries[key, default: 0] += 1
         counters.retriesTotal += 1
+        sink.recordResend(cause: key, at: now)
     }
 
     /// An attempt that did not end in 200: the ledger (with the retry policy) says record it or resend it when.

@@ -28,10 +28,12 @@ import Foundation
 /// run stopped. The caller merges the sinks after `run` returns.
 ///
 /// **Stopping.** With a duration limit every engine stops at the same deadline (the pool's start plus
-/// the limit); an engine that stops early abandons its queue, and pushes still queued there end as
-/// `notSent(.runStopped)` in its sink. The producer stops pulling at the deadline (or when a queue is
-/// abandoned), records the push it holds as not sent, abandons the source and records what the source
-/// still had planned. So every planned push still has exactly one outcome.
+/// the limit); an engine that stops early abandons its queue, and pushes still queued there end as not
+/// sent in its sink: `after_end` when they were not yet due at the deadline, `run_stopped` when they were.
+/// The producer stops pulling at the deadline, at the first push due after it (so nothing past the end
+/// is planned ahead), or when a queue is abandoned; it records the push it holds as not sent, abandons
+/// the source and records what the source still had planned (after the end, when the deadline stopped
+/// it). So every planned push still has exactly one outcome.
 ///
 /// **Empty queues.** A worker's queue can run empty while its engine has pushes in flight (the producer
 /// is behind, or waits on another worker's full queue). The engine is then told "nothing yet" (`next`
@@ -241,6 +243,8 @@ public final class WorkerPool {
         var push = OutgoingPush()
         var stopped = false
         var cause = NotSentCause.runStopped
+        /// The deadline, once the producer stopped there: what the source still holds counts as after the end.
+        var endedAt: UInt64? = nil
         pulling: while true {
             if stop.isRequested {
                 cause = stop.cause
@@ -249,10 +253,19 @@ public final class WorkerPool {
             }
             if let deadline, MonotonicTime.now() >= deadline {
                 stopped = true
+                endedAt = deadline
                 break
             }
             switch source.next(into: &push) {
             case .push:
+                // Due after the end: the run plans nothing past it (a looping run does not start the
+                // next pass ahead of time), so this push and what the source holds are after the end.
+                if let deadline, push.intendedNanos > deadline {
+                    sink.recordNotSent(.afterEnd, push)
+                    stopped = true
+                    endedAt = deadline
+                    break pulling
+                }
                 // Late on its own account: not because an engine's full queue held the producer back.
                 if !backpressured, push.intendedNanos != 0, MonotonicTime.now() > push.intendedNanos + ProducerStats.lateAfterNanos {
                     stats.latePushes += 1
@@ -262,7 +275,12 @@ public final class WorkerPool {
                 if !queue.put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
                     if stop.isRequested { cause = stop.cause }
-                    sink.recordNotSent(cause, push)
+                    if cause == .runStopped, let deadline, MonotonicTime.now() >= deadline {
+                        endedAt = deadline
+                        sink.recordNotSent(.atDeadline(deadline, intended: push.intendedNanos), push)
+                    } else {
+                        sink.recordNotSent(cause, push)
+                    }
                     stopped = true
                     break pulling
                 }
@@ -276,7 +294,7 @@ public final class WorkerPool {
             }
         }
         if stopped {
-            sink.recordAbandoned(source, using: &push, stoppedAs: cause)
+            sink.recordAbandoned(source, using: &push, stoppedAs: cause, deadline: endedAt)
         }
         for q in queues { q.close() }
         return stats

@@ -70,7 +70,9 @@ final class WorkersReplayTests: XCTestCase {
         let p = report.pushes
         XCTAssertEqual(report.violations(), [], "\(p)")
         XCTAssertEqual(p.expectedPlanned, p.planned)
-        XCTAssertGreaterThan(p.notSent["run_stopped"] ?? 0, 0)
+        // What was due after the end is after_end, not lost; at most a push caught at the deadline per worker is.
+        XCTAssertGreaterThan(p.afterEnd, 0)
+        XCTAssertLessThanOrEqual(p.notSent["run_stopped"] ?? 0, 4)
         XCTAssertEqual(report.configuration.transport.workers, 2)
     }
 

@@ -31,6 +31,17 @@ final class ReportInvariantsTests: XCTestCase {
         assertViolation("pushes.wouldNotDecode.total") {
             $0.pushes.wouldNotDecode = .init(total: $0.pushes.delivered + 1, byField: [:], checked: 0, failedCheck: 0, notChecked: 0, samples: [])
         }
+        // Pushes due after the end belong to a run with a duration only.
+        assertViolation("pushes.notSent.after_end") {
+            $0.configuration.schedule.durationSeconds = nil
+            $0.pushes.notSent["no_token", default: 0] -= 1
+            $0.pushes.notSent["after_end"] = 1
+        }
+        var timed = Self.good
+        timed.configuration.schedule.durationSeconds = 5
+        timed.pushes.notSent["no_token", default: 0] -= 1
+        timed.pushes.notSent["after_end"] = 1
+        XCTAssertEqual(timed.violations(), [])
         var edited = Self.good
         edited.pushes.rejected["BadDeviceToken"]?.count += 1
         XCTAssertEqual(edited.violations().first,
@@ -67,6 +78,7 @@ final class ReportInvariantsTests: XCTestCase {
         assertViolation("timeline[].rejected (sum)") { $0.timeline[0].rejected! += 1; $0.timeline[0].errors += 1 }
         assertViolation("timeline[second 0].errors") { $0.timeline[0].errors += 1 }
         assertViolation("timeline[last].inFlight") { $0.timeline[$0.timeline.count - 1].inFlight = 3 }
+        assertViolation("timeline[].resends (sum)") { $0.timeline[0].resends = ["curl_7_couldnt_connect": 1] }
     }
 
     func testEachEngineInvariantCanFail() {
@@ -88,6 +100,7 @@ final class ReportInvariantsTests: XCTestCase {
         resent.engine.retries = ["ServiceUnavailable": 2, "curl_56_recv_error": 1, "stall": 1, "ExpiredProviderToken": 1, "TooManyRequests": 1]
         resent.engine.retriesTotal = 6
         resent.engine.sent += 6
+        resent.timeline[0].resends = resent.engine.retries
         resent.simulator = ["rejected_ServiceUnavailable": 3, "rejected_ExpiredProviderToken": 1, "rejected_TooManyRequests": 2]
         XCTAssertEqual(resent.violations(), [], "retryable causes, each answered as often as resent and ended")
     }
@@ -97,6 +110,7 @@ final class ReportInvariantsTests: XCTestCase {
         v1.engine.sent = v1.throughput.sent
         v1.engine.retriesTotal = 1
         v1.engine.retries = ["curl_56_recv_error": 1]
+        v1.timeline[0].resends = v1.engine.retries
         XCTAssertEqual(v1.violations(schemaVersion: 1), [])
         XCTAssertEqual(v1.violations().map(\.field), ["engine.sent"])
     }

@@ -35,6 +35,29 @@ final class SLOCheckTests: XCTestCase {
         XCTAssertEqual(checks[1].line, "✓ delivered share of planned pushes: 27.78 %, target ≥ 25.00 % (at least)")
     }
 
+    /// A run cut by its duration: pushes due after the end are planned but never owed, so every share is
+    /// taken of the pushes due, and the lines say so.
+    func testPushesDueAfterTheEndAreLeftOutOfEveryShare() {
+        var slo = RunConfig.SLO()
+        slo.minDelivered = 0.25
+        slo.maxErrorShare = ["not_sent": 0.2]
+        var r = report(slo)
+        r.configuration.schedule.durationSeconds = 5
+        r.pushes.notSent[NotSentCause.afterEnd.rawValue] = 12
+        r.pushes.planned += 12
+        XCTAssertEqual(r.pushes.due, 18)
+        XCTAssertEqual(r.pushes.notSentDue, 4)
+        let checks = SLOCheck.checks(r)
+        // 5 of the 18 due, as without the 12; not sent 4 of 18 (the 12 are not a loss).
+        XCTAssertEqual(checks[0].line, "✓ delivered share of pushes due (planned 30 less 12 due after the end): 27.78 %, target ≥ 25.00 % (at least)")
+        XCTAssertEqual(checks[1].actual, "22.22 % (4)")
+        XCTAssertFalse(checks[1].met)
+        // The same counts with the 12 taken as lost would miss the delivered share.
+        r.pushes.notSent[NotSentCause.afterEnd.rawValue] = nil
+        r.pushes.notSent[NotSentCause.runStopped.rawValue] = 12
+        XCTAssertFalse(SLOCheck.checks(r)[0].met)
+    }
+
     func testNoRulesNoChecks() {
         XCTAssertEqual(SLOCheck.checks(report(RunConfig.SLO())), [])
     }

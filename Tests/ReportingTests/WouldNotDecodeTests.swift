@@ -125,7 +125,7 @@ final class WouldNotDecodeTests: XCTestCase {
         XCTAssertFalse(SummaryText.markdown(plain).contains("Device contract"))
         XCTAssertFalse(renderHTML(plain).contains("device-contract"))
         // Checked and clean: the console says so.
-        XCTAssertTrue(SummaryText.console(Self.report(wouldNotDecode: 0)).contains("would not decode on device 0 of 5 delivered; 9 checked against LeaveRequestAttributes.swift (dates deferredToDate)"))
+        XCTAssertTrue(SummaryText.console(Self.report(wouldNotDecode: 0)).contains("would not decode on device 0 of 5 delivered; 9 checked as planned (sent or not) against LeaveRequestAttributes.swift (dates deferredToDate)"))
     }
 
     func testTheSLOIsAShareOfDeliveredPushes() {

@@ -50,6 +50,10 @@ extension RunReport {
         if let w = p.wouldNotDecode {
             check(w.total <= p.delivered, "pushes.wouldNotDecode.total", "at most \(p.delivered) (delivered)", "\(w.total)")
         }
+        // Only a run with an end of its own (a duration, which also ends a ramp) has pushes due after it.
+        if configuration.schedule.durationSeconds == nil {
+            check(p.afterEnd == 0, "pushes.notSent.after_end", "0 (the run has no duration, so no push is due after its end)", "\(p.afterEnd)")
+        }
         let balances = classes == p.planned && (p.expectedPlanned ?? p.planned) == p.planned && (p.wouldNotDecode?.total ?? 0) <= p.delivered
         check(p.balanced == balances, "pushes.balanced",
               balances ? "true (the classes add up to planned)" : "false (the classes do not add up to planned)", "\(p.balanced)")
@@ -150,6 +154,11 @@ extension RunReport {
                 let split = (entry.rejected ?? 0) + (entry.failed ?? 0) + (entry.timedOut ?? 0)
                 check(entry.errors == split, "timeline[second \(entry.second)].errors", "\(split) (rejected + failed + timedOut)", "\(entry.errors)")
             }
+        }
+        // Every resend the engine counted is on the timeline, by interval (reports that carry resends there).
+        if timeline.allSatisfy({ $0.connectionsLost != nil }) {
+            let resends = sum { $0.resends?.values.reduce(0, +) ?? 0 }
+            check(resends == engine.retriesTotal, "timeline[].resends (sum)", "\(engine.retriesTotal) (engine.retriesTotal)", "\(resends)")
         }
         if let last = timeline.last, let inFlight = last.inFlight {
             check(inFlight == t.sent - t.completed, "timeline[last].inFlight", "\(t.sent - t.completed) (throughput.sent − throughput.completed)", "\(inFlight)")

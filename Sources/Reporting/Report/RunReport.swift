@@ -350,6 +350,16 @@ extension RunReport {
         public var failedTotal: Int { failed.values.reduce(0, +) }
         /// Sum of ``notSent`` over all causes.
         public var notSentTotal: Int { notSent.values.reduce(0, +) }
+        /// Of ``notSent``: the pushes due after the run's end (`after_end`: its duration ran out first).
+        /// Planned, never due: not a loss.
+        public var afterEnd: Int { notSent[NotSentCause.afterEnd.rawValue] ?? 0 }
+        /// The pushes that were due while the run ran: `planned` less ``afterEnd``. The delivered share and the
+        /// error shares of the SLO are taken of these.
+        public var due: Int { planned - afterEnd }
+        /// Of ``notSent``: the pushes that were due and not sent (every cause but `after_end`).
+        public var notSentDue: Int { notSentTotal - afterEnd }
+        /// ``notSent`` without `after_end`.
+        public var notSentDueByCause: [String: Int] { notSent.filter { $0.key != NotSentCause.afterEnd.rawValue } }
     }
 
     /// How often one APNs reason was answered, and its HTTP status.
@@ -501,10 +511,22 @@ extension RunReport {
         public var reconnects: Int?
         /// Provider tokens signed in the interval.
         public var tokenSignings: Int?
+        /// Connections lost in the interval to a transport error (reset, refused, closed under a request)
+        /// or a `503 Shutdown` answer.
+        public var connectionsLost: Int?
+        /// Pushes sent again in the interval, by the cause of the attempt before (a transport error key such
+        /// as `curl_7_couldnt_connect`, or an APNs reason such as `ServiceUnavailable`); absent when none.
+        public var resends: [String: Int]?
+
+        /// Resends in the interval whose attempt before failed in transport (no answer from the target).
+        public var transportResends: Int { (resends ?? [:]).filter { RetryableCause.isTransportKey($0.key) }.values.reduce(0, +) }
 
         public init(second: Int, sent: Int, completed: Int, delivered: Int, errors: Int,
                     rejected: Int? = nil, failed: Int? = nil, timedOut: Int? = nil, inFlight: Int? = nil, responseTime: String? = nil,
-                    connectionsOpen: Int? = nil, goAways: Int? = nil, reconnects: Int? = nil, tokenSignings: Int? = nil) {
+                    connectionsOpen: Int? = nil, goAways: Int? = nil, reconnects: Int? = nil, tokenSignings: Int? = nil,
+                    connectionsLost: Int? = nil, resends: [String: Int]? = nil) {
+            self.connectionsLost = connectionsLost
+            self.resends = resends
             self.connectionsOpen = connectionsOpen
             self.goAways = goAways
             self.reconnects = reconnects

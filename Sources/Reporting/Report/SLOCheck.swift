@@ -42,16 +42,18 @@ public struct SLOCheck: Sendable, Equatable {
                                 actual: r.count == 0 ? "no delivered pushes" : Format.fixed(actualMillis, places: 1) + " ms",
                                 met: r.count > 0 && actualMillis <= Double(p99)))
         }
+        // Shares are of the pushes due while the run ran: those due after its end were never owed.
+        let of = p.afterEnd > 0 ? "pushes due (planned \(p.planned) less \(p.afterEnd) due after the end)" : "planned pushes"
         if let share = slo.minDelivered {
-            let actual = p.planned == 0 ? 0 : Double(p.delivered) / Double(p.planned)
-            out.append(SLOCheck(what: "delivered share of planned pushes", target: "≥ \(percent(share))",
-                                actual: percent(actual), met: p.planned > 0 && actual >= share))
+            let actual = p.due <= 0 ? 0 : Double(p.delivered) / Double(p.due)
+            out.append(SLOCheck(what: "delivered share of \(of)", target: "≥ \(percent(share))",
+                                actual: percent(actual), met: p.due > 0 && actual >= share))
         }
         for errorClass in RunConfig.SLO.ErrorClass.allCases {
             guard let limit = slo.maxErrorShare?[errorClass.rawValue] else { continue }
             let count = Self.count(errorClass, in: p)
-            let actual = p.planned == 0 ? 0 : Double(count) / Double(p.planned)
-            out.append(SLOCheck(what: "\(errorClass.rawValue.replacingOccurrences(of: "_", with: " ")) share of planned pushes",
+            let actual = p.due <= 0 ? 0 : Double(count) / Double(p.due)
+            out.append(SLOCheck(what: "\(errorClass.rawValue.replacingOccurrences(of: "_", with: " ")) share of \(of)",
                                 target: "≤ \(percent(limit))", actual: "\(percent(actual)) (\(count))", met: actual <= limit))
         }
         if let limit = slo.maxWouldNotDecode {
@@ -71,7 +73,7 @@ public struct SLOCheck: Sendable, Equatable {
         case .rejected: return p.rejectedTotal
         case .failed: return p.failedTotal
         case .timedOut: return p.timedOut
-        case .notSent: return p.notSentTotal
+        case .notSent: return p.notSentDue
         case .errors: return p.rejectedTotal + p.failedTotal + p.timedOut
         }
     }

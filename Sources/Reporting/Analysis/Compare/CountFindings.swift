@@ -9,7 +9,7 @@
 /// | delivered but would not decode on the device, in all and by field (the device contract) | more |
 /// | rejected, by reason | more; a reason that was not there before is a regression |
 /// | failed, by transport error; timed out | more |
-/// | not sent, by cause | more |
+/// | not sent, by cause (but `after_end`: due after the run's end, not judged) | more |
 /// | provider-token signings, connections opened | more |
 /// | Live Activity budget overruns (simulator counter `liveactivity_budget_overruns`) | more |
 /// | Live Activity updates the budget throttles in recorded time (the run's own `liveActivityBudget`) | more |
@@ -57,7 +57,9 @@ public enum CountFindings {
             out.append(Metric(name: "failed \(key)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) { $0.pushes.failed[key] ?? 0 })
         }
         out.append(Metric(name: "timed out", unit: "pushes", polarity: .lowerIsBetter, keyed: false) { $0.pushes.timedOut })
-        for cause in keys({ Array($0.pushes.notSent.keys) }) {
+        // Pushes due after the run's end are not judged: fewer or more of them is neither better nor worse
+        // (they are part of `planned`, which is compared).
+        for cause in keys({ Array($0.pushes.notSentDueByCause.keys) }) {
             out.append(Metric(name: "not sent \(cause)", unit: "pushes", polarity: .lowerIsBetter, keyed: true) { $0.pushes.notSent[cause] ?? 0 })
         }
         out.append(Metric(name: "provider-token signings", unit: "signings", polarity: .lowerIsBetter, keyed: false) { $0.engine.providerTokenSignings })

@@ -69,7 +69,7 @@ public struct SweepStep: Codable, Sendable, Equatable {
         // recipients, dead tokens, the step's end) is not the target's doing.
         let sent = r.pushes.delivered + r.pushes.rejectedTotal + r.pushes.failedTotal + r.pushes.timedOut
         let notSendable = Self.notSendableCauses.reduce(0) { $0 + (r.pushes.notSent[$1] ?? 0) }
-        let ended = r.pushes.notSent["run_stopped"] == nil && r.durationSeconds < stepSeconds * 0.95
+        let ended = r.pushes.notSent[NotSentCause.runStopped.rawValue] == nil && r.pushes.afterEnd == 0 && r.durationSeconds < stepSeconds * 0.95
         // The window the schedule was sending in: the whole step, or up to the last second that sent when
         // the recording ran out.
         let lastSending = r.timeline.filter { $0.sent > 0 }.map { Double($0.second) + interval }.max() ?? stepSeconds

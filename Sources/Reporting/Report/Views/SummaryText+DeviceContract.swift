@@ -13,7 +13,7 @@ extension SummaryText {
     static func wouldNotDecodeLine(_ report: RunReport) -> String? {
         guard let w = report.pushes.wouldNotDecode else { return nil }
         var line = "   ↳ would not decode on device \(w.total) of \(report.pushes.delivered) delivered" + breakdown(w.byField)
-        if w.total == 0 { line += "; \(w.checked) checked against \(modelsLabel(report.configuration))" }
+        if w.total == 0 { line += "; \(w.checked) checked as planned (sent or not) against \(modelsLabel(report.configuration))" }
         if w.notChecked > 0 { line += "; \(w.notChecked) not checked (no aps.event)" }
         return line
     }
@@ -27,7 +27,8 @@ extension SummaryText {
         line()
         line("Each Live Activity push was checked, as the device decodes it, against the app's ActivityKit model: "
             + "\(Format.cell(modelsLabel(report.configuration))). **\(w.total) of \(report.pushes.delivered) delivered pushes would not decode on the device**, which "
-            + "drops them without a trace. \(w.checked) pushes checked, \(w.failedCheck) of them failing (whatever APNs answered)"
+            + "drops them without a trace. \(w.checked) pushes checked as they were planned, \(w.failedCheck) of them failing "
+            + "(whether or not they were sent, and whatever APNs answered)"
             + (w.notChecked > 0 ? "; \(w.notChecked) not checked (their payload names no `aps.event`)" : "") + ".")
         line()
         if !w.byField.isEmpty {

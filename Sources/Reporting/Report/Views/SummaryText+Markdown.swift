@@ -190,12 +190,14 @@ extension SummaryText {
         line("| failed | \(p.failedTotal) |")
         for (key, n) in Format.byCount(p.failed) { line("| failed: \(Format.cell(key)) | \(n) |") }
         line("| timed out | \(p.timedOut) |")
-        line("| not sent | \(p.notSentTotal) |")
-        for (cause, n) in Format.byCount(p.notSent) { line("| not sent: \(Format.cell(cause)) | \(n) |") }
+        line("| not sent | \(p.notSentDue) |")
+        for (cause, n) in Format.byCount(p.notSentDueByCause) { line("| not sent: \(Format.cell(cause)) | \(n) |") }
+        if p.afterEnd > 0 { line("| due after the run's end (not judged) | \(p.afterEnd) |") }
         line()
         let sum = p.delivered + p.rejectedTotal + p.failedTotal + p.timedOut + p.notSentTotal
         var balance = "Balanced: **\(p.balanced ? "yes" : "NO")** — delivered \(p.delivered) + rejected \(p.rejectedTotal) "
-            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentTotal) = \(sum), planned \(p.planned)"
+            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentDue)"
+            + (p.afterEnd > 0 ? " + after the end \(p.afterEnd)" : "") + " = \(sum), planned \(p.planned)"
         if let expected = p.expectedPlanned { balance += ", workload expected \(expected)" }
         line(balance + ".")
         line()

@@ -28,7 +28,8 @@ public enum SummaryText {
         lines.append(row("rejected", p.rejectedTotal, rejected))
         lines.append(row("failed", p.failedTotal, p.failed))
         lines.append(row("timed out", p.timedOut))
-        lines.append(row("not sent", p.notSentTotal, p.notSent))
+        lines.append(row("not sent", p.notSentDue, p.notSentDueByCause))
+        if p.afterEnd > 0 { lines.append(row("after end", p.afterEnd) + "  (due after the run's end: not judged)") }
         if response.count > 0 {
             lines.append("  latency    response p50 \(Format.micros(response.p50)), p99 \(Format.micros(response.p99)), max \(Format.micros(response.max))"
                 + " · service p50 \(Format.micros(service.p50)), p99 \(Format.micros(service.p99)), max \(Format.micros(service.max))")

@@ -23,13 +23,15 @@ extension HtmlReport {
         t += row("failed in transport", p.failedTotal)
         for (key, n) in Format.byCount(p.failed) { t += row("<code>\(HtmlEscape.text(key))</code>", n, sub: true) }
         t += row("timed out", p.timedOut)
-        t += row("not sent", p.notSentTotal)
-        for (cause, n) in Format.byCount(p.notSent) { t += row("<code>\(HtmlEscape.text(cause))</code>", n, sub: true) }
+        t += row("not sent", p.notSentDue)
+        for (cause, n) in Format.byCount(p.notSentDueByCause) { t += row("<code>\(HtmlEscape.text(cause))</code>", n, sub: true) }
+        if p.afterEnd > 0 { t += row("due after the run's end (not judged)", p.afterEnd) }
         t += row("planned", p.planned, total: true)
         t += "</tbody></table>\n"
         let sum = p.delivered + p.rejectedTotal + p.failedTotal + p.timedOut + p.notSentTotal
         var balance = "<p>Balanced: <strong>\(p.balanced ? "yes" : "NO")</strong> — delivered \(p.delivered) + rejected \(p.rejectedTotal) "
-            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentTotal) = \(sum), planned \(p.planned)"
+            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentDue)"
+            + (p.afterEnd > 0 ? " + after the end \(p.afterEnd)" : "") + " = \(sum), planned \(p.planned)"
         if let expected = p.expectedPlanned { balance += ", workload expected \(expected)" }
         t += balance + ".</p>\n"
         let e = report.events
