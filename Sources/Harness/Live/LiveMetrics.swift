@@ -83,4 +83,8 @@ final class PublishingSink: OutcomeSink {
     func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {
         recorder.recordConnections(change, at: nanos)
     }
+
+    func recordResend(cause: String, at nanos: UInt64) {
+        recorder.recordResend(cause: cause, at: nanos)
+    }
 }

@@ -77,6 +77,10 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     }
 
     /// Connection events go into the timeline's interval of `nanos`.
+    public func recordResend(cause: String, at nanos: UInt64) {
+        timeline.recordResend(cause: cause, at: nanos)
+    }
+
     public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {
         timeline.recordConnections(change, at: nanos)
         connections += change

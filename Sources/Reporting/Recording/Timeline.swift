@@ -56,6 +56,8 @@ struct Timeline {
     private(set) var startNanos: UInt64 = 0
     private(set) var started = false
     private(set) var seconds: [Counts] = []
+    /// Resends by interval, then by cause (``recordResend(cause:at:)``).
+    private(set) var resends: [Int: [String: Int]] = [:]
 
     /// Response times (µs) of the deliveries of second ``openSecond``.
     private var open: Histogram<UInt64>
@@ -131,6 +133,12 @@ struct Timeline {
         seconds[index(of: nanos)].connections += change
     }
 
+    /// Counts one resend, by the cause of the attempt before it, in the interval of `nanos`. Resends are
+    /// rare (the target refused or failed), so their causes are kept by interval in a dictionary.
+    mutating func recordResend(cause: String, at nanos: UInt64) {
+        resends[index(of: nanos), default: [:]][cause, default: 0] += 1
+    }
+
     /// Moves the open second's histogram into ``finished`` and clears it.
     ///
     /// Walks the indices from the lowest to the highest recorded value with `countForValue` (a plain
@@ -176,6 +184,9 @@ struct Timeline {
             while seconds.count <= t { seconds.append(.zero) }
             seconds[t] += counts
         }
+        for (second, causes) in other.resends {
+            resends[target(second), default: [:]].merge(causes, uniquingKeysWith: +)
+        }
         for span in other.spans {
             let first = finished.count
             finished += other.finished[span.range]
@@ -186,7 +197,7 @@ struct Timeline {
     /// The report's entries, one per interval from 0 to the last with any activity (`second`: the
     /// interval's start, in seconds since the run's), each with its deliveries' response-time histogram
     /// encoded (``EncodedHistogram``), the pushes in flight at its end (sent so far minus completed so
-    /// far), its connection events and the connections open at its end.
+    /// far), its connection events, the connections open at its end, and its resends by cause.
     var entries: [RunReport.TimelineEntry] {
         var copy = self
         copy.closeOpenSecond()
@@ -207,7 +218,8 @@ struct Timeline {
                 second: second * intervalSeconds, sent: c.sent, completed: c.completed, delivered: c.delivered, errors: c.errors,
                 rejected: c.rejected, failed: c.failed, timedOut: c.timedOut, inFlight: sentSoFar - completedSoFar,
                 responseTime: encoded, connectionsOpen: connectionsSoFar.open, goAways: c.connections.goAways,
-                reconnects: c.connections.reconnects, tokenSignings: c.connections.tokenSignings)
+                reconnects: c.connections.reconnects, tokenSignings: c.connections.tokenSignings,
+                connectionsLost: c.connections.lost, resends: copy.resends[second])
         }
     }
 }

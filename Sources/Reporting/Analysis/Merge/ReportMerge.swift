@@ -238,6 +238,8 @@ public enum ReportMerge {
                 m.goAways = add(m.goAways, e.goAways)
                 m.reconnects = add(m.reconnects, e.reconnects)
                 m.tokenSignings = add(m.tokenSignings, e.tokenSignings)
+                m.connectionsLost = add(m.connectionsLost, e.connectionsLost)
+                if let r = e.resends { m.resends = (m.resends ?? [:]).merging(r, uniquingKeysWith: +) }
                 entries[second] = m
                 if let encoded = e.responseTime {
                     let h = try EncodedHistogram.decode(encoded)

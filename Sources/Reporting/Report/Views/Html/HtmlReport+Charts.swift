@@ -146,6 +146,7 @@ extension HtmlReport {
         let tl = report.timeline
         let kinds: [(String, String, (RunReport.TimelineEntry) -> Int?)] = [
             ("goaway", "GOAWAY", { $0.goAways }), ("reconnect", "reconnect", { $0.reconnects }), ("resign", "provider token signed", { $0.tokenSignings }),
+            ("lost", "connection lost", { $0.connectionsLost }), ("resend", "resend", { $0.resends?.values.reduce(0, +) }),
         ]
         var marks: [SvgChart.Marker] = []
         var legend: [(kind: String, name: String)] = []
@@ -175,6 +176,37 @@ extension HtmlReport {
         if legend.isEmpty && tl.contains(where: { $0.goAways != nil || $0.reconnects != nil || $0.tokenSignings != nil }) {
             body += "<p class=\"note\">No GOAWAY, reconnect or provider-token signing in any interval.</p>\n"
         }
+        body += resendsOverTime()
         return section("connections", "In flight and connections over time", body + downsampleNote(inFlight.count))
+    }
+
+    /// Resends per second by the kind of the attempt before (no answer: a transport error; or an APNs answer
+    /// such as 503), stacked, with the outages named under the chart; nothing when the run resent nothing.
+    func resendsOverTime() -> String {
+        let tl = report.timeline
+        guard tl.contains(where: { !($0.resends ?? [:]).isEmpty }) else { return "" }
+        let per = 1 / interval
+        var chart = SvgChart(title: "Resends per second, by what the attempt before got", xLabel: timeAxis, yLabel: "resends/s",
+                             emptyText: "nothing was resent in this run")
+        let totals = tl.map { e in ChartPoint(x: seconds(e), y: Double(e.resends?.values.reduce(0, +) ?? 0) * per) }
+        let keep = Lttb.indices(totals, to: Self.maxPointsPerSeries)
+        chart.stackX = keep.map { totals[$0].x }
+        chart.layers = [
+            .init(name: "no answer (transport error)", style: "transport", values: keep.map { Double(tl[$0].transportResends) * per }),
+            .init(name: "answered (429, 5xx)", style: "answered",
+                  values: keep.map { Double((tl[$0].resends?.values.reduce(0, +) ?? 0) - tl[$0].transportResends) * per }),
+        ]
+        var causes: [String: Int] = [:]
+        for e in tl { causes.merge(e.resends ?? [:]) { $0 + $1 } }
+        var body = chart.render()
+        body += "<p class=\"note\">Resends by cause: " + Format.byCount(causes).map { "<code>\(HtmlEscape.text($0.key))</code> \($0.count)" }
+            .joined(separator: ", ") + ".</p>\n"
+        for o in TimelineOutage.find(in: tl, interval: interval) {
+            body += "<p class=\"note outage\"><strong>Target unreachable from \(SvgChart.seconds(o.from)) to \(SvgChart.seconds(o.to))</strong>: "
+                + "nothing answered, \(o.transportResends) resends after a transport error"
+                + (o.connectionsLost > 0 ? ", \(o.connectionsLost) connections lost" : "")
+                + "; the pushes it delayed count their wait in response time (from the intended send).</p>\n"
+        }
+        return body
     }
 }

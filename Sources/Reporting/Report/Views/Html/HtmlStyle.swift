@@ -7,9 +7,11 @@ enum HtmlStyle {
         ("errors", "#c62828"), ("sent", "#0d47a1"), ("response", "#1565c0"), ("service", "#00897b"),
         ("p50", "#1565c0"), ("p99", "#c62828"), ("inflight", "#37474f"), ("connections", "#1565c0"),
         ("p10", "#1565c0"), ("p5", "#ef6c00"), ("p1", "#6d4c41"), ("other", "#757575"),
+        ("transport", "#c62828"), ("answered", "#ef6c00"),
     ]
     /// Marker colours by kind.
-    static let markers: [(String, String)] = [("goaway", "#c62828"), ("reconnect", "#ef6c00"), ("resign", "#6a1b9a")]
+    static let markers: [(String, String)] = [("goaway", "#c62828"), ("reconnect", "#ef6c00"), ("resign", "#6a1b9a"),
+                                              ("lost", "#b71c1c"), ("resend", "#00838f")]
 
     static var css: String {
         let css = """
