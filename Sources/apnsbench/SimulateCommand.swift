@@ -10,11 +10,14 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Run the APNs simulator standalone until SIGINT or SIGTERM, then print its counters.",
         discussion: """
-            Serves HTTP/2 over TLS (ALPN h2, or HTTP/2 with prior knowledge without ALPN) with a CA made at start, \
-            whose certificate path is printed: clients trust that file. With --h2c it serves plaintext HTTP/2 instead. \
+            Serves HTTP/2 over TLS (ALPN h2, or HTTP/2 with prior knowledge without ALPN) with a CA made at start \
+            (or kept in --tls-dir, so a restart keeps it), whose certificate path is printed: clients trust that file. \
+            With --h2c it serves plaintext HTTP/2 instead. \
             Provider tokens verify against the keys given with --key-path/--key-id/--team-id (repeatable, matched in \
             order); with none, a demo key is made and written beside the CA with a ready bearer token. Binds loopback \
-            unless told otherwise. The same simulator runs in-process for `apnsbench run`.
+            unless told otherwise. On SIGINT or SIGTERM it stops as a server taken down for maintenance does: it stops \
+            accepting, sends every connection GOAWAY, answers what it had taken (up to 2 s), closes, and prints its \
+            counters. The same simulator runs in-process for `apnsbench run`.
 
             \(ExitCodes.help)
             """)
@@ -58,6 +61,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the CA certificate (default: a file in the temporary folder).", valueName: "PATH"))
     var caOut: String?
 
+    @Option(name: .long, help: ArgumentHelp("Keep the CA, the server certificate and its key in this folder: read when it holds them, else made and written there. A restarted simulator is then the same server to clients that trust its CA.", valueName: "DIR"))
+    var tlsDir: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0-65535") }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads \(threads) must be 1-64") }
@@ -66,6 +72,7 @@ struct SimulateCommand: ParsableCommand {
             throw ValidationError("--host \(host) is not a loopback address: other hosts could reach the simulator; say --allow-remote to serve them")
         }
         if h2c, !tlsName.isEmpty { throw ValidationError("--tls-name goes with TLS; --h2c serves no certificate") }
+        if h2c, let tlsDir { throw ValidationError("--tls-dir \(tlsDir) goes with TLS; --h2c serves no certificate") }
     }
 
     func run() throws {
@@ -87,6 +94,7 @@ struct SimulateCommand: ParsableCommand {
         options.threads = threads
         options.seed = seed
         options.caOut = caOut
+        options.tlsDirectory = tlsDir
         // Signals are taken over before `ready` is printed: a client that stops the simulator as soon as it
         // reads `ready` must not find SIGTERM ignored with nothing listening yet (it would be lost).
         let signals = SignalStop(.simulator)
@@ -95,7 +103,8 @@ struct SimulateCommand: ParsableCommand {
         fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
 
         signals.wait()
-        launch.simulator.stop()
+        // As a server taken down for maintenance: GOAWAY on every connection, what was taken answered.
+        launch.simulator.stopGracefully(graceSeconds: 2)
         print("apnsbench simulate: stopped\n" + launch.simulator.counterSnapshot.text)
         fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
         withExtendedLifetime(signals) {}  // in place until the counters are out: a second signal exits saying so

@@ -6,7 +6,7 @@ import XCTest
 /// `apnsbench simulate` as a subprocess, as a user runs it: started with a key written to a .p8, read
 /// until it prints `ready`, stopped with SIGTERM, its counters read from its output.
 final class SimulateProcess {
-    let key = SigningKey.generate(keyID: "INTEROP001", teamID: "INTEROPTM1")
+    let key: SigningKey
     let bundleID = "com.example.interop"
     let folder: URL
     let child: ChildProcess
@@ -17,8 +17,11 @@ final class SimulateProcess {
     var host: String { URL(string: url)?.host ?? "127.0.0.1" }
     var port: Int { URL(string: url)?.port ?? 0 }
 
-    init(arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString)")
+    /// - Parameter restarting: a simulator (stopped or killed, its folder kept) whose key and folder this one
+    ///   takes over, as the same server started again.
+    init(arguments: [String] = [], restarting earlier: SimulateProcess? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        key = earlier?.key ?? SigningKey.generate(keyID: "INTEROP001", teamID: "INTEROPTM1")
+        folder = earlier?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let keyPath = folder.appendingPathComponent("AuthKey_\(key.keyID).p8").path
         try Data(key.privateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: keyPath))

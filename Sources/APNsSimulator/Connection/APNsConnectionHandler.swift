@@ -239,6 +239,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             }
         } else if eventType == StreamClosedEvent.self {
             streams[(event as! StreamClosedEvent).streamID] = nil
+        } else if eventType == ChannelShouldQuiesceEvent.self {
+            // The server is going down: GOAWAY, then close once what was taken is answered.
+            goAway(context: context, reason: .shutdown)
+            return
         }
         context.fireUserInboundEventTriggered(event)
     }

@@ -15,6 +15,8 @@ public final class APNsSimulator {
     private let group: MultiThreadedEventLoopGroup
     private var channel: Channel?
     private let counters = SimulatorCounterBox()
+    /// The connections open now, so a graceful stop can tell each one to go away.
+    private let open = OpenConnections()
     /// The broadcast channels (iOS 18+) and their subscribers, for the simulator's life: the replay
     /// subscribes Live Activity tokens here (`subscribe(channelID:tokens:)`) and looks channels up. The
     /// HTTP contract of `/1/apps/<bundle>/channels` and `/4/broadcasts/apps/<bundle>`, served on the
@@ -55,13 +57,15 @@ public final class APNsSimulator {
         let validator = RequestValidator(configuration: configuration)
         let counters = self.counters
         let channels = self.channels
+        let open = self.open
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                open.add(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     try Self.configure(channel: channel, configuration: configuration, sslContext: sslContext,
                                        validator: validator, counters: counters, channels: channels)
                 }
@@ -128,6 +132,18 @@ public final class APNsSimulator {
     public func stop() {
         try? channel?.close().wait()
         channel = nil
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Stops as a server taken down for maintenance does: stops accepting, sends every open connection a
+    /// GOAWAY (`Shutdown`: requests already taken are answered, new streams are refused), waits up to
+    /// `graceSeconds` for the connections to close after their last answer, then stops.
+    public func stopGracefully(graceSeconds: Double) {
+        try? channel?.close().wait()
+        channel = nil
+        open.quiesceAll()
+        let deadline = NIODeadline.now() + .milliseconds(Int64(graceSeconds * 1000))
+        while open.count > 0, NIODeadline.now() < deadline { usleep(10_000) }
         try? group.syncShutdownGracefully()
     }
 }

@@ -51,6 +51,9 @@ public struct SimulatorLaunch {
         /// Where to write the CA certificate. Default: `apnsbench-simulator-ca-<port>.pem` in the temporary
         /// folder. The demo key's .p8 goes to the same folder.
         public var caOut: String?
+        /// A folder that keeps the CA, the server certificate and its key across restarts (read if there,
+        /// else made and written); nil: fresh ones each start.
+        public var tlsDirectory: String?
 
         public init() {}
     }
@@ -107,7 +110,14 @@ public struct SimulatorLaunch {
     /// the simulator.
     public static func start(_ options: Options) throws -> SimulatorLaunch {
         let (c, demo) = try configuration(options)
-        let certificates = c.h2c || options.tlsNames.isEmpty ? nil : try SimulatorCertificates.generate(extraDNSNames: options.tlsNames)
+        let certificates: SimulatorCertificates?
+        if c.h2c {
+            certificates = nil
+        } else if let dir = options.tlsDirectory {
+            certificates = try SimulatorCertificates.kept(in: dir, extraDNSNames: options.tlsNames)
+        } else {
+            certificates = options.tlsNames.isEmpty ? nil : try SimulatorCertificates.generate(extraDNSNames: options.tlsNames)
+        }
         let simulator = try APNsSimulator(configuration: c, certificates: certificates)
         try simulator.start()
         do {
