@@ -34,8 +34,12 @@ struct SweepCommand: ParsableCommand {
             run's, with the same meaning, laid over the profile for every step or --vary run; sweep --target \
             https://host:port --ca-cert CA.pem sweeps a standalone `apnsbench simulate`.
 
+            SIGINT or SIGTERM stops a sweep gracefully: the step (or --vary run) under way is abandoned, its own \
+            report written and marked interrupted, and sweep.json, sweep.md and sweep.html (or the matrix files) are \
+            written for the steps measured before it; the exit code is then 130 or 143. A second signal exits at once.
+
             Exit codes: 0 a knee was found (or every --vary run completed), 1 bad input or a failed step run, 64 \
-            usage, 99 no step passed.
+            usage, 99 no step passed, 130/143 stopped by SIGINT/SIGTERM (the steps measured written).
             """)
 
     @Argument(help: "The profile (YAML).")
@@ -104,6 +108,8 @@ struct SweepCommand: ParsableCommand {
         request.caCertificatePath = settings.caCertificatePath
         if let speed { request.overrides.schedule = .recorded(speed: speed) }
         if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
+        let signals = SignalStop(drainSeconds: 5)  // run's default drain for the step under way
+        request.stop = signals.stop
         let outcome: TuningMatrix.Outcome
         do {
             outcome = try TuningMatrix.execute(request) { print($0); fflush(nil) }
@@ -114,6 +120,10 @@ struct SweepCommand: ParsableCommand {
         print("")
         print(TuningMatrix.markdown(outcome.cells, fit: outcome.fit))
         print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.html, \(request.outDirectory)/matrix.json, runs in \(request.outDirectory)/NN-*/")
+        if let why = outcome.interrupted, let code = signals.exitCode {
+            print("matrix: stopped: \(why)")
+            throw ExitCode(code)
+        }
     }
 
     func run() throws {
@@ -128,6 +138,8 @@ struct SweepCommand: ParsableCommand {
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
         request.overrides.loopRecording = !noLoop
+        let signals = SignalStop(drainSeconds: 5)  // run's default drain for the step under way
+        request.stop = signals.stop
         let outcome: RateSweep.Outcome
         do {
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
@@ -139,6 +151,10 @@ struct SweepCommand: ParsableCommand {
         print(RateSweep.markdown(outcome))
         let dir = request.outDirectory
         print("sweep: \(dir)/sweep.md, \(dir)/sweep.html, \(dir)/sweep.json, steps in \(dir)/step-NN/")
+        if let why = outcome.interrupted, let code = signals.exitCode {
+            print("sweep: stopped: \(why)")
+            throw ExitCode(code)
+        }
         if outcome.knee == nil { throw ExitCodes.sloMissed }
     }
 }

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsEngine
 import Foundation
 import Reporting
 
@@ -21,6 +22,9 @@ public enum RateSweep {
         public var stepSeconds: Double = 30
         public var cooldownSeconds: Double = 5
         public var outDirectory = "reports/sweep"
+        /// A stop another thread may request (a signal): the step under way is abandoned (its own report is
+        /// still written, marked interrupted), no further step runs, and the steps measured are written.
+        public var stop: RunStop?
 
         public init(profilePath: String, low: Double, high: Double) {
             self.profilePath = profilePath
@@ -55,6 +59,9 @@ public enum RateSweep {
         public var recordingLimit: String?
         /// The recording's own rate at x1 (``RecordingPeak``), for the headroom; nil when it could not be walked.
         public var recordedPeak: RecordingPeak?
+        /// Set when a signal stopped the sweep: which one, and the step it abandoned. The steps above are the
+        /// ones measured before it.
+        public var interrupted: String?
 
         /// The knee over the recording's sustained peak (its busiest minute), at x1.
         public var headroom: Double? {
@@ -88,9 +95,14 @@ public enum RateSweep {
         var points: [SweepStepPoint] = []
         var criteria: KneeCriteria?
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
+        var interrupted: String?
         while let rate = search.next() {
-            if !steps.isEmpty, request.cooldownSeconds > 0 { Thread.sleep(forTimeInterval: request.cooldownSeconds) }
+            if !steps.isEmpty, request.cooldownSeconds > 0 { cool(request.cooldownSeconds, stop: request.stop) }
             let index = steps.count + 1
+            if let stop = request.stop, stop.isRequested {
+                interrupted = "\(stop.reason ?? "stopped") after \(steps.count) step(s), before step \(index)"
+                break
+            }
             var run = RunRequest(profilePath: request.profilePath)
             run.overrides = request.overrides
             run.overrides.schedule = .fixedRate(perSecond: rate)
@@ -98,8 +110,17 @@ public enum RateSweep {
             run.credentials = request.credentials
             run.caCertificatePath = request.caCertificatePath
             run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "step-%02d", index))
+            run.stop = request.stop
             let cpuBefore = processCPUSeconds(), wallBefore = Date()
-            let report = try ReplayRun.execute(run, log: { _ in }).report
+            let executed = try ReplayRun.execute(run, log: { _ in })
+            if executed.interrupted {
+                // Cut short, it measures nothing the criteria could judge: left out, its report kept.
+                interrupted = "\(executed.report.stopReason ?? "stopped") during step \(index) at \(Int(rate))/s: abandoned (its report, "
+                    + "marked interrupted, is in \(run.outDirectory)); \(steps.count) step(s) measured before it"
+                log("sweep: " + interrupted!)
+                break
+            }
+            let report = executed.report
             let cpu = (processCPUSeconds() - cpuBefore) / max(0.001, Date().timeIntervalSince(wallBefore))
             let c = criteria ?? KneeCriteria(sloP99Millis: Double(report.configuration.slo.p99Millis ?? 1000),
                                              minDelivered: report.configuration.slo.minDelivered ?? 0.99)
@@ -130,6 +151,7 @@ public enum RateSweep {
         let ceiling = byRate.filter { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }.map(\.result.achievedRate).max()
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
         outcome.recordingLimit = recordingLimit
+        outcome.interrupted = interrupted
         if let limit = byRate.first(where: { !$0.passed && !$0.result.streamEnded && $0.result.offeredRate > (knee ?? 0) }) {
             // The client's, when that step's sends fell short on its account, or when it failed another
             // criterion with an engine or producer thread saturated (its latency then is the client's too).
@@ -138,7 +160,8 @@ public enum RateSweep {
                                           client: limit.shortfall == .engineSaturated || limit.shortfall == .producerBehind || saturated,
                                           failures: limit.failures, engineCPU: limit.result.engineCPU)
         }
-        outcome.recordedPeak = try? RecordingPeak.measure(profile)
+        // A stopped sweep writes what it measured at once; the recording is not walked again.
+        if interrupted == nil { outcome.recordedPeak = try? RecordingPeak.measure(profile) }
         try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
         try markdown(outcome).write(toFile: (request.outDirectory as NSString).appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
         let page = SweepHtml.render(steps: points, knee: knee, sloP99Millis: outcome.criteria.sloP99Millis,
@@ -180,6 +203,7 @@ public enum RateSweep {
             out += o.knee == nil ? ".\n" : "; no step above it failed (raise the search's high bound to find the limit).\n"
         }
         if let limit = o.recordingLimit { out += "The search ended early: \(limit).\n" }
+        if let why = o.interrupted { out += "**Stopped by a signal**: \(why). The knee above is of the steps measured.\n" }
         out += o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, where the sent rate stopped tracking the offered rate with an engine or producer thread saturated: past it the harness, not the target, is the limit.\n", $0) }
             ?? "The client kept up at every step (no engine or producer thread saturated).\n"
         if let peak = o.recordedPeak {
@@ -187,6 +211,12 @@ public enum RateSweep {
             out += o.headroom.map { String(format: ", knee %.0f/s: **%.1f× headroom** over the recording's own peak.\n", o.knee ?? 0, $0) } ?? ".\n"
         }
         return out
+    }
+
+    /// Waits `seconds` between steps, or less when a stop is requested.
+    static func cool(_ seconds: Double, stop: RunStop?) {
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until, !(stop?.isRequested ?? false) { usleep(50_000) }
     }
 
     /// CPU seconds this process has used (user and system).

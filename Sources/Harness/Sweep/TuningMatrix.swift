@@ -1,4 +1,5 @@
 import APNsCore
+import APNsEngine
 import Foundation
 import Replay
 import Reporting
@@ -22,6 +23,9 @@ public enum TuningMatrix {
         /// KEY → values, in the order given; every combination runs.
         public var vary: [(key: String, values: [String])] = []
         public var outDirectory = "reports/matrix"
+        /// A stop another thread may request (a signal): the run under way is abandoned, no further run
+        /// starts, and the runs completed are written.
+        public var stop: RunStop?
         public var cooldownSeconds: Double = 2
 
         public init(profilePath: String) { self.profilePath = profilePath }
@@ -74,6 +78,8 @@ public enum TuningMatrix {
     public struct Outcome {
         public var cells: [MatrixCell]
         public var fit: USLFit?
+        /// Set when a signal stopped the matrix: the cells are the runs completed before it.
+        public var interrupted: String?
     }
 
     /// Runs every cell; `log` gets a line per cell as it ends.
@@ -84,8 +90,13 @@ public enum TuningMatrix {
         }
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
         var cells: [MatrixCell] = []
+        var interrupted: String?
         for (i, combination) in combinations(request.vary).enumerated() {
-            if i > 0, request.cooldownSeconds > 0 { Thread.sleep(forTimeInterval: request.cooldownSeconds) }
+            if i > 0, request.cooldownSeconds > 0 { RateSweep.cool(request.cooldownSeconds, stop: request.stop) }
+            if let stop = request.stop, stop.isRequested {
+                interrupted = "\(stop.reason ?? "stopped") after \(cells.count) run(s)"
+                break
+            }
             var run = RunRequest(profilePath: request.profilePath)
             run.overrides = request.overrides
             for (key, value) in combination { try apply(key, value, to: &run.overrides) }
@@ -93,7 +104,14 @@ public enum TuningMatrix {
             run.caCertificatePath = request.caCertificatePath
             let name = combination.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
             run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "%02d-", i + 1) + name)
+            run.stop = request.stop
             let result = try ReplayRun.execute(run, log: { _ in })
+            if result.interrupted {
+                // Cut short, it is not comparable with the others: left out, its report kept.
+                interrupted = "\(result.report.stopReason ?? "stopped") during run \(i + 1) (\(name)): abandoned, its report in \(run.outDirectory)"
+                log("matrix: " + interrupted!)
+                break
+            }
             let cell = MatrixCell(settings: Dictionary(uniqueKeysWithValues: combination), directory: run.outDirectory, report: result.report)
             log("matrix \(i + 1): \(name): \(cell.pushesSent) pushes sent, \(cell.devicesReached) devices reached, p99 \(String(format: "%.1f", cell.p99Millis)) ms")
             cells.append(cell)
@@ -105,7 +123,7 @@ public enum TuningMatrix {
         let json = try JSONEncoder.sortedPretty.encode(cells)
         try json.write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.json")))
         try Data(markdown(cells, fit: fit).utf8).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("matrix.md")))
-        return Outcome(cells: cells, fit: fit)
+        return Outcome(cells: cells, fit: fit, interrupted: interrupted)
     }
 }
 
