@@ -83,6 +83,7 @@ final class TargetOutageTests: XCTestCase {
         let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("Target unreachable from"), "report.html names the outage", file: file, line: line)
         XCTAssertTrue(html.contains("Resends per second"), file: file, line: line)
+        XCTAssertTrue(run.output.text.contains("outage     no answer from"), "the summary names the outage:\n\(run.output.text)", file: file, line: line)
     }
 
     /// TLS with its certificates kept in `tls`, or h2c when nil.

@@ -37,6 +37,10 @@ public enum SummaryText {
             lines.append("  latency    no delivered pushes")
         }
         lines.append("  throughput \(Format.fixed(report.throughput.pushesPerSecond, places: 1)) pushes/s")
+        for o in TimelineOutage.find(in: report.timeline, interval: Double(c.timelineIntervalSeconds)) {
+            lines.append("  outage     no answer from \(Format.fixed(o.from, places: 0)) s to \(Format.fixed(o.to, places: 0)) s: "
+                + "\(o.transportResends) resends after transport errors" + (o.connectionsLost > 0 ? ", \(o.connectionsLost) connections lost" : ""))
+        }
         if let b = report.broadcast {
             lines.append("  broadcast  \(report.engine.devicesReached) devices reached by \(report.pushes.delivered) broadcasts on \(b.channels) channel(s)"
                 + (b.storesRefused > 0 ? ", \(b.storesRefused) store(s) refused a channel (limit)" : "")
