@@ -108,6 +108,8 @@ public final class CurlEngine: WakeableEngine {
         let started = MonotonicTime.now()
         let cpuAtStart = Self.threadCPUNanos()
         let stopAt: UInt64? = configuration.durationLimit.map { started + UInt64($0 * 1e9) }
+        /// After the end, pushes due before it still get this long (the grace), then the run stops.
+        let graceEnd: UInt64? = stopAt.map { $0 + UInt64(max(0, configuration.durationGraceSeconds) * 1e9) }
         var staged: TransferSlot? = nil
         var exhausted = false
         var stoppedEarly = false
@@ -142,7 +144,15 @@ public final class CurlEngine: WakeableEngine {
                 stop.request(.targetUnreachable, drainSeconds: 0, reason: unreachableMessage())
             }
             let stopping = stop.isRequested
-            if !stopHandled, stopping || (!exhausted && stopAt.map { now >= $0 } ?? false) {
+            // The end passed: a push staged for later is due after it (the rest are taken as they come, below).
+            if let stopAt, now >= stopAt, let s = staged, s.push.intendedNanos > stopAt {
+                finish(s, outcome: .notSent(.afterEnd), completed: 0, sink: sink)
+                staged = nil
+            }
+            // At the grace's end (or a requested stop) what is still staged or waiting to be resent ends now;
+            // pushes in flight are waited for as always.
+            let pending = !(exhausted && staged == nil && retryQueue.isEmpty)
+            if !stopHandled, stopping || (pending && graceEnd.map { now >= $0 } ?? false) {
                 // (Also when the source had ended: what waits to be resent ends here too.)
                 stopHandled = true
                 stopCause = stopping ? stop.cause : .runStopped
@@ -201,6 +211,12 @@ public final class CurlEngine: WakeableEngine {
                         if pulled == .end { exhausted = true }
                         break
                     }
+                    // Past the end, only pushes due before it are still sent (no schedule: none is).
+                    if let stopAt, now >= stopAt, slot.push.intendedNanos == 0 || slot.push.intendedNanos > stopAt {
+                        sink.recordNotSent(.afterEnd, slot.push)
+                        free.append(slot)
+                        continue
+                    }
                     sequence &+= 1
                     slot.resetRetryState(sequence: sequence)
                     if case .notSent(let cause) = ledger.taken(token: slot.push.deviceToken) {
@@ -239,6 +255,11 @@ public final class CurlEngine: WakeableEngine {
             if let until = lifecycle.wakeNanos { due = min(due ?? until, until) }
             if stopping, inFlight > 0 { due = min(due ?? stop.drainDeadlineNanos, stop.drainDeadlineNanos) }
             if !answered, !stopping, let since = unreachableSince { due = min(due ?? since + failFastNanos, since + failFastNanos) }
+            // Wake at the end (to sort what is staged) and at the grace's end (to stop).
+            if !stopHandled, let stopAt, let graceEnd {
+                let next = now < stopAt ? stopAt : graceEnd
+                due = min(due ?? next, next)
+            }
             let before = MonotonicTime.now()
             // Due already (the loop's own work took that long): no wait, the next turn sends it.
             if let due, due <= before { continue }

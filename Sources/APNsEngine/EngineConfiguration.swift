@@ -44,8 +44,14 @@ public struct EngineConfiguration: Sendable {
     /// The stall watchdog: a transfer that moved no byte for this many seconds (libcurl's low-speed
     /// check) gives its connection up. 0: off. Default 10.
     public var stallTimeoutSeconds: Int = 10
-    /// Stop sending after this many seconds (pushes not yet sent end as `notSent(.runStopped)`); nil = no limit.
+    /// The run's end, seconds after its start; nil = no limit. From then on the engine takes no push due after
+    /// it (those end as `notSent(.afterEnd)`), and the pushes due before it that are still queued or waiting
+    /// for a resend get up to ``durationGraceSeconds`` more to be sent and answered; what is left then ends as
+    /// `notSent(.runStopped)` (due) or `.afterEnd`.
     public var durationLimit: Double?
+    /// How long after ``durationLimit`` the pushes due before the end still get (a resend after a GOAWAY or a
+    /// 503 near the end, a backlog of a second). Default 5, as a signal's drain.
+    public var durationGraceSeconds: Double = 5
     /// Seconds between calls of the engine's progress hook. Default 2.
     public var progressInterval: Double = 2
     /// `apns-collapse-id` sent with every push (at most 64 bytes); nil sends none.

@@ -253,7 +253,7 @@ public enum RunSettings {
             if case let .ramp(a, b, t) = $0.schedule.mode { return "\"\(number(a)):\(number(b)):\(number(t))\"" } else { return nil }
         }.overlay { _, o in if case .ramp? = o.schedule { return true } else { return false } },
         both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "SECONDS",
-             help: "Stop sending after this many seconds (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it and not sent count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
+             help: "Stop sending after this many seconds (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, and those still not sent then count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
         RunSetting(key: .loopRecording, profileKey: "loop_recording", flag: "--loop", profileOnly: nil, reportPath: "schedule.loopRecording",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads).",
