@@ -114,10 +114,16 @@ public enum ProfileLoader {
     /// The recipe a profile names; one that cannot be read is an error at the profile's key, and one that
     /// is wrong an error at the recipe's own line and key.
     static func recipe(_ path: String, file: String, line: Int?, key: String) throws -> Recipe {
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        guard FileManager.default.isReadableFile(atPath: RecipeLoader.split(path).file) else {
             throw ProfileError(file: file, line: line, message: "'\(key)' names \(path), which cannot be read")
         }
         return try RecipeLoader.load(path: path)
+    }
+
+    /// Whether a node is a mapping (a recipe written in the profile).
+    static func isMapping(_ node: Node) -> Bool {
+        if case .mapping = node { return true }
+        return false
     }
 
     /// `workload: mix` with `mix:`, a list of 2 to 8 workloads, each `{workload, stream, template, bundle_id,
@@ -160,7 +166,7 @@ public enum ProfileLoader {
                 }
                 return s.string
             }
-            let recipePath = resolve(try text("recipe")!)
+            let recipePath = fields["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(file, key: "\(place).recipe") : resolve(try text("recipe")!)
             let recipe = try recipe(recipePath, file: file, line: fields["recipe"]?.mark?.line, key: "\(place).recipe")
             if let named = try text("workload", required: false), named != recipe.name {
                 throw ProfileError(file: file, line: fields["workload"]?.mark?.line,
@@ -223,7 +229,7 @@ public enum ProfileLoader {
             workload = try mix(values: values, file: file, resolve: resolve)
         } else {
             if values["mix"] != nil { throw fail("mix", "goes with 'workload: mix'; the workload is '\(values["workload"]?.string ?? "?")'") }
-            let recipePath = resolve(try string("recipe")!)
+            let recipePath = values["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(file, key: "recipe") : resolve(try string("recipe")!)
             let recipe = try recipe(recipePath, file: file, line: values["recipe"]?.mark?.line, key: "recipe")
             if let named = try string("workload", required: false), named != recipe.name {
                 throw fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
