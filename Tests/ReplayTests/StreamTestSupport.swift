@@ -107,6 +107,7 @@ final class WorkloadLedger {
         var followersNotSubscribed: Int { inner.followersNotSubscribed }
         var lastEventHeldNoRule: Bool { inner.lastEventHeldNoRule }
         var lastPushRule: String? { inner.lastPushRule }
+        var namesPushRules: Bool { inner.namesPushRules }
     }
 
     var applied: [(kind: String, pushes: Int)] = []

@@ -6,21 +6,26 @@ extension RecipeRules {
     public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
         while plan.current < plan.entries.count {
             let e = plan.current
-            if !plan.entries[e].done {
-                lastPushRule = rules[plan.entries[e].rule].name
-                return take(e, into: &push)
-            }
+            if !plan.entries[e].done { return take(e, into: &push) }
             plan.current += 1
         }
         return nil
     }
+
+    /// The entry being handed out stays current until its last push was taken and the next is asked for.
+    public var lastPushRule: String? {
+        plan.current < plan.entries.count ? rules[plan.entries[plan.current].rule].name : nil
+    }
+
+    public var namesPushRules: Bool { rules.contains { $0.name != nil } }
 
     /// The next push of entry `e`, which has one left.
     private func take(_ e: Int, into push: inout OutgoingPush) -> PullResult {
         let n = plan.entries[e].next
         plan.entries[e].next = n + 1
         let rule = plan.entries[e].rule
-        liveEvent = plan.entries[e].liveEvent
+        // Only what is read per push (slots, kept values) can read the push's Live Activity event.
+        if !rules[rule].perPushSlots.isEmpty || rules[rule].rememberPerPush { liveEvent = plan.entries[e].liveEvent }
         switch plan.entries[e].recipients {
         case .members:
             let place = plan.entries[e].members[n]
@@ -71,7 +76,7 @@ extension RecipeRules {
         push.intendedNanos = 0
         push.recordedMillis = at
         push.kind += plan.entries[e].headerSet
-        let ends = rules[r].removeRecipientAfterEnd && liveEvent == "end"
+        let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
         if let type = rules[r].recipientEntity, let recipient {
             keep(r, on: recipient, key: key)
             if ends {

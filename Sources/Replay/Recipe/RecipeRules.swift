@@ -43,8 +43,6 @@ public final class RecipeRules: WorkloadRules {
     public internal(set) var lastEventName: String?
     /// Whether the last event has push rules and none of their conditions held (it planned nothing).
     public internal(set) var lastEventHeldNoRule = false
-    /// The name of the rule that planned the push last handed out (nil: the event's only, unnamed rule).
-    public internal(set) var lastPushRule: String?
     public internal(set) var followersNotSubscribed = 0
     /// Tokens replaced by a newer one (never pushed to again).
     public var retiredTokens: Int { state.retiredTokens }

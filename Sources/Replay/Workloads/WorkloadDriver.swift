@@ -45,12 +45,16 @@ public protocol WorkloadRules: AnyObject {
     /// The name of the push rule that planned the push ``nextPlanned(into:)`` last gave; nil when the
     /// workload does not name its rules.
     var lastPushRule: String? { get }
+
+    /// Whether any push rule has a name (else ``lastPushRule`` is always nil, and is not asked per push).
+    var namesPushRules: Bool { get }
 }
 
 extension WorkloadRules {
     public var lastEventName: String? { nil }
     public var lastEventHeldNoRule: Bool { false }
     public var lastPushRule: String? { nil }
+    public var namesPushRules: Bool { false }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -100,6 +104,7 @@ public final class WorkloadDriver: ReplaySource {
     private var originLine = 0
     private var originKind = ""
     private var originRule: String?
+    private let namesRules: Bool
     public var origin: PushOrigin? {
         originLine > 0 ? PushOrigin(line: originLine, kind: originKind, stream: reader.path, rule: originRule) : nil
     }
@@ -108,6 +113,7 @@ public final class WorkloadDriver: ReplaySource {
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
         self.reader = reader
         self.rules = rules
+        namesRules = rules.namesPushRules
         self.policy = badLines
         self.priority = priority
     }
@@ -119,7 +125,7 @@ public final class WorkloadDriver: ReplaySource {
             push.reach = 1
             push.kind = kind
             if let planned = rules.nextPlanned(into: &push) {
-                originRule = rules.lastPushRule
+                if namesRules { originRule = rules.lastPushRule }
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned
             }
