@@ -10,7 +10,7 @@ final class RecipeScaffoldTests: XCTestCase {
 
     /// Writes the skeleton of `lines`, loads it, and replays the lines through it.
     private func scaffold(_ lines: [String]) throws -> (yaml: String, recipe: Recipe, ledger: WorkloadLedger) {
-        let path = try StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
+        let path = StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self)
         let yaml = try RecipeScaffold.scaffold(recording: path, name: "app")
         let recipe = try RecipeLoader.load(yaml: yaml, file: path + ".recipe.yaml")
         let ledger = WorkloadLedger()
@@ -72,7 +72,7 @@ final class RecipeScaffoldTests: XCTestCase {
     }
 
     func testARecordingWithoutATimeFieldIsAnErrorNamingIt() throws {
-        let path = try StreamTestFiles.write(#"{"kind":"a","x":1}"# + "\n", for: self)
+        let path = StreamTestFiles.write(#"{"kind":"a","x":1}"# + "\n", for: self)
         XCTAssertThrowsError(try RecipeScaffold.scaffold(recording: path)) { error in
             XCTAssertEqual("\(error)", "\(path):1: no time field (at, timestamp, time, ts, created_at, occurred_at) with an ISO 8601 text or a number")
         }

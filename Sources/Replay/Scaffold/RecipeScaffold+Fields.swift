@@ -1,14 +1,13 @@
 extension RecipeScaffold {
-    /// The event's fields as the skeleton declares them, named by their last path component (by their whole
-    /// path, `response_body_id`, when two share one); a field whose lines disagree on its JSON type is left out.
+    /// The event's fields as the skeleton declares them, named by their last path component (a later field
+    /// whose last component an earlier one has, by its whole path: `response_body_id`); a field whose lines
+    /// disagree on its JSON type is left out.
     static func fields(_ e: RecordingSurvey.Event) -> [Field] {
         var out: [Field] = []
-        let lastNames = e.order.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
         for (i, path) in e.order.enumerated() {
             guard let survey = e.fields[path], var f = field(survey, lines: e.lines) else { continue }
-            let clash = lastNames.enumerated().contains { $0.offset != i && $0.element == lastNames[i] }
-            f.name = clash ? path.replacingOccurrences(of: ".", with: "_") : lastNames[i]
-            if path.hasPrefix("path.") { f.name = snake(String(path.dropFirst(5))) }
+            f.name = path.hasPrefix("path.") ? snake(String(path.dropFirst(5))) : path.split(separator: ".").last.map(String.init) ?? path
+            if out.contains(where: { $0.name == f.name }) { f.name = path.replacingOccurrences(of: ".", with: "_") }
             f.from = path
             if isID(f.name), !f.type.hasPrefix("token") { f.note = "id" }
             if out.contains(where: { $0.name == f.name }) { f.name += "_\(i)" }
@@ -32,9 +31,10 @@ extension RecipeScaffold {
         if kinds == 0 { note = "always null" }
         let absentOnSome = s.present < lines || (type == "token" && s.empties > 0)
         let nullable = !absentOnSome && s.nulls > 0
-        if absentOnSome || kinds == 0 { type += "?" }
-        if note.isEmpty, !s.values.isEmpty, s.values.count < s.present, type.hasPrefix("string") || type.hasPrefix("int") {
-            note = "values: " + s.values.joined(separator: ", ") + (s.moreValues ? ", …" : "")
+        if absentOnSome { type += "?" }
+        // A few values, each on many lines: the whole set, a `one_of` to consider.
+        if note.isEmpty, !s.values.isEmpty, !s.moreValues, s.values.count < s.present, type.hasPrefix("string") || type.hasPrefix("int") {
+            note = "values: " + s.values.joined(separator: ", ")
         }
         return Field(name: "", type: type, from: "", nullable: nullable, note: note)
     }
