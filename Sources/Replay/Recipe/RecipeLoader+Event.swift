@@ -184,45 +184,50 @@ extension Builder {
             if let r = try relation(text, e, event: event) { return .related(r) }
             throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
         case .mapping:
-            let m = try reader.map(e)
-            try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty"])
-            var s: Recipe.Source
-            if let v = m["via"] {
-                s = .related(try relation(via: v, event: event))
-            } else if let c = m["const"] {
-                s = .constant(try constant(c))
-            } else if let j = m["join"] {
-                let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
-                let sep = try m["separator"].map { e -> String in
-                    guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
-                    return sc.string
-                } ?? ""
-                s = .join(parts, separator: sep, ifEmpty: try m["if_empty"].map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) })
-            } else if let f = m["from"] {
-                s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
-                if let table = m["map"] {
-                    var t: [String: RecipeValue] = [:]
-                    for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
-                    // A value the table does not name, or none: the default (or the value itself without one).
-                    s = .map(s, t, otherwise: try m["default"].map(constant))
-                }
-            } else {
-                throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
-            }
-            if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
-            if let a = m["absent"] {
-                switch try reader.text(a) {
-                case "null": s = .orElse(s, .absent)
-                case "empty": s = .orElse(s, .string(""))
-                case "omit": s = .orElse(s, .omit)
-                default: throw fail(a, "must be null, empty or omit (or give 'default:')")
-                }
-            }
-            return s
+            return try mappedSource(e, event: event, recipient: recipient, liveEvent: liveEvent)
         default:
             throw fail(e, "must be a field name or a mapping")
         }
-        throw fail(e, "is not a value source")
+    }
+
+    /// A value source written as a mapping: `{const}`, `{via}`, `{join}` or `{from, map, default}`, with
+    /// `default:` or `absent:` for an absent value.
+    func mappedSource(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool) throws -> Recipe.Source {
+        let m = try reader.map(e)
+        try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty"])
+        var s: Recipe.Source
+        if let v = m["via"] {
+            s = .related(try relation(via: v, event: event))
+        } else if let c = m["const"] {
+            s = .constant(try constant(c))
+        } else if let j = m["join"] {
+            let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
+            let sep = try m["separator"].map { e -> String in
+                guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
+                return sc.string
+            } ?? ""
+            s = .join(parts, separator: sep, ifEmpty: try m["if_empty"].map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) })
+        } else if let f = m["from"] {
+            s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
+            if let table = m["map"] {
+                var t: [String: RecipeValue] = [:]
+                for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
+                // A value the table does not name, or none: the default (or the value itself without one).
+                s = .map(s, t, otherwise: try m["default"].map(constant))
+            }
+        } else {
+            throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+        }
+        if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
+        if let a = m["absent"] {
+            switch try reader.text(a) {
+            case "null": s = .orElse(s, .absent)
+            case "empty": s = .orElse(s, .string(""))
+            case "omit": s = .orElse(s, .omit)
+            default: throw fail(a, "must be null, empty or omit (or give 'default:')")
+            }
+        }
+        return s
     }
 
     func constant(_ e: Entry) throws -> RecipeValue {

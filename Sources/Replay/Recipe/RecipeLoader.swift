@@ -99,59 +99,10 @@ struct Builder {
         guard let name = try top["recipe"].map(reader.text) ?? defaultName else { throw fail(root, "needs 'recipe: NAME', the workload's name in reports") }
         guard let eventsEntry = top["events"] else { throw fail(root, "needs 'events:', a mapping of event names to their rules") }
         var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], headerVariants: [])
-        if let t = top["time"] {
-            let m = try reader.map(t)
-            try reader.only(m, ["field", "format"])
-            if let f = m["field"] { recipe.timeField = try reader.text(f) }
-            if let f = m["format"] {
-                let text = try reader.text(f)
-                guard let format = RecordShape.TimeFormat(rawValue: text) else {
-                    throw fail(f, "must be one of \(RecordShape.TimeFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
-                }
-                recipe.timeFormat = format
-            }
-        }
-        if let r = top["request"] {
-            let m = try reader.map(r)
-            try reader.only(m, ["method", "path"])
-            if let f = m["method"] { recipe.methodField = try reader.text(f) }
-            if let f = m["path"] { recipe.pathField = try reader.text(f) }
-        }
+        try readLineShape(top, into: &recipe)
         let events = try reader.map(eventsEntry).entries
         guard !events.isEmpty else { throw fail(eventsEntry, "declares no event") }
-        // First pass: entities, their kept fields, groups.
-        for e in events {
-            let m = try reader.map(e)
-            try reader.only(m, RecipeLoader.eventKeys)
-            if let (_, entity) = try stateOp(m, e) {
-                let type = entityIndex(try reader.text(entity))
-                if let k = m["key"], case .scalar = k.node {
-                    let name = try reader.text(k)
-                    if !keyNames[type, default: []].contains(name) { keyNames[type, default: []].append(name) }
-                }
-                if let set = m["set"] { for name in try keptNames(set) { addField(name, to: type) } }
-                if let member = m["member_of"] {
-                    for g in try reader.map(member).entries {
-                        if let i = groups.firstIndex(of: g.key) {
-                            guard groupEntity[i] == type else { throw fail(g, "group '\(g.key)' already holds \(entities[groupEntity[i]].name) entities, not \(entities[type].name)") }
-                        } else {
-                            groups.append(g.key)
-                            groupEntity.append(type)
-                        }
-                    }
-                }
-            }
-        }
-        for e in events {
-            for push in try pushEntries(try reader.map(e)) {
-                guard let remember = try reader.map(push)["remember"] else { continue }
-                let to = try reader.map(push)["to"]
-                guard let to, let name = try recipientEntityName(to), let type = entities.firstIndex(where: { $0.name == name }) else {
-                    throw fail(remember, "needs a recipient entity: 'to' must be {entity: …} or {group: …}")
-                }
-                for name in try keptNames(remember) { addField(name, to: type) }
-            }
-        }
+        try gatherState(events)
         // Second pass: each event compiled.
         var matchFields = Set<String>()
         for e in events {
@@ -190,6 +141,65 @@ struct Builder {
         recipe.groups = groups
         recipe.headerVariants = variants
         return recipe
+    }
+
+    /// `time:` (the time field and its format) and `request:` (the method and path fields of an API call).
+    func readLineShape(_ top: StrictYAML.Mapping, into recipe: inout Recipe) throws {
+        if let t = top["time"] {
+            let m = try reader.map(t)
+            try reader.only(m, ["field", "format"])
+            if let f = m["field"] { recipe.timeField = try reader.text(f) }
+            if let f = m["format"] {
+                let text = try reader.text(f)
+                guard let format = RecordShape.TimeFormat(rawValue: text) else {
+                    throw fail(f, "must be one of \(RecordShape.TimeFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+                }
+                recipe.timeFormat = format
+            }
+        }
+        if let r = top["request"] {
+            let m = try reader.map(r)
+            try reader.only(m, ["method", "path"])
+            if let f = m["method"] { recipe.methodField = try reader.text(f) }
+            if let f = m["path"] { recipe.pathField = try reader.text(f) }
+        }
+    }
+
+    /// The first pass: the entities, the fields kept on them, their key fields and the groups, so that a push
+    /// can name any of them, whichever event declares it.
+    mutating func gatherState(_ events: [Entry]) throws {
+        for e in events {
+            let m = try reader.map(e)
+            try reader.only(m, RecipeLoader.eventKeys)
+            if let (_, entity) = try stateOp(m, e) {
+                let type = entityIndex(try reader.text(entity))
+                if let k = m["key"], case .scalar = k.node {
+                    let name = try reader.text(k)
+                    if !keyNames[type, default: []].contains(name) { keyNames[type, default: []].append(name) }
+                }
+                if let set = m["set"] { for name in try keptNames(set) { addField(name, to: type) } }
+                if let member = m["member_of"] {
+                    for g in try reader.map(member).entries {
+                        if let i = groups.firstIndex(of: g.key) {
+                            guard groupEntity[i] == type else { throw fail(g, "group '\(g.key)' already holds \(entities[groupEntity[i]].name) entities, not \(entities[type].name)") }
+                        } else {
+                            groups.append(g.key)
+                            groupEntity.append(type)
+                        }
+                    }
+                }
+            }
+        }
+        for e in events {
+            for push in try pushEntries(try reader.map(e)) {
+                guard let remember = try reader.map(push)["remember"] else { continue }
+                let to = try reader.map(push)["to"]
+                guard let to, let name = try recipientEntityName(to), let type = entities.firstIndex(where: { $0.name == name }) else {
+                    throw fail(remember, "needs a recipient entity: 'to' must be {entity: …} or {group: …}")
+                }
+                for name in try keptNames(remember) { addField(name, to: type) }
+            }
+        }
     }
 
     /// Gives each push rule its place among all of the recipe's (``Recipe/PushRule/index``).
