@@ -18,9 +18,8 @@ import APNsCore
 import Glibc
 #endif
 
-/// The shipped recipe of each workload, loaded once (`Recipe` is not Sendable; libFuzzer calls the target
-/// from one thread, and nothing writes this after it is loaded).
-nonisolated(unsafe) let recipes: [String: Recipe] = {
+/// The shipped recipe of each workload, loaded once.
+let recipes: [String: Recipe] = {
     var loaded: [String: Recipe] = [:]
     for name in ["leave-requests", "order-changes", "cdbl-leave", "ksr-cranes", "everday-approvals"] {
         let path = "profiles/recipes/\(name).yaml"

@@ -4,6 +4,8 @@ public enum EventResult: Sendable, Equatable {
     case producedPushes(Int)
     /// The event only changed state (a registration, a token update) and planned no push.
     case stateOnly
+    /// The event has push rules and none of their conditions held: it planned nothing, and is not a bad line.
+    case noPushCondition
     /// The event was unusable, for this bounded cause key (e.g. `missing_field`).
     case invalid(cause: String)
 }

@@ -1,6 +1,6 @@
 /// What became of every event read from a recorded stream: each ends in exactly one class (it planned
-/// pushes, it only changed state, or it was a bad line), so `read == producedPushes + stateOnly +
-/// invalidTotal` (``balanced``).
+/// pushes, it only changed state, no condition of its push rules held, or it was a bad line), so `read ==
+/// producedPushes + stateOnly + noPushCondition + invalidTotal` (``balanced``).
 ///
 /// The workload driver counts into its own tally on the thread that reads the stream; the report is
 /// built from it after the run. Merged with ``+(_:_:)`` (shards).
@@ -38,6 +38,9 @@ public struct EventTally: Equatable, Sendable {
     public private(set) var pushesPlanned = 0
     /// Events that only changed state.
     public private(set) var stateOnly = 0
+    /// Events with push rules none of whose conditions held ("no push (condition)"), and by kind.
+    public private(set) var noPushCondition = 0
+    public private(set) var noPushConditionByKind: [String: Int] = [:]
     /// Invalid events by cause.
     public private(set) var invalid: [String: Int] = [:]
     public private(set) var invalidTotal = 0
@@ -51,7 +54,7 @@ public struct EventTally: Equatable, Sendable {
     public var expectedPushes: Int { pushesPlanned + invalidTotal }
 
     /// Whether every event read is in exactly one class.
-    public var balanced: Bool { read == producedPushes + stateOnly + invalidTotal }
+    public var balanced: Bool { read == producedPushes + stateOnly + noPushCondition + invalidTotal }
 
     /// Counts one event by kind and by how it ended. `.producedPushes(n)` counts as a producing event
     /// even for n = 0; a caller that planned nothing should say `.stateOnly`.
@@ -64,6 +67,9 @@ public struct EventTally: Equatable, Sendable {
             pushesPlanned += max(0, count)
         case .stateOnly:
             stateOnly += 1
+        case .noPushCondition:
+            noPushCondition += 1
+            noPushConditionByKind[kind, default: 0] += 1
         case .invalid(let cause):
             invalid[cause, default: 0] += 1
             invalidTotal += 1
@@ -88,6 +94,8 @@ public struct EventTally: Equatable, Sendable {
         s.producedPushes += b.producedPushes
         s.pushesPlanned += b.pushesPlanned
         s.stateOnly += b.stateOnly
+        s.noPushCondition += b.noPushCondition
+        for (kind, n) in b.noPushConditionByKind { s.noPushConditionByKind[kind, default: 0] += n }
         for (cause, n) in b.invalid { s.invalid[cause, default: 0] += n }
         s.invalidTotal += b.invalidTotal
         s.badLineSamples.append(contentsOf: b.badLineSamples.prefix(max(0, badLineSampleLimit - s.badLineSamples.count)))

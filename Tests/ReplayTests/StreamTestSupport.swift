@@ -85,6 +85,8 @@ final class WorkloadLedger {
         /// The broadcast channel's index (-1: a device push) and the devices it reaches.
         var channel: Int32 = -1
         var reach: Int32 = 1
+        /// The push rule that planned it, when the workload names its rules.
+        var rule: String?
         /// The body parsed (tests only; the workload never parses payloads).
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
         var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
@@ -103,6 +105,9 @@ final class WorkloadLedger {
         }
         func nextPlanned(into push: inout OutgoingPush) -> PullResult? { inner.nextPlanned(into: &push) }
         var followersNotSubscribed: Int { inner.followersNotSubscribed }
+        var lastEventHeldNoRule: Bool { inner.lastEventHeldNoRule }
+        var lastPushRule: String? { inner.lastPushRule }
+        var namesPushRules: Bool { inner.namesPushRules }
     }
 
     var applied: [(kind: String, pushes: Int)] = []
@@ -128,7 +133,8 @@ final class WorkloadLedger {
         switch result {
         case .push:
             sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
-                             priority: push.priority, recordedMillis: push.recordedMillis, channel: push.channel, reach: push.reach))
+                             priority: push.priority, recordedMillis: push.recordedMillis, channel: push.channel, reach: push.reach,
+                             rule: driver.origin?.rule))
             outcomes.append((.delivered, push.priority))
         case .notSent(let cause):
             outcomes.append((.notSent(cause), push.priority))

@@ -10,9 +10,10 @@ import Replay
 /// large writes. Everything that is the same for every push (each part's push type and topic, the
 /// expiration and collapse id) is encoded once, ahead; a line allocates nothing.
 ///
-/// A push to send: `{"n","event":{"line","kind","stream"},"token"|"channel","reach","push_type","topic",
+/// A push to send: `{"n","event":{"line","kind","stream"},"rule"?,"token"|"channel","reach","push_type","topic",
 /// "priority","expiration_seconds"?,"collapse_id"?,"payload":{…}}`, the payload embedded as it would be
-/// sent. A not-sent push: `{"n","event","not_sent":CAUSE,"priority"}`. The token is redacted
+/// sent. A not-sent push: `{"n","event","rule"?,"not_sent":CAUSE,"priority"}`. `rule` names the push rule that
+/// planned it when its recipe names its rules (an event with several). The token is redacted
 /// (``DeviceToken/redacted(_:)``) unless `showTokens`.
 public final class PlanLineWriter {
     public let path: String
@@ -93,6 +94,10 @@ public final class PlanLineWriter {
             kindAndStream.append(UInt8(ascii: "}"))
         }
         buffer.append(contentsOf: kindAndStream)
+        if let rule = origin.rule {
+            Self.appendKey("rule", to: &buffer)
+            Self.appendString(rule, to: &buffer)
+        }
         if case let .notSent(cause) = result {
             Self.appendKey("not_sent", to: &buffer)
             Self.appendString(cause.rawValue, to: &buffer)

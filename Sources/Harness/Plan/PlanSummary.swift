@@ -20,7 +20,12 @@ public enum PlanSummary {
                          notSent == 0 ? "0" : "\(notSent)\(causes(c.notSent))"])
         }
         out += table(rows)
+        out += ruleTable(tally)
         let events = tally.events
+        if events.noPushCondition > 0 {
+            let kinds = events.noPushConditionByKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            out += "no push (condition): \(events.noPushCondition) events (\(kinds.joined(separator: ", "))): no push rule's 'when' held\n"
+        }
         if events.invalidTotal > 0 {
             out += "bad lines: \(events.invalidTotal)\n"
             let unknown = StreamLineError.Cause.unknownKind("").key
@@ -32,6 +37,18 @@ public enum PlanSummary {
             }
         }
         return out + stopLine(tally) + balanceLine(tally)
+    }
+
+    /// The pushes of each named push rule, by event kind; empty when no rule is named.
+    private static func ruleTable(_ tally: PlanTally) -> String {
+        guard !tally.byRule.isEmpty else { return "" }
+        var rows = [["kind / rule", "planned", "to send", "not sent"]]
+        for key in tally.byRule.keys.sorted(by: { ($0.kind, $0.rule) < ($1.kind, $1.rule) }) {
+            let c = tally.byRule[key]!
+            let notSent = c.notSent.values.reduce(0, +)
+            rows.append(["\(key.kind) / \(key.rule)", String(c.planned), String(c.toSend), notSent == 0 ? "0" : "\(notSent)\(causes(c.notSent))"])
+        }
+        return "by push rule:\n" + table(rows)
     }
 
     private static func stopLine(_ tally: PlanTally) -> String {

@@ -13,8 +13,16 @@ public struct PlanTally: Sendable {
         public init() {}
     }
 
+    /// An event kind and one of its push rules.
+    public struct RuleKey: Hashable, Sendable {
+        public var kind: String
+        public var rule: String
+    }
+
     /// Pushes by the kind of the event that planned them.
     public internal(set) var byKind: [String: KindCounts] = [:]
+    /// Pushes by the push rule that planned them, for the workloads that name their rules.
+    public internal(set) var byRule: [RuleKey: KindCounts] = [:]
     public internal(set) var planned = 0
     public internal(set) var toSend = 0
     /// Not-sent pushes by cause key, over every kind.
@@ -52,6 +60,12 @@ public struct PlanTally: Sendable {
             runKind = kind
             runToSend = 1
         }
+    }
+
+    /// Counts one planned push of the named rule of an event of `kind` (besides ``count(kind:notSent:)``).
+    mutating func count(kind: String, rule: String, notSent cause: NotSentCause?) {
+        let key = RuleKey(kind: kind, rule: rule)
+        if let cause { byRule[key, default: KindCounts()].count(notSent: cause.rawValue) } else { byRule[key, default: KindCounts()].countToSend(1) }
     }
 
     /// Pushes to send of a run of one kind, not yet in ``byKind``.

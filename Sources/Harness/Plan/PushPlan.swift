@@ -40,6 +40,7 @@ public enum PushPlan {
             }
             let origin = source.origin ?? unknown
             tally.count(kind: origin.kind, notSent: cause)
+            if let rule = origin.rule { tally.count(kind: origin.kind, rule: rule, notSent: cause) }
             if tally.planned <= writeUpTo, let lines {
                 try lines.write(n: tally.planned, origin: origin, push: push, result: result)
             }

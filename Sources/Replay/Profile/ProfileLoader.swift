@@ -113,18 +113,26 @@ public enum ProfileLoader {
 
     /// The recipe a profile names; one that cannot be read is an error at the profile's key, and one that
     /// is wrong an error at the recipe's own line and key.
-    static func recipe(_ path: String, file: String, line: Int?, key: String) throws -> Recipe {
-        guard FileManager.default.isReadableFile(atPath: path) else {
+    /// - Parameter yaml: the profile's text, for a recipe written in it (read from it, not from its file again).
+    static func recipe(_ path: String, file: String, line: Int?, key: String, yaml: String? = nil) throws -> Recipe {
+        if let yaml, let inline = RecipeLoader.split(path).key { return try RecipeLoader.load(yaml: yaml, file: file, inlineAt: inline) }
+        guard FileManager.default.isReadableFile(atPath: RecipeLoader.split(path).file) else {
             throw ProfileError(file: file, line: line, message: "'\(key)' names \(path), which cannot be read")
         }
         return try RecipeLoader.load(path: path)
+    }
+
+    /// Whether a node is a mapping (a recipe written in the profile).
+    static func isMapping(_ node: Node) -> Bool {
+        if case .mapping = node { return true }
+        return false
     }
 
     /// `workload: mix` with `mix:`, a list of 2 to 8 workloads, each `{workload, stream, template, bundle_id,
     /// push_type}` (push type default liveactivity) and optionally its ActivityKit model; the profile's own
     /// `stream`, `template`, `bundle_id`, `push_type` and model keys belong to a single workload and are
     /// refused beside it.
-    static func mix(values: [String: Node], file: String, resolve: (String) -> String) throws -> RunConfig.Workload {
+    static func mix(values: [String: Node], file: String, yaml: String, resolve: (String) -> String) throws -> RunConfig.Workload {
         for key in ["stream", "recipe", "bundle_id", "push_type"] + activityModelKeys where values[key] != nil {
             throw ProfileError(file: file, line: values[key]?.mark?.line,
                                message: "'\(key)' belongs to each part of 'mix:' when the workload is mix; move it into the parts")
@@ -160,8 +168,8 @@ public enum ProfileLoader {
                 }
                 return s.string
             }
-            let recipePath = resolve(try text("recipe")!)
-            let recipe = try recipe(recipePath, file: file, line: fields["recipe"]?.mark?.line, key: "\(place).recipe")
+            let recipePath = fields["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(file, key: "\(place).recipe") : resolve(try text("recipe")!)
+            let recipe = try recipe(recipePath, file: file, line: fields["recipe"]?.mark?.line, key: "\(place).recipe", yaml: yaml)
             if let named = try text("workload", required: false), named != recipe.name {
                 throw ProfileError(file: file, line: fields["workload"]?.mark?.line,
                                    message: "'\(place).workload' is '\(named)', but its recipe \(recipePath) is '\(recipe.name)'")
@@ -220,11 +228,11 @@ public enum ProfileLoader {
 
         var workload: RunConfig.Workload
         if values["workload"]?.string == RunConfig.Workload.mixName {
-            workload = try mix(values: values, file: file, resolve: resolve)
+            workload = try mix(values: values, file: file, yaml: yaml, resolve: resolve)
         } else {
             if values["mix"] != nil { throw fail("mix", "goes with 'workload: mix'; the workload is '\(values["workload"]?.string ?? "?")'") }
-            let recipePath = resolve(try string("recipe")!)
-            let recipe = try recipe(recipePath, file: file, line: values["recipe"]?.mark?.line, key: "recipe")
+            let recipePath = values["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(file, key: "recipe") : resolve(try string("recipe")!)
+            let recipe = try recipe(recipePath, file: file, line: values["recipe"]?.mark?.line, key: "recipe", yaml: yaml)
             if let named = try string("workload", required: false), named != recipe.name {
                 throw fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
             }

@@ -1,6 +1,6 @@
 /// An API path pattern such as `/api/leave-requests/:requestId/status`: literal segments, and `:name`
 /// segments that capture what the logged path has there.
-struct PathPattern: CustomStringConvertible {
+struct PathPattern: CustomStringConvertible, Sendable {
     enum Segment: Equatable {
         case literal(String)
         case capture(String)

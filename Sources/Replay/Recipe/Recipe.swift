@@ -4,7 +4,7 @@ import APNsCore
 /// backend keeps, and the pushes each event plans. ``RecipeRules`` runs it. Every reference in it (fields,
 /// entities, groups, template slots) was resolved to an index when it was loaded, so nothing is looked up by
 /// name per event.
-public struct Recipe {
+public struct Recipe: Sendable {
     /// The workload's name in reports.
     public var name: String
     /// The recipe's file (for messages).
@@ -32,38 +32,41 @@ public struct Recipe {
     /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.
     public var headerVariants: [HeaderOverride]
 
-    struct EntityType {
+    struct EntityType: Sendable {
         var name: String
         /// Field names kept on it, by index.
         var fields: [String]
     }
 
     /// One kind of event.
-    struct EventRule {
+    struct EventRule: Sendable {
         var name: String
         var match: Match
         var fields: [FieldRule]
         var state: StateChange?
-        var push: PushRule?
+        /// Its push rules, in order: each whose condition holds plans its pushes, in this order.
+        var pushes: [PushRule]
     }
 
-    enum Match {
+    enum Match: Sendable {
         /// A top-level field equals a value.
         case value(field: String, equals: String)
         /// An API call: method and path pattern.
         case request(method: String, pattern: PathPattern)
     }
 
-    enum FieldType: String {
+    enum FieldType: String, Sendable {
         case string, int, number, bool, token
         case ints = "[int]"
         case strings = "[string]"
     }
 
-    struct FieldRule {
+    struct FieldRule: Sendable {
         var name: String
         var type: FieldType
         var optional: Bool
+        /// The key must be present; its value may be `null` (read as absent).
+        var nullable = false
         /// Where it is read: a path into the line's JSON (`["body", "status"]`), or a capture of the matched path.
         var path: [String]
         var capture: Int?
@@ -75,8 +78,8 @@ public struct Recipe {
         var shownAs: String
     }
 
-    struct StateChange {
-        enum Op { case upsert, create, update, remove }
+    struct StateChange: Sendable {
+        enum Op: Sendable { case upsert, create, update, remove }
         var op: Op
         var entity: Int
         var key: Int
@@ -87,61 +90,54 @@ public struct Recipe {
         var subscribe: Int?
     }
 
-    enum Target {
+    enum Target: Sendable {
         case token(field: Int)
-        case entity(Int, key: Int)
+        case entity(Int, key: Source)
         indirect case group(Int, key: Source, ifAbsent: Target?)
     }
 
-    /// A reference, so a push reads its rule without copying it.
-    final class PushRule {
+    /// One push rule of an event: whom it pushes to, its headers, template and slots, and the condition under
+    /// which it plans anything. An immutable value once loaded.
+    struct PushRule: Sendable {
+        /// Its name in plans and counts: `name:`, or its place in the event's list (`1`, `2`, …); nil for an
+        /// event's only rule given as a mapping (its pushes are counted under the event).
+        var name: String?
+        /// Its place among every push rule of the recipe (``RecipeRules`` keeps per-rule buffers by it).
+        var index = 0
+        /// Plans nothing unless it holds; nil: always.
+        var when: Condition?
         var to: Target
         /// The entity type recipients are (nil: a token on the event).
         var recipientEntity: Int?
         var template: PayloadTemplate
         var templateSource: String
-        var slots: [Slot]
-        var priority: PrioritySource
+        var slots: [Slot] = []
+        var priority: PrioritySource = .profile
         var liveActivityEvent: Source?
-        var remember: [(field: Int, source: Source)]
-        var removeRecipientAfterEnd: Bool
+        var remember: [(field: Int, source: Source)] = []
+        var removeRecipientAfterEnd = false
         /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
-        var header: HeaderChoice
+        var header: HeaderChoice = .fixed(0)
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.
         var perPushSlots: [Int] = []
         var perEventSlots: [Int] = []
         /// Whether `remember`'s values depend on the recipient (else they are read once per event).
         var rememberPerPush = false
 
-        init(to: Target, recipientEntity: Int?, template: PayloadTemplate, templateSource: String, slots: [Slot],
-             priority: PrioritySource, liveActivityEvent: Source?, remember: [(field: Int, source: Source)],
-             removeRecipientAfterEnd: Bool, header: HeaderChoice) {
-            self.to = to
-            self.recipientEntity = recipientEntity
-            self.template = template
-            self.templateSource = templateSource
-            self.slots = slots
-            self.priority = priority
-            self.liveActivityEvent = liveActivityEvent
-            self.remember = remember
-            self.removeRecipientAfterEnd = removeRecipientAfterEnd
-            self.header = header
-        }
-
         /// Sorts the slots and `remember` into what is filled per push and what once per event.
-        func splitByRecipient() {
+        mutating func splitByRecipient() {
             perPushSlots = slots.indices.filter { slots[$0].source.readsRecipient }
             perEventSlots = slots.indices.filter { !slots[$0].source.readsRecipient }
             rememberPerPush = remember.contains { $0.source.readsRecipient }
         }
     }
 
-    enum HeaderChoice {
+    enum HeaderChoice: Sendable {
         case fixed(Int32)
         case mapped(from: Source, table: [String: Int32], otherwise: Int32)
     }
 
-    enum PrioritySource {
+    enum PrioritySource: Sendable {
         /// The profile's.
         case profile
         case fixed(Priority)
@@ -152,13 +148,15 @@ public struct Recipe {
         case mapped(Source, [String: Priority], otherwise: Priority?)
     }
 
-    struct Slot {
+    struct Slot: Sendable {
         var source: Source
         var format: PayloadTemplate.SlotFormat?
     }
 
-    indirect enum Source {
+    indirect enum Source: Sendable {
         case field(Int)
+        /// A field kept on an entity reached from an event field, hop by hop.
+        case related(Relation)
         case recipient(Int)
         case recipientKey
         case time
@@ -175,7 +173,7 @@ public struct Recipe {
         var readsRecipient: Bool {
             switch self {
             case .recipient, .recipientKey, .activityTimestamp: return true
-            case .field, .time, .timeUnix, .liveActivityEvent, .constant: return false
+            case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant: return false
             case let .map(inner, _, _), let .orElse(inner, _): return inner.readsRecipient
             case let .join(parts, _, ifEmpty): return parts.contains(where: \.readsRecipient) || (ifEmpty?.readsRecipient ?? false)
             }
@@ -184,6 +182,9 @@ public struct Recipe {
 }
 
 extension Recipe {
+    /// Every push rule of the recipe, in order (``PushRule/index``).
+    var pushRules: [PushRule] { events.flatMap(\.pushes) }
+
     /// The line keys that say which broadcast channel an entity subscribed to (`input_push_channel`).
     public var subscriptionFields: [String] {
         subscriptions.map { events[$0.event].fields[$0.field].path.last! }

@@ -13,7 +13,7 @@ extension Builder {
         if let f = m["fields"] {
             for entry in try reader.map(f).entries { fields.append(try compileField(entry, captures: captures)) }
         }
-        var event = Recipe.EventRule(name: e.key, match: match, fields: fields, state: nil, push: nil)
+        var event = Recipe.EventRule(name: e.key, match: match, fields: fields, state: nil, pushes: [])
         let names = fields.map(\.name)
         func field(_ entry: Entry, types: Set<Recipe.FieldType>? = nil) throws -> Int {
             let name = try reader.text(entry)
@@ -44,7 +44,14 @@ extension Builder {
             if let s = m["subscribe"] { change.subscribe = try field(s, types: [.int, .string]) }
             event.state = change
         }
-        if let p = m["push"] { event.push = try compilePush(p, event: event) }
+        let rules = try pushEntries(m)
+        for (i, p) in rules.enumerated() {
+            let rule = try compilePush(p, event: event, place: rules.count > 1 || p.key.isEmpty ? i + 1 : nil)
+            if let name = rule.name, event.pushes.contains(where: { $0.name == name }) {
+                throw fail(p, "is named '\(name)' like an earlier push rule of event '\(e.key)': each rule's name is its own")
+            }
+            event.pushes.append(rule)
+        }
         return event
     }
 
@@ -119,6 +126,11 @@ extension Builder {
                     }
                 }
             }
+            if let b = m["nullable"] {
+                rule.nullable = try reader.bool(b)
+                if rule.nullable, optional { throw fail(b, "goes with a required type: '\(typeText)?' may be absent; 'nullable: true' must be present, null allowed") }
+                if rule.nullable, rule.capture != nil { throw fail(b, "does not go with a path capture, which is never null") }
+            }
             if let b = m["non_empty"] { rule.nonEmpty = try reader.bool(b) }
             if let b = m["empty_is_absent"] { rule.emptyIsAbsent = try reader.bool(b) }
             if let n = m["min"] {
@@ -168,48 +180,54 @@ extension Builder {
                 }
                 return .recipient(i)
             }
-            guard let i = event.fields.firstIndex(where: { $0.name == text }) else {
-                throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
-            }
-            return .field(i)
+            if let i = event.fields.firstIndex(where: { $0.name == text }) { return .field(i) }
+            if let r = try relation(text, e, event: event) { return .related(r) }
+            throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
         case .mapping:
-            let m = try reader.map(e)
-            try reader.only(m, ["const", "from", "map", "default", "absent", "join", "separator", "if_empty"])
-            var s: Recipe.Source
-            if let c = m["const"] {
-                s = .constant(try constant(c))
-            } else if let j = m["join"] {
-                let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
-                let sep = try m["separator"].map { e -> String in
-                    guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
-                    return sc.string
-                } ?? ""
-                s = .join(parts, separator: sep, ifEmpty: try m["if_empty"].map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) })
-            } else if let f = m["from"] {
-                s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
-                if let table = m["map"] {
-                    var t: [String: RecipeValue] = [:]
-                    for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
-                    // A value the table does not name, or none: the default (or the value itself without one).
-                    s = .map(s, t, otherwise: try m["default"].map(constant))
-                }
-            } else {
-                throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …} or {join: […]}")
-            }
-            if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
-            if let a = m["absent"] {
-                switch try reader.text(a) {
-                case "null": s = .orElse(s, .absent)
-                case "empty": s = .orElse(s, .string(""))
-                case "omit": s = .orElse(s, .omit)
-                default: throw fail(a, "must be null, empty or omit (or give 'default:')")
-                }
-            }
-            return s
+            return try mappedSource(e, event: event, recipient: recipient, liveEvent: liveEvent)
         default:
             throw fail(e, "must be a field name or a mapping")
         }
-        throw fail(e, "is not a value source")
+    }
+
+    /// A value source written as a mapping: `{const}`, `{via}`, `{join}` or `{from, map, default}`, with
+    /// `default:` or `absent:` for an absent value.
+    func mappedSource(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool) throws -> Recipe.Source {
+        let m = try reader.map(e)
+        try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty"])
+        var s: Recipe.Source
+        if let v = m["via"] {
+            s = .related(try relation(via: v, event: event))
+        } else if let c = m["const"] {
+            s = .constant(try constant(c))
+        } else if let j = m["join"] {
+            let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
+            let sep = try m["separator"].map { e -> String in
+                guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
+                return sc.string
+            } ?? ""
+            s = .join(parts, separator: sep, ifEmpty: try m["if_empty"].map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) })
+        } else if let f = m["from"] {
+            s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
+            if let table = m["map"] {
+                var t: [String: RecipeValue] = [:]
+                for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
+                // A value the table does not name, or none: the default (or the value itself without one).
+                s = .map(s, t, otherwise: try m["default"].map(constant))
+            }
+        } else {
+            throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+        }
+        if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
+        if let a = m["absent"] {
+            switch try reader.text(a) {
+            case "null": s = .orElse(s, .absent)
+            case "empty": s = .orElse(s, .string(""))
+            case "omit": s = .orElse(s, .omit)
+            default: throw fail(a, "must be null, empty or omit (or give 'default:')")
+            }
+        }
+        return s
     }
 
     func constant(_ e: Entry) throws -> RecipeValue {

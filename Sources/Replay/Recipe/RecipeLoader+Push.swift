@@ -2,7 +2,8 @@ import APNsCore
 import Foundation
 
 extension Builder {
-    mutating func compilePush(_ e: Entry, event: Recipe.EventRule) throws -> Recipe.PushRule {
+    /// One push rule; `place` is its 1-based place in the event's list (nil: the event's only rule, a mapping).
+    mutating func compilePush(_ e: Entry, event: Recipe.EventRule, place: Int?) throws -> Recipe.PushRule {
         let m = try reader.map(e)
         try reader.only(m, RecipeLoader.pushKeys)
         guard let toEntry = m["to"] else { throw fail(e, "needs 'to:', {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
@@ -23,34 +24,10 @@ extension Builder {
             if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
             return try source(entry, event: event, recipient: recipient)
         }
-        let rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, slots: [],
-                                   priority: .profile, liveActivityEvent: liveEvent, remember: [],
-                                   removeRecipientAfterEnd: false, header: .fixed(0))
-        if let p = m["priority"] {
-            if case .mapping = p.node {
-                let mm = try reader.map(p)
-                try reader.only(mm, ["from", "map", "default"])
-                guard let from = mm["from"], let table = mm["map"] else { throw fail(p, "must be a number, a field, or {from: FIELD, map: {VALUE: 10}, default: 5}") }
-                func priority(_ e: Entry) throws -> Priority {
-                    let n = try reader.int(e)
-                    guard let p = Priority(rawValue: n) else { throw fail(e, "must be 10, 5 or 1, found \(n)") }
-                    return p
-                }
-                var t: [String: Priority] = [:]
-                for entry in try reader.map(table).entries { t[entry.key] = try priority(entry) }
-                rule.priority = .mapped(try source(from, event: event, recipient: recipient), t, otherwise: try mm["default"].map(priority))
-            } else if case .scalar = p.node, let n = p.node.int {
-                guard let priority = Priority(rawValue: n) else { throw fail(p, "must be 10, 5 or 1, or a field holding one; found \(n)") }
-                rule.priority = .fixed(priority)
-            } else {
-                let name = try reader.text(p)
-                guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
-                    throw unknownField(p, name, event: event.name, fields: event.fields.map(\.name))
-                }
-                guard event.fields[i].type == .int else { throw fail(p, "field '\(name)' must be an int (10, 5 or 1)") }
-                rule.priority = .field(i)
-            }
-        }
+        var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, liveActivityEvent: liveEvent)
+        rule.name = try m["name"].map(reader.text) ?? place.map(String.init)
+        rule.when = try m["when"].map { try condition($0, event: event) }
+        if let p = m["priority"] { rule.priority = try priority(p, event: event, recipient: recipient) }
         rule.slots = try slots(m["slots"], template: template, templatePath: templatePath, event: event, recipient: recipient,
                                liveEvent: liveEvent != nil, place: e)
         if let r = m["remember"] {
@@ -65,6 +42,33 @@ extension Builder {
         rule.header = try header(m, event: event)
         rule.splitByRecipient()
         return rule
+    }
+
+    /// `priority:`: a number, a field holding one, or a table from a value.
+    func priority(_ p: Entry, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.PrioritySource {
+        if case .mapping = p.node {
+            let mm = try reader.map(p)
+            try reader.only(mm, ["from", "map", "default"])
+            guard let from = mm["from"], let table = mm["map"] else { throw fail(p, "must be a number, a field, or {from: FIELD, map: {VALUE: 10}, default: 5}") }
+            func priority(_ e: Entry) throws -> Priority {
+                let n = try reader.int(e)
+                guard let p = Priority(rawValue: n) else { throw fail(e, "must be 10, 5 or 1, found \(n)") }
+                return p
+            }
+            var t: [String: Priority] = [:]
+            for entry in try reader.map(table).entries { t[entry.key] = try priority(entry) }
+            return .mapped(try source(from, event: event, recipient: recipient), t, otherwise: try mm["default"].map(priority))
+        }
+        if case .scalar = p.node, let n = p.node.int {
+            guard let priority = Priority(rawValue: n) else { throw fail(p, "must be 10, 5 or 1, or a field holding one; found \(n)") }
+            return .fixed(priority)
+        }
+        let name = try reader.text(p)
+        guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
+            throw unknownField(p, name, event: event.name, fields: event.fields.map(\.name))
+        }
+        guard event.fields[i].type == .int else { throw fail(p, "field '\(name)' must be an int (10, 5 or 1)") }
+        return .field(i)
     }
 
     func resolve(_ path: String) -> String {
@@ -92,7 +96,7 @@ extension Builder {
             guard let type = entities.firstIndex(where: { $0.name == name }) else {
                 throw fail(entity, "names entity '\(name)', which no event creates (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
             }
-            return (.entity(type, key: try field(keyEntry)), type)
+            return (.entity(type, key: try source(keyEntry, event: event, recipient: nil)), type)
         }
         guard let g = m["group"] else { throw fail(e, "must be {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
         let name = try reader.text(g)
@@ -153,6 +157,7 @@ extension Builder {
         switch s {
         case .time: return true
         case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant, .join, .recipientKey: return false
+        case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.time
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
         case .map: return nil
         case let .orElse(inner, _): return isTime(inner, recipient: recipient)
@@ -168,6 +173,7 @@ extension Builder {
             switch v { case .int: return .int; case .string: return .string; default: return nil }
         case let .orElse(inner, _): return type(of: inner, event: event, recipient: recipient)
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.type }
+        case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.type
         default: return nil
         }
     }

@@ -8,18 +8,53 @@ public enum RecipeLoader {
     /// The keys of a recipe's top level.
     static let topKeys = ["recipe", "description", "time", "request", "events", "broadcast"]
     static let eventKeys = ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set", "member_of", "subscribe", "push"]
-    static let pushKeys = ["to", "template", "push_type", "topic", "priority", "live_activity_event", "expiration_seconds", "collapse_id",
+    static let pushKeys = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event", "expiration_seconds", "collapse_id",
                            "slots", "remember", "after_end"]
-    static let fieldKeys = ["type", "from", "one_of", "non_empty", "empty_is_absent", "min"]
+    static let fieldKeys = ["type", "from", "nullable", "one_of", "non_empty", "empty_is_absent", "min"]
     static let methods: Set = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
-    /// Reads the recipe at `path`.
+    /// Reads the recipe at `path`: a recipe file, or a recipe written in a profile (``inlinePath(_:key:)``).
     public static func load(path: String) throws -> Recipe {
+        let (file, key) = split(path)
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw ProfileError(file: path, line: nil, message: "cannot read the recipe: \(error.localizedDescription)")
+        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+            throw ProfileError(file: file, line: nil, message: "cannot read the recipe: \(error.localizedDescription)")
         }
-        return try load(yaml: text, file: path)
+        if let key { return try load(yaml: text, file: file, inlineAt: key) }
+        return try load(yaml: text, file: file)
+    }
+
+    /// How a profile names the recipe written in it, at `key` (`recipe`, `mix[1].recipe`): `PROFILE#KEY`.
+    public static func inlinePath(_ profile: String, key: String) -> String { "\(profile)#\(key)" }
+
+    /// A recipe path's file and, for a recipe written in a profile, its key there.
+    public static func split(_ path: String) -> (file: String, key: String?) {
+        guard let hash = path.lastIndex(of: "#") else { return (path, nil) }
+        let key = String(path[path.index(after: hash)...])
+        guard key == "recipe" || (key.hasPrefix("mix[") && key.hasSuffix("].recipe")) else { return (path, nil) }
+        return (String(path[..<hash]), key)
+    }
+
+    /// The recipe written in the profile `yaml` at `key`; its name defaults to the profile's `name`, and its
+    /// templates are found beside the profile.
+    static func load(yaml: String, file: String, inlineAt key: String) throws -> Recipe {
+        let reader = StrictYAML.Reader(file: file) { file, line, path, message in
+            ProfileError(file: file, line: line, message: path.isEmpty ? message : "'\(path)' \(message)")
+        }
+        guard var entry = try reader.document(yaml) else { throw ProfileError(file: file, line: nil, message: "the profile is empty") }
+        let profileName = try reader.map(entry)["name"].map(reader.text)
+        for part in key.split(separator: ".") {
+            let name = part.prefix { $0 != "[" }
+            guard let next = try reader.map(entry)[String(name)] else { throw reader.fail(entry, "has no '\(name)'") }
+            entry = next
+            if let open = part.firstIndex(of: "["), let i = Int(part[part.index(after: open)...].dropLast()) {
+                let items = try reader.list(entry)
+                guard items.indices.contains(i) else { throw reader.fail(entry, "has no item \(i)") }
+                entry = items[i]
+            }
+        }
+        var builder = Builder(reader: reader, file: file)
+        return try builder.build(entry, defaultName: profileName)
     }
 
     /// Reads a recipe from its text; `file` names it in errors and anchors its template paths.
@@ -47,6 +82,8 @@ struct Builder {
     /// What is known of each kept entity field's values (from the sources that set it): whether a time, and
     /// its type; a field set from sources that disagree is not known.
     var keptKinds: [Int: [Int: (time: Bool?, type: Recipe.FieldType?)]] = [:]
+    /// Per entity type, the names of the event fields that key it (`key:`), for `ENTITY.FIELD` sources.
+    var keyNames: [Int: [String]] = [:]
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
@@ -55,61 +92,17 @@ struct Builder {
 
     func fail(_ e: Entry, _ message: String) -> Error { reader.fail(e, message) }
 
-    mutating func build(_ root: Entry) throws -> Recipe {
+    /// - Parameter defaultName: the name of a recipe written in a profile without `recipe:` (the profile's).
+    mutating func build(_ root: Entry, defaultName: String? = nil) throws -> Recipe {
         let top = try reader.map(root)
         try reader.only(top, RecipeLoader.topKeys)
-        guard let nameEntry = top["recipe"] else { throw fail(root, "needs 'recipe: NAME', the workload's name in reports") }
+        guard let name = try top["recipe"].map(reader.text) ?? defaultName else { throw fail(root, "needs 'recipe: NAME', the workload's name in reports") }
         guard let eventsEntry = top["events"] else { throw fail(root, "needs 'events:', a mapping of event names to their rules") }
-        var recipe = Recipe(name: try reader.text(nameEntry), source: file, events: [], entities: [], groups: [], headerVariants: [])
-        if let t = top["time"] {
-            let m = try reader.map(t)
-            try reader.only(m, ["field", "format"])
-            if let f = m["field"] { recipe.timeField = try reader.text(f) }
-            if let f = m["format"] {
-                let text = try reader.text(f)
-                guard let format = RecordShape.TimeFormat(rawValue: text) else {
-                    throw fail(f, "must be one of \(RecordShape.TimeFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
-                }
-                recipe.timeFormat = format
-            }
-        }
-        if let r = top["request"] {
-            let m = try reader.map(r)
-            try reader.only(m, ["method", "path"])
-            if let f = m["method"] { recipe.methodField = try reader.text(f) }
-            if let f = m["path"] { recipe.pathField = try reader.text(f) }
-        }
+        var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], headerVariants: [])
+        try readLineShape(top, into: &recipe)
         let events = try reader.map(eventsEntry).entries
         guard !events.isEmpty else { throw fail(eventsEntry, "declares no event") }
-        // First pass: entities, their kept fields, groups.
-        for e in events {
-            let m = try reader.map(e)
-            try reader.only(m, RecipeLoader.eventKeys)
-            if let (_, entity) = try stateOp(m, e) {
-                let type = entityIndex(try reader.text(entity))
-                if let set = m["set"] { for name in try keptNames(set) { addField(name, to: type) } }
-                if let member = m["member_of"] {
-                    for g in try reader.map(member).entries {
-                        if let i = groups.firstIndex(of: g.key) {
-                            guard groupEntity[i] == type else { throw fail(g, "group '\(g.key)' already holds \(entities[groupEntity[i]].name) entities, not \(entities[type].name)") }
-                        } else {
-                            groups.append(g.key)
-                            groupEntity.append(type)
-                        }
-                    }
-                }
-            }
-        }
-        for e in events {
-            let m = try reader.map(e)
-            if let push = m["push"], let remember = try reader.map(push)["remember"] {
-                let to = try reader.map(push)["to"]
-                guard let to, let name = try recipientEntityName(to), let type = entities.firstIndex(where: { $0.name == name }) else {
-                    throw fail(remember, "needs a recipient entity: 'to' must be {entity: …} or {group: …}")
-                }
-                for name in try keptNames(remember) { addField(name, to: type) }
-            }
-        }
+        try gatherState(events)
         // Second pass: each event compiled.
         var matchFields = Set<String>()
         for e in events {
@@ -143,10 +136,81 @@ struct Builder {
             guard !recipe.subscriptions.isEmpty else { throw fail(b, "needs an event with 'subscribe:': which channel each activity joined") }
             recipe.broadcastGroup = i
         }
+        Self.numberRules(&recipe)
         recipe.entities = entities
         recipe.groups = groups
         recipe.headerVariants = variants
         return recipe
+    }
+
+    /// `time:` (the time field and its format) and `request:` (the method and path fields of an API call).
+    func readLineShape(_ top: StrictYAML.Mapping, into recipe: inout Recipe) throws {
+        if let t = top["time"] {
+            let m = try reader.map(t)
+            try reader.only(m, ["field", "format"])
+            if let f = m["field"] { recipe.timeField = try reader.text(f) }
+            if let f = m["format"] {
+                let text = try reader.text(f)
+                guard let format = RecordShape.TimeFormat(rawValue: text) else {
+                    throw fail(f, "must be one of \(RecordShape.TimeFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+                }
+                recipe.timeFormat = format
+            }
+        }
+        if let r = top["request"] {
+            let m = try reader.map(r)
+            try reader.only(m, ["method", "path"])
+            if let f = m["method"] { recipe.methodField = try reader.text(f) }
+            if let f = m["path"] { recipe.pathField = try reader.text(f) }
+        }
+    }
+
+    /// The first pass: the entities, the fields kept on them, their key fields and the groups, so that a push
+    /// can name any of them, whichever event declares it.
+    mutating func gatherState(_ events: [Entry]) throws {
+        for e in events {
+            let m = try reader.map(e)
+            try reader.only(m, RecipeLoader.eventKeys)
+            if let (_, entity) = try stateOp(m, e) {
+                let type = entityIndex(try reader.text(entity))
+                if let k = m["key"], case .scalar = k.node {
+                    let name = try reader.text(k)
+                    if !keyNames[type, default: []].contains(name) { keyNames[type, default: []].append(name) }
+                }
+                if let set = m["set"] { for name in try keptNames(set) { addField(name, to: type) } }
+                if let member = m["member_of"] {
+                    for g in try reader.map(member).entries {
+                        if let i = groups.firstIndex(of: g.key) {
+                            guard groupEntity[i] == type else { throw fail(g, "group '\(g.key)' already holds \(entities[groupEntity[i]].name) entities, not \(entities[type].name)") }
+                        } else {
+                            groups.append(g.key)
+                            groupEntity.append(type)
+                        }
+                    }
+                }
+            }
+        }
+        for e in events {
+            for push in try pushEntries(try reader.map(e)) {
+                guard let remember = try reader.map(push)["remember"] else { continue }
+                let to = try reader.map(push)["to"]
+                guard let to, let name = try recipientEntityName(to), let type = entities.firstIndex(where: { $0.name == name }) else {
+                    throw fail(remember, "needs a recipient entity: 'to' must be {entity: …} or {group: …}")
+                }
+                for name in try keptNames(remember) { addField(name, to: type) }
+            }
+        }
+    }
+
+    /// Gives each push rule its place among all of the recipe's (``Recipe/PushRule/index``).
+    static func numberRules(_ recipe: inout Recipe) {
+        var next = 0
+        for e in recipe.events.indices {
+            for r in recipe.events[e].pushes.indices {
+                recipe.events[e].pushes[r].index = next
+                next += 1
+            }
+        }
     }
 
     func neverRegistered(_ e: Entry, _ name: String) -> Error {
@@ -180,6 +244,17 @@ struct Builder {
             }
         }
         return given.first
+    }
+
+    /// An event's push rules as written: `push:` is one rule (a mapping) or a list of them.
+    func pushEntries(_ m: StrictYAML.Mapping) throws -> [Entry] {
+        guard let p = m["push"] else { return [] }
+        if case .sequence = p.node {
+            let items = try reader.list(p)
+            guard !items.isEmpty else { throw fail(p, "lists no push rule (leave 'push:' out for an event that plans none)") }
+            return items
+        }
+        return [p]
     }
 
     func recipientEntityName(_ to: Entry) throws -> String? {

@@ -1,7 +1,7 @@
 import APNsCore
 
 /// A value a recipe reads from an event or keeps on an entity.
-enum RecipeValue: Equatable {
+enum RecipeValue: Equatable, Sendable {
     case absent
     case int(Int)
     case number(Double)
@@ -45,7 +45,7 @@ enum RecipeValue: Equatable {
 }
 
 /// The key of an entity (a device, a request) or of a group (a store, a family).
-enum EntityKey: Hashable, CustomStringConvertible {
+enum EntityKey: Hashable, CustomStringConvertible, Sendable {
     case int(Int)
     case string(String)
 

@@ -31,11 +31,15 @@ public struct PushOrigin: Equatable, Sendable {
     public var kind: String
     /// The stream's path, as the profile gave it.
     public var stream: String
+    /// The name of the push rule that planned it, when its workload names its rules (a recipe's event with
+    /// several rules, or a named one); nil for a bad line.
+    public var rule: String?
 
-    public init(line: Int, kind: String, stream: String) {
+    public init(line: Int, kind: String, stream: String, rule: String? = nil) {
         self.line = line
         self.kind = kind
         self.stream = stream
+        self.rule = rule
     }
 }
 

@@ -37,10 +37,24 @@ public protocol WorkloadRules: AnyObject {
 
     /// The name the last applied event is counted under (the matched event's); nil: the line's kind.
     var lastEventName: String? { get }
+
+    /// Whether the last applied event has push rules and planned nothing because none of their conditions
+    /// held (counted apart from state-only events).
+    var lastEventHeldNoRule: Bool { get }
+
+    /// The name of the push rule that planned the push ``nextPlanned(into:)`` last gave; nil when the
+    /// workload does not name its rules.
+    var lastPushRule: String? { get }
+
+    /// Whether any push rule has a name (else ``lastPushRule`` is always nil, and is not asked per push).
+    var namesPushRules: Bool { get }
 }
 
 extension WorkloadRules {
     public var lastEventName: String? { nil }
+    public var lastEventHeldNoRule: Bool { false }
+    public var lastPushRule: String? { nil }
+    public var namesPushRules: Bool { false }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -89,14 +103,17 @@ public final class WorkloadDriver: ReplaySource {
     /// The line and kind of the event whose plan is being handed out (or of the bad line just counted).
     private var originLine = 0
     private var originKind = ""
+    private var originRule: String?
+    private let namesRules: Bool
     public var origin: PushOrigin? {
-        originLine > 0 ? PushOrigin(line: originLine, kind: originKind, stream: reader.path) : nil
+        originLine > 0 ? PushOrigin(line: originLine, kind: originKind, stream: reader.path, rule: originRule) : nil
     }
 
     /// - Parameter priority: the priority a bad line's not-sent push is counted at (the profile's).
     public init(reader: EventStreamReader, rules: WorkloadRules, badLines: RunConfig.Workload.BadLinePolicy, priority: Priority) {
         self.reader = reader
         self.rules = rules
+        namesRules = rules.namesPushRules
         self.policy = badLines
         self.priority = priority
     }
@@ -108,6 +125,7 @@ public final class WorkloadDriver: ReplaySource {
             push.reach = 1
             push.kind = kind
             if let planned = rules.nextPlanned(into: &push) {
+                if namesRules { originRule = rules.lastPushRule }
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned
             }
@@ -136,7 +154,8 @@ public final class WorkloadDriver: ReplaySource {
                 do {
                     let planned = try rules.apply(record)
                     if let name = rules.lastEventName { originKind = name }
-                    events.record(kind: rules.lastEventName ?? kind, planned > 0 ? .producedPushes(planned) : .stateOnly)
+                    let result: EventResult = planned > 0 ? .producedPushes(planned) : rules.lastEventHeldNoRule ? .noPushCondition : .stateOnly
+                    events.record(kind: rules.lastEventName ?? kind, result)
                 } catch {
                     let lineError = error as? StreamLineError
                         ?? StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)"))
@@ -154,6 +173,7 @@ public final class WorkloadDriver: ReplaySource {
     private func badLine(_ error: StreamLineError, kind: String?, push: inout OutgoingPush) -> PullResult {
         originLine = error.line
         originKind = kind ?? EventTally.unknownKind
+        originRule = nil
         events.recordBadLine(line: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? EventTally.unknownKind)
         if policy == .stop {
             stopError = error

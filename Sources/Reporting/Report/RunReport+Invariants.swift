@@ -7,7 +7,7 @@ extension RunReport {
     ///
     /// - Pushes: `planned = delivered + rejected + failed + timedOut + notSent`; `planned = expectedPlanned`
     ///   when the workload knew it; `balanced` says so; `wouldNotDecode.total ≤ delivered`.
-    /// - Events: `read = producedPushes + stateOnly + invalid`; `byKind` adds up to `read`;
+    /// - Events: `read = producedPushes + stateOnly + noPushCondition + invalid`; `byKind` adds up to `read`;
     ///   `expectedPushes = pushes.expectedPlanned` when both are known.
     /// - Latency: the delivered pushes' histograms (summaries and encoded) hold one value per sent and
     ///   answered delivered push: at most `delivered`, the same count overall, by priority (summed), by push
@@ -61,8 +61,8 @@ extension RunReport {
 
     private func eventViolations(_ check: Check) {
         let e = events
-        let classes = e.producedPushes + e.stateOnly + e.invalidTotal
-        check(classes == e.read, "events.read", "\(classes) (producedPushes + stateOnly + invalid)", "\(e.read)")
+        let classes = e.producedPushes + e.stateOnly + (e.noPushCondition ?? 0) + e.invalidTotal
+        check(classes == e.read, "events.read", "\(classes) (producedPushes + stateOnly + noPushCondition + invalid)", "\(e.read)")
         let byKind = e.byKind.values.reduce(0, +)
         check(byKind == e.read, "events.byKind (sum)", "\(e.read) (read)", "\(byKind)")
         if let expected = e.expectedPushes, let planned = pushes.expectedPlanned {

@@ -256,13 +256,14 @@ extension RunReport {
         }
     }
 
-    /// Every event read ends in exactly one class: `read == producedPushes + stateOnly + sum(invalid)`.
+    /// Every event read ends in exactly one class: `read == producedPushes + stateOnly + noPushCondition + sum(invalid)`.
     public struct Events: Codable, Sendable, Equatable {
         /// The report's view of a run's ``EventTally``.
         public init(_ t: EventTally) {
             self.init(read: t.read, byKind: t.byKind, producedPushes: t.producedPushes, stateOnly: t.stateOnly,
                       invalid: t.invalid, badLineSamples: t.badLineSamples)
             expectedPushes = t.expectedPushes
+            noPushCondition = t.noPushCondition > 0 ? t.noPushCondition : nil
         }
 
         /// Events (lines) read from the stream, including bad lines.
@@ -273,6 +274,9 @@ extension RunReport {
         public var producedPushes: Int
         /// Events that only changed state (a registration, a token update) and produced no push.
         public var stateOnly: Int
+        /// Events with push rules none of whose conditions held: no push, and not a bad line. Absent when
+        /// there were none (and in reports written before conditions existed).
+        public var noPushCondition: Int?
         /// Invalid events by cause (e.g. `bad_json`, `missing_field`).
         public var invalid: [String: Int]
         /// The first bad lines (at most ``EventTally/badLineSampleLimit``), in the order they were read.
@@ -300,7 +304,7 @@ extension RunReport {
         public var invalidTotal: Int { invalid.values.reduce(0, +) }
 
         /// Whether every event read is in exactly one class.
-        public var balanced: Bool { read == producedPushes + stateOnly + invalidTotal }
+        public var balanced: Bool { read == producedPushes + stateOnly + (noPushCondition ?? 0) + invalidTotal }
     }
 
     /// One bad line of the stream, as kept for the report. `detail` has device tokens redacted.

@@ -208,7 +208,8 @@ extension SummaryText {
         guard e.read > 0 else { return }
         line("## Events")
         line()
-        line("\(e.read) read: \(e.producedPushes) produced pushes, \(e.stateOnly) state only, \(e.invalidTotal) invalid"
+        line("\(e.read) read: \(e.producedPushes) produced pushes, \(e.stateOnly) state only, "
+            + (e.noPushCondition.map { "\($0) no push (condition), " } ?? "") + "\(e.invalidTotal) invalid"
             + (e.invalid.isEmpty ? "" : " (" + Format.byCount(e.invalid).map { "\(Format.cell($0.key)) \($0.count)" }.joined(separator: ", ") + ")")
             + ". Balanced: **\(e.balanced ? "yes" : "NO")**.")
         line("By kind: " + Format.byCount(e.byKind).map { "\(Format.code($0.key)) \($0.count)" }.joined(separator: ", ") + ".")

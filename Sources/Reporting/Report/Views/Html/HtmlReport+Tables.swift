@@ -36,7 +36,8 @@ extension HtmlReport {
         t += balance + ".</p>\n"
         let e = report.events
         if e.read > 0 {
-            t += "<p>Events: \(e.read) read — \(e.producedPushes) produced pushes, \(e.stateOnly) state only, \(e.invalidTotal) invalid"
+            t += "<p>Events: \(e.read) read — \(e.producedPushes) produced pushes, \(e.stateOnly) state only, "
+                + (e.noPushCondition.map { "\($0) no push (condition), " } ?? "") + "\(e.invalidTotal) invalid"
             if !e.invalid.isEmpty {
                 t += " (" + Format.byCount(e.invalid).map { "<code>\(HtmlEscape.text($0.key))</code> \($0.count)" }.joined(separator: ", ") + ")"
             }

@@ -1,0 +1,104 @@
+import APNsCore
+
+/// Planning an event's pushes: each push rule whose condition held gets an entry in the event's plan (whom it
+/// pushes to, its priority, Live Activity event and header set), and the slots and kept values that are the
+/// same for all of its pushes are filled then. Every rule reads the state as the event left it, before any
+/// of the event's pushes is handed out.
+extension RecipeRules {
+    /// Adds the rule's entry to the event's plan; returns how many pushes it planned.
+    func planRule(_ index: Int) throws -> Int {
+        liveEvent = rules[index].liveActivityEvent.flatMap(text) ?? ""
+        var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: try pushPriority(index),
+                                    liveEvent: liveEvent, headerSet: header(index))
+        recipients(rules[index].to, rule: index, into: &entry)
+        fillPerEvent(index)
+        plan.entries.append(entry)
+        return entry.count
+    }
+
+    /// Whom the rule pushes to, as the state is now.
+    private func recipients(_ target: Recipe.Target, rule: Int, into entry: inout EventPlan.Entry) {
+        switch target {
+        case let .token(field):
+            guard case let .string(token) = values[field], !token.isEmpty else { return entry.recipients = .notSent(.noToken) }
+            entry.recipients = .token(token)
+        case let .entity(type, keySource):
+            guard let key = value(keySource, recipient: nil).key, let place = state.place(type, key) else {
+                return entry.recipients = .notSent(.unknownTarget)
+            }
+            guard let token = state.token(place), !token.isEmpty else { return entry.recipients = .notSent(.noToken) }
+            entry.recipients = .entity(place)
+        case let .group(group, keySource, ifAbsent):
+            guard let groupKey = value(keySource, recipient: nil).key else {
+                if let ifAbsent { return recipients(ifAbsent, rule: rule, into: &entry) }
+                // A key read through an entity the recording never created names no group.
+                return entry.recipients = .notSent(linkMissing(keySource) ? .unknownTarget : .noRecipients)
+            }
+            let members = state.members(of: GroupKey(group: group, key: groupKey))
+            if let channels, group == recipe.broadcastGroup, let type = rules[rule].recipientEntity {
+                return broadcast(groupKey, members: members, channels: channels, entityType: type, into: &entry)
+            }
+            guard !members.isEmpty else { return entry.recipients = .notSent(.noRecipients) }
+            entry.recipients = .members
+            entry.members = members
+            entry.count = members.count
+        }
+    }
+
+    /// One broadcast to the key's channel, or one push not sent when nobody subscribed or it has no channel.
+    private func broadcast(_ key: EntityKey, members: [Int], channels: [EntityKey: BroadcastChannels.Channel], entityType: Int,
+                           into entry: inout EventPlan.Entry) {
+        let subscribed = state.subscribers(of: key)
+        followersNotSubscribed += members.reduce(0) { $0 + (subscribed.contains($1) ? 0 : 1) }
+        guard !subscribed.isEmpty else { return entry.recipients = .notSent(.noRecipients) }
+        guard let channel = channels[key] else {
+            return entry.recipients = .notSent(refusedChannels.contains(key) ? .channelLimit : .unknownTarget)
+        }
+        entry.recipients = .broadcast(channel, reach: subscribed.count)
+        if liveEvent == "end" { state.endSubscriptions(of: key) }
+    }
+
+    func pushPriority(_ rule: Int) throws -> Priority {
+        switch rules[rule].priority {
+        case .profile: return profilePriority
+        case let .fixed(p): return p
+        case let .mapped(source, table, otherwise):
+            return text(source).flatMap { table[$0] } ?? otherwise ?? profilePriority
+        case let .field(i):
+            guard case let .int(n) = values[i] else { return profilePriority }
+            guard let p = Priority(rawValue: n) else {
+                throw StreamLineError(line: line, cause: .badValue(field: recipe.events[event].fields[i].shownAs, why: "\(n) is not 10, 5 or 1"))
+            }
+            return p
+        }
+    }
+
+    private func header(_ rule: Int) -> Int32 {
+        switch rules[rule].header {
+        case let .fixed(i): return i
+        case let .mapped(source, table, otherwise): return text(source).flatMap { table[$0] } ?? otherwise
+        }
+    }
+
+    /// Fills the rule's slots and `remember` values that are the same for every push of the event.
+    private func fillPerEvent(_ index: Int) {
+        for i in rules[index].perEventSlots {
+            let slot = rules[index].slots[i]
+            scratch[index][i] = templateValue(value(slot.source, recipient: nil), slot)
+        }
+        if !rules[index].rememberPerPush {
+            for (i, kept) in rules[index].remember.enumerated() {
+                remembered[index][i] = (kept.field, value(kept.source, recipient: nil))
+            }
+        }
+    }
+
+    /// Whether a condition holds for the event, as the state is now.
+    func holds(_ condition: Recipe.Condition) -> Bool {
+        switch condition {
+        case let .test(source, test): return test.holds(value(source, recipient: nil))
+        case let .all(parts): return parts.allSatisfy { holds($0) }
+        case let .any(parts): return parts.contains { holds($0) }
+        }
+    }
+}

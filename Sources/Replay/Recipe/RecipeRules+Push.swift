@@ -1,0 +1,101 @@
+import APNsCore
+
+/// Handing out the event's planned pushes, entry by entry of its plan: each filled into the engine's reused
+/// push (recipient, headers, the payload rendered from the rule's slots).
+extension RecipeRules {
+    public func nextPlanned(into push: inout OutgoingPush) -> PullResult? {
+        while plan.current < plan.entries.count {
+            let e = plan.current
+            if !plan.entries[e].done { return take(e, into: &push) }
+            plan.current += 1
+        }
+        return nil
+    }
+
+    /// The entry being handed out stays current until its last push was taken and the next is asked for.
+    public var lastPushRule: String? {
+        plan.current < plan.entries.count ? rules[plan.entries[plan.current].rule].name : nil
+    }
+
+    public var namesPushRules: Bool { rules.contains { $0.name != nil } }
+
+    /// The next push of entry `e`, which has one left.
+    private func take(_ e: Int, into push: inout OutgoingPush) -> PullResult {
+        let n = plan.entries[e].next
+        plan.entries[e].next = n + 1
+        let rule = plan.entries[e].rule
+        // Only what is read per push (slots, kept values) can read the push's Live Activity event.
+        if !rules[rule].perPushSlots.isEmpty || rules[rule].rememberPerPush { liveEvent = plan.entries[e].liveEvent }
+        switch plan.entries[e].recipients {
+        case .members:
+            let place = plan.entries[e].members[n]
+            guard rules[rule].recipientEntity != nil, state.isLive(place) else {
+                // Planned for an entity that is gone: counted, never dropped silently.
+                return notSent(.unknownTarget, e, &push)
+            }
+            guard let token = state.token(place), !token.isEmpty else { return notSent(.noToken, e, &push) }
+            fill(&push, e, token: token, recipient: place)
+        case let .notSent(cause):
+            return notSent(cause, e, &push)
+        case let .token(token):
+            fill(&push, e, token: token, recipient: nil)
+        case let .entity(place):
+            // An earlier rule's push of this event may have removed it.
+            guard state.isLive(place) else { return notSent(.unknownTarget, e, &push) }
+            fill(&push, e, token: state.token(place) ?? "", recipient: place)
+        case let .broadcast(channel, reach):
+            fill(&push, e, token: channel.id, recipient: nil, broadcast: true)
+            push.channel = channel.index
+            push.reach = Int32(clamping: reach)
+        }
+        return .push
+    }
+
+    private func notSent(_ cause: NotSentCause, _ e: Int, _ push: inout OutgoingPush) -> PullResult {
+        push.priority = plan.entries[e].priority
+        push.intendedNanos = 0
+        return .notSent(cause)
+    }
+
+    /// - Parameters:
+    ///   - recipient: the recipient's place in the state: its fields are read there, not from a copy, so that
+    ///     `remember` below writes them in place.
+    ///   - broadcast: a push to a channel (`recipient.key` is `""`).
+    private func fill(_ push: inout OutgoingPush, _ e: Int, token: String, recipient: Int?, broadcast: Bool = false) {
+        let r = plan.entries[e].rule
+        currentToken = token
+        let key: EntityKey? = broadcast ? .string("") : recipient.flatMap { state.key($0) }
+        // The slots that do not depend on the recipient were filled when the event was applied.
+        for i in rules[r].perPushSlots {
+            let slot = rules[r].slots[i]
+            scratch[r][i] = templateValue(value(slot.source, recipient: recipient, key: key), slot)
+        }
+        rules[r].template.render(into: &push.body, values: scratch[r])
+        push.deviceToken = token
+        push.priority = plan.entries[e].priority
+        push.intendedNanos = 0
+        push.recordedMillis = at
+        push.kind += plan.entries[e].headerSet
+        let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
+        if let type = rules[r].recipientEntity, let recipient {
+            keep(r, on: recipient, key: key)
+            if ends {
+                state.remove(type, recipient)
+                state.timestamps.forget(token)
+            }
+        } else if ends {
+            state.timestamps.forget(token)
+        }
+    }
+
+    /// Writes the rule's `remember` values on the recipient.
+    private func keep(_ r: Int, on recipient: Int, key: EntityKey?) {
+        if rules[r].rememberPerPush {
+            // Every kept value is read before any is written: each reads the fields as the push found them.
+            for (i, kept) in rules[r].remember.enumerated() {
+                remembered[r][i] = (kept.field, value(kept.source, recipient: recipient, key: key))
+            }
+        }
+        for (field, v) in remembered[r] where !v.isAbsent { state.setField(recipient, field, v) }
+    }
+}

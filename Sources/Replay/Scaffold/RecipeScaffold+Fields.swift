@@ -1,0 +1,55 @@
+extension RecipeScaffold {
+    /// The event's fields as the skeleton declares them, named by their last path component (a later field
+    /// whose last component an earlier one has, by its whole path: `response_body_id`); a field whose lines
+    /// disagree on its JSON type is left out.
+    static func fields(_ e: RecordingSurvey.Event) -> [Field] {
+        var out: [Field] = []
+        for (i, path) in e.order.enumerated() {
+            guard let survey = e.fields[path], var f = field(survey, lines: e.lines) else { continue }
+            f.name = path.hasPrefix("path.") ? snake(String(path.dropFirst(5))) : path.split(separator: ".").last.map(String.init) ?? path
+            if out.contains(where: { $0.name == f.name }) { f.name = path.replacingOccurrences(of: ".", with: "_") }
+            f.from = path
+            if isID(f.name), !f.type.hasPrefix("token") { f.note = "id" }
+            if out.contains(where: { $0.name == f.name }) { f.name += "_\(i)" }
+            out.append(f)
+        }
+        return out
+    }
+
+    /// The type that reads every line's value, and a note of what the values look like.
+    static func field(_ s: FieldSurvey, lines: Int) -> Field? {
+        let kinds = [s.strings + s.empties, s.integers, s.numbers, s.booleans, s.intLists, s.stringLists].filter { $0 > 0 }.count
+        let numeric = s.integers > 0 && s.numbers > 0 && kinds == 2
+        guard s.other == 0, kinds <= 1 || numeric else { return nil }
+        var type: String
+        var note = ""
+        if numeric || s.numbers > 0 { type = "number" } else if s.integers > 0 { type = "int" } else if s.booleans > 0 { type = "bool" }
+        else if s.intLists > 0 { type = "[int]" } else if s.stringLists > 0 { type = "[string]" }
+        else if s.strings > 0 && s.allTokens { type = "token"; note = "device token" }
+        else { type = "string" }
+        if s.strings > 0 && s.allTimes && type == "string" { note = "a time (ISO 8601)" }
+        if kinds == 0 { note = "always null" }
+        let absentOnSome = s.present < lines || (type == "token" && s.empties > 0)
+        let nullable = !absentOnSome && s.nulls > 0
+        if absentOnSome { type += "?" }
+        // A few values, each on many lines: the whole set, a `one_of` to consider.
+        if note.isEmpty, !s.values.isEmpty, !s.moreValues, s.values.count < s.present, type.hasPrefix("string") || type.hasPrefix("int") {
+            note = "values: " + s.values.joined(separator: ", ")
+        }
+        return Field(name: "", type: type, from: "", nullable: nullable, note: note)
+    }
+
+    /// An id-looking name: `id`, `…_id`, `…Id`.
+    static func isID(_ name: String) -> Bool {
+        name.lowercased() == "id" || name.hasSuffix("_id") || name.hasSuffix("Id") || name.hasSuffix("_ids")
+    }
+
+    /// `parcelId` → `parcel_id`.
+    static func snake(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if c.isUppercase { out += "_" + c.lowercased() } else { out.append(c) }
+        }
+        return out
+    }
+}
