@@ -44,8 +44,10 @@ extension DeclarationParser {
                 case (["Optional"], 1): type = .optional(arguments[0], sugared: false)
                 case (["Array"], 1): type = .array(arguments[0])
                 case (["Dictionary"], 2): type = .dictionary(arguments[0], arguments[1])
-                default:
-                    throw error(start.line, "generic type '\(path.joined(separator: "."))<…>' is outside the supported subset")
+                case (["Set"], 1): type = .set(arguments[0])
+                case (["Range"], 1): type = .range(arguments[0], closed: false)
+                case (["ClosedRange"], 1): type = .range(arguments[0], closed: true)
+                default: type = .generic(path, line: start.line)
                 }
             } else {
                 type = .named(path, line: start.line)
@@ -65,13 +67,13 @@ extension DeclarationParser {
         return type
     }
 
-    /// After a type that could not be read: skips to the `=`, `{`, `;` or `}` that ends it, or to the
-    /// next line, outside brackets.
+    /// After a type that could not be read: skips to the `=`, `{`, `;`, `}`, `,`, `)` or `]` that ends it, or
+    /// to the next line, outside brackets.
     mutating func skipTypeTokens() throws(ModelError) {
         let start = position
         while current.kind != .endOfFile {
             if position > start, current.startsLine { return }
-            if current.isPunctuation("=") || current.isPunctuation("{") || current.isPunctuation(";") || current.isPunctuation("}") { return }
+            if ["=", "{", ";", "}", ",", ")", "]"].contains(where: { current.isPunctuation($0) }) { return }
             if current.isPunctuation("(") || current.isPunctuation("[") { try skipBalanced() } else { advance() }
         }
     }
