@@ -171,6 +171,10 @@ public enum RunSettings {
           rule: RunConfig.DateDecoding.allCases.map(\.rawValue).joined(separator: ", "), help: "How the app's decoder reads Date values.") {
             $0.workload.mix == nil ? $0.workload.activityModel.map(\.dateDecoding.rawValue) : nil
         },
+        s(.activityModelFlags, profileOnly: workloadOnly, report: "workload.activityModel.flags", default: "not given: DEBUG unset, other flags unknown",
+          rule: "a list of flag names", help: "The custom compilation flags of the app's build (Active Compilation Conditions), for the model file's #if blocks; [DEBUG] for a Debug build.") {
+            $0.workload.mix == nil ? $0.workload.activityModel?.flags.map { "[" + $0.map(text).joined(separator: ", ") + "]" } : nil
+        },
         s(.deadTokens, profileOnly: workloadOnly, report: "workload.deadTokens",
           help: "A file of device tokens (one a line) the embedded simulator answers 410 Unregistered.") { $0.workload.deadTokens.map(text) },
         s(.badLines, profileOnly: workloadOnly, report: "workload.badLines", default: "skip", rule: "skip or stop",
@@ -325,6 +329,7 @@ public enum RunSettings {
             fields["activity_model"] = m.path
             fields["date_decoding"] = m.dateDecoding.rawValue
             if let t = m.attributesType { fields["activity_model_type"] = t }
+            if let f = m.flags { fields["activity_model_flags"] = f.joined(separator: " ") }
         }
         return json(fields)
     }
