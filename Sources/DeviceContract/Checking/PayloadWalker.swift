@@ -176,12 +176,7 @@ struct PayloadWalker {
             guard node.kind == .number else { return mismatch(index, shape) }
             checkInteger(index, kind, reason: .typeMismatch, shape: shape)
         case .double, .float:
-            guard node.kind == .number else { return mismatch(index, shape) }
-            switch JSONNumber.floating(bytes, node, isFloat: shape == .float) {
-            case .fits: break
-            case .malformed: malformedNumber(index)
-            case .doesNotFit: fail(.typeMismatch, "expected \(expected(shape)), found \(describe(index)), which \(expected(shape)) cannot hold")
-            }
+            checkFloating(index, shape)
         case .date:
             checkDate(index)
         case .url, .uuid, .data:
@@ -211,6 +206,16 @@ struct PayloadWalker {
             checkObject(index, objectIndex)
         case .enumeration(let enumIndex):
             checkEnum(index, model.enums[enumIndex], shape: shape)
+        }
+    }
+
+    private mutating func checkFloating(_ index: Int, _ shape: ValueShape) {
+        let node = nodes[index]
+        guard node.kind == .number else { return mismatch(index, shape) }
+        switch JSONNumber.floating(bytes, node, isFloat: shape == .float) {
+        case .fits: break
+        case .malformed: malformedNumber(index)
+        case .doesNotFit: fail(.typeMismatch, "expected \(expected(shape)), found \(describe(index)), which \(expected(shape)) cannot hold")
         }
     }
 
