@@ -44,11 +44,13 @@ final class ReadPastTests: XCTestCase {
                 @Clamped(0...5) var level: Int
                 var box: Box<Int>
                 var total = 1 + 2
+                var flags: [Bool: Int]
                 var ok: Int
         """, extra: "struct Box<T: Codable & Hashable>: Codable, Hashable { var value: T }\n"), file: "Other.swift")
-        XCTAssertEqual(model.unchecked.map(\.typeName), ["Driver", "A.ContentState.level", "Box<…>", "A.ContentState.total"])
-        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"ok":1}"#), .checkedPartly(.update, []))
-        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"ok":"1"}"#).failures.map(\.path), ["content-state.ok"])
+        XCTAssertEqual(model.unchecked.map(\.typeName), ["Driver", "A.ContentState.level", "Box<…>", "A.ContentState.total",
+                                                         "a dictionary whose keys are neither String nor Int"])
+        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":[true,1],"ok":1}"#), .checkedPartly(.update, []))
+        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":{},"ok":"1"}"#).failures.map(\.path), ["content-state.ok"])
     }
 
     func testWhatAFileHoldsBesideTheModelIsReadPast() throws {

@@ -28,8 +28,6 @@ final class RefusalTests: XCTestCase {
         assertRefused(contentState("        var anything: Any"), line: 3, "Any is not Decodable")
         assertRefused(contentState("        var shape: some Hashable"), line: 3, "'some' types")
         assertRefused(contentState("        var handler: (Int) -> Void = { _ in }"), line: 3, "tuple and function types")
-        assertRefused(contentState("        var nested: Int??"), line: 3, "nested optionals")
-        assertRefused(contentState("        var flags: [Bool: Int]"), line: 3, "dictionary keys")
         assertRefused(contentState("        var a: Int\n        var alias: Loop\n        typealias Loop = Loop"), line: 5, "refers to itself")
     }
 

@@ -75,7 +75,10 @@ extension ModelResolver {
     mutating func resolve(_ type: TypeSyntax, in scope: Int?, line: Int) throws(ModelError) -> ValueShape {
         switch type {
         case .optional(let wrapped, _):
-            if case .optional = wrapped { throw error(line, "nested optionals are outside the supported subset") }
+            if case .optional = wrapped {
+                return uncheckedShape(key: "T?? \(line)", UncheckedPart(typeName: "an optional of an optional", line: line,
+                                                                    reason: "which null it decodes as is not read"))
+            }
             return .optional(try resolve(wrapped, in: scope, line: line))
         case .array(let element):
             collectionDepth += 1
@@ -90,7 +93,11 @@ extension ModelResolver {
             switch try resolve(key, in: scope, line: line) {
             case .string: keyKind = .string
             case .integer(.int): keyKind = .int
-            default: throw error(line, "dictionary keys other than String and Int are outside the supported subset")
+            default:
+                // Other keys decode from an array of alternating keys and values, or, for a CodingKeyRepresentable
+                // key, from an object; which one is not read here.
+                return uncheckedShape(key: "[K: V] \(line)", UncheckedPart(typeName: "a dictionary whose keys are neither String nor Int", line: line,
+                                                                       reason: "its JSON form depends on the key type's conformances, which are not read"))
             }
             collectionDepth += 1
             defer { collectionDepth -= 1 }
