@@ -45,12 +45,14 @@ final class ReadPastTests: XCTestCase {
                 var box: Box<Int>
                 var total = 1 + 2
                 var flags: [Bool: Int]
+                var speed: Speed
+                enum Speed: Double, Codable, Hashable { case slow = 0.5, fast = 2 }
                 var ok: Int
         """, extra: "struct Box<T: Codable & Hashable>: Codable, Hashable { var value: T }\n"), file: "Other.swift")
         XCTAssertEqual(model.unchecked.map(\.typeName), ["Driver", "A.ContentState.level", "Box<…>", "A.ContentState.total",
-                                                         "a dictionary whose keys are neither String nor Int"])
-        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":[true,1],"ok":1}"#), .checkedPartly(.update, []))
-        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":{},"ok":"1"}"#).failures.map(\.path), ["content-state.ok"])
+                                                         "a dictionary whose keys are neither String nor Int", "A.ContentState.Speed"])
+        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":[true,1],"speed":0.5,"ok":1}"#), .checkedPartly(.update, []))
+        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":{},"speed":"x","ok":"1"}"#).failures.map(\.path), ["content-state.ok"])
     }
 
     func testWhatAFileHoldsBesideTheModelIsReadPast() throws {

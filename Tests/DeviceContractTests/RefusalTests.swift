@@ -32,8 +32,8 @@ final class RefusalTests: XCTestCase {
     }
 
     func testEnumsOutsideTheSubset() {
-        assertRefused(contentState("        var step: Step\n        enum Step: Double, Codable, Hashable { case a = 1.5 }"), line: 4, "raw value of case 'a'")
-        assertRefused(contentState("        var step: Step\n        enum Step: Double, Codable, Hashable { case a = 1 }"), line: 4, "Double raw type")
+        assertRefused(contentState("        var step: Step\n        enum Step: Int, Codable, Hashable { case a = x }"), line: 4, "raw value of case 'a'")
+
         assertRefused(contentState("        var step: Step\n        enum Step: String, Codable, Hashable {\n            case a = \"x\", b = \"x\"\n        }"), line: 5, "used twice")
         assertRefused(contentState("        var step: Step\n        enum Step: UInt8, Codable, Hashable { case a = 255, b }"), line: 4, "does not fit UInt8")
     }

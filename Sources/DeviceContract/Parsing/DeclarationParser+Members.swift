@@ -184,8 +184,12 @@ extension DeclarationParser {
             negative = true
             advance()
         }
-        guard current.kind == .number, let magnitude = Self.integerLiteral(current.text) else {
-            throw error(token.line, "the raw value of case '\(name)' must be a string or integer literal")
+        guard current.kind == .number else {
+            throw error(token.line, "the raw value of case '\(name)' must be a string or number literal")
+        }
+        guard let magnitude = Self.integerLiteral(current.text) else {
+            advance()
+            return .floating
         }
         advance()
         return .integer(IntegerValue(negative: negative, magnitude: magnitude))

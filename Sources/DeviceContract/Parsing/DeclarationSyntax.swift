@@ -93,6 +93,8 @@ struct CaseSyntax {
     enum RawValue {
         case string(String)
         case integer(IntegerValue)
+        /// A floating-point literal (a `Double` raw type), which is not matched.
+        case floating
     }
 
     /// One associated value: its label (nil when unlabeled) and type.

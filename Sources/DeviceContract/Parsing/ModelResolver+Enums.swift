@@ -2,7 +2,7 @@
 /// associated values in an object (Swift 5.5's synthesized form).
 extension ModelResolver {
     /// Raw types whose values this checker does not match (a `Double` or `Character` raw value).
-    private static let otherRawTypes: Set<String> = ["Double", "Float", "CGFloat", "Character", "Float16", "Float80"]
+    static let otherRawTypes: Set<String> = ["Double", "Float", "CGFloat", "Character", "Float16", "Float80"]
 
     mutating func buildEnum(_ index: Int) throws(ModelError) -> Int {
         if let existing = enumIndex[index] { return existing }
@@ -59,10 +59,13 @@ extension ModelResolver {
         return values
     }
 
-    /// For an enum without a raw type that declares its own coding keys (`CodingKeys`, `…CodingKeys`): why it
-    /// is not checked. Nil otherwise.
-    func customCaseKeys(_ index: Int) -> (reason: String, line: Int)? {
+    /// Why an enum is not checked: a raw type whose values are not matched (`Double`, `Character`), or, without
+    /// a raw type, its own coding keys for cases (`CodingKeys`, `…CodingKeys`). Nil otherwise.
+    func uncheckedEnumReason(_ index: Int) -> (reason: String, line: Int)? {
         let decl = tree.types[index]
+        if let raw = decl.inherited.first?.last, Self.otherRawTypes.contains(raw) {
+            return ("its \(raw) raw values are not matched", decl.line)
+        }
         if let raw = decl.inherited.first?.last, raw == "String" || IntegerKind(rawValue: raw) != nil { return nil }
         guard let keys = decl.nested.first(where: { tree.types[$0].name.hasSuffix("CodingKeys") }) else { return nil }
         return ("its own \(tree.types[keys].name) change the keys it decodes", tree.types[keys].line)

@@ -154,7 +154,7 @@ extension ModelResolver {
             throw error(line, "\(qualifiedName(index)) is decoded here but does not declare Codable or Decodable")
         }
         if decl.isEnum {
-            if let reason = customCaseKeys(index) { return uncheckedShape(type: index, reason) }
+            if let reason = uncheckedEnumReason(index) { return uncheckedShape(type: index, reason) }
             return .enumeration(try buildEnum(index))
         }
         if let enteredAt = building[index], enteredAt == collectionDepth {
