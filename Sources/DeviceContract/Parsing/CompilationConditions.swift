@@ -39,7 +39,6 @@ public struct CompilationConditions: Sendable, Equatable {
         "CoreData", "os", "OSLog", "UserNotifications", "CoreText", "QuartzCore", "AVFoundation", "StoreKit",
         "CloudKit", "Charts", "CryptoKit", "Network", "WeatherKit", "HealthKit", "MusicKit", "CoreImage", "PhotosUI",
         "Contacts", "EventKit", "Intents", "LocalAuthentication", "Security", "CoreMotion", "GameKit", "RegexBuilder",
-        "XCTest", "Testing",
     ]
 
     /// Modules of other platforms, which an iPhone build cannot import.
