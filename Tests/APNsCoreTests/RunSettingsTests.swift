@@ -204,6 +204,7 @@ final class RunSettingsTests: XCTestCase {
             XCTAssertTrue(text.contains(key), "\(key) in\n\(text)")
         }
         XCTAssertFalse(text.contains("\nstream:"), "a mix's streams are its parts'")
+        XCTAssertTrue(text.contains(#""activity_model_flags":["BETA"]"#), "a part's flags are a list, as the profile reader takes them:\n\(text)")
         XCTAssertEqual(ProfileWriter.left(Self.full()), ["--target sandbox", "--allow-production-load", "--shard 0/2"])
     }
 }

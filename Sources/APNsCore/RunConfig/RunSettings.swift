@@ -324,13 +324,30 @@ public enum RunSettings {
 
     /// One part of a mix, as JSON (a flow mapping in YAML).
     static func mixPart(_ w: RunConfig.Workload) -> String {
-        var fields = ["workload": w.name, "stream": w.stream, "recipe": w.recipe ?? "", "bundle_id": w.bundleID, "push_type": w.pushType.rawValue]
+        var fields: [String: MixPartValue] = [
+            "workload": .text(w.name), "stream": .text(w.stream), "recipe": .text(w.recipe ?? ""), "bundle_id": .text(w.bundleID),
+            "push_type": .text(w.pushType.rawValue),
+        ]
         if let m = w.activityModel {
-            fields["activity_model"] = m.path
-            fields["date_decoding"] = m.dateDecoding.rawValue
-            if let t = m.attributesType { fields["activity_model_type"] = t }
-            if let f = m.flags { fields["activity_model_flags"] = f.joined(separator: " ") }
+            fields["activity_model"] = .text(m.path)
+            fields["date_decoding"] = .text(m.dateDecoding.rawValue)
+            if let t = m.attributesType { fields["activity_model_type"] = .text(t) }
+            if let f = m.flags { fields["activity_model_flags"] = .list(f) }
         }
         return json(fields)
+    }
+
+    /// A mix part's value: a string, or a list of them (`activity_model_flags`).
+    enum MixPartValue: Encodable {
+        case text(String)
+        case list([String])
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let value): try container.encode(value)
+            case .list(let values): try container.encode(values)
+            }
+        }
     }
 }
