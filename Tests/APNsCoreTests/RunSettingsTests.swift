@@ -39,7 +39,7 @@ final class RunSettingsTests: XCTestCase {
             "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
             "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
             "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
-            "activity_model", "activity_model_type", "date_decoding", "slo_max_would_not_decode",
+            "activity_model", "activity_model_type", "date_decoding", "activity_model_flags", "slo_max_would_not_decode",
         ])
         XCTAssertEqual(RunSettings[.pushTimeout].reportPath, "transport.pushTimeoutMillis")
         XCTAssertEqual(RunSettings[.connections].flag, "--connections")
@@ -78,7 +78,7 @@ final class RunSettingsTests: XCTestCase {
     /// A configuration with every setting given.
     static func full() -> RunConfig {
         var part = RunConfig.Workload(name: "leave-requests", stream: "a.ndjson", recipe: "a.yaml", bundleID: "com.a")
-        part.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00", attributesType: "A", dateDecoding: .secondsSince1970)
+        part.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00", attributesType: "A", dateDecoding: .secondsSince1970, flags: ["BETA"])
         var c = RunConfig(name: "t", profilePath: "p.yaml", workload: part)
         c.description = "d"
         c.workload.deadTokens = "dead.txt"
@@ -121,7 +121,7 @@ final class RunSettingsTests: XCTestCase {
                 let other = try JSONSerialization.jsonObject(with: JSONEncoder().encode(c)) as! [String: Any]
                 node = s.reportPath.split(separator: ".").reduce(other as Any?) { ($0 as? [String: Any])?[String($1)] }
             }
-            if s.key == .activityModel || s.key == .activityModelType || s.key == .dateDecoding || s.key == .stream
+            if s.key == .activityModel || s.key == .activityModelType || s.key == .dateDecoding || s.key == .activityModelFlags || s.key == .stream
                 || s.key == .recipe || s.key == .pushType || s.key == .bundleID {
                 // Present for the workload itself (a mix's are under `workload.mix`).
                 var c = Self.full()
@@ -137,7 +137,7 @@ final class RunSettingsTests: XCTestCase {
     /// workload and its parts, the schedule, the SLO's classes, the simulator section) are its own.
     func testOneValueKeysAreReadThroughTheTable() {
         let structured: Set = ["name", "workload", "stream", "recipe", "push_type", "bundle_id", "mix", "activity_model",
-                               "activity_model_type", "date_decoding", "dead_tokens", "schedule", "speed", "rate", "ramp",
+                               "activity_model_type", "date_decoding", "activity_model_flags", "dead_tokens", "schedule", "speed", "rate", "ramp",
                                "slo_max_error_share", "simulator", "simulator.fast", "simulator.model"]
         for s in RunSettings.all {
             guard let key = s.profileKey else { XCTAssertNil(s.load, "\(s.key) is not a profile key"); continue }
@@ -204,6 +204,7 @@ final class RunSettingsTests: XCTestCase {
             XCTAssertTrue(text.contains(key), "\(key) in\n\(text)")
         }
         XCTAssertFalse(text.contains("\nstream:"), "a mix's streams are its parts'")
+        XCTAssertTrue(text.contains(#""activity_model_flags":["BETA"]"#), "a part's flags are a list, as the profile reader takes them:\n\(text)")
         XCTAssertEqual(ProfileWriter.left(Self.full()), ["--target sandbox", "--allow-production-load", "--shard 0/2"])
     }
 }

@@ -139,7 +139,7 @@ final class ModelParserTests: XCTestCase {
         XCTAssertEqual(failures(model, #"{"step":3}"#).map(\.reason), [.badEnumValue])
     }
 
-    func testConditionalCompilationWithoutElseIsRead() throws {
+    func testBlocksAnIPhoneCompilesAreRead() throws {
         let model = try parse("""
         #if canImport(ActivityKit)
         import ActivityKit

@@ -51,6 +51,12 @@ struct OracleModel: Sendable {
         OracleModel("OrderChangesAttributes", source: orderChangesDeclaration, type: OrderChangesAttributes.self),
         OracleModel("DeliveryAttributes", source: deliveryDeclaration, type: DeliveryAttributes.self),
         OracleModel("TelemetryAttributes", source: telemetryDeclaration, type: TelemetryAttributes.self),
+        OracleModel("PizzaDeliveryAttributes", source: pizzaDeliveryDeclaration, type: PizzaDeliveryAttributes.self),
+        OracleModel("OrderTrackerAttributes", source: orderTrackerDeclaration, type: OrderTrackerAttributes.self),
+        OracleModel("ScoreboardAttributes", source: scoreboardDeclaration, type: ScoreboardAttributes.self),
+        OracleModel("ChargingAttributes", source: chargingDeclaration, type: ChargingAttributes.self),
+        OracleModel("MediaUploadAttributes", source: mediaDeclaration, type: MediaUploadAttributes.self),
+        OracleModel("RouteAttributes", source: routeDeclaration, type: RouteAttributes.self),
     ]
 
     static func named(_ name: String) -> OracleModel {
@@ -174,12 +180,14 @@ struct DecoderVerdict: CustomStringConvertible {
     private func reasonIsCompatible(_ reason: DecodeFailure.Reason) -> Bool {
         switch kind {
         case "keyNotFound": return reason == .missingKey || reason == .missingContainer
-        case "valueNotFound": return reason == .nullForNonOptional || reason == .missingContainer
+        // An unkeyed container at its end (a range with one bound) is a missing element.
+        case "valueNotFound": return reason == .nullForNonOptional || reason == .missingContainer || reason == .missingKey
         case "typeMismatch": return [.typeMismatch, .badDate, .missingContainer, .nullForNonOptional].contains(reason)
         case "dataCorrupted":
             if detail.hasPrefix("Expected date string") { return reason == .badDate }
+            if detail.contains("lowerBound") { return reason == .invalidValue }
             if detail.hasPrefix("Cannot initialize") { return reason == .badEnumValue }
-            if detail.contains("UUID") || detail.contains("URL") { return reason == .typeMismatch }
+            if detail.contains("UUID") || detail.contains("URL") || detail.contains("Base64") { return reason == .invalidValue }
             return [.invalidJSON, .typeMismatch, .badDate].contains(reason)
         default: return false
         }

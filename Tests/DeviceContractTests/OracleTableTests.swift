@@ -177,13 +177,17 @@ final class OracleTableTests: XCTestCase {
     }()
 
     func testCheckerAgreesWithJSONDecoderOnEveryRow() {
-        XCTAssertGreaterThanOrEqual(Self.rows.count, 40)
+        let allRows = Self.rows + Self.shapeRows
+        XCTAssertGreaterThanOrEqual(allRows.count, 150)
+        let refused = OracleModel.all.filter { (try? ModelDeclaration.parse(source: $0.source, file: $0.name + ".swift")) == nil }
+        XCTAssertEqual(refused.map(\.name), [], "every model file is read")
+        XCTAssertGreaterThanOrEqual(OracleModel.all.count, 10)
         var lines: [String] = []
-        let header = pad("#", 3) + pad("model", 10) + pad("event/strategy", 22) + pad("payload", 44) + pad("checker", 46) + pad("JSONDecoder", 46) + "agree"
+        let header = pad("#", 4) + pad("model", 13) + pad("event/strategy", 22) + pad("payload", 44) + pad("checker", 46) + pad("JSONDecoder", 46) + "agree"
         lines.append(header)
         lines.append(String(repeating: "-", count: header.count))
         var disagreements = 0
-        for (number, row) in Self.rows.enumerated() {
+        for (number, row) in allRows.enumerated() {
             let oracle = OracleModel.named(row.model)
             let bytes = Array(row.payload.utf8)
             let failures = oracle.checker(row.strategy).check(payload: bytes, event: row.event)
@@ -192,12 +196,13 @@ final class OracleTableTests: XCTestCase {
             let asExpected = row.failsAt == nil ? failures.isEmpty : failures.first?.path == row.failsAt
             if !agrees || !asExpected { disagreements += 1 }
             let checkerText = failures.first.map { "FAIL \($0.path.isEmpty ? "(root)" : $0.path) \($0.reason.rawValue)" } ?? "ok"
-            lines.append(pad("\(number + 1)", 3) + pad(row.model, 10) + pad("\(row.event.rawValue)/\(row.strategy.rawValue)", 22)
+            lines.append(pad("\(number + 1)", 4) + pad(row.model, 13) + pad("\(row.event.rawValue)/\(row.strategy.rawValue)", 22)
                 + pad(row.summary, 44) + pad(checkerText, 46) + pad(decoder.description, 46) + (agrees && asExpected ? "yes" : "NO"))
             XCTAssertTrue(agrees, "row \(number + 1) \(row.summary): checker \(failures) vs decoder \(decoder) \(decoder.detail)")
             XCTAssertTrue(asExpected, "row \(number + 1) \(row.summary): expected \(row.failsAt ?? "ok"), checker says \(failures)")
         }
-        lines.append("\(Self.rows.count) rows, \(Self.rows.count - disagreements) agree")
+        let models = Set(allRows.map(\.model)).count
+        lines.append("\(allRows.count) rows over \(models) models, \(allRows.count - disagreements) agree, \(refused.count) refused")
         print("\nORACLE AGREEMENT TABLE\n" + lines.joined(separator: "\n") + "\n")
     }
 

@@ -76,4 +76,34 @@ final class DeviceContractSourceTests: XCTestCase {
                         DecodeFailure(path: "", reason: .invalidJSON, message: "m")]
         XCTAssertEqual(DeviceContractSource.keys(failures), ["content-state.stops[].name: typeMismatch", "payload: invalidJSON"])
     }
+
+    /// A model with a part whose decoding is not known (its own init(from:)) still runs: pushes whose payload
+    /// reaches that part count as checked partly, the rest of each payload is still checked, and the findings
+    /// name the part.
+    func testPushesReachingAnUncheckedPartCountAsCheckedPartly() throws {
+        let source = """
+            struct RouteAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var waypoint: Waypoint?
+                    var eta: Int
+                }
+                struct Waypoint: Codable, Hashable {
+                    init(from decoder: Decoder) throws {}
+                }
+            }
+            """
+        let check = PayloadCheck(model: try ModelDeclaration.parse(source: source, file: "Route.swift"))
+        let bodies: [(Int32, String)] = [
+            (0, #"{"aps":{"event":"update","content-state":{"waypoint":"Central","eta":5}}}"#),
+            (0, #"{"aps":{"event":"update","content-state":{"waypoint":{"any":1},"eta":"5"}}}"#),
+            (0, #"{"aps":{"event":"update","content-state":{"eta":5}}}"#),
+        ]
+        let (stage, out) = run(bodies, checks: [check])
+        XCTAssertEqual(out.map(\.contractFailure), [-1, 0, -1])
+        let f = stage.findings
+        XCTAssertEqual(f.checked, 3)
+        XCTAssertEqual(f.checkedPartly, 2, "the third payload holds no waypoint, so it was checked fully")
+        XCTAssertEqual(f.failureSets, [["content-state.eta: typeMismatch"]])
+        XCTAssertEqual(f.uncheckedParts, ["RouteAttributes: RouteAttributes.Waypoint (line 7): its own init(from:) decides what it decodes"])
+    }
 }

@@ -71,7 +71,7 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
             struct LeaveRequestAttributes: ActivityAttributes {
                 public struct ContentState: Codable, Hashable {
                     var status: String
-                    @Clamped var progress: Double
+                    var progress: (Double, Double)
                 }
                 let id: String
             }
@@ -79,7 +79,37 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
             """
         try bad.write(to: dir.appendingPathComponent("models/Bad.swift"), atomically: true, encoding: .utf8)
         assertError(profile("activity_model: models/Bad.swift\n"), file: "models/Bad.swift", line: 6,
-                    mentions: ["Bad.swift:6: ", "property wrapper", "p.yaml:7 names in 'activity_model'"])
+                    mentions: ["Bad.swift:6: ", "tuple", "p.yaml:7 names in 'activity_model'"])
+    }
+
+    /// `activity_model_flags` lists the flags the app's build sets; a `#if` on a flag it does not know is an
+    /// error naming the flag and the key, and with the key given, unlisted flags are unset.
+    func testCompilationFlagsDecideTheModelsIfBlocks() throws {
+        let model = """
+            import ActivityKit
+
+            struct BetaAttributes: ActivityAttributes {
+                public struct ContentState: Codable, Hashable {
+                    var status: String
+                    #if BETA
+                    var betaNote: String
+                    #endif
+                }
+            }
+
+            """
+        try model.write(to: dir.appendingPathComponent("models/Beta.swift"), atomically: true, encoding: .utf8)
+        let file = "activity_model: models/Beta.swift\n"
+        assertError(profile(file), file: "models/Beta.swift", line: 6, mentions: ["'BETA'", "'activity_model_flags' (in ", "p.yaml:7 names in 'activity_model'"])
+        let set = try XCTUnwrap(load(profile(file + "activity_model_flags: [BETA]\n")).workload.activityModel)
+        XCTAssertEqual(set.flags, ["BETA"])
+        let check = try ActivityModelLoader.check(set, profile: "p.yaml")
+        XCTAssertEqual(check.model.contentStateKeys, ["status", "betaNote"])
+        let unset = try XCTUnwrap(load(profile(file + "activity_model_flags: []\n")).workload.activityModel)
+        XCTAssertEqual(try ActivityModelLoader.check(unset, profile: "p.yaml").model.contentStateKeys, ["status"])
+        assertError(profile(file + "activity_model_flags: BETA\n"), line: 8, mentions: ["'activity_model_flags' must be a list of compilation flag names"])
+        assertError(profile(file + "activity_model_flags: [\"-DBETA\"]\n"), line: 8, mentions: ["'-DBETA', which is not a compilation flag name"])
+        assertError(profile("activity_model_flags: [DEBUG]\n"), line: 7, mentions: ["'activity_model_flags' goes with 'activity_model'"])
     }
 
     func testAMissingModelFileOrStructIsNamed() throws {

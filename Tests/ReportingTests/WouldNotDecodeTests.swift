@@ -179,4 +179,27 @@ final class WouldNotDecodeTests: XCTestCase {
         XCTAssertEqual(merged.pushes.wouldNotDecode?.samples.count, 2)
         XCTAssertTrue(merged.pushes.balanced)
     }
+
+    /// Pushes checked only partly (some values left to parts of the model that are not checked) are counted
+    /// apart from those checked fully, the parts are named, and shards add their counts.
+    func testPushesCheckedPartlyAreCountedApartAndMerged() {
+        var f = ContractFindings()
+        f.uncheckedParts = ["RouteAttributes: RouteAttributes.Waypoint (line 7): its own init(from:) decides what it decodes"]
+        f.recordDecodes()
+        f.recordDecodes(partly: true)
+        _ = f.recordFailing(keys: [Self.responseTime], partly: true) {
+            ContractFindings.Sample(token: "t", event: "update", failures: [Self.responseTime], payload: "{}")
+        }
+        let w = RunReport.WouldNotDecode(findings: f, delivered: WouldNotDecodeTally())
+        XCTAssertEqual(w.checked, 3)
+        XCTAssertEqual(w.checkedPartly, 2)
+        XCTAssertEqual(w.checkedFully, 1)
+        XCTAssertEqual(w.uncheckedParts, f.uncheckedParts)
+        let merged = w + w
+        XCTAssertEqual(merged.checkedPartly, 4)
+        XCTAssertEqual(merged.checkedFully, 2)
+        // A report written before the count existed reads as checked fully.
+        let old = RunReport.WouldNotDecode(total: 0, byField: [:], checked: 5, failedCheck: 0, notChecked: 0, samples: [])
+        XCTAssertEqual(old.checkedFully, 5)
+    }
 }

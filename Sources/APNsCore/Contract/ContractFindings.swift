@@ -43,6 +43,11 @@ public struct ContractFindings: Sendable, Equatable {
     /// Live Activity pushes whose payload names no event the device acts on (no `aps.event` of `update`,
     /// `end` or `start`): not checked. APNs requires the key.
     public private(set) var notChecked = 0
+    /// Of ``checked``, the pushes checked only partly: some of their values were left to parts of the model
+    /// whose decoding cannot be known from its declarations (``uncheckedParts``).
+    public private(set) var checkedPartly = 0
+    /// The parts of the models that are not checked, each `Type (line N): why`, with its file's name.
+    public var uncheckedParts: [String] = []
     /// The distinct failure sets, by index: each the keys `path: reason` of one push's failures, in order.
     public private(set) var failureSets: [[String]] = []
     /// The samples, by index.
@@ -54,18 +59,22 @@ public struct ContractFindings: Sendable, Equatable {
 
     public init() {}
 
-    /// Counts a push whose payload would decode.
-    public mutating func recordDecodes() { checked += 1 }
+    /// Counts a push whose payload would decode; `partly`: as far as it was checked.
+    public mutating func recordDecodes(partly: Bool = false) {
+        checked += 1
+        if partly { checkedPartly += 1 }
+    }
 
     /// Counts a push that could not be checked (no event).
     public mutating func recordNotChecked() { notChecked += 1 }
 
-    /// Counts a push that would not decode, with its failure keys (`path: reason`, at least one); `sample`
-    /// is called only when the push is kept as a sample.
+    /// Counts a push that would not decode, with its failure keys (`path: reason`, at least one); `partly`:
+    /// it was checked only partly. `sample` is called only when the push is kept as a sample.
     /// - Returns: the indexes the push carries: its failure set, and its sample or -1.
-    public mutating func recordFailing(keys: [String], sample: () -> Sample) -> (set: Int32, sample: Int32) {
+    public mutating func recordFailing(keys: [String], partly: Bool = false, sample: () -> Sample) -> (set: Int32, sample: Int32) {
         checked += 1
         failing += 1
+        if partly { checkedPartly += 1 }
         let set: Int32
         if let known = setIndex[keys] {
             set = known

@@ -17,12 +17,17 @@ extension RunConfig {
         public var attributesType: String?
         /// `date_decoding`: how the app's decoder reads `Date` values. Default ``DateDecoding/deferredToDate``.
         public var dateDecoding: DateDecoding
+        /// `activity_model_flags`: the custom compilation flags the app's build sets (Xcode's Active Compilation
+        /// Conditions), which the model file's `#if` blocks are evaluated with. Nil: not given, so `DEBUG` is
+        /// unset (a Release build) and any other flag a `#if` tests is an error naming it.
+        public var flags: [String]?
 
-        public init(path: String, sha256: String, attributesType: String? = nil, dateDecoding: DateDecoding = .deferredToDate) {
+        public init(path: String, sha256: String, attributesType: String? = nil, dateDecoding: DateDecoding = .deferredToDate, flags: [String]? = nil) {
             self.path = path
             self.sha256 = sha256
             self.attributesType = attributesType
             self.dateDecoding = dateDecoding
+            self.flags = flags
         }
     }
 

@@ -8,6 +8,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case bundleID = "bundle_id"
     case activityModelType = "activity_model_type"
     case dateDecoding = "date_decoding"
+    case activityModelFlags = "activity_model_flags"
     case deadTokens = "dead_tokens"
     case badLines = "bad_lines"
     case target

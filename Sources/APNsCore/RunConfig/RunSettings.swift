@@ -171,6 +171,10 @@ public enum RunSettings {
           rule: RunConfig.DateDecoding.allCases.map(\.rawValue).joined(separator: ", "), help: "How the app's decoder reads Date values.") {
             $0.workload.mix == nil ? $0.workload.activityModel.map(\.dateDecoding.rawValue) : nil
         },
+        s(.activityModelFlags, profileOnly: workloadOnly, report: "workload.activityModel.flags", default: "not given: DEBUG unset, other flags unknown",
+          rule: "a list of flag names", help: "The custom compilation flags of the app's build (Active Compilation Conditions), for the model file's #if blocks; [DEBUG] for a Debug build.") {
+            $0.workload.mix == nil ? $0.workload.activityModel?.flags.map { "[" + $0.map(text).joined(separator: ", ") + "]" } : nil
+        },
         s(.deadTokens, profileOnly: workloadOnly, report: "workload.deadTokens",
           help: "A file of device tokens (one a line) the embedded simulator answers 410 Unregistered.") { $0.workload.deadTokens.map(text) },
         s(.badLines, profileOnly: workloadOnly, report: "workload.badLines", default: "skip", rule: "skip or stop",
@@ -320,12 +324,30 @@ public enum RunSettings {
 
     /// One part of a mix, as JSON (a flow mapping in YAML).
     static func mixPart(_ w: RunConfig.Workload) -> String {
-        var fields = ["workload": w.name, "stream": w.stream, "recipe": w.recipe ?? "", "bundle_id": w.bundleID, "push_type": w.pushType.rawValue]
+        var fields: [String: MixPartValue] = [
+            "workload": .text(w.name), "stream": .text(w.stream), "recipe": .text(w.recipe ?? ""), "bundle_id": .text(w.bundleID),
+            "push_type": .text(w.pushType.rawValue),
+        ]
         if let m = w.activityModel {
-            fields["activity_model"] = m.path
-            fields["date_decoding"] = m.dateDecoding.rawValue
-            if let t = m.attributesType { fields["activity_model_type"] = t }
+            fields["activity_model"] = .text(m.path)
+            fields["date_decoding"] = .text(m.dateDecoding.rawValue)
+            if let t = m.attributesType { fields["activity_model_type"] = .text(t) }
+            if let f = m.flags { fields["activity_model_flags"] = .list(f) }
         }
         return json(fields)
+    }
+
+    /// A mix part's value: a string, or a list of them (`activity_model_flags`).
+    enum MixPartValue: Encodable {
+        case text(String)
+        case list([String])
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let value): try container.encode(value)
+            case .list(let values): try container.encode(values)
+            }
+        }
     }
 }

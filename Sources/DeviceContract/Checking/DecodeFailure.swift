@@ -6,11 +6,15 @@ public struct DecodeFailure: Sendable, Equatable, CustomStringConvertible {
         /// `null` where the property is not optional (`valueNotFound`; for `Bool`, JSONDecoder
         /// reports `typeMismatch`).
         case nullForNonOptional
-        /// A value of the wrong JSON type, a number that does not fit the integer or floating-point
-        /// type, or a string that is not a URL or UUID.
+        /// A value of the wrong JSON type, a number that does not fit the integer, floating-point or
+        /// `Decimal` type, or an enum without a raw type given no key, or several, naming its cases.
         case typeMismatch
         /// A raw value none of the enum's cases has (`dataCorrupted`).
         case badEnumValue
+        /// A value of the right JSON type that the type cannot be made from (`dataCorrupted`): a string
+        /// that is not a URL or UUID, a `Data` string that is not base64, a range whose lower bound is above
+        /// its upper bound.
+        case invalidValue
         /// A `Date` value the date strategy cannot read: the wrong JSON type, an ISO 8601 string the
         /// parser rejects, or a number outside `Double`.
         case badDate

@@ -16,6 +16,23 @@ enum FoundationValues {
         (try? iso8601.parse(string)) != nil
     }
 
+    /// The `Date` the `.iso8601` strategy reads from `string`, or nil.
+    static func iso8601Date(_ string: String) -> Date? {
+        try? iso8601.parse(string)
+    }
+
+    /// `Data(base64Encoded:)`, which `JSONDecoder` uses for `Data` under the default strategy: padding is
+    /// required, and whitespace or line breaks are not accepted.
+    static func isBase64(_ string: String) -> Bool {
+        Data(base64Encoded: string) != nil
+    }
+
+    /// `Decimal(string:)` on a JSON number's text: nil where `JSONDecoder` finds the number outside
+    /// `Decimal`'s range (an exponent beyond about ±128 once the digits past 38 are dropped).
+    static func decimal(_ text: String) -> Decimal? {
+        Decimal(string: text)
+    }
+
     /// `URL(string:)`, which `JSONDecoder` uses for `URL`: it percent-encodes most invalid characters,
     /// and rejects the empty string and malformed authorities such as `http://a b`.
     static func isURL(_ string: String) -> Bool {

@@ -34,7 +34,8 @@ public struct PayloadCheck: Sendable {
     ///
     /// - Parameter payload: the whole APNs payload as UTF-8 JSON.
     /// - Returns: ``SentPayloadVerdict/checked(_:_:)`` with the event and its failures (empty when the
-    ///   device decodes it); ``SentPayloadVerdict/noEvent`` when `aps.event` is absent or names no event;
+    ///   device decodes it), or ``SentPayloadVerdict/checkedPartly(_:_:)`` when some of its values were left
+    ///   to parts of the model that are not checked (``ActivityModel/unchecked``); ``SentPayloadVerdict/noEvent`` when `aps.event` is absent or names no event;
     ///   ``SentPayloadVerdict/invalidJSON(_:)`` when `JSONDecoder` would not read the payload at all.
     public func checkAsSent<Bytes: Sequence>(payload: Bytes) -> SentPayloadVerdict where Bytes.Element == UInt8 {
         if let verdict = payload.withContiguousStorageIfAvailable({ checkAsSent(buffer: $0) }) {
@@ -57,7 +58,7 @@ public struct PayloadCheck: Sendable {
             var walker = PayloadWalker(bytes: buffer, nodes: nodes, model: model, dateStrategy: dateStrategy)
             guard let event = walker.event() else { return .noEvent }
             walker.checkPayload(event: event)
-            return .checked(event, walker.failures)
+            return walker.uncheckedValues > 0 ? .checkedPartly(event, walker.failures) : .checked(event, walker.failures)
         }
     }
 

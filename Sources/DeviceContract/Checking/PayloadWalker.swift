@@ -1,18 +1,20 @@
 /// Walks a scanned payload against the model and collects ``DecodeFailure``s. See ``PayloadCheck``.
 struct PayloadWalker {
-    private enum PathComponent {
+    enum PathComponent {
         case key(String)
         case index(Int)
         /// A dictionary key: the index of its string node.
         case rawKey(Int)
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let nodes: [JSONNode]
-    private let model: ActivityModel
-    private let dateStrategy: DateStrategy
+    let bytes: UnsafeBufferPointer<UInt8>
+    let nodes: [JSONNode]
+    let model: ActivityModel
+    let dateStrategy: DateStrategy
     private(set) var failures: [DecodeFailure] = []
-    private var path: [PathComponent] = []
+    /// Values present in the payload that were left to a part of the model that is not checked.
+    private(set) var uncheckedValues = 0
+    var path: [PathComponent] = []
 
     private static let apsKey = Array("aps".utf8)
     private static let contentStateKey = Array("content-state".utf8)
@@ -38,16 +40,23 @@ struct PayloadWalker {
         let apsKeysValid = keysAreValid(aps)
         path.removeLast()
         guard apsKeysValid else { return }
-        if event == .start, let attributes = container(Self.attributesKey, named: "attributes", in: aps, parent: "aps") {
-            path.append(.key("attributes"))
-            checkObject(attributes, model.attributesObject)
-            path.removeLast()
+        if event == .start {
+            checkRoot(Self.attributesKey, named: "attributes", in: aps, model.attributesRoot)
         }
-        if let contentState = container(Self.contentStateKey, named: "content-state", in: aps, parent: "aps") {
-            path.append(.key("content-state"))
-            checkObject(contentState, model.contentStateObject)
-            path.removeLast()
+        checkRoot(Self.contentStateKey, named: "content-state", in: aps, model.contentStateRoot)
+    }
+
+    /// `aps.attributes` or `aps.content-state`: an object checked against its struct; or, for a root whose
+    /// decoding is not known, any value present.
+    private mutating func checkRoot(_ key: [UInt8], named name: String, in aps: Int, _ shape: ValueShape) {
+        if case .unchecked = shape, member(key, isASCII: true, in: aps) != nil {
+            uncheckedValues += 1
+            return
         }
+        guard case .object(let objectIndex) = shape, let found = container(key, named: name, in: aps, parent: "aps") else { return }
+        path.append(.key(name))
+        checkObject(found, objectIndex)
+        path.removeLast()
     }
 
     /// The event `aps.event` names, read as APNs reads the key: the first `event` member of the first
@@ -80,19 +89,28 @@ struct PayloadWalker {
 
     private mutating func checkObject(_ object: Int, _ shapeIndex: Int) {
         guard keysAreValid(object) else { return }
-        for field in model.objects[shapeIndex].fields {
+        checkFields(object, model.objects[shapeIndex].fields)
+    }
+
+    /// Each field's key in `object` (its keys already validated), in decoding order.
+    mutating func checkFields(_ object: Int, _ fields: [FieldShape]) {
+        for field in fields {
             path.append(.key(field.key))
             if let value = member(field.keyUTF8, isASCII: field.keyIsASCII, in: object) {
                 checkValue(value, field.shape)
             } else if !field.shape.isOptional {
-                fail(.missingKey, "missing key \"\(field.key)\" (\(expected(field.shape)))")
+                var message = "missing key \"\(field.key)\" (\(expected(field.shape)))"
+                if field.key != field.property, member(field.propertyUTF8, isASCII: true, in: object) != nil {
+                    message += "; the payload has \"\(field.property)\": `\(field.property)` is the property; the key is `\(field.key)`"
+                }
+                fail(.missingKey, message)
             }
             path.removeLast()
         }
     }
 
     /// The value of the first member whose key equals `key` (as Swift `String`s compare), or nil.
-    private func member(_ key: [UInt8], isASCII: Bool, in object: Int) -> Int? {
+    func member(_ key: [UInt8], isASCII: Bool, in object: Int) -> Int? {
         var cursor = object + 1
         for _ in 0..<nodes[object].count {
             if keyMatches(cursor, key, isASCII: isASCII) { return cursor + 1 }
@@ -101,7 +119,7 @@ struct PayloadWalker {
         return nil
     }
 
-    private func keyMatches(_ keyIndex: Int, _ key: [UInt8], isASCII: Bool) -> Bool {
+    func keyMatches(_ keyIndex: Int, _ key: [UInt8], isASCII: Bool) -> Bool {
         let node = nodes[keyIndex]
         if node.isSimple && node.isASCII && isASCII {
             guard node.end - node.start == key.count else { return false }
@@ -117,7 +135,7 @@ struct PayloadWalker {
     }
 
     /// `JSONDecoder` reads every key of an object it decodes as a keyed container or dictionary.
-    private mutating func keysAreValid(_ object: Int) -> Bool {
+    mutating func keysAreValid(_ object: Int) -> Bool {
         var cursor = object + 1
         for _ in 0..<nodes[object].count {
             let key = nodes[cursor]
@@ -132,8 +150,12 @@ struct PayloadWalker {
 
     // MARK: Values
 
-    private mutating func checkValue(_ index: Int, _ shape: ValueShape) {
+    mutating func checkValue(_ index: Int, _ shape: ValueShape) {
         let node = nodes[index]
+        if case .unchecked = shape {
+            uncheckedValues += 1
+            return
+        }
         if case .optional(let wrapped) = shape {
             if node.kind != .null { checkValue(index, wrapped) }
             return
@@ -143,7 +165,7 @@ struct PayloadWalker {
             return
         }
         switch shape {
-        case .optional:
+        case .optional, .unchecked:
             return
         case .string:
             guard node.kind == .string else { return mismatch(index, shape) }
@@ -154,20 +176,20 @@ struct PayloadWalker {
             guard node.kind == .number else { return mismatch(index, shape) }
             checkInteger(index, kind, reason: .typeMismatch, shape: shape)
         case .double, .float:
-            guard node.kind == .number else { return mismatch(index, shape) }
-            switch JSONNumber.floating(bytes, node, isFloat: shape == .float) {
-            case .fits: break
-            case .malformed: malformedNumber(index)
-            case .doesNotFit: fail(.typeMismatch, "expected \(expected(shape)), found \(describe(index)), which \(expected(shape)) cannot hold")
-            }
+            checkFloating(index, shape)
         case .date:
             checkDate(index)
-        case .url, .uuid:
-            guard node.kind == .string else { return mismatch(index, shape) }
-            guard let decoded = JSONString.decode(bytes, node) else { return invalidString(index) }
-            let accepted = shape == .url ? FoundationValues.isURL(String(decoding: decoded, as: UTF8.self)) : FoundationValues.isUUID(decoded)
-            if !accepted { fail(.typeMismatch, "expected \(expected(shape)), found \(describe(index))") }
-        case .array(let element):
+        case .url, .uuid, .data:
+            checkParsedString(index, shape)
+        case .decimal:
+            guard node.kind == .number else { return mismatch(index, shape) }
+            if FoundationValues.decimal(numberText(index)) == nil {
+                fail(.typeMismatch, "expected Decimal, found \(describe(index)), which Decimal cannot hold")
+            }
+        case .range(let bound, _):
+            guard node.kind == .array else { return mismatch(index, shape) }
+            checkRange(index, bound, shape)
+        case .array(let element), .set(let element):
             guard node.kind == .array else { return mismatch(index, shape) }
             var cursor = index + 1
             for position in 0..<node.count {
@@ -187,7 +209,41 @@ struct PayloadWalker {
         }
     }
 
-    private mutating func checkInteger(_ index: Int, _ kind: IntegerKind, reason: DecodeFailure.Reason, shape: ValueShape) {
+    private mutating func checkFloating(_ index: Int, _ shape: ValueShape) {
+        let node = nodes[index]
+        guard node.kind == .number else { return mismatch(index, shape) }
+        switch JSONNumber.floating(bytes, node, isFloat: shape == .float) {
+        case .fits: break
+        case .malformed: malformedNumber(index)
+        case .doesNotFit: fail(.typeMismatch, "expected \(expected(shape)), found \(describe(index)), which \(expected(shape)) cannot hold")
+        }
+    }
+
+    /// `URL`, `UUID` and `Data`: a string the Foundation initializer `JSONDecoder` calls accepts.
+    private mutating func checkParsedString(_ index: Int, _ shape: ValueShape) {
+        let node = nodes[index]
+        guard node.kind == .string else { return mismatch(index, shape) }
+        guard let decoded = JSONString.decode(bytes, node) else { return invalidString(index) }
+        let text = String(decoding: decoded, as: UTF8.self)
+        switch shape {
+        case .url where !FoundationValues.isURL(text):
+            fail(.invalidValue, "expected URL, found \(describe(index)), which URL(string:) rejects")
+        case .uuid where !FoundationValues.isUUID(decoded):
+            fail(.invalidValue, "expected UUID, found \(describe(index)), which is not a UUID string")
+        case .data where !FoundationValues.isBase64(text):
+            fail(.invalidValue, "expected Data (a base64 string), found \(describe(index)), which is not base64 with padding")
+        default:
+            break
+        }
+    }
+
+    /// A number node's text.
+    func numberText(_ index: Int) -> String {
+        let node = nodes[index]
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[node.start..<node.end]), as: UTF8.self)
+    }
+
+    mutating func checkInteger(_ index: Int, _ kind: IntegerKind, reason: DecodeFailure.Reason, shape: ValueShape) {
         switch JSONNumber.integer(bytes, nodes[index], as: kind) {
         case .value: break
         case .malformed: malformedNumber(index)
@@ -195,7 +251,7 @@ struct PayloadWalker {
         }
     }
 
-    private mutating func checkDate(_ index: Int) {
+    mutating func checkDate(_ index: Int) {
         let node = nodes[index]
         switch dateStrategy {
         case .deferredToDate, .secondsSince1970, .millisecondsSince1970:
@@ -218,7 +274,7 @@ struct PayloadWalker {
         }
     }
 
-    private mutating func checkEnum(_ index: Int, _ shape: EnumShape, shape valueShape: ValueShape) {
+    mutating func checkEnum(_ index: Int, _ shape: EnumShape, shape valueShape: ValueShape) {
         let node = nodes[index]
         switch shape.rawValues {
         case .strings(let values):
@@ -238,6 +294,8 @@ struct PayloadWalker {
             case .malformed: malformedNumber(index)
             case .doesNotFit: fail(.typeMismatch, "expected \(shape.typeName) (\(kind.rawValue) raw value), found \(describe(index)), which is not a whole number \(kind.rawValue) holds")
             }
+        case .keyed(let cases):
+            checkKeyedEnum(index, shape, cases)
         }
     }
 
@@ -277,25 +335,25 @@ struct PayloadWalker {
     }
 
     /// A key's decoded text (keys are validated before this is called).
-    private func keyString(_ index: Int) -> String {
+    func keyString(_ index: Int) -> String {
         String(decoding: JSONString.decode(bytes, nodes[index]) ?? [], as: UTF8.self)
     }
 
     // MARK: Failures
 
-    private mutating func mismatch(_ index: Int, _ shape: ValueShape) {
+    mutating func mismatch(_ index: Int, _ shape: ValueShape) {
         fail(.typeMismatch, "expected \(expected(shape)), found \(describe(index))")
     }
 
-    private mutating func malformedNumber(_ index: Int) {
+    mutating func malformedNumber(_ index: Int) {
         fail(.invalidJSON, "\(describe(index)) is not a valid JSON number")
     }
 
-    private mutating func invalidString(_ index: Int) {
+    mutating func invalidString(_ index: Int) {
         fail(.invalidJSON, "\(describe(index)) is not valid JSON text (a bad escape, control character or invalid UTF-8)")
     }
 
-    private mutating func fail(_ reason: DecodeFailure.Reason, _ message: String) {
+    mutating func fail(_ reason: DecodeFailure.Reason, _ message: String) {
         failures.append(DecodeFailure(path: renderPath(), reason: reason, message: message))
     }
 
@@ -311,7 +369,7 @@ struct PayloadWalker {
         return text
     }
 
-    private func expected(_ shape: ValueShape) -> String {
+    func expected(_ shape: ValueShape) -> String {
         guard shape == .date else { return model.typeName(shape) }
         switch dateStrategy {
         case .deferredToDate: return "Date (a number of seconds since 2001-01-01)"
@@ -322,7 +380,7 @@ struct PayloadWalker {
     }
 
     /// A short description of a value: `string "abc"`, `number 1.5`, `true`, `an object`.
-    private func describe(_ index: Int) -> String {
+    func describe(_ index: Int) -> String {
         guard index < nodes.count else { return "nothing" }
         let node = nodes[index]
         func excerpt(_ start: Int, _ end: Int) -> String {

@@ -12,8 +12,8 @@ extension DeclarationParser {
         return first.isKeyword("willSet") || first.isKeyword("didSet")
     }
 
-    /// Skips an initial-value expression and reports whether it is a single literal. It ends at a `}`
-    /// or `;` outside brackets, at a property-observer block, or at a line break that does not continue
+    /// Skips an initial-value expression and reports whether it is a single literal. It ends at a `}`,
+    /// `;`, `,` or `)` outside brackets, at a property-observer block, or at a line break that does not continue
     /// the expression (the line ends in, or the next begins with, an operator or `.`).
     mutating func skipExpression() throws(ModelError) -> PropertySyntax.Initializer {
         let start = position
@@ -22,7 +22,7 @@ extension DeclarationParser {
         while current.kind != .endOfFile {
             let token = current
             if depth == 0, previous != nil {
-                if token.isPunctuation("}") || token.isPunctuation(";") || token.isPunctuation(",") { break }
+                if token.isPunctuation("}") || token.isPunctuation(";") || token.isPunctuation(",") || token.isPunctuation(")") { break }
                 if token.isPunctuation("{") && isObserverBlock() { break }
                 if token.startsLine, let previous, !continuesExpression(after: previous, before: token) { break }
             }
@@ -76,14 +76,15 @@ extension DeclarationParser {
         try skipToBody(of: keyword)
     }
 
-    mutating func parseInitializer() throws(ModelError) {
+    /// An initializer; a custom `init(from:)` marks its type as one whose decoding cannot be known.
+    mutating func parseInitializer(in context: Context) throws(ModelError) {
         let keyword = current
         advance()
         if current.isPunctuation("?") || current.isPunctuation("!") { advance() }
         if current.isPunctuation("<") { try skipGenericParameters() }
         guard current.isPunctuation("(") else { throw error(keyword.line, "expected '(' after init") }
         if isDecoderParameter(at: position + 1) {
-            throw error(keyword.line, "custom init(from:) is outside the supported subset: what it decodes cannot be known from its declaration")
+            markUnchecked(context, "its own init(from:) decides what it decodes", line: keyword.line)
         }
         try skipBalanced()
         try skipToBody(of: keyword)

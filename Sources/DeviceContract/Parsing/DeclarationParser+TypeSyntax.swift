@@ -39,14 +39,7 @@ extension DeclarationParser {
                     arguments.append(try parseTypeSyntax(depth: depth + 1))
                 }
                 try expectPunctuation(">")
-                let base = path.count == 2 && path[0] == "Swift" ? [path[1]] : path
-                switch (base, arguments.count) {
-                case (["Optional"], 1): type = .optional(arguments[0], sugared: false)
-                case (["Array"], 1): type = .array(arguments[0])
-                case (["Dictionary"], 2): type = .dictionary(arguments[0], arguments[1])
-                default:
-                    throw error(start.line, "generic type '\(path.joined(separator: "."))<…>' is outside the supported subset")
-                }
+                type = Self.genericType(path, arguments, line: start.line)
             } else {
                 type = .named(path, line: start.line)
             }
@@ -65,13 +58,28 @@ extension DeclarationParser {
         return type
     }
 
-    /// After a type that could not be read: skips to the `=`, `{`, `;` or `}` that ends it, or to the
-    /// next line, outside brackets.
+    /// `Optional<T>`, `Array<T>`, `Dictionary<K, V>`, `Set<T>`, `Range<T>`, `ClosedRange<T>` (optionally `Swift.`);
+    /// any other generic type as ``TypeSyntax/generic(_:line:)``.
+    static func genericType(_ path: [String], _ arguments: [TypeSyntax], line: Int) -> TypeSyntax {
+        let base = path.count == 2 && path[0] == "Swift" ? [path[1]] : path
+        switch (base, arguments.count) {
+        case (["Optional"], 1): return .optional(arguments[0], sugared: false)
+        case (["Array"], 1): return .array(arguments[0])
+        case (["Dictionary"], 2): return .dictionary(arguments[0], arguments[1])
+        case (["Set"], 1): return .set(arguments[0])
+        case (["Range"], 1): return .range(arguments[0], closed: false)
+        case (["ClosedRange"], 1): return .range(arguments[0], closed: true)
+        default: return .generic(path, line: line)
+        }
+    }
+
+    /// After a type that could not be read: skips to the `=`, `{`, `;`, `}`, `,`, `)` or `]` that ends it, or
+    /// to the next line, outside brackets.
     mutating func skipTypeTokens() throws(ModelError) {
         let start = position
         while current.kind != .endOfFile {
             if position > start, current.startsLine { return }
-            if current.isPunctuation("=") || current.isPunctuation("{") || current.isPunctuation(";") || current.isPunctuation("}") { return }
+            if ["=", "{", ";", "}", ",", ")", "]"].contains(where: { current.isPunctuation($0) }) { return }
             if current.isPunctuation("(") || current.isPunctuation("[") { try skipBalanced() } else { advance() }
         }
     }

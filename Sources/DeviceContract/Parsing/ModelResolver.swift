@@ -12,38 +12,50 @@
 ///   `T!` has an implicit `nil` one; `Optional<T>` and any `let` do not). A case that names no stored
 ///   property is a compile error.
 /// - A raw-value enum decodes its raw value and fails for any value none of its cases has. An enum
-///   without a raw type is refused: its synthesized form (keyed by case name) is outside the subset.
+///   without a raw type decodes from an object with exactly one key naming a case, whose value is an
+///   object of the associated values keyed by label, or `_0`, `_1`, … where unlabeled.
+/// - `Set` decodes as an array; `Range` and `ClosedRange` as `[lower, upper]`; `Decimal` from a number;
+///   `Data` from a base64 string; a `typealias` as the type it names.
 /// - A struct used by a decoded property must declare `Codable` or `Decodable` (here or in an
 ///   extension in the same file); `ActivityAttributes` implies it.
 /// - A struct may contain itself only through an array or a dictionary.
 ///
+/// What cannot be known from the declarations becomes a ``ValueShape/unchecked(_:)`` part, listed in
+/// ``ActivityModel/unchecked``: a type with its own `init(from:)`, a type not declared in this file, a
+/// generic type, a property wrapper, a class.
+///
 /// Names resolve like Swift's lexical lookup: nested types of the enclosing types, innermost first,
 /// then the file's top-level types, then the standard types (`String`, `Bool`, `Int`, `Int8` … `UInt64`,
-/// `Double`, `Float`, `TimeInterval`, `CGFloat`, `Date`, `URL`, `UUID`, optionally qualified by `Swift.`
-/// or `Foundation.`). Any other name is an error.
+/// `Double`, `Float`, `TimeInterval`, `CGFloat`, `Date`, `URL`, `UUID`, `Decimal`, `Data`, optionally
+/// qualified by `Swift.` or `Foundation.`).
 struct ModelResolver {
-    private var tree: DeclarationTree
-    private let file: String
-    private var objects: [ObjectShape] = []
-    private var enums: [EnumShape] = []
-    private var objectIndex: [Int: Int] = [:]
-    private var enumIndex: [Int: Int] = [:]
+    var tree: DeclarationTree
+    let file: String
+    var objects: [ObjectShape] = []
+    var enums: [EnumShape] = []
+    var unchecked: [UncheckedPart] = []
+    var objectIndex: [Int: Int] = [:]
+    var enumIndex: [Int: Int] = [:]
+    /// Unchecked parts by what they describe (a type's index, or a property's qualified name).
+    var uncheckedIndex: [String: Int] = [:]
     /// Structs being built, with the collection depth at which each was entered.
-    private var building: [Int: Int] = [:]
-    private var collectionDepth = 0
+    var building: [Int: Int] = [:]
+    var collectionDepth = 0
+    /// Type aliases being followed (a cycle is an error).
+    var followingAliases: Set<Int> = []
 
-    private static let builtins: [String: ValueShape] = {
+    static let builtins: [String: ValueShape] = {
         var table: [String: ValueShape] = [
             "String": .string, "Bool": .bool, "Double": .double, "Float": .float, "TimeInterval": .double,
-            "CGFloat": .double, "Date": .date, "URL": .url, "UUID": .uuid,
+            "CGFloat": .double, "Date": .date, "URL": .url, "UUID": .uuid, "Decimal": .decimal, "Data": .data,
         ]
         for kind in IntegerKind.allCases { table[kind.rawValue] = .integer(kind) }
         return table
     }()
 
-    private static let knownUnsupported: [String: String] = [
-        "Set": "Set", "Data": "Data (base64 strings)", "Decimal": "Decimal", "Character": "Character",
-        "Float16": "Float16", "Float80": "Float80", "Int128": "Int128", "UInt128": "UInt128", "Any": "Any",
+    /// Standard types synthesized `Decodable` cannot decode (the app would not compile).
+    static let knownUnsupported: [String: String] = [
+        "Character": "Character", "Float16": "Float16", "Float80": "Float80", "Any": "Any",
         "AnyObject": "AnyObject", "AnyHashable": "AnyHashable", "Substring": "Substring", "Result": "Result",
     ]
 
@@ -57,19 +69,30 @@ struct ModelResolver {
         try checkDuplicateNames()
         let root = try findRoot(requested)
         let rootDecl = tree.types[root]
-        guard let contentState = rootDecl.nested.first(where: { tree.types[$0].name == "ContentState" }) else {
-            throw error(rootDecl.line, "\(rootDecl.name) has no nested ContentState struct")
+        guard let stateEntry = rootDecl.nested.first(where: { tree.types[$0].name == "ContentState" }) else {
+            throw error(rootDecl.line, "\(rootDecl.name) has no nested ContentState struct or type alias")
         }
-        guard tree.types[contentState].kind == .structure else {
-            throw error(tree.types[contentState].line, "ContentState must be a struct")
+        let attributesRoot = try rootShape(root)
+        let contentStateRoot: ValueShape
+        if case .alias(let aliased) = tree.types[stateEntry].kind, aliasTarget(stateEntry) == nil {
+            contentStateRoot = try resolve(aliased, in: root, line: tree.types[stateEntry].line)
+        } else {
+            let contentState = aliasTarget(stateEntry) ?? stateEntry
+            guard tree.types[contentState].isStruct else {
+                throw error(tree.types[contentState].line, "ContentState must be a struct")
+            }
+            guard isDecodable(contentState) else {
+                throw error(tree.types[contentState].line, "ContentState must declare Codable (ActivityKit requires Codable & Hashable)")
+            }
+            contentStateRoot = try rootShape(contentState)
         }
-        guard isDecodable(contentState) else {
-            throw error(tree.types[contentState].line, "ContentState must declare Codable (ActivityKit requires Codable & Hashable)")
-        }
-        let attributesObject = try buildObject(root)
-        let contentStateObject = try buildObject(contentState)
-        return ActivityModel(attributesTypeName: qualifiedName(root), objects: objects, enums: enums,
-                             attributesObject: attributesObject, contentStateObject: contentStateObject)
+        return ActivityModel(attributesTypeName: qualifiedName(root), objects: objects, enums: enums, unchecked: unchecked,
+                             attributesRoot: attributesRoot, contentStateRoot: contentStateRoot)
+    }
+
+    private mutating func rootShape(_ index: Int) throws(ModelError) -> ValueShape {
+        if let reason = tree.types[index].unchecked { return uncheckedShape(type: index, reason) }
+        return .object(try buildObject(index))
     }
 
     // MARK: Declarations
@@ -85,6 +108,7 @@ struct ModelResolver {
                 pending.remove(at: slot)
                 progress = true
                 tree.types[target].inherited += ext.inherited
+                if tree.types[target].unchecked == nil { tree.types[target].unchecked = ext.unchecked }
                 for nested in ext.nested {
                     tree.types[nested].parent = target
                     if tree.types[nested].name == "CodingKeys" {
@@ -111,13 +135,13 @@ struct ModelResolver {
     private func findRoot(_ requested: String?) throws(ModelError) -> Int {
         if let requested {
             let path = requested.split(separator: ".").map(String.init)
-            guard let index = lookupPath(path, from: nil), tree.types[index].kind == .structure else {
+            guard let index = lookupPath(path, from: nil), tree.types[index].isStruct else {
                 throw error(1, "no struct named '\(requested)' in this file")
             }
             return index
         }
         let candidates = tree.types.indices.filter {
-            tree.types[$0].kind == .structure && tree.types[$0].conforms(to: "ActivityAttributes") && isReachable($0)
+            tree.types[$0].isStruct && tree.types[$0].conforms(to: "ActivityAttributes") && isReachable($0)
         }
         guard let first = candidates.first else {
             throw error(1, "no struct conforms to ActivityAttributes; name the attributes type")
@@ -130,18 +154,18 @@ struct ModelResolver {
     }
 
     /// False for a type declared in an extension of a type this file does not declare.
-    private func isReachable(_ index: Int) -> Bool {
+    func isReachable(_ index: Int) -> Bool {
         var cursor = index
         while let parent = tree.types[cursor].parent { cursor = parent }
         return tree.topLevel.contains(cursor)
     }
 
-    private func isDecodable(_ index: Int) -> Bool {
+    func isDecodable(_ index: Int) -> Bool {
         let decl = tree.types[index]
         return decl.conforms(to: "Codable") || decl.conforms(to: "Decodable") || decl.conforms(to: "ActivityAttributes")
     }
 
-    private func qualifiedName(_ index: Int) -> String {
+    func qualifiedName(_ index: Int) -> String {
         var names = [tree.types[index].name]
         var cursor = index
         while let parent = tree.types[cursor].parent {
@@ -151,8 +175,9 @@ struct ModelResolver {
         return names.reversed().joined(separator: ".")
     }
 
-    /// Finds `path` by lexical lookup from inside type `scope` (nil: file scope).
-    private func lookupPath(_ path: [String], from scope: Int?) -> Int? {
+    /// Finds `path` by lexical lookup from inside type `scope` (nil: file scope); a type alias on the way
+    /// (`Status.Inner`, `Status` an alias) is followed to the type it names.
+    func lookupPath(_ path: [String], from scope: Int?, depth: Int = 0) -> Int? {
         guard let first = path.first else { return nil }
         var found: Int?
         var cursor = scope
@@ -164,179 +189,24 @@ struct ModelResolver {
         }
         guard var result = found else { return nil }
         for name in path.dropFirst() {
+            if case .alias = tree.types[result].kind, let target = aliasTarget(result, depth: depth + 1) { result = target }
             guard let next = tree.types[result].nested.first(where: { tree.types[$0].name == name }) else { return nil }
             result = next
         }
         return result
     }
 
-    // MARK: Shapes
-
-    private mutating func buildObject(_ index: Int) throws(ModelError) -> Int {
-        if let existing = objectIndex[index] { return existing }
-        let decl = tree.types[index]
-        let slot = objects.count
-        objects.append(ObjectShape(typeName: qualifiedName(index), fields: []))
-        objectIndex[index] = slot
-        building[index] = collectionDepth
-        defer { building[index] = nil }
-
-        var fields: [FieldShape] = []
-        if let codingKeys = try codingKeys(of: index) {
-            var listed = Set<String>()
-            for (name, key, line) in codingKeys {
-                guard let property = decl.properties.first(where: { $0.name == name }) else {
-                    throw error(line, "CodingKeys case '\(name)' matches no stored property of \(decl.name)")
-                }
-                listed.insert(name)
-                guard property.isDecodable else { continue }
-                fields.append(FieldShape(key: key, property: name, shape: try shape(of: property, in: index), line: property.line))
-            }
-            for property in decl.properties where !listed.contains(property.name) {
-                guard property.hasInitializer || property.hasImplicitNil else {
-                    throw error(property.line, "'\(property.name)' has no CodingKeys case and no initial value, so \(decl.name) cannot synthesize Decodable")
-                }
-            }
-        } else {
-            for property in decl.properties where property.isDecodable {
-                fields.append(FieldShape(key: property.name, property: property.name, shape: try shape(of: property, in: index), line: property.line))
-            }
-        }
-        objects[slot].fields = fields
-        return slot
+    /// The struct, enum or other type a `typealias` names when this file declares it (following aliases of
+    /// aliases); nil for anything else.
+    func aliasTarget(_ index: Int, depth: Int = 0) -> Int? {
+        guard depth < DeclarationParser.maxNesting, case .alias(.named(let path, _)) = tree.types[index].kind,
+              let target = lookupPath(path, from: tree.types[index].parent, depth: depth + 1) else { return nil }
+        if case .alias = tree.types[target].kind { return aliasTarget(target, depth: depth + 1) }
+        return target
     }
 
-    /// The `CodingKeys` cases as (property name, JSON key, line), or nil when the type declares none.
-    private func codingKeys(of index: Int) throws(ModelError) -> [(String, String, Int)]? {
-        guard let keysIndex = tree.types[index].nested.first(where: { tree.types[$0].name == "CodingKeys" }) else { return nil }
-        let keys = tree.types[keysIndex]
-        guard keys.kind == .enumeration, keys.conforms(to: "CodingKey") else {
-            throw error(keys.line, "CodingKeys must be an enum conforming to CodingKey")
-        }
-        let stringRaw = keys.inherited.first.map { $0.last == "String" } ?? false
-        var seen = Set<String>()
-        var result: [(String, String, Int)] = []
-        for entry in keys.cases {
-            var key = entry.name
-            if stringRaw, case .string(let value)? = entry.rawValue { key = value }
-            guard seen.insert(key).inserted else { throw error(entry.line, "CodingKeys has the key \"\(key)\" twice") }
-            result.append((entry.name, key, entry.line))
-        }
-        return result
-    }
-
-    private mutating func shape(of property: PropertySyntax, in scope: Int) throws(ModelError) -> ValueShape {
-        if let type = property.type { return try resolve(type, in: scope, line: property.line) }
-        switch property.initializer {
-        case .literal(.integer): return .integer(.int)
-        case .literal(.float): return .double
-        case .literal(.string): return .string
-        case .literal(.boolean): return .bool
-        default: throw error(property.line, "the type of '\(property.name)' cannot be inferred; write its type")
-        }
-    }
-
-    private mutating func resolve(_ type: TypeSyntax, in scope: Int, line: Int) throws(ModelError) -> ValueShape {
-        switch type {
-        case .optional(let wrapped, _):
-            if case .optional = wrapped { throw error(line, "nested optionals are outside the supported subset") }
-            return .optional(try resolve(wrapped, in: scope, line: line))
-        case .array(let element):
-            collectionDepth += 1
-            defer { collectionDepth -= 1 }
-            return .array(try resolve(element, in: scope, line: line))
-        case .dictionary(let key, let value):
-            let keyKind: DictionaryKeyKind
-            switch try resolve(key, in: scope, line: line) {
-            case .string: keyKind = .string
-            case .integer(.int): keyKind = .int
-            default: throw error(line, "dictionary keys other than String and Int are outside the supported subset")
-            }
-            collectionDepth += 1
-            defer { collectionDepth -= 1 }
-            return .dictionary(key: keyKind, value: try resolve(value, in: scope, line: line))
-        case .named(let path, let nameLine):
-            if let index = lookupPath(path, from: scope) { return try resolveDeclared(index, line: nameLine) }
-            let spelled = path.joined(separator: ".")
-            let bare = path.count == 2 && (path[0] == "Swift" || path[0] == "Foundation") ? path[1] : (path.count == 1 ? path[0] : nil)
-            if let bare, let builtin = Self.builtins[bare] { return builtin }
-            if let bare, let what = Self.knownUnsupported[bare] {
-                throw error(nameLine, "\(what) is outside the supported subset")
-            }
-            throw error(nameLine, "unknown type '\(spelled)'")
-        }
-    }
-
-    private mutating func resolveDeclared(_ index: Int, line: Int) throws(ModelError) -> ValueShape {
-        let decl = tree.types[index]
-        guard isDecodable(index) else {
-            throw error(line, "\(qualifiedName(index)) is decoded here but does not declare Codable or Decodable")
-        }
-        switch decl.kind {
-        case .structure:
-            if let enteredAt = building[index], enteredAt == collectionDepth {
-                throw error(line, "\(qualifiedName(index)) contains itself without an array or dictionary in between")
-            }
-            return .object(try buildObject(index))
-        case .enumeration:
-            return .enumeration(try buildEnum(index))
-        }
-    }
-
-    private mutating func buildEnum(_ index: Int) throws(ModelError) -> Int {
-        if let existing = enumIndex[index] { return existing }
-        let decl = tree.types[index]
-        let rawName = decl.inherited.first.flatMap { path -> String? in
-            path.count == 1 || path[0] == "Swift" ? path.last : nil
-        }
-        let rawValues: EnumShape.RawValues
-        if rawName == "String" {
-            var values: [String] = []
-            for entry in decl.cases {
-                var value = entry.name
-                if let raw = entry.rawValue {
-                    guard case .string(let text) = raw else { throw error(entry.line, "case '\(entry.name)' needs a string raw value") }
-                    value = text
-                }
-                guard !values.contains(value) else { throw error(entry.line, "raw value \"\(value)\" is used twice in \(decl.name)") }
-                values.append(value)
-            }
-            rawValues = .strings(values)
-        } else if let rawName, let kind = IntegerKind(rawValue: rawName) {
-            var values: [IntegerValue] = []
-            var next: IntegerValue? = IntegerValue(negative: false, magnitude: 0)
-            for entry in decl.cases {
-                var value = next
-                if let raw = entry.rawValue {
-                    guard case .integer(let number) = raw else { throw error(entry.line, "case '\(entry.name)' needs an integer raw value") }
-                    value = number
-                }
-                guard let value, kind.holds(value) else {
-                    throw error(entry.line, "the raw value of case '\(entry.name)' does not fit \(kind.rawValue)")
-                }
-                guard !values.contains(value) else { throw error(entry.line, "raw value \(value) is used twice in \(decl.name)") }
-                values.append(value)
-                next = value.successor
-            }
-            rawValues = .integers(kind, values)
-        } else {
-            throw error(decl.line, "enum \(decl.name) has no String or integer raw type; its synthesized Codable form is outside the supported subset")
-        }
-        let slot = enums.count
-        enums.append(EnumShape(typeName: qualifiedName(index), rawValues: rawValues))
-        enumIndex[index] = slot
-        return slot
-    }
-
-    private func error(_ line: Int, _ message: String) -> ModelError {
+    func error(_ line: Int, _ message: String) -> ModelError {
         ModelError(file: file, line: line, message: message)
     }
 }
 
-private extension PropertySyntax {
-    /// A `var` of type `T?` or `T!` starts as `nil` without an initializer; `Optional<T>` does not.
-    var hasImplicitNil: Bool {
-        guard !isLet, case .optional(_, sugared: true)? = type else { return false }
-        return true
-    }
-}

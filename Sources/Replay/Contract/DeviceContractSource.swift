@@ -20,6 +20,9 @@ public final class DeviceContractSource: PushSource {
     public init(_ upstream: PushSource, checks: [PayloadCheck?]) {
         self.upstream = upstream
         self.checks = checks
+        findings.uncheckedParts = checks.compactMap { $0 }.flatMap { check in
+            check.model.unchecked.map { "\(check.model.attributesTypeName): \($0)" }
+        }
     }
 
     public func next(into push: inout OutgoingPush) -> PullResult {
@@ -32,13 +35,16 @@ public final class DeviceContractSource: PushSource {
         guard kind >= 0, kind < checks.count, let check = checks[kind] else { return result }
         let verdict = check.checkAsSent(payload: push.body)
         let failures = verdict.failures
+        var partly = false
+        if case .checkedPartly = verdict { partly = true }
         if failures.isEmpty {
-            if case .noEvent = verdict { findings.recordNotChecked() } else { findings.recordDecodes() }
+            if case .noEvent = verdict { findings.recordNotChecked() } else { findings.recordDecodes(partly: partly) }
             return result
         }
-        let marks = findings.recordFailing(keys: Self.keys(failures)) {
+        let marks = findings.recordFailing(keys: Self.keys(failures), partly: partly) {
             var event: String?
             if case .checked(let e, _) = verdict { event = e.rawValue }
+            if case .checkedPartly(let e, _) = verdict { event = e.rawValue }
             return ContractFindings.Sample(
                 token: DeviceToken.redacted(push.deviceToken), event: event, failures: failures.map(\.description),
                 payload: Redaction.sanitize(String(decoding: push.body, as: UTF8.self), limit: ContractFindings.payloadExcerptLimit))

@@ -13,7 +13,7 @@ public enum ProfileLoader {
     public static var knownKeys: [String] { RunSettings.profileKeys }
 
     /// The keys that name a workload's ActivityKit model (the device contract); in a mix, each part's own.
-    public static let activityModelKeys = ["activity_model", "activity_model_type", "date_decoding"]
+    public static let activityModelKeys = ["activity_model", "activity_model_type", "date_decoding", "activity_model_flags"]
 
     /// The keys of one part of `mix:` (each a workload with its own recording, template, push type, app and
     /// ActivityKit model).
@@ -91,10 +91,11 @@ public enum ProfileLoader {
         }
         let type = try text("activity_model_type")
         let dates = try text("date_decoding")
+        let flags = try modelFlags(fields["activity_model_flags"], key: "\(place)activity_model_flags", file: file)
         guard let (path, line) = try text("activity_model") else {
-            if let (_, line) = type ?? dates {
-                throw ProfileError(file: file, line: line, message: "'\(place)\(type != nil ? "activity_model_type" : "date_decoding")' goes with "
-                    + "'\(place)activity_model', the app's ActivityKit model file")
+            let stray = [("activity_model_type", type?.1), ("date_decoding", dates?.1), ("activity_model_flags", fields["activity_model_flags"]?.mark?.line)]
+            if let (key, line) = stray.first(where: { fields[$0.0] != nil }) {
+                throw ProfileError(file: file, line: line, message: "'\(place)\(key)' goes with '\(place)activity_model', the app's ActivityKit model file")
             }
             return nil
         }
@@ -107,8 +108,22 @@ public enum ProfileLoader {
             decoding = d
         }
         let resolved = resolve(path)
-        let (_, sha256) = try ActivityModelLoader.read(path: resolved, attributesType: type?.0, profile: file, line: line)
-        return RunConfig.ActivityModelFile(path: resolved, sha256: sha256, attributesType: type?.0, dateDecoding: decoding)
+        let (_, sha256) = try ActivityModelLoader.read(path: resolved, attributesType: type?.0, flags: flags, profile: file, line: line)
+        return RunConfig.ActivityModelFile(path: resolved, sha256: sha256, attributesType: type?.0, dateDecoding: decoding, flags: flags)
+    }
+
+    /// `activity_model_flags: [DEBUG, BETA]`: a list (possibly empty) of compilation flag names.
+    static func modelFlags(_ node: Node?, key: String, file: String) throws -> [String]? {
+        guard let node else { return nil }
+        guard case let .sequence(items) = node else {
+            throw ProfileError(file: file, line: node.mark?.line, message: "'\(key)' must be a list of compilation flag names, e.g. [DEBUG], or [] for none")
+        }
+        return try items.map { item in
+            guard case let .scalar(s) = item, s.string.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
+                throw ProfileError(file: file, line: item.mark?.line, message: "'\(key)' lists '\(item.string ?? "a collection")', which is not a compilation flag name")
+            }
+            return s.string
+        }
     }
 
     /// The recipe a profile names; one that cannot be read is an error at the profile's key, and one that

@@ -8,7 +8,7 @@ extension RunReport {
     ///
     /// ```json
     /// "wouldNotDecode": { "total": 412, "byField": {"content-state.responseTime: badDate": 412},
-    ///                     "checked": 686, "failedCheck": 686, "notChecked": 0,
+    ///                     "checked": 686, "failedCheck": 686, "notChecked": 0, "checkedPartly": 0, "uncheckedParts": [],
     ///                     "samples": [{"token": "80b3…5f3c", "event": "update", "failures": ["…"], "payload": "{…}"}] }
     /// ```
     public struct WouldNotDecode: Codable, Sendable, Equatable {
@@ -28,15 +28,27 @@ extension RunReport {
         public var notChecked: Int
         /// Up to ``sampleLimit`` delivered pushes that would not decode, one per failure set first.
         public var samples: [ContractFindings.Sample]
+        /// Of ``checked``, the pushes checked only partly (some values left to ``uncheckedParts``); the rest were
+        /// checked fully. Nil in reports written before the count existed.
+        public var checkedPartly: Int?
+        /// The parts of the model that are not checked, because how they decode cannot be known from the model
+        /// file: `Attributes: Type (line N): why`.
+        public var uncheckedParts: [String]?
 
-        public init(total: Int, byField: [String: Int], checked: Int, failedCheck: Int, notChecked: Int, samples: [ContractFindings.Sample]) {
+        public init(total: Int, byField: [String: Int], checked: Int, failedCheck: Int, notChecked: Int, samples: [ContractFindings.Sample],
+                    checkedPartly: Int? = nil, uncheckedParts: [String]? = nil) {
             self.total = total
             self.byField = byField
             self.checked = checked
             self.failedCheck = failedCheck
             self.notChecked = notChecked
             self.samples = samples
+            self.checkedPartly = checkedPartly
+            self.uncheckedParts = uncheckedParts
         }
+
+        /// Of ``checked``, the pushes checked fully.
+        public var checkedFully: Int { checked - (checkedPartly ?? 0) }
 
         /// The report's view of what the check found (on the producer's side) and which failing pushes the
         /// recorders saw delivered.
@@ -52,7 +64,8 @@ extension RunReport {
             for s in kept where chosen.count < Self.sampleLimit && sets.insert(findings.sampleSets[Int(s)]).inserted { chosen.append(s) }
             for s in kept where chosen.count < Self.sampleLimit && !chosen.contains(s) { chosen.append(s) }
             self.init(total: delivered.total, byField: byField, checked: findings.checked, failedCheck: findings.failing,
-                      notChecked: findings.notChecked, samples: chosen.sorted().map { findings.samples[Int($0)] })
+                      notChecked: findings.notChecked, samples: chosen.sorted().map { findings.samples[Int($0)] },
+                      checkedPartly: findings.checkedPartly, uncheckedParts: findings.uncheckedParts)
         }
 
         /// The share of `delivered` pushes that would not decode; 0 when nothing was delivered.
@@ -62,7 +75,9 @@ extension RunReport {
         public static func + (a: WouldNotDecode, b: WouldNotDecode) -> WouldNotDecode {
             WouldNotDecode(total: a.total + b.total, byField: a.byField.merging(b.byField, uniquingKeysWith: +),
                            checked: a.checked + b.checked, failedCheck: a.failedCheck + b.failedCheck, notChecked: a.notChecked + b.notChecked,
-                           samples: Array((a.samples + b.samples).prefix(sampleLimit)))
+                           samples: Array((a.samples + b.samples).prefix(sampleLimit)),
+                           checkedPartly: a.checkedPartly.map { $0 + (b.checkedPartly ?? 0) } ?? b.checkedPartly,
+                           uncheckedParts: a.uncheckedParts ?? b.uncheckedParts)
         }
     }
 }

@@ -15,6 +15,9 @@ extension SummaryText {
         var line = "   ↳ would not decode on device \(w.total) of \(report.pushes.delivered) delivered" + breakdown(w.byField)
         if w.total == 0 { line += "; \(w.checked) checked as planned (sent or not) against \(modelsLabel(report.configuration))" }
         if w.notChecked > 0 { line += "; \(w.notChecked) not checked (no aps.event)" }
+        if let partly = w.checkedPartly, partly > 0 {
+            line += "; \(w.checkedFully) checked fully, \(partly) partly (\(w.uncheckedParts?.count ?? 0) part\(w.uncheckedParts?.count == 1 ? "" : "s") of the model not checked)"
+        }
         return line
     }
 
@@ -31,6 +34,13 @@ extension SummaryText {
             + "(whether or not they were sent, and whatever APNs answered)"
             + (w.notChecked > 0 ? "; \(w.notChecked) not checked (their payload names no `aps.event`)" : "") + ".")
         line()
+        if let parts = w.uncheckedParts, !parts.isEmpty {
+            line("\(w.checkedFully) pushes were checked fully and \(w.checkedPartly ?? 0) partly: how these parts of the model decode "
+                + "cannot be known from the model file, so their values are not checked:")
+            line()
+            for part in parts { line("- \(Format.cell(part))") }
+            line()
+        }
         if !w.byField.isEmpty {
             line("| field: reason | delivered pushes |")
             line("|:--|--:|")
