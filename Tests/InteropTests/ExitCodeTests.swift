@@ -119,11 +119,12 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(fixed.status, 0, fixed.output)
         XCTAssertTrue(fixed.output.contains("✓ delivered pushes the device would not decode: 0.00 % (0)"), fixed.output)
 
-        try "struct A: ActivityAttributes {\n    public struct ContentState: Codable, Hashable {\n        var s: Set<String>\n    }\n}\n"
+        // A model file the reader cannot read (an operator declaration at file level) stops the run before it starts.
+        try "struct A: ActivityAttributes {\n    public struct ContentState: Codable, Hashable {\n        var s: Int\n    }\n}\ninfix operator <=>\n"
             .write(to: dir.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
         let bad = try apnsbench(["run", try profile(in: dir, extra: "activity_model: A.swift"), "--out", out + "-bad"])
         XCTAssertEqual(bad.status, 1, bad.output)
-        XCTAssertTrue(bad.output.contains("A.swift:3: "), bad.output)
+        XCTAssertTrue(bad.output.contains("A.swift:6: expected a declaration, found 'infix'"), bad.output)
         XCTAssertTrue(bad.output.contains("slo.yaml:6 names in 'activity_model'"), bad.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "-bad"), "nothing ran")
     }
