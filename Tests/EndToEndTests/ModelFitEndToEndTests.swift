@@ -37,10 +37,12 @@ final class ModelFitEndToEndTests: XCTestCase {
                 too_many_requests_fraction: 0.01
 
             """
-        // The measurement: a low fixed rate, nothing queueing.
+        // The measurement: a low fixed rate, nothing queueing. 200/s rather than more: the client, the
+        // simulator and the suite's other tests share 2 cores, and at 500/s their CPU shows in the service
+        // time (a fitted server p50 of 27 ms for 20 was seen with the suite running beside it).
         var run = RunRequest(profilePath: try profile(dir, simulator: chosen, connections: 2, streams: 100))
-        run.overrides.schedule = .fixedRate(perSecond: 500)
-        run.overrides.durationSeconds = 8
+        run.overrides.schedule = .fixedRate(perSecond: 200)
+        run.overrides.durationSeconds = 12
         run.overrides.loopRecording = true
         run.outDirectory = dir.appendingPathComponent("measured").path
         let measured = try ReplayRun.execute(run, log: { _ in }).report
