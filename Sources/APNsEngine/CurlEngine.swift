@@ -136,8 +136,6 @@ public final class CurlEngine: WakeableEngine {
                 nextProgress = now + progressEvery
             }
 
-            // Stop feeding once the duration is over or a stop was requested; what was staged or waiting
-            // to be resent ends now.
             // No transfer ever answered and failures went on past the fail-fast window: give up on the
             // target (every worker and the producer stop with it), naming it and the last failure.
             if !answered, let since = unreachableSince, now >= since + failFastNanos, !stop.isRequested {

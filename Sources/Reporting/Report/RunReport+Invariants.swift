@@ -42,7 +42,7 @@ extension RunReport {
 
     private func pushViolations(_ check: Check) {
         let p = pushes
-        let classes = p.delivered + p.rejectedTotal + p.failedTotal + p.timedOut + p.notSentTotal
+        let classes = p.classesTotal
         check(classes == p.planned, "pushes.planned", "\(classes) (delivered + rejected + failed + timedOut + notSent)", "\(p.planned)")
         if let expected = p.expectedPlanned {
             check(expected == p.planned, "pushes.expectedPlanned", "\(p.planned) (planned)", "\(expected)")

@@ -354,6 +354,8 @@ extension RunReport {
         public var failedTotal: Int { failed.values.reduce(0, +) }
         /// Sum of ``notSent`` over all causes.
         public var notSentTotal: Int { notSent.values.reduce(0, +) }
+        /// Every terminal class added up: equal to ``planned`` when the pushes balance.
+        public var classesTotal: Int { delivered + rejectedTotal + failedTotal + timedOut + notSentTotal }
         /// Of ``notSent``: the pushes due after the run's end (`after_end`: its duration ran out first).
         /// Planned, never due: not a loss.
         public var afterEnd: Int { notSent[NotSentCause.afterEnd.rawValue] ?? 0 }

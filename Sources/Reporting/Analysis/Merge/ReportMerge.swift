@@ -165,7 +165,7 @@ public enum ReportMerge {
                                  failed: failed, timedOut: timedOut, notSent: notSent, balanced: false)
         // Every shard checks against the same model (equal configurations), so their counts add up.
         p.wouldNotDecode = reports.compactMap(\.pushes.wouldNotDecode).reduce(nil) { sum, shard in sum.map { $0 + shard } ?? shard }
-        p.balanced = planned == delivered + p.rejectedTotal + p.failedTotal + timedOut + p.notSentTotal
+        p.balanced = planned == p.classesTotal
             && (expected == nil || expected == planned) && (p.wouldNotDecode?.total ?? 0) <= delivered
         return p
     }

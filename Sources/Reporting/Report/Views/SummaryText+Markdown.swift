@@ -194,13 +194,18 @@ extension SummaryText {
         for (cause, n) in Format.byCount(p.notSentDueByCause) { line("| not sent: \(Format.cell(cause)) | \(n) |") }
         if p.afterEnd > 0 { line("| due after the run's end (not judged) | \(p.afterEnd) |") }
         line()
-        let sum = p.delivered + p.rejectedTotal + p.failedTotal + p.timedOut + p.notSentTotal
-        var balance = "Balanced: **\(p.balanced ? "yes" : "NO")** — delivered \(p.delivered) + rejected \(p.rejectedTotal) "
-            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentDue)"
-            + (p.afterEnd > 0 ? " + after the end \(p.afterEnd)" : "") + " = \(sum), planned \(p.planned)"
-        if let expected = p.expectedPlanned { balance += ", workload expected \(expected)" }
-        line(balance + ".")
+        line("Balanced: **\(p.balanced ? "yes" : "NO")** — \(balanceTerms(p)).")
         line()
+    }
+
+    /// `delivered 6 + rejected 1 + failed 0 + timed out 0 + not sent 1 + after the end 2 = 10, planned 10`:
+    /// the push classes added up against `planned` (and the workload's expectation), as both views print it.
+    static func balanceTerms(_ p: RunReport.Pushes) -> String {
+        var text = "delivered \(p.delivered) + rejected \(p.rejectedTotal) + failed \(p.failedTotal) + timed out \(p.timedOut) "
+            + "+ not sent \(p.notSentDue)" + (p.afterEnd > 0 ? " + after the end \(p.afterEnd)" : "")
+            + " = \(p.classesTotal), planned \(p.planned)"
+        if let expected = p.expectedPlanned { text += ", workload expected \(expected)" }
+        return text
     }
 
     static func events(_ e: RunReport.Events, into md: inout String) {

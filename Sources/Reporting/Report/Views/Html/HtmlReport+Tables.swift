@@ -28,12 +28,7 @@ extension HtmlReport {
         if p.afterEnd > 0 { t += row("due after the run's end (not judged)", p.afterEnd) }
         t += row("planned", p.planned, total: true)
         t += "</tbody></table>\n"
-        let sum = p.delivered + p.rejectedTotal + p.failedTotal + p.timedOut + p.notSentTotal
-        var balance = "<p>Balanced: <strong>\(p.balanced ? "yes" : "NO")</strong> — delivered \(p.delivered) + rejected \(p.rejectedTotal) "
-            + "+ failed \(p.failedTotal) + timed out \(p.timedOut) + not sent \(p.notSentDue)"
-            + (p.afterEnd > 0 ? " + after the end \(p.afterEnd)" : "") + " = \(sum), planned \(p.planned)"
-        if let expected = p.expectedPlanned { balance += ", workload expected \(expected)" }
-        t += balance + ".</p>\n"
+        t += "<p>Balanced: <strong>\(p.balanced ? "yes" : "NO")</strong> — \(SummaryText.balanceTerms(p)).</p>\n"
         let e = report.events
         if e.read > 0 {
             t += "<p>Events: \(e.read) read — \(e.producedPushes) produced pushes, \(e.stateOnly) state only, "
