@@ -59,6 +59,9 @@ fi
 bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}
 evr=$root/Benchmarks/.build/release/engine-vs-reference
 
+# A client's output, shown with its provider token (kept for h2load's header) left out: no full JWT is printed.
+shown() { grep -v '^authorization: ' "$1" >&2 || true; }
+
 work=$(mktemp -d)
 sim_pid=""
 cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -87,8 +90,8 @@ if [ -n "$latency" ]; then
         out="$work/evr-$point.out"
         taskset -c "$client_cpu" "$evr" --url "$url" --ca "$work/ca.pem" --key "$key" --connections "$c" --streams "$m" \
             --pushes "$pushes" --warmup $((pushes / 5)) --rounds "$rounds" --modes "$modes" \
-            --write-body "$work/body.json" --print-bearer > "$out" 2>&1 || { cat "$out" >&2; echo "bench-engine: engine-vs-reference failed" >&2; exit 1; }
-        cat "$out" >&2
+            --write-body "$work/body.json" --print-bearer > "$out" 2>&1 || { shown "$out"; echo "bench-engine: engine-vs-reference failed" >&2; exit 1; }
+        shown "$out"
         for mode in ${modes//,/ }; do
             read -r P[$point/$mode] C[$point/$mode] W[$point/$mode] L50[$point/$mode] L99[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) wake=\([0-9.]*\) p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\)$/\1 \2 \3 \4 \5/p" "$out")"
         done
@@ -170,8 +173,8 @@ echo "simulator: $url (fast, pid $sim_pid, cpu $server_cpu); clients on cpu $cli
 # engine-vs-reference on the client core; echoes its output to stderr, keeps it in $work/$1.out.
 compare() {
     local name=$1; shift
-    taskset -c "$client_cpu" env "$@" > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; echo "bench-engine: $name failed" >&2; exit 1; }
-    cat "$work/$name.out" >&2
+    taskset -c "$client_cpu" env "$@" > "$work/$name.out" 2>&1 || { shown "$work/$name.out"; echo "bench-engine: $name failed" >&2; exit 1; }
+    shown "$work/$name.out"
 }
 result() { sed -n "s/^RESULT mode=$2 pps=\([0-9.]*\) cpu_us=\([0-9.]*\) .*$/\1 \2/p" "$work/$1.out"; }
 
