@@ -1,12 +1,17 @@
 /// Push headers one rule of a workload sets itself, over the run's: nil fields take the profile's push type,
 /// topic, expiration and collapse id. The engine prebuilds one header list per override (a push's
-/// ``OutgoingPush/kind``), so nothing is built per push.
+/// ``OutgoingPush/kind``), so nothing is built per push; a value that differs from push to push (read from
+/// an event's field) is carried by the push itself and linked in front of that list.
 public struct HeaderOverride: Equatable, Sendable {
     public var pushType: PushType?
     public var topic: String?
     /// `apns-expiration` as seconds after the run's start; 0 sends 0 (deliver now or never).
     public var expirationSeconds: Int?
     public var collapseID: String?
+    /// `apns-expiration` comes from each push (``OutgoingPush/expirationSeconds``), not from a constant.
+    public var expirationPerPush = false
+    /// `apns-collapse-id` comes from each push (``OutgoingPush/collapseID``), not from a constant.
+    public var collapseIDPerPush = false
 
     public init(pushType: PushType? = nil, topic: String? = nil, expirationSeconds: Int? = nil, collapseID: String? = nil) {
         self.pushType = pushType
@@ -23,9 +28,12 @@ public struct ResolvedPushKind: Equatable, Sendable {
     public var part: Int
     public var pushType: PushType
     public var topic: String
-    /// `apns-expiration` as seconds after the run's start; nil sends none.
+    /// `apns-expiration` as seconds after the run's start; nil sends none (or each push's, below).
     public var expirationSeconds: Int?
     public var collapseID: String?
+    /// The header's value is each push's own (``HeaderOverride/expirationPerPush``, ``HeaderOverride/collapseIDPerPush``).
+    public var expirationPerPush = false
+    public var collapseIDPerPush = false
 }
 
 extension RunConfig {
@@ -35,9 +43,11 @@ extension RunConfig {
         workload.parts.enumerated().flatMap { i, part in
             (i < overrides.count ? overrides[i] : [HeaderOverride()]).map { o in
                 let pushType = o.pushType ?? part.pushType
+                // A header read from each push replaces the profile's constant, so the list carries neither.
                 return ResolvedPushKind(part: i, pushType: pushType, topic: o.topic ?? pushType.topic(bundleID: part.bundleID),
-                                        expirationSeconds: o.expirationSeconds ?? payload.expirationSeconds,
-                                        collapseID: o.collapseID ?? payload.collapseID)
+                                        expirationSeconds: o.expirationPerPush ? nil : o.expirationSeconds ?? payload.expirationSeconds,
+                                        collapseID: o.collapseIDPerPush ? nil : o.collapseID ?? payload.collapseID,
+                                        expirationPerPush: o.expirationPerPush, collapseIDPerPush: o.collapseIDPerPush)
             }
         }
     }

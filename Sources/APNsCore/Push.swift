@@ -27,6 +27,12 @@ public struct OutgoingPush: Sendable {
     /// For a push that fails the check: the index of its sample in the run's findings; -1 when it was not
     /// kept as one.
     public var contractSample: Int32 = -1
+    /// `apns-collapse-id`'s bytes, read only for a kind whose collapse id comes from each push
+    /// (``ResolvedPushKind/collapseIDPerPush``); empty sends none. Its capacity is kept between pushes.
+    public var collapseID: [UInt8] = []
+    /// `apns-expiration` as seconds after the run's start (0: now or never), read only for a kind whose
+    /// expiration comes from each push (``ResolvedPushKind/expirationPerPush``); -1 sends none.
+    public var expirationSeconds = -1
 
     public init(bodyCapacity: Int = 4096) {
         body.reserveCapacity(bodyCapacity)

@@ -19,6 +19,10 @@ public struct EngineConfiguration: Sendable {
         /// `apns-expiration` (epoch seconds) and `apns-collapse-id` of this kind; nil: the run's.
         public var expiration: Int?
         public var collapseID: String?
+        /// The header comes from each push (``OutgoingPush/expirationSeconds``, ``OutgoingPush/collapseID``):
+        /// this kind's list carries neither the kind's nor the run's.
+        public var expirationPerPush = false
+        public var collapseIDPerPush = false
         public init(pushType: PushType, topic: String, expiration: Int? = nil, collapseID: String? = nil) {
             self.pushType = pushType
             self.topic = topic
@@ -26,6 +30,8 @@ public struct EngineConfiguration: Sendable {
             self.collapseID = collapseID
         }
     }
+    /// The run's start in epoch seconds: a push's own ``OutgoingPush/expirationSeconds`` counts from it.
+    public var startedAtEpochSeconds = 0
     /// `apns-expiration` in epoch seconds; nil sends no header (APNs' normal storage policy).
     public var expiration: Int?
     /// HTTP/2 connections to open at most. Default 1.
@@ -100,9 +106,13 @@ public struct EngineConfiguration: Sendable {
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
         stallTimeoutSeconds = c.transport.stallLimit
+        self.startedAtEpochSeconds = startedAtEpochSeconds
         kinds = c.pushKinds(overrides: headerOverrides).map { k in
-            PushKind(pushType: k.pushType, topic: k.topic,
-                     expiration: k.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: k.collapseID)
+            var kind = PushKind(pushType: k.pushType, topic: k.topic,
+                                expiration: k.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: k.collapseID)
+            kind.expirationPerPush = k.expirationPerPush
+            kind.collapseIDPerPush = k.collapseIDPerPush
+            return kind
         }
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
         self.broadcastChannels = broadcastChannels

@@ -13,9 +13,15 @@ final class HeaderSet {
     private var channelLists: [OpaquePointer?] = []
     /// `iat` of the provider token in these headers.
     let issuedAt: Int
+    /// By kind: which headers each push carries itself (``PerPushHeaders``), linked in front of the kind's list.
+    private let perPush: [PerPushHeaders]
+    /// The run's start in epoch seconds, which a push's own expiration counts from.
+    let expirationBase: Int
 
     init(configuration: EngineConfiguration, bearer: String, issuedAt: Int) throws {
         self.issuedAt = issuedAt
+        expirationBase = configuration.startedAtEpochSeconds
+        perPush = configuration.kinds.map { PerPushHeaders(expiration: $0.expirationPerPush, collapseID: $0.collapseIDPerPush) }
         lists = Array(repeating: nil, count: configuration.kinds.count * 11)
         for (k, kind) in configuration.kinds.enumerated() {
             for priority in Priority.allCases {
@@ -29,8 +35,8 @@ final class HeaderSet {
                     "Accept:",
                     "Expect:",
                 ]
-                if let expiration = kind.expiration ?? configuration.expiration { lines.append("apns-expiration: \(expiration)") }
-                if let collapseID = kind.collapseID ?? configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
+                if !kind.expirationPerPush, let expiration = kind.expiration ?? configuration.expiration { lines.append("apns-expiration: \(expiration)") }
+                if !kind.collapseIDPerPush, let collapseID = kind.collapseID ?? configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
                 lists[k * 11 + priority.rawValue] = try Self.build(lines)
             }
         }
@@ -72,6 +78,10 @@ final class HeaderSet {
         return UnsafeMutablePointer<curl_slist>(channelLists[index * 3 + place])
     }
 
+    /// Which headers a device push of `kind` carries itself.
+    @inline(__always)
+    func perPushHeaders(kind: Int32) -> PerPushHeaders { perPush[Int(kind)] }
+
     /// The list for a device push of `kind` at `priority`.
     @inline(__always)
     func list(kind: Int32, priority: Priority) -> UnsafeMutablePointer<curl_slist>? {
@@ -82,4 +92,11 @@ final class HeaderSet {
         for l in lists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
         for l in channelLists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
     }
+}
+
+/// The headers a push kind takes from each push rather than from its prebuilt list.
+struct PerPushHeaders: Equatable {
+    var expiration = false
+    var collapseID = false
+    var any: Bool { expiration || collapseID }
 }

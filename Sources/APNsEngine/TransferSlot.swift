@@ -21,6 +21,8 @@ final class TransferSlot {
     static let responseLimit = 1024
     /// Keeps the header lists this transfer points at alive.
     var headers: HeaderSet?
+    /// The lines a push carries itself, linked in front of its kind's list.
+    private let perPushLines = PushHeaderLines()
     var intendedNanos: UInt64 = 0
     /// When the current attempt was handed to libcurl.
     var sentNanos: UInt64 = 0
@@ -118,7 +120,14 @@ final class TransferSlot {
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(n))
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, bodyStorage)
         headers = set
-        let list = push.channel >= 0 ? set.list(channel: Int(push.channel), priority: push.priority) : set.list(kind: push.kind, priority: push.priority)
+        var list: UnsafeMutablePointer<curl_slist>?
+        if push.channel >= 0 {
+            list = set.list(channel: Int(push.channel), priority: push.priority)
+        } else {
+            list = set.list(kind: push.kind, priority: push.priority)
+            let own = set.perPushHeaders(kind: push.kind)
+            if own.any { list = perPushLines.link(push, own, expirationBase: set.expirationBase, before: list) }
+        }
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
         response.removeAll(keepingCapacity: true)
     }

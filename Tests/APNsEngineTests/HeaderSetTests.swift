@@ -31,4 +31,36 @@ final class HeaderSetTests: XCTestCase {
         }
         XCTAssertEqual(config.topic, "com.example.a.push-type.liveactivity", "kind 0 is the configuration's topic")
     }
+
+    func testAPushsOwnHeadersAreLinkedInFrontOfItsKindsListWhichCarriesNeither() throws {
+        var config = EngineConfiguration(baseURL: "https://127.0.0.1:1", topic: "com.example.a", pushType: .alert, expiration: 99)
+        config.collapseID = "run-wide"
+        config.startedAtEpochSeconds = 1_800_000_000
+        var own = EngineConfiguration.PushKind(pushType: .alert, topic: "com.example.a")
+        own.collapseIDPerPush = true
+        own.expirationPerPush = true
+        config.kinds.append(own)
+        let set = try HeaderSet(configuration: config, bearer: "bearer x.y.z", issuedAt: 1)
+        let shared = lines(set.list(kind: 1, priority: .immediate))
+        XCTAssertFalse(shared.contains { $0.hasPrefix("apns-collapse-id") || $0.hasPrefix("apns-expiration") }, "\(shared)")
+        XCTAssertTrue(lines(set.list(kind: 0, priority: .immediate)).contains("apns-collapse-id: run-wide"))
+
+        let node = PushHeaderLines()
+        var push = OutgoingPush()
+        push.kind = 1
+        push.collapseID = Array("order-7".utf8)
+        push.expirationSeconds = 3600
+        let linked = node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))
+        XCTAssertEqual(lines(linked), ["apns-expiration: 1800003600", "apns-collapse-id: order-7"] + shared)
+        // 0 is sent as 0 (now or never); an absent value (-1, empty) leaves the line out.
+        push.expirationSeconds = 0
+        push.collapseID = []
+        XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))),
+                       ["apns-expiration: 0"] + shared)
+        push.expirationSeconds = -1
+        push.collapseID = Array(String(repeating: "c", count: 100).utf8)
+        XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))),
+                       ["apns-collapse-id: " + String(repeating: "c", count: 100)] + shared, "a longer value grows the buffer")
+        XCTAssertEqual(set.perPushHeaders(kind: 0), PerPushHeaders())
+    }
 }

@@ -87,6 +87,11 @@ final class WorkloadLedger {
         var reach: Int32 = 1
         /// The push rule that planned it, when the workload names its rules.
         var rule: String?
+        /// Its push kind, and the header values it carries itself (read by the engine only for a kind whose
+        /// header comes from each push).
+        var kind: Int32 = 0
+        var collapseID = ""
+        var expirationSeconds = -1
         /// The body parsed (tests only; the workload never parses payloads).
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
         var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
@@ -134,7 +139,8 @@ final class WorkloadLedger {
         case .push:
             sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
                              priority: push.priority, recordedMillis: push.recordedMillis, channel: push.channel, reach: push.reach,
-                             rule: driver.origin?.rule))
+                             rule: driver.origin?.rule, kind: push.kind, collapseID: String(decoding: push.collapseID, as: UTF8.self),
+                             expirationSeconds: push.expirationSeconds))
             outcomes.append((.delivered, push.priority))
         case .notSent(let cause):
             outcomes.append((.notSent(cause), push.priority))

@@ -29,8 +29,10 @@ public final class PlanLineWriter {
     private var kindAndStream: [UInt8] = []
     private var lastKind = ""
     private var lastStream = ""
-    /// By push kind: `,"expiration_seconds":N` and `,"collapse_id":"…"` when set, then `,"payload":`.
+    /// By push kind: `,"expiration_seconds":N` and `,"collapse_id":"…"` when set as constants.
     private let headerTails: [[UInt8]]
+    /// By push kind: whether each push carries its own expiration and collapse id (written after the above).
+    private let perPush: [(expiration: Bool, collapseID: Bool)]
 
     /// Opens `path` for writing (created or truncated); `-` is standard output.
     public init(path: String, config: RunConfig, recipes: [Recipe], showTokens: Bool) throws {
@@ -66,9 +68,9 @@ public final class PlanLineWriter {
                 Self.appendKey("collapse_id", to: &encoder)
                 Self.appendString(id, to: &encoder)
             }
-            Self.appendKey("payload", to: &encoder)
             return encoder
         }
+        perPush = kinds.map { ($0.expirationPerPush, $0.collapseIDPerPush) }
         buffer.reserveCapacity(Self.flushAt + 8192)
     }
 
@@ -117,7 +119,18 @@ public final class PlanLineWriter {
             if kindFields.indices.contains(kind) { buffer.append(contentsOf: kindFields[kind]) }
             Self.appendKey("priority", to: &buffer)
             Self.appendInt(push.priority.rawValue, to: &buffer)
-            if headerTails.indices.contains(kind) { buffer.append(contentsOf: headerTails[kind]) }
+            if headerTails.indices.contains(kind) {
+                buffer.append(contentsOf: headerTails[kind])
+                if perPush[kind].expiration, push.expirationSeconds >= 0 {
+                    Self.appendKey("expiration_seconds", to: &buffer)
+                    Self.appendInt(push.expirationSeconds, to: &buffer)
+                }
+                if perPush[kind].collapseID, !push.collapseID.isEmpty {
+                    Self.appendKey("collapse_id", to: &buffer)
+                    appendJSONString(push.collapseID)
+                }
+            }
+            Self.appendKey("payload", to: &buffer)
             buffer.append(contentsOf: push.body)
         }
         buffer.append(contentsOf: "}\n".utf8)
@@ -136,6 +149,13 @@ public final class PlanLineWriter {
             written += n
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// UTF-8 bytes as a JSON string.
+    private func appendJSONString(_ bytes: [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        for b in bytes { Self.appendEscaped(b, to: &buffer) }
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// ``DeviceToken/redacted(_:)`` written in place: the first 8 characters and the length.

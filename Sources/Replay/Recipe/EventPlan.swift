@@ -29,6 +29,10 @@ struct EventPlan {
         var liveEvent: String
         /// Its pushes' header set (an index into ``Recipe/headerVariants``).
         var headerSet: Int32
+        /// The rule's `apns-expiration` read for this event (seconds after the run's start); -1: none.
+        var expirationSeconds = -1
+        /// Whether the rule's collapse id read for this event has a value (in ``RecipeRules/collapseIDs``).
+        var hasCollapseID = false
 
         var done: Bool { next >= count }
     }

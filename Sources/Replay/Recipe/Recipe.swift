@@ -118,6 +118,11 @@ public struct Recipe: Sendable {
         var removeRecipientAfterEnd = false
         /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
         var header: HeaderChoice = .fixed(0)
+        /// `apns-collapse-id` read once per event from a field or a format over fields (the header set then
+        /// carries none); nil: the header set's.
+        var collapseID: HeaderText?
+        /// `apns-expiration` read once per event, seconds after the run's start; nil: the header set's.
+        var expiration: Source?
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.
         var perPushSlots: [Int] = []
         var perEventSlots: [Int] = []
@@ -130,6 +135,16 @@ public struct Recipe: Sendable {
             perEventSlots = slots.indices.filter { !slots[$0].source.readsRecipient }
             rememberPerPush = remember.contains { $0.source.readsRecipient }
         }
+    }
+
+    /// A header value written from an event's values: literal text and values in turn (`order-{{order_id}}`),
+    /// or one value alone. An absent value leaves the header out.
+    struct HeaderText: Sendable {
+        enum Part: Sendable {
+            case literal([UInt8])
+            case value(Source)
+        }
+        var parts: [Part]
     }
 
     enum HeaderChoice: Sendable {

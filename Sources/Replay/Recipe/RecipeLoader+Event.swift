@@ -159,35 +159,40 @@ extension Builder {
         switch e.node {
         case .scalar:
             if reader.isNull(e) { return .constant(.absent) }
-            let text = try reader.text(e)
-            switch text {
-            case "time": return .time
-            case "time.unix": return .timeUnix
-            case "activity_timestamp": return .activityTimestamp
-            case "live_activity_event":
-                guard liveEvent else { throw fail(e, "reads live_activity_event, but the push sets no 'live_activity_event'") }
-                return .liveActivityEvent
-            case "recipient.key":
-                guard recipient != nil else { throw fail(e, "reads recipient.key, but the push has no recipient entity") }
-                return .recipientKey
-            default: break
-            }
-            if text.hasPrefix("recipient.") {
-                let name = String(text.dropFirst("recipient.".count))
-                guard let type = recipient else { throw fail(e, "reads '\(text)', but the push has no recipient entity ('to' is a token)") }
-                guard let i = entities[type].fields.firstIndex(of: name) else {
-                    throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) (kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")
-                }
-                return .recipient(i)
-            }
-            if let i = event.fields.firstIndex(where: { $0.name == text }) { return .field(i) }
-            if let r = try relation(text, e, event: event) { return .related(r) }
-            throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
+            return try source(named: try reader.text(e), e, event: event, recipient: recipient, liveEvent: liveEvent)
         case .mapping:
             return try mappedSource(e, event: event, recipient: recipient, liveEvent: liveEvent)
         default:
             throw fail(e, "must be a field name or a mapping")
         }
+    }
+
+    /// A value source written as a name (`status`, `delivery.user_id`, `recipient.name`, `time`, …); `e` is
+    /// where it is written, for messages.
+    func source(named text: String, _ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool = false) throws -> Recipe.Source {
+        switch text {
+        case "time": return .time
+        case "time.unix": return .timeUnix
+        case "activity_timestamp": return .activityTimestamp
+        case "live_activity_event":
+            guard liveEvent else { throw fail(e, "reads live_activity_event, but the push sets no 'live_activity_event'") }
+            return .liveActivityEvent
+        case "recipient.key":
+            guard recipient != nil else { throw fail(e, "reads recipient.key, but the push has no recipient entity") }
+            return .recipientKey
+        default: break
+        }
+        if text.hasPrefix("recipient.") {
+            let name = String(text.dropFirst("recipient.".count))
+            guard let type = recipient else { throw fail(e, "reads '\(text)', but the push has no recipient entity ('to' is a token)") }
+            guard let i = entities[type].fields.firstIndex(of: name) else {
+                throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) (kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")
+            }
+            return .recipient(i)
+        }
+        if let i = event.fields.firstIndex(where: { $0.name == text }) { return .field(i) }
+        if let r = try relation(text, e, event: event) { return .related(r) }
+        throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
     }
 
     /// A value source written as a mapping: `{const}`, `{via}`, `{join}` or `{from, map, default}`, with

@@ -39,7 +39,7 @@ extension Builder {
             guard liveEvent != nil else { throw fail(a, "needs 'live_activity_event': only an end push ends an activity") }
             rule.removeRecipientAfterEnd = true
         }
-        rule.header = try header(m, event: event)
+        try header(m, event: event, recipient: recipient, into: &rule)
         rule.splitByRecipient()
         return rule
     }
@@ -178,59 +178,4 @@ extension Builder {
         }
     }
 
-    /// The push's headers: push type, topic, expiration and collapse id, each fixed or mapped from one field's value.
-    mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule) throws -> Recipe.HeaderChoice {
-        var base = HeaderOverride()
-        var mapped: (from: Recipe.Source, entry: Entry, tables: [String: [(WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)]], defaults: [(WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)])?
-        if let t = m["push_type"] {
-            let text = try reader.text(t)
-            guard let p = PushType(rawValue: text) else { throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'") }
-            base.pushType = p
-        }
-        if let t = m["topic"] { base.topic = try reader.text(t) }
-        for (key, sp, ip) in [("expiration_seconds", nil, \HeaderOverride.expirationSeconds), ("collapse_id", \HeaderOverride.collapseID, nil)]
-            as [(String, WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?)] {
-            guard let entry = m[key] else { continue }
-            if case .scalar = entry.node {
-                if let ip { base[keyPath: ip] = try reader.int(entry, 0 ... 31_536_000) }
-                if let sp {
-                    let id = try reader.text(entry)
-                    guard id.utf8.count <= 64 else { throw fail(entry, "must be at most 64 bytes (APNs' limit)") }
-                    base[keyPath: sp] = id
-                }
-                continue
-            }
-            let mm = try reader.map(entry)
-            try reader.only(mm, ["from", "map", "default"])
-            guard let from = mm["from"], let table = mm["map"] else { throw fail(entry, "must be a constant or {from: FIELD, map: {VALUE: …}, default: …}") }
-            let src = try source(from, event: event, recipient: nil)
-            if mapped == nil { mapped = (src, from, [:], []) } else if try reader.text(from) != (try reader.text(mapped!.entry)) {
-                throw fail(from, "must map from the same field as the push's other mapped headers ('\(try reader.text(mapped!.entry))')")
-            }
-            for t in try reader.map(table).entries { mapped!.tables[t.key, default: []].append((sp, ip, try constant(t))) }
-            if let d = mm["default"] { mapped!.defaults.append((sp, ip, try constant(d))) }
-        }
-        func apply(_ v: inout HeaderOverride, _ items: [(WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)]) {
-            for (sp, ip, value) in items {
-                if let sp { v[keyPath: sp] = value.text }
-                if let ip, case let .int(n) = value { v[keyPath: ip] = n }
-            }
-        }
-        guard let mapped else { return .fixed(index(of: base)) }
-        var other = base
-        apply(&other, mapped.defaults)
-        var table: [String: Int32] = [:]
-        for (key, items) in mapped.tables {
-            var v = other
-            apply(&v, items)
-            table[key] = index(of: v)
-        }
-        return .mapped(from: mapped.from, table: table, otherwise: index(of: other))
-    }
-
-    mutating func index(of v: HeaderOverride) -> Int32 {
-        if let i = variants.firstIndex(of: v) { return Int32(i) }
-        variants.append(v)
-        return Int32(variants.count - 1)
-    }
 }

@@ -32,6 +32,10 @@ public final class RecipeRules: WorkloadRules {
     var scratch: [[PayloadTemplate.Value]]
     /// Per rule: the values a push keeps on its recipient (`remember`), reused from push to push.
     var remembered: [[(field: Int, value: RecipeValue)]]
+    /// Per rule: its collapse id as read for the event being planned (a rule with `collapse_id` from a field).
+    var collapseIDs: [[UInt8]]
+    /// Per rule: the pushes it planned so far, not-sent ones included (``Recipe/PushRule/index``).
+    public private(set) var plannedByRule: [Int]
     /// The Live Activity event of the rule being planned or filled (`live_activity_event` reads it).
     var liveEvent = "update"
     /// The token of the push being filled (for `activity_timestamp`).
@@ -76,6 +80,8 @@ public final class RecipeRules: WorkloadRules {
         rules = recipe.pushRules
         scratch = rules.map { Array(repeating: .null, count: $0.slots.count) }
         remembered = rules.map { Array(repeating: (0, .absent), count: $0.remember.count) }
+        collapseIDs = rules.map { $0.collapseID == nil ? [] : { var b = [UInt8](); b.reserveCapacity(64); return b }() }
+        plannedByRule = Array(repeating: 0, count: rules.count)
         values.reserveCapacity(16)
         plan.entries.reserveCapacity(recipe.events.map(\.pushes.count).max() ?? 0)
     }
@@ -101,6 +107,8 @@ public final class RecipeRules: WorkloadRules {
             planned += try planRule(index)
         }
         lastEventHeldNoRule = planned == 0 && !pushes.isEmpty
+        // Counted once the whole event planned: a rule that fails makes the event a bad line.
+        for entry in plan.entries { plannedByRule[entry.rule] += entry.count }
         return planned
     }
 

@@ -1,0 +1,54 @@
+import APNsCore
+
+/// The header values a push rule reads once per event (`expiration_seconds` and `collapse_id` from fields),
+/// checked as APNs would take them; a value APNs would refuse makes the event a bad line.
+extension RecipeRules {
+    /// Seconds after the run's start; -1 when the value is absent (no header).
+    func expirationSeconds(_ source: Recipe.Source) throws -> Int {
+        switch value(source, recipient: nil) {
+        case .absent, .omit: return -1
+        case let .int(n) where (0 ... 31_536_000).contains(n): return n
+        case let v:
+            throw StreamLineError(line: line, cause: .badValue(field: "expiration_seconds", why: "\(v.text ?? "a list") is not a number of seconds from 0 to 31536000"))
+        }
+    }
+
+    /// Writes the rule's collapse id for the event into ``collapseIDs``; false when a value it reads is absent
+    /// (no header).
+    func writeCollapseID(_ format: Recipe.HeaderText, rule: Int) throws -> Bool {
+        collapseIDs[rule].removeAll(keepingCapacity: true)
+        for part in format.parts {
+            switch part {
+            case let .literal(bytes):
+                collapseIDs[rule].append(contentsOf: bytes)
+            case let .value(source):
+                let v = value(source, recipient: nil)
+                if case .string(let s) = v {
+                    collapseIDs[rule].append(contentsOf: s.utf8)
+                } else if case .int(let n) = v {
+                    Self.appendDecimal(n, to: &collapseIDs[rule])
+                } else if let text = v.text {
+                    collapseIDs[rule].append(contentsOf: text.utf8)
+                } else {
+                    return false
+                }
+            }
+        }
+        guard collapseIDs[rule].count <= 64 else {
+            let shown = String(decoding: collapseIDs[rule].prefix(24), as: UTF8.self)
+            throw StreamLineError(line: line, cause: .badValue(field: "collapse_id", why: "'\(shown)…' is \(collapseIDs[rule].count) bytes; APNs takes at most 64"))
+        }
+        return true
+    }
+
+    private static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var x = n.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(truncatingIfNeeded: 48 + x % 10))
+            x /= 10
+        } while x > 0
+        out[start...].reverse()
+    }
+}

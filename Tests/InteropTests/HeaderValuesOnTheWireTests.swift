@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Header values a recipe reads from each event reach the wire: the parcels example, replayed against
+/// scripts/push-capture.py (an h2c server, hyper-h2, that records every request's headers), sends each alert
+/// with the collapse id its plan shows, and its Live Activity updates with none.
+final class HeaderValuesOnTheWireTests: XCTestCase {
+    func testTheParcelsAlertsCarryTheirParcelsCollapseID() throws {
+        let python = try requireTool("python3", package: "python3")
+        let probe = try runChild(python, ["-c", "import h2"])
+        guard probe.status == 0 else { throw InteropError("the Python library h2 is not installed: run scripts/install-deps.sh --test") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let requests = dir.appendingPathComponent("requests").path
+        let capture = try ChildProcess(python, [ExitCodeTests.root.appendingPathComponent("scripts/push-capture.py").path, requests])
+        addTeardownBlock { _ = try? capture.stop() }
+        XCTAssertTrue(capture.output.wait(timeout: 30) { !$0.isEmpty }, "push-capture.py printed no port")
+        let port = try XCTUnwrap(capture.output.all.first)
+        let key = dir.appendingPathComponent("AuthKey_CAPTURE000.p8").path
+        let openssl = try runChild(try requireTool("openssl", package: "openssl"), ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
+        XCTAssertEqual(openssl.status, 0, openssl.output)
+
+        let bin = try SimulateProcess.binary(file: #filePath, line: #line)
+        let profile = "profiles/examples/parcels/parcels.yaml"
+        let plan = try runChild(bin, ["plan", profile, "--out", dir.appendingPathComponent("plan.ndjson").path], directory: ExitCodeTests.root)
+        XCTAssertEqual(plan.status, 0, plan.output)
+        let run = try runChild(bin, ["run", profile, "--closed-loop", "--target", "http://127.0.0.1:\(port)", "--key-path", key,
+                                     "--key-id", "CAPTURE000", "--team-id", "TEAMCAPTUR", "--quiet", "--out", dir.appendingPathComponent("out").path],
+                               directory: ExitCodeTests.root)
+        XCTAssertEqual(run.status, 0, run.output)
+
+        func collapseIDs(_ lines: [Substring], _ read: (Substring) -> Substring?) -> [String: Int] {
+            lines.compactMap(read).reduce(into: [:]) { $0[String($1), default: 0] += 1 }
+        }
+        let sent = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n")
+        let planned = try String(contentsOfFile: dir.appendingPathComponent("plan.ndjson").path, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.contains(#""not_sent""#) }
+        let onTheWire = collapseIDs(sent) { line in
+            line.split(separator: " ").first { $0.hasPrefix("apns-collapse-id=") }?.dropFirst("apns-collapse-id=".count)
+        }
+        let inThePlan = collapseIDs(planned) { line in
+            guard let r = line.range(of: #""collapse_id":""#) else { return nil }
+            return line[r.upperBound...].prefix { $0 != "\"" }
+        }
+        XCTAssertEqual(sent.count, planned.count, "every push to send was sent")
+        XCTAssertEqual(onTheWire, inThePlan)
+        // The delivered and the signed alert of each parcel share its id; no update carries one.
+        XCTAssertEqual(onTheWire.values.reduce(0, +), 92, "\(onTheWire)")
+        XCTAssertTrue(onTheWire.keys.allSatisfy { $0.hasPrefix("parcel-P") }, "\(onTheWire)")
+        XCTAssertFalse(sent.contains { $0.contains("apns-push-type=liveactivity") && $0.contains("apns-collapse-id") })
+    }
+}
