@@ -46,6 +46,9 @@ public struct EventTally: Equatable, Sendable {
     public private(set) var invalidTotal = 0
     /// The first ``badLineSampleLimit`` bad lines, in the order read.
     public private(set) var badLineSamples: [BadLine] = []
+    /// Pushes planned by each push rule, by event kind and rule name (an event's only rule, unnamed, is `1`):
+    /// they add up to ``pushesPlanned``. Set by the workload that knows its rules; empty otherwise.
+    public var pushesByRule: [String: [String: Int]] = [:]
 
     public init() {}
 
@@ -99,6 +102,9 @@ public struct EventTally: Equatable, Sendable {
         for (cause, n) in b.invalid { s.invalid[cause, default: 0] += n }
         s.invalidTotal += b.invalidTotal
         s.badLineSamples.append(contentsOf: b.badLineSamples.prefix(max(0, badLineSampleLimit - s.badLineSamples.count)))
+        for (kind, rules) in b.pushesByRule {
+            for (rule, n) in rules { s.pushesByRule[kind, default: [:]][rule, default: 0] += n }
+        }
         return s
     }
 }

@@ -50,5 +50,17 @@ final class HeaderValuesOnTheWireTests: XCTestCase {
         XCTAssertEqual(onTheWire.values.reduce(0, +), 92, "\(onTheWire)")
         XCTAssertTrue(onTheWire.keys.allSatisfy { $0.hasPrefix("parcel-P") }, "\(onTheWire)")
         XCTAssertFalse(sent.contains { $0.contains("apns-push-type=liveactivity") && $0.contains("apns-collapse-id") })
+
+        // The report counts the pushes each rule planned, as the plan names them line by line.
+        var byRuleInPlan: [String: [String: Int]] = [:]
+        for line in try String(contentsOfFile: dir.appendingPathComponent("plan.ndjson").path, encoding: .utf8).split(separator: "\n") {
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let kind = try XCTUnwrap((json["event"] as? [String: Any])?["kind"] as? String)
+            byRuleInPlan[kind, default: [:]][json["rule"] as? String ?? "1", default: 0] += 1
+        }
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out/report.json"))) as? [String: Any]
+        let events = try XCTUnwrap(report?["events"] as? [String: Any])
+        XCTAssertEqual(events["pushesByRule"] as? [String: [String: Int]], byRuleInPlan)
+        XCTAssertEqual(byRuleInPlan["parcel.status"]?.keys.sorted(), ["activity", "delivered"])
     }
 }

@@ -92,6 +92,7 @@ final class RecipePushRuleTests: XCTestCase {
         // The alert's slot read the courier kept on the delivery the status names.
         XCTAssertEqual(ledger.sent[2].alert["body"] as? String, "Sam")
         XCTAssertEqual(ledger.sent[2].alert["title"] as? String, "delivered")
+        XCTAssertEqual(ledger.events.pushesByRule, ["status": ["activity": 2, "alert": 2]], "events without push rules have no entry")
     }
 
     func testAnEventNoRuleHeldForIsNoPushConditionNotABadLine() throws {
@@ -107,6 +108,7 @@ final class RecipePushRuleTests: XCTestCase {
         XCTAssertEqual(ledger.events.producedPushes, 1)
         XCTAssertTrue(ledger.events.balanced)
         XCTAssertEqual(ledger.sent.map(\.rule), ["1", "1"], "a rule in a list without a name is named by its place")
+        XCTAssertEqual(ledger.events.pushesByRule, ["status": ["1": 2]])
     }
 
     /// Each kind of test, with the statuses it lets through (of moving with 5 stops, near with 1, delivered without).

@@ -112,6 +112,7 @@ final class WorkloadLedger {
         var followersNotSubscribed: Int { inner.followersNotSubscribed }
         var lastEventHeldNoRule: Bool { inner.lastEventHeldNoRule }
         var lastPushRule: String? { inner.lastPushRule }
+        var pushesByRule: [String: [String: Int]] { inner.pushesByRule }
         var namesPushRules: Bool { inner.namesPushRules }
     }
 

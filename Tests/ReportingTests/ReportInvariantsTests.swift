@@ -52,6 +52,14 @@ final class ReportInvariantsTests: XCTestCase {
         assertViolation("events.read") { $0.events.stateOnly += 1 }
         assertViolation("events.byKind (sum)") { $0.events.byKind["leave.created", default: 0] += 1 }
         assertViolation("events.expectedPushes") { $0.events.expectedPushes = ($0.pushes.expectedPlanned ?? 0) + 1 }
+        // The pushes by rule add up to what the events planned (expected less one per bad line).
+        var byRule = Self.good
+        let planned = (byRule.events.expectedPushes ?? 0) - byRule.events.invalidTotal
+        byRule.events.pushesByRule = ["status": ["activity": planned - 3, "delivered": 3]]
+        XCTAssertEqual(byRule.violations(), [])
+        byRule.events.pushesByRule?["status"]?["delivered"] = 4
+        XCTAssertEqual(byRule.violations(), [ReportViolation(field: "events.pushesByRule (sum)",
+                                                             expected: "\(planned) (expectedPushes less one per invalid event)", found: "\(planned + 1)")])
     }
 
     func testEachLatencyInvariantCanFail() {

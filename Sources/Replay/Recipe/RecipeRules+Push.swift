@@ -19,6 +19,14 @@ extension RecipeRules {
 
     public var namesPushRules: Bool { rules.contains { $0.name != nil } }
 
+    public var pushesByRule: [String: [String: Int]] {
+        var out: [String: [String: Int]] = [:]
+        for event in recipe.events {
+            for rule in event.pushes { out[event.name, default: [:]][rule.name ?? "1", default: 0] += plannedByRule[rule.index] }
+        }
+        return out
+    }
+
     /// The next push of entry `e`, which has one left.
     private func take(_ e: Int, into push: inout OutgoingPush) -> PullResult {
         let n = plan.entries[e].next

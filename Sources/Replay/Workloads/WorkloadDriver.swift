@@ -46,6 +46,9 @@ public protocol WorkloadRules: AnyObject {
     /// workload does not name its rules.
     var lastPushRule: String? { get }
 
+    /// Pushes planned so far by each push rule, by event kind and rule name (``EventTally/pushesByRule``).
+    var pushesByRule: [String: [String: Int]] { get }
+
     /// Whether any push rule has a name (else ``lastPushRule`` is always nil, and is not asked per push).
     var namesPushRules: Bool { get }
 }
@@ -75,8 +78,13 @@ public final class WorkloadDriver: ReplaySource {
     /// The ``OutgoingPush/kind`` every push of this recording carries (its place in a mix; 0 alone).
     public var kind: Int32 = 0
 
-    /// What became of every event read so far.
-    public private(set) var events = EventTally()
+    /// What became of every event read so far, with the pushes each push rule planned.
+    public var events: EventTally {
+        var t = tally
+        t.pushesByRule = rules.pushesByRule
+        return t
+    }
+    private var tally = EventTally()
     /// The bad line that ended the stream under `bad_lines: stop`.
     public private(set) var stopError: StreamLineError?
     /// The I/O error that ended it.
@@ -155,7 +163,7 @@ public final class WorkloadDriver: ReplaySource {
                     let planned = try rules.apply(record)
                     if let name = rules.lastEventName { originKind = name }
                     let result: EventResult = planned > 0 ? .producedPushes(planned) : rules.lastEventHeldNoRule ? .noPushCondition : .stateOnly
-                    events.record(kind: rules.lastEventName ?? kind, result)
+                    tally.record(kind: rules.lastEventName ?? kind, result)
                 } catch {
                     let lineError = error as? StreamLineError
                         ?? StreamLineError(line: line, cause: .badValue(field: "?", why: "\(error)"))
@@ -174,7 +182,7 @@ public final class WorkloadDriver: ReplaySource {
         originLine = error.line
         originKind = kind ?? EventTally.unknownKind
         originRule = nil
-        events.recordBadLine(line: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? EventTally.unknownKind)
+        tally.recordBadLine(line: error.line, cause: error.cause.key, detail: error.description, kind: kind ?? EventTally.unknownKind)
         if policy == .stop {
             stopError = error
             stopping = true

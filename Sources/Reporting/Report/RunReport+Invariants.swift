@@ -8,7 +8,8 @@ extension RunReport {
     /// - Pushes: `planned = delivered + rejected + failed + timedOut + notSent`; `planned = expectedPlanned`
     ///   when the workload knew it; `balanced` says so; `wouldNotDecode.total ≤ delivered`.
     /// - Events: `read = producedPushes + stateOnly + noPushCondition + invalid`; `byKind` adds up to `read`;
-    ///   `expectedPushes = pushes.expectedPlanned` when both are known.
+    ///   `expectedPushes = pushes.expectedPlanned` when both are known; `pushesByRule` adds up to
+    ///   `expectedPushes` less one per invalid event.
     /// - Latency: the delivered pushes' histograms (summaries and encoded) hold one value per sent and
     ///   answered delivered push: at most `delivered`, the same count overall, by priority (summed), by push
     ///   type and under `byOutcome.delivered`; `byOutcome.rejected`, `failed`, `timedOut` at most their class,
@@ -67,6 +68,10 @@ extension RunReport {
         check(byKind == e.read, "events.byKind (sum)", "\(e.read) (read)", "\(byKind)")
         if let expected = e.expectedPushes, let planned = pushes.expectedPlanned {
             check(expected == planned, "events.expectedPushes", "\(planned) (pushes.expectedPlanned)", "\(expected)")
+        }
+        if let byRule = e.pushesByRule, let expected = e.expectedPushes {
+            let sum = byRule.values.reduce(0) { $0 + $1.values.reduce(0, +) }
+            check(sum == expected - e.invalidTotal, "events.pushesByRule (sum)", "\(expected - e.invalidTotal) (expectedPushes less one per invalid event)", "\(sum)")
         }
     }
 

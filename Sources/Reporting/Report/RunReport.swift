@@ -264,6 +264,7 @@ extension RunReport {
                       invalid: t.invalid, badLineSamples: t.badLineSamples)
             expectedPushes = t.expectedPushes
             noPushCondition = t.noPushCondition > 0 ? t.noPushCondition : nil
+            pushesByRule = t.pushesByRule.isEmpty ? nil : t.pushesByRule
         }
 
         /// Events (lines) read from the stream, including bad lines.
@@ -287,6 +288,10 @@ extension RunReport {
         /// The pushes the workload said the stream plans, over all shards, when it knows. Absent in reports
         /// written before it existed.
         public var expectedPushes: Int?
+        /// Pushes planned by each push rule, by event kind and rule name (an event's only rule, unnamed, is
+        /// `1`); they add up to the pushes the events planned (``expectedPushes`` less one per invalid event).
+        /// Absent in reports written before it existed.
+        public var pushesByRule: [String: [String: Int]]?
         /// How many passes over the recording the run made when it looped it (`loop_recording`); absent when
         /// it did not loop. Every pass's events are counted above.
         public var recordingPasses: Int?
@@ -547,6 +552,16 @@ extension RunReport {
             self.timedOut = timedOut
             self.inFlight = inFlight
             self.responseTime = responseTime
+        }
+    }
+}
+
+extension RunReport.Events {
+    /// The event kinds with more than one push rule, by name, each with its rules' planned pushes in rule-name
+    /// order (what the views list; a kind with one rule is its kind's count already).
+    public var severalRules: [(kind: String, counts: [(rule: String, pushes: Int)])] {
+        (pushesByRule ?? [:]).filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { kind, rules in
+            (kind, rules.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
     }
 }

@@ -218,6 +218,12 @@ extension SummaryText {
             + (e.invalid.isEmpty ? "" : " (" + Format.byCount(e.invalid).map { "\(Format.cell($0.key)) \($0.count)" }.joined(separator: ", ") + ")")
             + ". Balanced: **\(e.balanced ? "yes" : "NO")**.")
         line("By kind: " + Format.byCount(e.byKind).map { "\(Format.code($0.key)) \($0.count)" }.joined(separator: ", ") + ".")
+        let rules = e.severalRules
+        if !rules.isEmpty {
+            line("Pushes planned by push rule: " + rules.map { kind, counts in
+                "\(Format.code(kind)) " + counts.map { "\(Format.cell($0.rule)) \($0.pushes)" }.joined(separator: ", ")
+            }.joined(separator: "; ") + ".")
+        }
         line()
     }
 

@@ -38,6 +38,12 @@ extension HtmlReport {
             }
             t += ". Balanced: <strong>\(e.balanced ? "yes" : "NO")</strong>. By kind: "
                 + Format.byCount(e.byKind).map { "<code>\(HtmlEscape.text($0.key))</code> \($0.count)" }.joined(separator: ", ") + ".</p>\n"
+            let rules = e.severalRules
+            if !rules.isEmpty {
+                t += "<p>Pushes planned by push rule: " + rules.map { kind, counts in
+                    "<code>\(HtmlEscape.text(kind))</code> " + counts.map { "\(HtmlEscape.text($0.rule)) \($0.pushes)" }.joined(separator: ", ")
+                }.joined(separator: "; ") + ".</p>\n"
+            }
         }
         if report.latency.undeliveredSent > 0 {
             t += "<p class=\"note\">\(report.latency.undeliveredSent) sent pushes were rejected, failed or timed out; the latency charts are of delivered pushes only.</p>\n"
