@@ -31,28 +31,18 @@ func recipeBenchmarks() {
     // measured iteration applies the change and fills its 1 000 pushes into one reused push (per push: the
     // Live Activity template's slots from the event and the recipient, remember, aps.timestamp).
     Benchmark("RecipeFill_OrderChangesFanOut") { benchmark in
-        let devices = benchmark.scaledIterations.count
-        let rules = RecipeRules(try! RecipeLoader.load(path: recipePath("order-changes")), priority: .immediate)
-        let start: Int64 = 1_740_441_600_000
-        for i in 0..<devices {
-            let line = #"{"at":"2025-02-25T00:00:00.000Z","kind":"device.register","device_id":"device-\#(i)","push_token":"\#(hexToken(i))","store_ids":[1]}"#
-            precondition(try! rules.apply(record(line, line: i + 1, kind: "device.register", at: start + Int64(i))) == 0)
-        }
-        let change = record(#"{"at":"2025-02-25T01:00:00.000Z","kind":"order.change","store_id":1,"totalOrders":12,"lateOrders":3,"totalItems":48,"priority":10}"#,
-                            line: devices + 1, kind: "order.change", at: start + 3_600_000)
-        var push = OutgoingPush()
-        // One change outside the measurement: each token's first aps.timestamp grows their table once.
-        precondition(try! rules.apply(change) == devices)
-        while let result = rules.nextPlanned(into: &push) { precondition(result == .push) }
-        benchmark.startMeasurement()
-        let planned = try! rules.apply(change)
-        var pushed = 0
-        for _ in benchmark.scaledIterations {
-            if rules.nextPlanned(into: &push) == .push { pushed += 1 }
-            blackHole(push.body.count)
-        }
-        benchmark.stopMeasurement()
-        precondition(planned == devices && pushed == devices && rules.nextPlanned(into: &push) == nil)
+        orderChangesFanOut(benchmark, RecipeRules(try! RecipeLoader.load(path: recipePath("order-changes")), priority: .immediate))
+    }
+
+    // The same fan-out with the collapse id written from a format over the event's fields and the expiration
+    // read from one: per event into the rule's reused buffer, per push copied into the push's (no allocation).
+    Benchmark("RecipeFill_OrderChangesFanOutHeaderFields") { benchmark in
+        let path = recipePath("order-changes")
+        let yaml = try! String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+            of: "      to: {group: stores, key: store_id}\n",
+            with: "      to: {group: stores, key: store_id}\n      collapse_id: \"store-{{store_id}}-orders-{{totalOrders}}\"\n      expiration_seconds: totalItems\n")
+        precondition(yaml.contains("collapse_id"))
+        orderChangesFanOut(benchmark, RecipeRules(try! RecipeLoader.load(yaml: yaml, file: path), priority: .immediate))
     }
 
     // cdbl-leave: each line is one alert to the token it names. The measured call applies the line, which reads
@@ -71,4 +61,30 @@ func recipeBenchmarks() {
             blackHole(rules.nextPlanned(into: &push))
         }
     }
+}
+
+/// One order change at store 1, which `benchmark.scaledIterations.count` devices follow, applied and its pushes
+/// filled into one reused push: the measured span is the change's planning and every push's fill.
+private func orderChangesFanOut(_ benchmark: Benchmark, _ rules: RecipeRules) {
+    let devices = benchmark.scaledIterations.count
+    let start: Int64 = 1_740_441_600_000
+    for i in 0..<devices {
+        let line = #"{"at":"2025-02-25T00:00:00.000Z","kind":"device.register","device_id":"device-\#(i)","push_token":"\#(hexToken(i))","store_ids":[1]}"#
+        precondition(try! rules.apply(record(line, line: i + 1, kind: "device.register", at: start + Int64(i))) == 0)
+    }
+    let change = record(#"{"at":"2025-02-25T01:00:00.000Z","kind":"order.change","store_id":1,"totalOrders":12,"lateOrders":3,"totalItems":48,"priority":10}"#,
+                        line: devices + 1, kind: "order.change", at: start + 3_600_000)
+    var push = OutgoingPush()
+    // One change outside the measurement: each token's first aps.timestamp grows their table once.
+    precondition(try! rules.apply(change) == devices)
+    while let result = rules.nextPlanned(into: &push) { precondition(result == .push) }
+    benchmark.startMeasurement()
+    let planned = try! rules.apply(change)
+    var pushed = 0
+    for _ in benchmark.scaledIterations {
+        if rules.nextPlanned(into: &push) == .push { pushed += 1 }
+        blackHole(push.body.count)
+    }
+    benchmark.stopMeasurement()
+    precondition(planned == devices && pushed == devices && rules.nextPlanned(into: &push) == nil)
 }
