@@ -91,131 +91,149 @@ struct SvgChart {
             return "<figure class=\"chart\"><figcaption>\(HtmlEscape.escape(title))</figcaption>"
                 + "<p class=\"empty\">\(HtmlEscape.escape(emptyText))</p></figure>\n"
         }
-        let plotW = Self.width - Self.left - Self.right
-        let plotH = Self.height - Self.top - Self.bottom
+        let tops = stackTops
+        let plot = frame(stackTops: tops)
+        var svg = "<svg class=\"plot\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" "
+            + "aria-label=\"\(HtmlEscape.escape(title))\" data-points=\"\(dataPoints)\">"
+        svg += axes(plot)
+        svg += areas(plot, stackTops: tops)
+        svg += lineMarks(plot)
+        svg += markerMarks(plot)
+        svg += "</svg>"
+        return "<figure class=\"chart\"><figcaption>\(HtmlEscape.escape(title))</figcaption>\(svg)\(legend)</figure>\n"
+    }
 
-        // Stack tops, cumulative per x.
+    /// The stacked layers' tops, cumulative per x, bottom layer first.
+    private var stackTops: [[Double]] {
         var tops: [[Double]] = []
         var running = [Double](repeating: 0, count: stackX.count)
         for layer in layers {
             for i in running.indices where i < layer.values.count { running[i] += Swift.max(0, layer.values[i]) }
             tops.append(running)
         }
+        return tops
+    }
 
-        // Domains.
+    /// The plot's domains and ticks, from every point, layer and marker.
+    private func frame(stackTops tops: [[Double]]) -> Frame {
         var xs: [Double] = stackX
         for s in lines { xs += s.points.map(\.x) }
         xs += markers.map(\.x)
-        let xDomain: (Double, Double)
-        let xTicks: [(Double, String)]
+        var f = Frame(xScale: xScale, yScale: yScale)
         switch xScale {
         case .percentile:
-            xDomain = (1, 5)
-            xTicks = [(1, "90%"), (2, "99%"), (3, "99.9%"), (4, "99.99%"), (5, "99.999%")]
+            f.xDomain = (1, 5)
+            f.xTicks = [(1, "90%"), (2, "99%"), (3, "99.9%"), (4, "99.99%"), (5, "99.999%")]
         case .linear:
             var lo = xs.min() ?? 0, hi = xs.max() ?? 1
             if hi <= lo { lo -= 0.5; hi += 0.5 }
             let ticks = Self.ticks(from: lo, to: hi).filter { $0 <= hi + (hi - lo) * 1e-9 }
-            xDomain = (lo, hi)
-            xTicks = ticks.map { ($0, formatX($0)) }
+            f.xDomain = (lo, hi)
+            f.xTicks = ticks.map { ($0, formatX($0)) }
         }
         var yMax = 0.0
         for s in lines { yMax = Swift.max(yMax, s.points.map(\.y).max() ?? 0) }
         if let last = tops.last { yMax = Swift.max(yMax, last.max() ?? 0) }
-        var yTicksRaw = Self.ticks(from: 0, to: yMax > 0 ? yMax : 1)
-        if wholeY { yTicksRaw = yTicksRaw.filter { $0 == $0.rounded() } }
-        var yTop = Swift.max(yTicksRaw.last ?? 1, yMax > 0 ? yMax : 1)
+        f.yTicks = Self.ticks(from: 0, to: yMax > 0 ? yMax : 1)
+        if wholeY { f.yTicks = f.yTicks.filter { $0 == $0.rounded() } }
+        f.yTop = Swift.max(f.yTicks.last ?? 1, yMax > 0 ? yMax : 1)
         // Log scale: the domain in decades, log10(yBottom) … log10(yTop).
-        var yBottom = 0.0
         if yScale == .log {
             let positive = lines.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
             let lo = floor(log10(positive.min() ?? 1)), hi = Swift.max(ceil(log10(positive.max() ?? 10)), lo + 1)
-            yBottom = pow(10, lo)
-            yTop = pow(10, hi)
-            yTicksRaw = Self.logTicks(decades: Int(lo)...Int(hi))
+            f.yBottom = pow(10, lo)
+            f.yTop = pow(10, hi)
+            f.yTicks = Self.logTicks(decades: Int(lo)...Int(hi))
         }
+        return f
+    }
 
-        func px(_ x: Double) -> Double {
-            let v = xScale == .percentile ? Self.percentilePosition(x) : x
-            return Self.left + (v - xDomain.0) / (xDomain.1 - xDomain.0) * plotW
-        }
-        func py(_ y: Double) -> Double {
-            guard yScale == .log else { return Self.top + plotH - (y / yTop) * plotH }
-            let v = (log10(Swift.max(y, yBottom)) - log10(yBottom)) / (log10(yTop) - log10(yBottom))
-            return Self.top + plotH - v * plotH
-        }
-        func pair(_ x: Double, _ y: Double) -> String { Self.coord(px(x)) + "," + Self.coord(py(y)) }
-
-        var svg = "<svg class=\"plot\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" "
-            + "aria-label=\"\(HtmlEscape.escape(title))\" data-points=\"\(dataPoints)\">"
-        // Grid and axes.
-        svg += "<g class=\"grid\">"
-        for t in yTicksRaw where t <= yTop {
-            let y = Self.coord(py(t))
+    /// The grid, the tick labels, the axis labels and the frame.
+    private func axes(_ f: Frame) -> String {
+        let plotW = Frame.plotW, plotH = Frame.plotH
+        var svg = "<g class=\"grid\">"
+        for t in f.yTicks where t <= f.yTop {
+            let y = Self.coord(f.py(t))
             svg += "<line x1=\"\(Self.coord(Self.left))\" y1=\"\(y)\" x2=\"\(Self.coord(Self.left + plotW))\" y2=\"\(y)\"/>"
         }
-        for (t, _) in xTicks {
-            let x = Self.coord(px(xScale == .percentile ? Self.percentile(at: t) : t))
+        for (t, _) in f.xTicks {
+            let x = Self.coord(f.px(xScale == .percentile ? Self.percentile(at: t) : t))
             svg += "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + plotH))\"/>"
         }
         svg += "</g><g class=\"ticks\">"
-        for t in yTicksRaw where t <= yTop {
-            svg += "<text x=\"\(Self.coord(Self.left - 6))\" y=\"\(Self.coord(py(t) + 4))\" text-anchor=\"end\">\(HtmlEscape.escape(formatY(t)))</text>"
+        for t in f.yTicks where t <= f.yTop {
+            svg += "<text x=\"\(Self.coord(Self.left - 6))\" y=\"\(Self.coord(f.py(t) + 4))\" text-anchor=\"end\">\(HtmlEscape.escape(formatY(t)))</text>"
         }
-        for (t, label) in xTicks {
-            let x = px(xScale == .percentile ? Self.percentile(at: t) : t)
+        for (t, label) in f.xTicks {
+            let x = f.px(xScale == .percentile ? Self.percentile(at: t) : t)
             svg += "<text x=\"\(Self.coord(x))\" y=\"\(Self.coord(Self.top + plotH + 16))\" text-anchor=\"middle\">\(HtmlEscape.escape(label))</text>"
         }
         svg += "<text class=\"label\" x=\"\(Self.coord(Self.left + plotW / 2))\" y=\"\(Self.coord(Self.height - 6))\" text-anchor=\"middle\">\(HtmlEscape.escape(xLabel))</text>"
         svg += "<text class=\"label\" transform=\"translate(14 \(Self.coord(Self.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(HtmlEscape.escape(yLabel))</text>"
         svg += "</g>"
         svg += "<rect class=\"frame\" x=\"\(Self.coord(Self.left))\" y=\"\(Self.coord(Self.top))\" width=\"\(Self.coord(plotW))\" height=\"\(Self.coord(plotH))\"/>"
+        return svg
+    }
 
-        // Stacked areas, bottom layer first.
+    /// The stacked areas, bottom layer first.
+    private func areas(_ f: Frame, stackTops tops: [[Double]]) -> String {
+        var svg = ""
         for (i, layer) in layers.enumerated() where !stackX.isEmpty {
             let upper = tops[i]
             let lower = i == 0 ? [Double](repeating: 0, count: stackX.count) : tops[i - 1]
             var points: [String] = []
             points.reserveCapacity(stackX.count * 2)
-            for j in stackX.indices { points.append(pair(stackX[j], upper[j])) }
-            for j in stackX.indices.reversed() { points.append(pair(stackX[j], lower[j])) }
+            for j in stackX.indices { points.append(f.pair(stackX[j], upper[j])) }
+            for j in stackX.indices.reversed() { points.append(f.pair(stackX[j], lower[j])) }
             svg += "<polygon class=\"area s-\(layer.style)\" points=\"\(points.joined(separator: " "))\"><title>\(HtmlEscape.escape(layer.name))</title></polygon>"
         }
-        // Lines.
+        return svg
+    }
+
+    /// Each series: a polyline, a dot for a single point, or dots (over their line, if joined).
+    private func lineMarks(_ f: Frame) -> String {
+        var svg = ""
         for s in lines where !s.points.isEmpty {
             let cls = "line s-\(s.style)" + (s.dashed ? " dashed" : "")
             if s.dots {
                 // Over the line, if any: the measurements stay visible where lines cross.
                 if s.joined, s.points.count > 1 {
-                    svg += "<polyline class=\"\(cls)\" points=\"\(s.points.map { pair($0.x, $0.y) }.joined(separator: " "))\"/>"
+                    svg += "<polyline class=\"\(cls)\" points=\"\(s.points.map { f.pair($0.x, $0.y) }.joined(separator: " "))\"/>"
                 }
                 svg += "<g class=\"dots s-\(s.style)\"><title>\(HtmlEscape.escape(s.name))</title>"
-                for p in s.points { svg += "<circle cx=\"\(Self.coord(px(p.x)))\" cy=\"\(Self.coord(py(p.y)))\" r=\"3.5\"/>" }
+                for p in s.points { svg += "<circle cx=\"\(Self.coord(f.px(p.x)))\" cy=\"\(Self.coord(f.py(p.y)))\" r=\"3.5\"/>" }
                 svg += "</g>"
             } else if s.points.count == 1 {
                 let p = s.points[0]
-                svg += "<circle class=\"\(cls)\" cx=\"\(Self.coord(px(p.x)))\" cy=\"\(Self.coord(py(p.y)))\" r=\"3\"><title>\(HtmlEscape.escape(s.name))</title></circle>"
+                svg += "<circle class=\"\(cls)\" cx=\"\(Self.coord(f.px(p.x)))\" cy=\"\(Self.coord(f.py(p.y)))\" r=\"3\"><title>\(HtmlEscape.escape(s.name))</title></circle>"
             } else {
-                let points = s.points.map { pair($0.x, $0.y) }.joined(separator: " ")
+                let points = s.points.map { f.pair($0.x, $0.y) }.joined(separator: " ")
                 svg += "<polyline class=\"\(cls)\" points=\"\(points)\"><title>\(HtmlEscape.escape(s.name))</title></polyline>"
             }
         }
-        // Markers.
+        return svg
+    }
+
+    /// The event markers: a vertical line with a dot on top, and its caption beside it.
+    private func markerMarks(_ f: Frame) -> String {
+        var svg = ""
         for m in markers {
-            let x = Self.coord(px(m.x))
+            let x = Self.coord(f.px(m.x))
             svg += "<g class=\"marker m-\(m.kind)\"><title>\(HtmlEscape.escape(m.label))</title>"
-                + "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + plotH))\"/>"
+                + "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + Frame.plotH))\"/>"
                 + "<circle cx=\"\(x)\" cy=\"\(Self.coord(Self.top + 4))\" r=\"3.5\"/>"
             if let caption = m.caption {
                 // Right of the line, or left of it when the line is in the plot's right fifth.
-                let leftSide = px(m.x) > Self.left + plotW * 0.8
-                svg += "<text class=\"caption\" x=\"\(Self.coord(px(m.x) + (leftSide ? -6 : 6)))\" y=\"\(Self.coord(Self.top + 14))\" "
+                let leftSide = f.px(m.x) > Self.left + Frame.plotW * 0.8
+                svg += "<text class=\"caption\" x=\"\(Self.coord(f.px(m.x) + (leftSide ? -6 : 6)))\" y=\"\(Self.coord(Self.top + 14))\" "
                     + "text-anchor=\"\(leftSide ? "end" : "start")\">\(HtmlEscape.escape(caption))</text>"
             }
             svg += "</g>"
         }
-        svg += "</svg>"
+        return svg
+    }
 
+    private var legend: String {
         var legend = "<ul class=\"legend\">"
         for layer in layers { legend += "<li><span class=\"sw s-\(layer.style)\"></span>\(HtmlEscape.escape(layer.name))</li>" }
         for s in lines {
@@ -224,7 +242,33 @@ struct SvgChart {
         }
         for m in markerLegend { legend += "<li><span class=\"sw mk m-\(m.kind)\"></span>\(HtmlEscape.escape(m.name))</li>" }
         legend += "</ul>"
-        return "<figure class=\"chart\"><figcaption>\(HtmlEscape.escape(title))</figcaption>\(svg)\(legend)</figure>\n"
+        return legend
+    }
+
+    /// Where values land on the plot: the domains, the ticks and the mapping to SVG coordinates.
+    struct Frame {
+        static let plotW = SvgChart.width - SvgChart.left - SvgChart.right
+        static let plotH = SvgChart.height - SvgChart.top - SvgChart.bottom
+        var xScale: XScale
+        var yScale: YScale
+        var xDomain = (0.0, 1.0)
+        var xTicks: [(Double, String)] = []
+        var yTicks: [Double] = []
+        var yTop = 1.0
+        var yBottom = 0.0
+
+        func px(_ x: Double) -> Double {
+            let v = xScale == .percentile ? SvgChart.percentilePosition(x) : x
+            return SvgChart.left + (v - xDomain.0) / (xDomain.1 - xDomain.0) * Self.plotW
+        }
+
+        func py(_ y: Double) -> Double {
+            guard yScale == .log else { return SvgChart.top + Self.plotH - (y / yTop) * Self.plotH }
+            let v = (log10(Swift.max(y, yBottom)) - log10(yBottom)) / (log10(yTop) - log10(yBottom))
+            return SvgChart.top + Self.plotH - v * Self.plotH
+        }
+
+        func pair(_ x: Double, _ y: Double) -> String { SvgChart.coord(px(x)) + "," + SvgChart.coord(py(y)) }
     }
 
     // MARK: - Scales and numbers
