@@ -11,127 +11,18 @@ extension SummaryText {
     /// environment, and bad-line samples if any. Contains no device tokens (reports never hold them).
     public static func markdown(_ report: RunReport) -> String {
         var md = ""
-        func line(_ text: String = "") { md += text + "\n" }
-
-        line("# apnsbench run: \(Format.cell(report.configuration.profilePath))")
-        line()
-        line("**Configuration:** " + configurationLine(report.configuration, perEventPriority: report.latency.byPriority.count > 1))
-        line()
-        line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
-            + "Written by \(report.generator.name) \(report.generator.version), report schema \(report.schemaVersion).")
-        line()
-        if let why = report.stopReason {
-            line("**Stopped early:** " + Format.cell(why))
-            line()
-        }
-        if let m = report.merged {
-            line("**Merged** from \(m.shards) shards of run `\(Format.cell(report.runID ?? "?"))`: "
-                + m.parts.map { "shard \($0.index) (\(Format.cell($0.host ?? "?")), started \($0.startedAt), \(Format.fixed($0.durationSeconds, places: 1)) s)" }.joined(separator: "; ") + ".")
-            line()
-        } else if let s = report.configuration.shard {
-            line("**Shard \(s)** of run `\(Format.cell(report.runID ?? "?"))`: it sent the pushes whose device token hashes to \(s.index); merge the shards with `apnsbench merge`.")
-            line()
-        }
-
+        heading(report, into: &md)
         pushes(report.pushes, into: &md)
         deviceContract(report, into: &md)
         events(report.events, into: &md)
         latency(report.latency, into: &md)
-
-        let t = report.throughput
-        line("## Throughput")
-        line()
-        line("**\(Format.fixed(t.pushesPerSecond, places: 1)) pushes/s** (completed pushes over the time from the first send "
-            + "to the last completion); \(t.sent) sent, \(t.completed) completed.")
-        if !report.timeline.isEmpty {
-            let peakSent = report.timeline.map(\.sent).max() ?? 0
-            let peakErrors = report.timeline.map(\.errors).max() ?? 0
-            line("Timeline: \(report.timeline.count) s; peak \(peakSent) sent/s, peak \(peakErrors) errors/s.")
-        }
-        line()
-
-        if let b = report.broadcast {
-            line("## Broadcast channels")
-            line()
-            line("| devices reached | broadcasts delivered | channels | stores refused (limit) | follower pushes not covered | channel-API calls | channels at the end |")
-            line("|--:|--:|--:|--:|--:|--:|---|")
-            line("| \(report.engine.devicesReached) | \(report.pushes.delivered) | \(b.channels) | \(b.storesRefused) | \(b.followersNotSubscribed) | "
-                + "\(b.managementCallCount) (\(b.managementCalls.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))) | "
-                + "\(b.kept ? "kept" : "\(b.deleted) deleted") |")
-            line()
-            line("Devices reached counts each delivered broadcast's subscribers as the recording subscribed them: "
-                + "APNs does not say which devices a broadcast reached, and an uninstalled app's activity counts too.")
-            line()
-        }
-
-        if let c = report.coalescing {
-            line("## Coalescing")
-            line()
-            line("Window \(c.windowMillis) ms: **\(c.pushesSaved) pushes saved** (updates superseded by a newer one for the same "
-                + "Live Activity token). Staleness added per update (recorded ms): p50 \(c.staleness.p50), p99 \(c.staleness.p99), "
-                + "max \(c.staleness.max), over \(c.staleness.count) updates.")
-            line()
-        }
-
-        let checks = SLOCheck.checks(report)
-        if let note = SLOCheck.shardNote(report) {
-            line("## Service-level objective")
-            line()
-            line("The \(note).")
-            line()
-        }
-        if !checks.isEmpty {
-            line("## Service-level objective")
-            line()
-            line("| objective | target | this run | |")
-            line("|---|---|---|---|")
-            for c in checks { line("| \(c.what) | \(c.target) | \(c.actual) | \(c.met ? "met" : "**missed**") |") }
-            line()
-        }
-
-        let e = report.engine
-        let env = report.environment
-        line("## Engine and environment")
-        line()
-        let c = report.configuration
-        line("- connections: \(c.transport.connections) × \(c.transport.streams) streams configured, \(e.connectionsOpened) opened")
-        line("- provider token signings: \(e.providerTokenSignings)")
-        line("- peak in flight: \(e.peakInFlight)")
-        line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.windowMillis.map { "\($0) ms" } ?? "off"), apns-expiration \(c.payload.expirationSeconds.map { "start + \($0) s" } ?? "none"), apns-collapse-id \(c.payload.collapseID.map { Format.code($0) } ?? "none")\(c.target == .simulator ? ", simulator \(c.simulator.mode)" : "")")
-        line("- retry policy: \(retryLine(c.retry))")
-        if let b = report.liveActivityBudget {
-            line("- Live Activity budget (recorded time, an assumed \(b.priority10PerHour) priority-10 updates per activity per hour): \(b.throttled) of \(b.priority10Updates) updates would be throttled on the device, for \(b.activitiesThrottled) activities")
-        }
-        let byCause = e.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
-        line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) (\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")
-        let perPush = e.sent > 0 ? Format.fixed(Double(e.wakeUps) / Double(e.sent), places: 2) : "-"
-        let workers = max(1, c.transport.workers)
-        let busy = report.durationSeconds > 0 ? Double(e.engineCPUMillis) / 1000 / report.durationSeconds / Double(workers) : 0
-        line("- engine threads' CPU: \(Format.fixed(Double(e.engineCPUMillis) / 1000, places: 1)) s, \(Format.fixed(busy * 100, places: 0)) % of a core per worker\(busy >= 0.9 ? ": the harness itself was near its limit (add --workers, or a release build)" : "")")
-        line("- wake-ups: \(e.wakeUps) (\(perPush) per push sent): returns from the engine's wait, a few per push at most unless it spins")
-        line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
-        line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")
-        line()
-
-        if let simulator = report.simulator, !simulator.isEmpty {
-            line("## Simulator")
-            line()
-            if let settings = c.simulator.settings { line("- the profile's model and faults: \(Format.code(settings.json))") }
-            for (key, n) in simulator.sorted(by: { $0.key < $1.key }) { line("- \(Format.cell(key)): \(n)") }
-            line()
-        }
-
-        let samples = report.events.badLineSamples
-        if !samples.isEmpty {
-            let total = report.events.invalidTotal
-            line("## Bad lines (first \(samples.count) of \(Swift.max(total, samples.count)) invalid events)")
-            line()
-            line("| line | cause | detail |")
-            line("|--:|:--|:--|")
-            for s in samples { line("| \(s.line) | \(Format.cell(s.cause)) | \(Format.cell(s.detail)) |") }
-            line()
-        }
+        throughput(report, into: &md)
+        broadcast(report, into: &md)
+        coalescing(report, into: &md)
+        serviceLevel(report, into: &md)
+        engineAndEnvironment(report, into: &md)
+        simulator(report, into: &md)
+        badLines(report, into: &md)
         return md
     }
 
