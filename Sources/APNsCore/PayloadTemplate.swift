@@ -104,103 +104,15 @@ public struct PayloadTemplate: Sendable {
             throw CompileError.notJSON(source: source, detail: "\(error.localizedDescription)")
         }
 
-        var literal: [UInt8] = []
-        var parts: [Part] = []
-        var names: [String] = []
-        var kinds: [SlotKind] = []
-        var formats: [SlotFormat?] = []
-        var literalStart = 0
-        func flush() {
-            if literal.count > literalStart { parts.append(.literal(literalStart..<literal.count)) }
-            literalStart = literal.count
-        }
-        func slotIndex(_ name: String, _ kind: SlotKind, _ format: SlotFormat? = nil) throws -> Int {
-            guard !name.isEmpty, name.utf8.allSatisfy({ $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
-                throw CompileError.badSlotName(source: source, name: name)
-            }
-            if let i = names.firstIndex(of: name) {
-                let wasInteger = kinds[i] == .integer, isInteger = kind == .integer
-                guard wasInteger == isInteger else { throw CompileError.slotKindConflict(source: source, name: name) }
-                guard formats[i] == format else { throw CompileError.slotFormatConflict(source: source, name: name) }
-                return i
-            }
-            names.append(name)
-            kinds.append(kind)
-            formats.append(format)
-            return names.count - 1
-        }
-
-        var i = 0
-        var inString = false
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), brace = UInt8(ascii: "{"), close = UInt8(ascii: "}")
-        while i < bytes.count {
-            let c = bytes[i]
-            if !inString {
-                if c == quote {
-                    // A whole-value slot: "{{name}}" or "{{#name}}".
-                    if i + 2 < bytes.count, bytes[i + 1] == brace, bytes[i + 2] == brace,
-                       let end = Self.find(close, close, in: bytes, from: i + 3), end + 2 < bytes.count, bytes[end + 2] == quote {
-                        var name = String(decoding: bytes[(i + 3)..<end], as: UTF8.self)
-                        let kind: SlotKind = name.hasPrefix("#") ? .integer : .string
-                        if kind == .integer { name.removeFirst() }
-                        var format: SlotFormat?
-                        if let bar = name.firstIndex(of: "|") {
-                            let text = String(name[name.index(after: bar)...])
-                            name = String(name[..<bar])
-                            guard let f = SlotFormat(rawValue: text) else {
-                                throw CompileError.unknownFormat(source: source, name: name, format: text)
-                            }
-                            guard f.isTime == (kind == .integer) else { throw CompileError.formatNeedsKind(source: source, name: name, format: f) }
-                            format = f
-                        }
-                        flush()
-                        parts.append(.slot(index: try slotIndex(name, kind, format), kind: kind, orEmpty: format == .orEmpty))
-                        i = end + 3
-                        continue
-                    }
-                    inString = true
-                    literal.append(c)
-                } else if c != 0x20, c != 0x0A, c != 0x0D, c != 0x09 {
-                    literal.append(c)
-                }
-                i += 1
-                continue
-            }
-            // Inside a string.
-            if c == backslash, i + 1 < bytes.count {
-                literal.append(c); literal.append(bytes[i + 1]); i += 2; continue
-            }
-            if c == quote { inString = false; literal.append(c); i += 1; continue }
-            if c == brace, i + 1 < bytes.count, bytes[i + 1] == brace {
-                guard let end = Self.find(close, close, in: bytes, from: i + 2) else {
-                    throw CompileError.unterminatedSlot(source: source, offset: i)
-                }
-                let name = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
-                flush()
-                parts.append(.slot(index: try slotIndex(name, .splice), kind: .splice, orEmpty: false))
-                i = end + 2
-                continue
-            }
-            literal.append(c)
-            i += 1
-        }
-        flush()
-        self.literalBytes = literal
-        self.parts = parts
-        self.slotNames = names
-        self.slotKinds = kinds
-        self.slotFormats = formats
+        var compiler = TemplateCompiler(bytes: bytes, source: source)
+        try compiler.run()
+        self.literalBytes = compiler.literal
+        self.parts = compiler.parts
+        self.slotNames = compiler.names
+        self.slotKinds = compiler.kinds
+        self.slotFormats = compiler.formats
     }
 
-    private static func find(_ a: UInt8, _ b: UInt8, in bytes: [UInt8], from: Int) -> Int? {
-        var j = from
-        while j + 1 < bytes.count {
-            if bytes[j] == a, bytes[j + 1] == b { return j }
-            if bytes[j] == UInt8(ascii: "\"") { return nil }  // slots do not span strings
-            j += 1
-        }
-        return nil
-    }
 
     /// The index of a slot, or nil if the template has none of that name.
     public func slotIndex(named name: String) -> Int? { slotNames.firstIndex(of: name) }
