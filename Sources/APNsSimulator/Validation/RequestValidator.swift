@@ -65,94 +65,122 @@ public struct RequestValidator: Sendable {
     /// `evaluate` on headers already gathered (the handler gathers them when the HEADERS frame arrives).
     func evaluate(_ fields: RequestHeaderFields, body: ByteBuffer, auth: inout ConnectionAuthState) -> Decision {
         func reject(_ reason: Reason) -> Decision { Decision(.reject(reason)) }
+        // 1–3. Method, path and device token, headers.
+        let headers: HeaderFacts
+        switch checkHeaders(fields, auth: &auth) {
+        case let .refused(reason): return reject(reason)
+        case let .valid(facts): headers = facts
+        }
+        // 4. Provider token.
+        if let reason = checkProviderToken(fields.authorization, auth: &auth) { return reject(reason) }
+        // The connection is bound to a team now; the memo holds the team its bundle id was allowed for.
+        if auth.boundTeamID == nil || auth.topicMemo?.allowedForTeam != auth.boundTeamID {
+            if let allowed = configuration.topicsByTeam[auth.boundTeamID ?? ""], !allowed.contains(headers.bundleID) {
+                return reject(.topicDisallowed)
+            }
+            auth.topicMemo?.allowedForTeam = auth.boundTeamID
+        }
+        // 5. Payload.
+        let malformed: Bool
+        switch checkPayload(body, type: headers.type) {
+        case let .refused(reason): return reject(reason)
+        case let .valid(m): malformed = m
+        }
+        // 6. The device registry.
+        let needsTokenText = configuration.deviceRegistry.isActive
+            || (headers.type == .liveactivity && configuration.liveActivity.priority10Budget != nil)
+        let tokenText = needsTokenText ? String(headers.path.dropFirst(Self.devicePrefix.count)).lowercased() : ""
+        if let refused = checkRegistry(token: tokenText, bundleID: headers.bundleID) { return refused }
 
-        // 1. Method.
-        guard fields.method == "POST" else { return reject(.methodNotAllowed) }
+        // Accepted. A Live Activity's priority-10 budget is the device's business: counted, not refused.
+        var decision = Decision(.accept)
+        decision.malformedLiveActivity = malformed
+        if headers.type == .liveactivity, headers.priority == 10, let budget = configuration.liveActivity.priority10Budget {
+            let used = budgetWindows.hit(tokenText, now: configuration.clock.now(), window: configuration.liveActivity.budgetWindowSeconds)
+            decision.budgetOverrun = used > budget
+        }
+        return decision
+    }
 
-        // 2. Path and device token.
-        guard var path = fields.path else { return reject(.badPath) }
+    /// What the headers said, once checked: the request's path, its push type (alert when absent), priority and
+    /// the bundle id its topic names.
+    struct HeaderFacts: Equatable {
+        var path: String
+        var type: PushType
+        var priority: Int
+        var bundleID: String
+    }
+
+    /// Steps 1–3: the method, the path and device token, and the headers in APNs' order.
+    private func checkHeaders(_ fields: RequestHeaderFields, auth: inout ConnectionAuthState) -> Checked<HeaderFacts> {
+        guard fields.method == "POST" else { return .refused(.methodNotAllowed) }
+        guard var path = fields.path else { return .refused(.badPath) }
         // Over contiguous bytes: String comparisons and UTF8View slices are slow to walk (12% of a
         // request in a profile). Paths are ASCII on the wire; a byte prefix is the prefix APNs sees.
-        if let reason = path.withUTF8({ Self.pathReason(UnsafeBufferPointer(rebasing: $0[...])) }) { return reject(reason) }
-
-        // 3. Headers.
-        if fields.duplicate { return reject(.duplicateHeaders) }
-        if let apnsID = fields.apnsID, !Self.isCanonicalUUID(apnsID) { return reject(.badMessageId) }
+        if let reason = path.withUTF8({ Self.pathReason(UnsafeBufferPointer(rebasing: $0[...])) }) { return .refused(reason) }
+        if fields.duplicate { return .refused(.duplicateHeaders) }
+        if let apnsID = fields.apnsID, !Self.isCanonicalUUID(apnsID) { return .refused(.badMessageId) }
         var type: PushType? = nil
         if let pushType = fields.pushType {
-            guard let t = PushType(rawValue: pushType) else { return reject(.invalidPushType) }
+            guard let t = PushType(rawValue: pushType) else { return .refused(.invalidPushType) }
             type = t
         }
         var priorityValue = 10
         if let priority = fields.priority {
-            guard let p = Int(priority), Priority(rawValue: p) != nil else { return reject(.badPriority) }
-            if type == .background, p == 10 { return reject(.badPriority) }
+            guard let p = Int(priority), Priority(rawValue: p) != nil else { return .refused(.badPriority) }
+            if type == .background, p == 10 { return .refused(.badPriority) }
             priorityValue = p
         }
         if let expiration = fields.expiration {
-            guard let e = Int(expiration), e >= 0 else { return reject(.badExpirationDate) }
+            guard let e = Int(expiration), e >= 0 else { return .refused(.badExpirationDate) }
         }
-        if let collapseID = fields.collapseID, collapseID.utf8.count > 64 { return reject(.badCollapseId) }
-        guard let topic = fields.topic, !topic.isEmpty else { return reject(.missingTopic) }
+        if let collapseID = fields.collapseID, collapseID.utf8.count > 64 { return .refused(.badCollapseId) }
+        guard let topic = fields.topic, !topic.isEmpty else { return .refused(.missingTopic) }
         let effectiveType = type ?? .alert
         // A connection sends the same topic again and again: its checks are remembered per connection.
         let bundleID: String
         if let memo = auth.topicMemo, memo.type == effectiveType, memo.topic == topic {
             bundleID = memo.bundleID
         } else {
-            guard Self.isPlausibleTopic(topic) else { return reject(.badTopic) }
+            guard Self.isPlausibleTopic(topic) else { return .refused(.badTopic) }
             guard PushType.suffixType(ofTopic: topic) == (effectiveType.topicSuffix.isEmpty ? nil : effectiveType) else {
-                return reject(.badTopic)
+                return .refused(.badTopic)
             }
             bundleID = String(topic.dropLast(effectiveType.topicSuffix.count))
             auth.topicMemo = TopicMemo(topic: topic, type: effectiveType, bundleID: bundleID)
         }
+        return .valid(HeaderFacts(path: path, type: effectiveType, priority: priorityValue, bundleID: bundleID))
+    }
 
-        // 4. Provider token.
-        if let reason = checkProviderToken(fields.authorization, auth: &auth) { return reject(reason) }
-        // The connection is bound to a team now; the memo holds the team its bundle id was allowed for.
-        if auth.boundTeamID == nil || auth.topicMemo?.allowedForTeam != auth.boundTeamID {
-            if let allowed = configuration.topicsByTeam[auth.boundTeamID ?? ""], !allowed.contains(bundleID) {
-                return reject(.topicDisallowed)
-            }
-            auth.topicMemo?.allowedForTeam = auth.boundTeamID
-        }
-
-        // 5. Payload.
+    /// Step 5: the payload's size and shape; valid(true) for a Live Activity payload missing a key that the
+    /// simulator is told to accept anyway (counted as malformed).
+    private func checkPayload(_ body: ByteBuffer, type: PushType) -> Checked<Bool> {
         let size = body.readableBytes
-        if size == 0 { return reject(.payloadEmpty) }
-        if size > effectiveType.payloadLimit { return reject(.payloadTooLarge) }
+        if size == 0 { return .refused(.payloadEmpty) }
+        if size > type.payloadLimit { return .refused(.payloadTooLarge) }
         // `aps` keys are read only where a rule needs them (a Set of Strings per request otherwise).
-        let shape = body.withUnsafeReadableBytes { PayloadShape($0, collectAps: effectiveType == .liveactivity) }
-        guard shape.isObject else { return reject(configuration.badPayloadReason) }
-        var malformed = false
-        if effectiveType == .liveactivity, LiveActivityRules.missingKey(shape) != nil {
-            if configuration.liveActivity.missingKeys == .reject { return reject(configuration.liveActivity.reason) }
-            malformed = true
+        let shape = body.withUnsafeReadableBytes { PayloadShape($0, collectAps: type == .liveactivity) }
+        guard shape.isObject else { return .refused(configuration.badPayloadReason) }
+        if type == .liveactivity, LiveActivityRules.missingKey(shape) != nil {
+            if configuration.liveActivity.missingKeys == .reject { return .refused(configuration.liveActivity.reason) }
+            return .valid(true)
         }
+        return .valid(false)
+    }
 
-        // 6. The device registry.
+    /// Step 6: the device registry's verdict on the token (unregistered, gone with its 410 timestamp, or over
+    /// its rate limit); nil when it has none or is not active.
+    private func checkRegistry(token tokenText: String, bundleID: String) -> Decision? {
         let registry = configuration.deviceRegistry
-        let needsTokenText = registry.isActive || (effectiveType == .liveactivity && configuration.liveActivity.priority10Budget != nil)
-        let tokenText = needsTokenText ? String(path.dropFirst(Self.devicePrefix.count)).lowercased() : ""
-        if registry.isActive {
-            if let (reason, stamp) = registry.check(token: tokenText, bundleID: bundleID) {
-                return Decision(.reject(reason), timestampMilliseconds: reason.status == 410 ? stamp ?? nowMillis : nil)
-            }
-            if let limit = registry.rateLimit,
-               rateWindows.hit(tokenText, now: configuration.clock.now(), window: limit.windowSeconds) > limit.pushes {
-                return reject(.tooManyRequests)
-            }
+        guard registry.isActive else { return nil }
+        if let (reason, stamp) = registry.check(token: tokenText, bundleID: bundleID) {
+            return Decision(.reject(reason), timestampMilliseconds: reason.status == 410 ? stamp ?? nowMillis : nil)
         }
-
-        // Accepted. A Live Activity's priority-10 budget is the device's business: counted, not refused.
-        var decision = Decision(.accept)
-        decision.malformedLiveActivity = malformed
-        if effectiveType == .liveactivity, priorityValue == 10, let budget = configuration.liveActivity.priority10Budget {
-            let used = budgetWindows.hit(tokenText, now: configuration.clock.now(), window: configuration.liveActivity.budgetWindowSeconds)
-            decision.budgetOverrun = used > budget
+        if let limit = registry.rateLimit,
+           rateWindows.hit(tokenText, now: configuration.clock.now(), window: limit.windowSeconds) > limit.pushes {
+            return Decision(.reject(.tooManyRequests))
         }
-        return decision
+        return nil
     }
 
     /// The clock in ms since the epoch (410 timestamps).
