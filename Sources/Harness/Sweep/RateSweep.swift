@@ -103,14 +103,7 @@ public enum RateSweep {
                 interrupted = "\(stop.reason ?? "stopped") after \(steps.count) step(s), before step \(index)"
                 break
             }
-            var run = RunRequest(profilePath: request.profilePath)
-            run.overrides = request.overrides
-            run.overrides.schedule = .fixedRate(perSecond: rate)
-            run.overrides.durationSeconds = request.stepSeconds
-            run.credentials = request.credentials
-            run.caCertificatePath = request.caCertificatePath
-            run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "step-%02d", index))
-            run.stop = request.stop
+            let run = stepRun(request, rate: rate, index: index)
             let cpuBefore = processCPUSeconds(), wallBefore = Date()
             let executed = try ReplayRun.execute(run, log: { _ in })
             if executed.interrupted {
@@ -125,33 +118,74 @@ public enum RateSweep {
             let c = criteria ?? KneeCriteria(sloP99Millis: Double(report.configuration.slo.p99Millis ?? 1000),
                                              minDelivered: report.configuration.slo.minDelivered ?? 0.99)
             criteria = c
-            let result = SweepStep(report: report, offeredRate: rate, stepSeconds: request.stepSeconds, processCPU: cpu)
-            let failures = c.failures(of: result, first: steps.first?.result)
-            let step = Step(index: index, directory: run.outDirectory, result: result, failures: failures, shortfall: c.shortfall(of: result))
+            let step = judged(report, rate: rate, index: index, directory: run.outDirectory, stepSeconds: request.stepSeconds, cpu: cpu,
+                              criteria: c, first: steps.first)
             steps.append(step)
-            let r = report.latency.responseTime
-            points.append(SweepStepPoint(offered: rate, achieved: result.achievedRate, p50Millis: Double(r.p50) / 1000, p99Millis: Double(r.p99) / 1000,
-                                         p999Millis: Double(r.p999) / 1000, passed: failures.isEmpty,
-                                         verdict: failures.isEmpty ? "pass" : "fail: " + failures.joined(separator: "; ")))
+            points.append(point(step, report: report))
             log(line(step))
-            if result.streamEnded {
+            if step.result.streamEnded {
                 // Not the target's failure, and no higher rate can be judged either: the search ends here.
-                let pushes = report.pushes.planned - report.pushes.notSentTotal + report.pushes.notSent.filter { SweepStep.notSendableCauses.contains($0.key) }.values.reduce(0, +)
-                recordingLimit = String(format: "the recording holds %d pushes to send: at %.0f/s it ran out after %.0f s of the %.0f-s step, so the steps above %.0f/s would need more (loop it: the default; or record a longer stream, or shorten --step-seconds)",
-                                        pushes, rate, result.windowSeconds ?? 0, request.stepSeconds, Double(pushes) / request.stepSeconds)
+                recordingLimit = recordingLimitNote(report, rate: rate, result: step.result, stepSeconds: request.stepSeconds)
                 log("sweep: " + recordingLimit!)
                 break
             }
-            search.record(rate, passed: failures.isEmpty)
+            search.record(rate, passed: step.failures.isEmpty)
         }
+        var outcome = conclusion(steps, criteria: criteria)
+        outcome.recordingLimit = recordingLimit
+        outcome.interrupted = interrupted
+        // A stopped sweep writes what it measured at once; the recording is not walked again.
+        if interrupted == nil { outcome.recordedPeak = try? RecordingPeak.measure(profile) }
+        try write(outcome, points: points, request: request)
+        return outcome
+    }
+
+    /// Step `index`'s run: the profile at `rate` for the step's seconds, into its own folder.
+    private static func stepRun(_ request: Request, rate: Double, index: Int) -> RunRequest {
+        var run = RunRequest(profilePath: request.profilePath)
+        run.overrides = request.overrides
+        run.overrides.schedule = .fixedRate(perSecond: rate)
+        run.overrides.durationSeconds = request.stepSeconds
+        run.credentials = request.credentials
+        run.caCertificatePath = request.caCertificatePath
+        run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "step-%02d", index))
+        run.stop = request.stop
+        return run
+    }
+
+    /// A step's report judged by the criteria (against the first step, for the latency's growth).
+    private static func judged(_ report: RunReport, rate: Double, index: Int, directory: String, stepSeconds: Double, cpu: Double,
+                               criteria c: KneeCriteria, first: Step?) -> Step {
+        let result = SweepStep(report: report, offeredRate: rate, stepSeconds: stepSeconds, processCPU: cpu)
+        let failures = c.failures(of: result, first: first?.result)
+        return Step(index: index, directory: directory, result: result, failures: failures, shortfall: c.shortfall(of: result))
+    }
+
+    /// The step as sweep.html plots it.
+    private static func point(_ step: Step, report: RunReport) -> SweepStepPoint {
+        let r = report.latency.responseTime
+        return SweepStepPoint(offered: step.result.offeredRate, achieved: step.result.achievedRate, p50Millis: Double(r.p50) / 1000,
+                              p99Millis: Double(r.p99) / 1000, p999Millis: Double(r.p999) / 1000, passed: step.failures.isEmpty,
+                              verdict: step.failures.isEmpty ? "pass" : "fail: " + step.failures.joined(separator: "; "))
+    }
+
+    /// Why the search ended at a step whose recording ran out, and what would let it go higher.
+    private static func recordingLimitNote(_ report: RunReport, rate: Double, result: SweepStep, stepSeconds: Double) -> String {
+        let pushes = report.pushes.planned - report.pushes.notSentTotal
+            + report.pushes.notSent.filter { SweepStep.notSendableCauses.contains($0.key) }.values.reduce(0, +)
+        return String(format: "the recording holds %d pushes to send: at %.0f/s it ran out after %.0f s of the %.0f-s step, so the steps above %.0f/s would need more (loop it: the default; or record a longer stream, or shorten --step-seconds)",
+                      pushes, rate, result.windowSeconds ?? 0, stepSeconds, Double(pushes) / stepSeconds)
+    }
+
+    /// The knee (the highest rate that passed), the ceiling a saturated client reached, and what limited the
+    /// first failing step above the knee.
+    private static func conclusion(_ steps: [Step], criteria: KneeCriteria?) -> Outcome {
         let knee = steps.filter(\.passed).map(\.result.offeredRate).max()
         let byRate = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
         // Past saturation the sent rate can fall (a backlog's catch-up costs more), so the ceiling is the most
         // a saturated step sent.
         let ceiling = byRate.filter { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }.map(\.result.achievedRate).max()
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
-        outcome.recordingLimit = recordingLimit
-        outcome.interrupted = interrupted
         if let limit = byRate.first(where: { !$0.passed && !$0.result.streamEnded && $0.result.offeredRate > (knee ?? 0) }) {
             // The client's, when that step's sends fell short on its account, or when it failed another
             // criterion with an engine or producer thread saturated (its latency then is the client's too).
@@ -160,14 +194,17 @@ public enum RateSweep {
                                           client: limit.shortfall == .engineSaturated || limit.shortfall == .producerBehind || saturated,
                                           failures: limit.failures, engineCPU: limit.result.engineCPU)
         }
-        // A stopped sweep writes what it measured at once; the recording is not walked again.
-        if interrupted == nil { outcome.recordedPeak = try? RecordingPeak.measure(profile) }
-        try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: (request.outDirectory as NSString).appendingPathComponent("sweep.json")))
-        try markdown(outcome).write(toFile: (request.outDirectory as NSString).appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
-        let page = SweepHtml.render(steps: points, knee: knee, sloP99Millis: outcome.criteria.sloP99Millis,
-                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)")
-        try page.write(toFile: (request.outDirectory as NSString).appendingPathComponent(SweepHtml.fileName), atomically: true, encoding: .utf8)
         return outcome
+    }
+
+    /// sweep.json, sweep.md and sweep.html in the sweep's folder.
+    private static func write(_ outcome: Outcome, points: [SweepStepPoint], request: Request) throws {
+        let dir = request.outDirectory as NSString
+        try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: dir.appendingPathComponent("sweep.json")))
+        try markdown(outcome).write(toFile: dir.appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
+        let page = SweepHtml.render(steps: points, knee: outcome.knee, sloP99Millis: outcome.criteria.sloP99Millis,
+                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)")
+        try page.write(toFile: dir.appendingPathComponent(SweepHtml.fileName), atomically: true, encoding: .utf8)
     }
 
     static func line(_ s: Step) -> String {
