@@ -170,13 +170,7 @@ public enum ReplayRun {
         request.progress?.begin(config, at: start) { driver.streamProgress }
         defer { request.progress?.end() }
         pool.stop = stop
-        let progress = request.progress
-        if progress != nil || metrics != nil {
-            pool.onProgress = { snapshot in
-                progress?.update(snapshot, at: MonotonicTime.now())
-                metrics?.update(snapshot)
-            }
-        }
+        report(pool, to: request.progress, metrics)
         let producerSink: OutcomeSink = metrics.map { PublishingSink(recorder, metrics: $0) } ?? recorder
         let counters = try pool.run(source: pipeline.source, sink: producerSink, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
@@ -184,7 +178,28 @@ public enum ReplayRun {
         if let broadcast, config.keepChannels != true { broadcast.deleteChannels(log: log) }
         channelsCleaned = true
 
-        let facts = RunReport.RunFacts(
+        let facts = runFacts(runID: runID, config, inputs: inputs, driver: driver, stop: stop, broadcast: broadcast, pipeline: pipeline)
+        return Replayed(recorder: recorder, configuration: config, events: driver.events,
+                        environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
+                        engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
+                        startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
+                        readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested)
+    }
+
+    /// The pool's progress snapshots, to the progress line and the live metrics (when either is there).
+    private static func report(_ pool: WorkerPool, to progress: RunProgress?, _ metrics: LiveMetrics?) {
+        guard progress != nil || metrics != nil else { return }
+        pool.onProgress = { snapshot in
+            progress?.update(snapshot, at: MonotonicTime.now())
+            metrics?.update(snapshot)
+        }
+    }
+
+    /// What the run knows besides its outcomes: its id, the recording, why it stopped, the broadcast channels,
+    /// the Live Activity budget and the device contract's findings.
+    private static func runFacts(runID: String, _ config: RunConfig, inputs: RunInputs, driver: ReplaySource, stop: RunStop,
+                                 broadcast: BroadcastSetup?, pipeline: SendPipeline) -> RunReport.RunFacts {
+        RunReport.RunFacts(
             runID: runID, streamSHA256: inputs.streamSHA256, recordingPasses: driver.recordingPasses, stopReason: stop.reason,
             broadcast: broadcast.map { b in
                 RunReport.Broadcast(channels: b.channels.byStore.count, storesRefused: b.channels.refused.count, deleted: b.deleted,
@@ -196,11 +211,6 @@ public enum ReplayRun {
                       priority10Updates: b.budget.updates, throttled: b.budget.throttled, activitiesThrottled: b.budget.throttledTokens.count)
             },
             contract: pipeline.contract?.findings)
-        return Replayed(recorder: recorder, configuration: config, events: driver.events,
-                        environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
-                        engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
-                        startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
-                        readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested)
     }
 }
 
