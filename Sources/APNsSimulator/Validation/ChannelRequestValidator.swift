@@ -88,23 +88,10 @@ struct ChannelRequestValidator {
         }
 
         // 2. Headers.
-        if fields.duplicate { return .rejected(.duplicateHeaders) }
-        if let id = fields.requestID, !RequestValidator.isCanonicalUUID(id) { return .rejected(.badMessageId) }
-        if let id = fields.apnsID, !RequestValidator.isCanonicalUUID(id) { return .rejected(.badMessageId) }
-        var expiration = 0
-        if case .broadcast = route {
-            guard let type = fields.pushType else { return .rejected(.missingPushType) }
-            guard type.lowercased() == PushType.liveactivity.rawValue else { return .rejected(.invalidPushType) }
-            guard let p = fields.priority.flatMap({ Int($0) }), Priority(rawValue: p) != nil else { return .rejected(.badPriority) }
-            guard let e = fields.expiration.flatMap({ Int($0) }), e >= 0 else { return .rejected(.badExpirationDate) }
-            expiration = e
-        }
-        switch route {
-        case .read, .delete, .broadcast:
-            guard let id = fields.channelID else { return .rejected(.missingChannelId) }
-            guard ChannelTable.isWellFormedID(id) else { return .rejected(.badChannelId) }
-        case .create, .list:
-            break
+        let expiration: Int
+        switch headerExpiration(fields, route: route) {
+        case let .valid(e): expiration = e
+        case let .refused(reason): return .rejected(reason)
         }
         let bundleID = route.bundleID
         // Apple: "Ensure that no push type suffix is added to the bundle ID."
@@ -120,7 +107,35 @@ struct ChannelRequestValidator {
         guard configuration.broadcast.isEnabled(bundleID) else { return .rejected(.featureNotEnabled) }
 
         // 4. The operation, checked against the store as it is now.
-        let channelID = fields.channelID ?? ""
+        return operation(route, bundleID: bundleID, channelID: fields.channelID ?? "", expiration: expiration, body: body, malformed: &malformed)
+    }
+
+    /// Step 2: the headers in APNs' order; valid with a broadcast's `apns-expiration` (0 for the channel API's other calls).
+    private func headerExpiration(_ fields: RequestHeaderFields, route: ChannelRoute) -> Checked<Int> {
+        if fields.duplicate { return .refused(.duplicateHeaders) }
+        if let id = fields.requestID, !RequestValidator.isCanonicalUUID(id) { return .refused(.badMessageId) }
+        if let id = fields.apnsID, !RequestValidator.isCanonicalUUID(id) { return .refused(.badMessageId) }
+        var expiration = 0
+        if case .broadcast = route {
+            guard let type = fields.pushType else { return .refused(.missingPushType) }
+            guard type.lowercased() == PushType.liveactivity.rawValue else { return .refused(.invalidPushType) }
+            guard let p = fields.priority.flatMap({ Int($0) }), Priority(rawValue: p) != nil else { return .refused(.badPriority) }
+            guard let e = fields.expiration.flatMap({ Int($0) }), e >= 0 else { return .refused(.badExpirationDate) }
+            expiration = e
+        }
+        switch route {
+        case .read, .delete, .broadcast:
+            guard let id = fields.channelID else { return .refused(.missingChannelId) }
+            guard ChannelTable.isWellFormedID(id) else { return .refused(.badChannelId) }
+        case .create, .list:
+            break
+        }
+        return .valid(expiration)
+    }
+
+    /// Step 4: the operation, checked against the store as it is now.
+    private func operation(_ route: ChannelRoute, bundleID: String, channelID: String, expiration: Int, body: ByteBuffer,
+                           malformed: inout Bool) -> ChannelAnswer.Outcome {
         switch route {
         case .create:
             switch ChannelCreateBody.parse(body) {
