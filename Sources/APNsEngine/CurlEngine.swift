@@ -40,17 +40,14 @@ public final class CurlEngine: WakeableEngine {
     var emptyWakeUps: Int { driver.emptyWakeUps }
     /// The token cache's signings before this engine started using it.
     private let signingsBase: Int
-    /// Whether any transfer was ever answered (an HTTP status came back): until then, failures count toward
-    /// the fail-fast window.
-    private var answered = false
-    /// When the first failure before any answer happened, and the last such failure.
-    private var unreachableSince: UInt64?
+    /// The run loop's own decisions and bookkeeping (the end, the stop, fail-fast), as a state machine.
+    private var loop = EngineLoop(started: 0, durationSeconds: nil, graceSeconds: 0, failFastSeconds: 0, sendAheadNanos: 0)
+    /// A push taken from the source that is due later.
+    private var staged: TransferSlot?
+    /// The last transport failure before any answer (named when the run gives up on the target).
     private var lastUnreachable = CURLE_OK
-    private var failFastNanos: UInt64 { UInt64(Swift.max(0, configuration.failFastSeconds) * 1e9) }
     /// Whether the stall watchdog is on.
     private var stallWatch: Bool { configuration.stallTimeoutSeconds > 0 }
-    /// What pushes not sent because the run stopped count as: `run_stopped`, or the stop's cause.
-    private var stopCause = NotSentCause.runStopped
     /// The connection events the sink has been told of.
     private var reportedConnections = ConnectionTally.zero
 
@@ -104,27 +101,17 @@ public final class CurlEngine: WakeableEngine {
     /// hears of it once, with its final outcome. The engine is the only writer of outcomes: the source's
     /// not-sent pushes are recorded here too, as the source says them.
     public func run(source: PushSource, sink: OutcomeSink) throws -> EngineCounters {
-        let window = configuration.window
         let started = MonotonicTime.now()
         let cpuAtStart = Self.threadCPUNanos()
-        let stopAt: UInt64? = configuration.durationLimit.map { started + UInt64($0 * 1e9) }
-        /// After the end, pushes due before it still get this long (the grace), then the run stops.
-        let graceEnd: UInt64? = stopAt.map { $0 + UInt64(max(0, configuration.durationGraceSeconds) * 1e9) }
-        var staged: TransferSlot? = nil
-        var exhausted = false
-        var stoppedEarly = false
-        /// The stop (duration, or requested) was handled: staged and waiting pushes ended.
-        var stopHandled = false
-        /// The duration's end, once the run stopped there (not for a requested stop): pushes not yet due
-        /// then count as after the end.
-        var endedAt: UInt64? = nil
-        /// Turns in a row that went round without waiting because libcurl had work queued.
-        var busyTurns = 0
+        let previous = loop
+        loop = EngineLoop(started: started, durationSeconds: configuration.durationLimit, graceSeconds: configuration.durationGraceSeconds,
+                          failFastSeconds: configuration.failFastSeconds, sendAheadNanos: Self.sendAheadNanos)
+        // Reachability is the target's: an earlier run's answers count.
+        loop.keepReachability(of: previous)
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)
         var nextProgress = started + progressEvery
         // The lifecycle (warm-up, reconnect backoff) carries over from an earlier run() on the same
         // connections: a second run does not start again at one stream.
-
         while true {
             loopTurns += 1
             let now = MonotonicTime.now()
@@ -135,146 +122,155 @@ public final class CurlEngine: WakeableEngine {
                 onProgress(counters, completedCount, inFlight)
                 nextProgress = now + progressEvery
             }
-
             // No transfer ever answered and failures went on past the fail-fast window: give up on the
             // target (every worker and the producer stop with it), naming it and the last failure.
-            if !answered, let since = unreachableSince, now >= since + failFastNanos, !stop.isRequested {
+            if loop.givesUp(now: now, stopRequested: stop.isRequested) {
                 stop.request(.targetUnreachable, drainSeconds: 0, reason: unreachableMessage())
             }
-            let stopping = stop.isRequested
-            // The end passed: a push staged for later is due after it (the rest are taken as they come, below).
-            if let stopAt, now >= stopAt, let s = staged, s.push.intendedNanos > stopAt {
-                finish(s, outcome: .notSent(.afterEnd), completed: 0, sink: sink)
-                staged = nil
-            }
-            // At the grace's end (or a requested stop) what is still staged or waiting to be resent ends now;
-            // pushes in flight are waited for as always.
-            let pending = !(exhausted && staged == nil && retryQueue.isEmpty)
-            if !stopHandled, stopping || (pending && graceEnd.map { now >= $0 } ?? false) {
-                // (Also when the source had ended: what waits to be resent ends here too.)
-                stopHandled = true
-                stopCause = stopping ? stop.cause : .runStopped
-                if !stopping { endedAt = stopAt }
-                exhausted = true
-                stoppedEarly = true
-                if let s = staged {
-                    let cause = endedAt.map { NotSentCause.atDeadline($0, intended: s.push.intendedNanos) } ?? stopCause
-                    finish(s, outcome: .notSent(cause), completed: 0, sink: sink)
-                    staged = nil
-                }
-                for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(stopCause), completed: now, sink: sink) }
-            }
-            // After a requested stop, what is still in flight at the drain deadline is given up.
-            if stopping, inFlight > 0, now >= stop.drainDeadlineNanos { abandonInFlight(as: stop.cause, sink: sink) }
-
+            carryOut(loop.stopActions(now: now, staged: staged?.push.intendedNanos, retriesWaiting: !retryQueue.isEmpty, inFlight: inFlight,
+                                      stop: (stop.isRequested, stop.cause, stop.drainDeadlineNanos)), now: now, sink: sink)
             if stallWatch, inFlight > 0, now >= nextStallScan { watchStalls(now: now) }
 
-            // Fill the window: pushes due again first, then new ones that are due.
-            let limit = lifecycle.streamLimit(window: window)
-            while inFlight < limit {
-                if let slot = retryQueue.popDue(now: now) {
-                    let due = ledger.retryDue(lastOutcome: slot.lastOutcome, refreshedToken: slot.refreshedToken,
-                                              sentWithIssuedAt: slot.tokenIssuedAt, currentIssuedAt: headerSet.issuedAt,
-                                              secondsUntilResignAllowed: tokens.secondsUntilRefreshAllowed, now: now)
-                    if case .wait(let until) = due {
-                        slot.dueNanos = until
-                        retryQueue.push(slot)
-                        break
-                    }
-                    if due == .resignThenSend {
-                        // The ledger applied the 20-minute rule with the cache's own figure: sign now.
-                        tokens.forceRefresh()
-                        try rebuildHeaders()
-                    }
-                    if slot.attempts > 0 { countResend(slot, now: now, sink: sink) }
-                    start(slot, now: now)
-                    continue
-                }
-                let slot: TransferSlot
-                if let s = staged {
-                    guard s.push.intendedNanos <= now &+ Self.sendAheadNanos else { break }
-                    slot = s
-                    staged = nil
-                } else {
-                    guard !exhausted else { break }
-                    slot = try takeSlot()
-                    let pulled = source.next(into: &slot.push)
-                    guard pulled == .push else {
-                        free.append(slot)
-                        if case .notSent(let cause) = pulled {
-                            sink.recordNotSent(cause, slot.push)
-                            continue
-                        }
-                        // Ended, or (a worker's queue) nothing ready yet: then wait in poll until wake().
-                        if pulled == .end { exhausted = true }
-                        break
-                    }
-                    // Past the end, only pushes due before it are still sent (no schedule: none is).
-                    if let stopAt, now >= stopAt, slot.push.intendedNanos == 0 || slot.push.intendedNanos > stopAt {
-                        sink.recordNotSent(.afterEnd, slot.push)
-                        free.append(slot)
-                        continue
-                    }
-                    sequence &+= 1
-                    slot.resetRetryState(sequence: sequence)
-                    if case .notSent(let cause) = ledger.taken(token: slot.push.deviceToken) {
-                        finish(slot, outcome: .notSent(slot.push.channel >= 0 ? .channelGone : cause), completed: 0, sink: sink)
-                        continue
-                    }
-                    if slot.push.intendedNanos > now &+ Self.sendAheadNanos {
-                        staged = slot
-                        break
-                    }
-                }
-                if case .hold(let until) = ledger.ready(token: slot.push.deviceToken, now: now) {
-                    // This token is backing off after 429: keep its pushes in order behind the held one.
-                    slot.dueNanos = until
-                    retryQueue.push(slot)
-                    continue
-                }
-                start(slot, now: now)
-            }
-
+            let limit = lifecycle.streamLimit(window: configuration.window)
+            try fillWindow(limit: limit, source: source, sink: sink, now: now)
             try driver.perform()
             let completedBefore = completedCount
             drainCompletions(sink: sink)
             reportConnections(to: sink)
 
-            if exhausted && staged == nil && inFlight == 0 && retryQueue.isEmpty { break }
-            // Refill the slots that just freed before waiting: otherwise they stay empty until the next
-            // socket event (measured: 0.5-0.9x the bare libcurl loop's rate).
-            if completedCount != completedBefore && !exhausted && staged == nil { continue }
-
-            // Sleep until libcurl has something, or the next push, resend or end of a hold is due: to the
-            // nanosecond (MultiDriver), so that a push due in under a millisecond does not spin.
-            var due: UInt64? = nil
-            if let s = staged, inFlight < limit { due = s.push.intendedNanos &- Self.sendAheadNanos }
-            if let d = retryQueue.nextDueNanos { due = min(due ?? d, d) }
-            if let until = lifecycle.wakeNanos { due = min(due ?? until, until) }
-            if stopping, inFlight > 0 { due = min(due ?? stop.drainDeadlineNanos, stop.drainDeadlineNanos) }
-            if !answered, !stopping, let since = unreachableSince { due = min(due ?? since + failFastNanos, since + failFastNanos) }
-            // Wake at the end (to sort what is staged) and at the grace's end (to stop).
-            if !stopHandled, let stopAt, let graceEnd {
-                let next = now < stopAt ? stopAt : graceEnd
-                due = min(due ?? next, next)
+            let end = EngineLoop.TurnEnd(now: now, staged: staged?.push.intendedNanos, roomForStaged: inFlight < limit, inFlight: inFlight,
+                                         retriesWaiting: !retryQueue.isEmpty, nextRetry: retryQueue.nextDueNanos,
+                                         lifecycleWake: lifecycle.wakeNanos, completed: completedCount != completedBefore,
+                                         stopRequested: stop.isRequested, drainDeadline: stop.drainDeadlineNanos)
+            switch loop.next(end) {
+            case .finish: return finishRun(source: source, sink: sink, cpuAtStart: cpuAtStart)
+            case .again: continue
+            case .wait(let due):
+                // Sleep until libcurl has something, or the next push, resend or end of a hold is due: to the
+                // nanosecond (MultiDriver), so that a push due in under a millisecond does not spin.
+                let before = MonotonicTime.now()
+                // Due already (the loop's own work took that long): no wait, the next turn sends it.
+                if let due, due <= before { continue }
+                if loop.goesRoundInsteadOfWaiting({ driver.libcurlHasWorkNow(now: before) }) { continue }
+                try driver.wait(due: due, now: before)
+                counters.wakeUps += 1
             }
-            let before = MonotonicTime.now()
-            // Due already (the loop's own work took that long): no wait, the next turn sends it.
-            if let due, due <= before { continue }
-            // libcurl has work queued (its timer says 0): a wait would return at once, empty. Perform
-            // again instead, a few times in a row at most.
-            if busyTurns < 2, driver.libcurlHasWorkNow(now: before) {
-                busyTurns += 1
+        }
+    }
+
+    /// Carries out what the stop ends this turn.
+    private func carryOut(_ actions: EngineLoop.StopActions, now: UInt64, sink: OutcomeSink) {
+        if let cause = actions.staged, let s = staged {
+            finish(s, outcome: .notSent(cause), completed: 0, sink: sink)
+            staged = nil
+        }
+        if let cause = actions.retries {
+            for s in retryQueue.drain() { finish(s, outcome: s.lastOutcome ?? .notSent(cause), completed: now, sink: sink) }
+        }
+        if let cause = actions.inFlight { abandonInFlight(as: cause, sink: sink) }
+    }
+
+    /// Fills the window up to `limit` transfers: pushes due again first, then new ones from the source that
+    /// are due (one due later is staged until then).
+    private func fillWindow(limit: Int, source: PushSource, sink: OutcomeSink, now: UInt64) throws {
+        while inFlight < limit {
+            if let slot = retryQueue.popDue(now: now) {
+                guard try resendIsDue(slot, now: now) else { break }
+                if slot.attempts > 0 { countResend(slot, now: now, sink: sink) }
+                start(slot, now: now)
                 continue
             }
-            busyTurns = 0
-            try driver.wait(due: due, now: before)
-            counters.wakeUps += 1
+            let slot: TransferSlot
+            if let s = staged {
+                guard loop.isDue(s.push.intendedNanos, now: now) else { break }
+                slot = s
+                staged = nil
+            } else {
+                guard !loop.exhausted else { break }
+                switch try take(from: source, sink: sink, now: now) {
+                case .send(let s): slot = s
+                case .ended: continue
+                case .none: return
+                }
+            }
+            if case .hold(let until) = ledger.ready(token: slot.push.deviceToken, now: now) {
+                // This token is backing off after 429: keep its pushes in order behind the held one.
+                slot.dueNanos = until
+                retryQueue.push(slot)
+                continue
+            }
+            start(slot, now: now)
         }
-        if stoppedEarly {
+    }
+
+    /// Whether a push taken from the retry queue may go now; if not, it goes back with its new due time. A
+    /// resend that needs a new provider token first gets one here.
+    private func resendIsDue(_ slot: TransferSlot, now: UInt64) throws -> Bool {
+        let due = ledger.retryDue(lastOutcome: slot.lastOutcome, refreshedToken: slot.refreshedToken,
+                                  sentWithIssuedAt: slot.tokenIssuedAt, currentIssuedAt: headerSet.issuedAt,
+                                  secondsUntilResignAllowed: tokens.secondsUntilRefreshAllowed, now: now)
+        if case .wait(let until) = due {
+            slot.dueNanos = until
+            retryQueue.push(slot)
+            return false
+        }
+        if due == .resignThenSend {
+            // The ledger applied the 20-minute rule with the cache's own figure: sign now.
+            tokens.forceRefresh()
+            try rebuildHeaders()
+        }
+        return true
+    }
+
+    /// What taking the next push from the source gave.
+    private enum Taken {
+        /// A push to send now.
+        case send(TransferSlot)
+        /// It ended at once (not sent, or found no longer deliverable): take the next.
+        case ended
+        /// Nothing to send now: the source ended or has nothing ready, or its push is staged for later.
+        case none
+    }
+
+    private func take(from source: PushSource, sink: OutcomeSink, now: UInt64) throws -> Taken {
+        let slot = try takeSlot()
+        let pulled = source.next(into: &slot.push)
+        guard pulled == .push else {
+            free.append(slot)
+            if case .notSent(let cause) = pulled {
+                sink.recordNotSent(cause, slot.push)
+                return .ended
+            }
+            // Ended, or (a worker's queue) nothing ready yet: then wait in poll until wake().
+            if pulled == .end { loop.sourceEnded() }
+            return .none
+        }
+        let admission = loop.admit(intended: slot.push.intendedNanos, now: now)
+        if admission == .afterEnd {
+            sink.recordNotSent(.afterEnd, slot.push)
+            free.append(slot)
+            return .ended
+        }
+        sequence &+= 1
+        slot.resetRetryState(sequence: sequence)
+        if case .notSent(let cause) = ledger.taken(token: slot.push.deviceToken) {
+            finish(slot, outcome: .notSent(slot.push.channel >= 0 ? .channelGone : cause), completed: 0, sink: sink)
+            return .ended
+        }
+        guard admission == .send else {
+            staged = slot
+            return .none
+        }
+        return .send(slot)
+    }
+
+    /// The loop ended: what the source still had planned after an early stop is recorded, and the counters
+    /// are completed.
+    private func finishRun(source: PushSource, sink: OutcomeSink, cpuAtStart: UInt64) -> EngineCounters {
+        if loop.stoppedEarly {
             // What the source still had planned ends as not sent, recorded here like every outcome.
             var scratch = OutgoingPush(bodyCapacity: 0)
-            sink.recordAbandoned(source, using: &scratch, stoppedAs: stopCause, deadline: endedAt)
+            sink.recordAbandoned(source, using: &scratch, stoppedAs: loop.stopCause, deadline: loop.endedAt)
         }
         reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
@@ -415,8 +411,8 @@ public final class CurlEngine: WakeableEngine {
             completedCount += 1
 
             let outcome: Outcome
-            if result == CURLE_OK { answered = true }
             if result == CURLE_OK {
+                loop.answer()
                 var status = 0
                 _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
                 if status == 200 {
@@ -443,10 +439,8 @@ public final class CurlEngine: WakeableEngine {
                 outcome = .timedOut
             } else {
                 outcome = .failed(transportError(result))
-                if !answered {
-                    if unreachableSince == nil { unreachableSince = completed }
-                    lastUnreachable = result
-                }
+                if !loop.answered { lastUnreachable = result }
+                loop.transportFailure(at: completed)
                 _ = lifecycle.handle(.connectionLost, now: completed)
             }
             settle(slot, outcome: outcome, completed: completed, sink: sink)

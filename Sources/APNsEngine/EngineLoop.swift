@@ -1,0 +1,182 @@
+import APNsCore
+
+/// The engine's run loop as a state machine: what a turn of ``CurlEngine/run(source:sink:)`` decides, kept
+/// apart from libcurl so each decision is a value a test can check. The engine tells it what it sees (the
+/// time, what is staged, in flight and waiting, whether a stop was requested) and carries out the actions
+/// it returns; it holds only the loop's own bookkeeping: the run's end and grace, whether the source
+/// ended, the stop handled once, the fail-fast window and the busy turns. Nothing here allocates.
+struct EngineLoop {
+    /// The duration's end, and the end of the grace after it (monotonic ns); nil without a duration.
+    let stopAt: UInt64?
+    let graceEnd: UInt64?
+    let failFastNanos: UInt64
+    /// A push due within this long is sent now.
+    let sendAheadNanos: UInt64
+
+    /// The source gave its end, or the stop ended what it had planned.
+    private(set) var exhausted = false
+    /// The stop (duration, or requested) was handled: staged and waiting pushes ended.
+    private(set) var stopHandled = false
+    /// The run stopped before its source ran dry: what the source still holds is recorded as not sent.
+    private(set) var stoppedEarly = false
+    /// The duration's end, once the run stopped there (not for a requested stop): pushes not yet due then
+    /// count as after the end.
+    private(set) var endedAt: UInt64?
+    /// What pushes not sent because the run stopped count as: `run_stopped`, or the requested stop's cause.
+    private(set) var stopCause = NotSentCause.runStopped
+    /// Whether any transfer was ever answered; until then failures count toward the fail-fast window.
+    private(set) var answered = false
+    /// When the first failure before any answer happened.
+    private(set) var unreachableSince: UInt64?
+    /// Turns in a row that went round without waiting because libcurl had work queued.
+    private var busyTurns = 0
+
+    init(started: UInt64, durationSeconds: Double?, graceSeconds: Double, failFastSeconds: Double, sendAheadNanos: UInt64) {
+        stopAt = durationSeconds.map { started + UInt64($0 * 1e9) }
+        graceEnd = stopAt.map { $0 + UInt64(max(0, graceSeconds) * 1e9) }
+        failFastNanos = UInt64(max(0, failFastSeconds) * 1e9)
+        self.sendAheadNanos = sendAheadNanos
+    }
+
+    // MARK: Facts the engine reports
+
+    /// A transfer was answered (any HTTP status): the target is reachable.
+    mutating func answer() { answered = true }
+
+    /// A transfer failed in transport. Before any answer, the fail-fast window starts at the first.
+    mutating func transportFailure(at now: UInt64) {
+        if !answered, unreachableSince == nil { unreachableSince = now }
+    }
+
+    /// Takes over what an earlier run on the same connections learned of the target's reachability.
+    mutating func keepReachability(of earlier: EngineLoop) {
+        answered = earlier.answered
+        unreachableSince = earlier.unreachableSince
+    }
+
+    /// The source said it has nothing more.
+    mutating func sourceEnded() { exhausted = true }
+
+    // MARK: Decisions
+
+    /// No transfer was ever answered and failures went on past the fail-fast window: give up on the target.
+    func givesUp(now: UInt64, stopRequested: Bool) -> Bool {
+        guard !answered, !stopRequested, let since = unreachableSince else { return false }
+        return now >= since + failFastNanos
+    }
+
+    /// What ends at the run's end, its grace or a requested stop, this turn.
+    struct StopActions: Equatable {
+        /// The staged push ends as not sent, for this cause.
+        var staged: NotSentCause?
+        /// Every push waiting to be resent ends (with its last outcome, or as not sent for this cause).
+        var retries: NotSentCause?
+        /// Every push in flight is given up, as not sent for this cause (the drain after a stop ran out).
+        var inFlight: NotSentCause?
+    }
+
+    /// The stop's actions for this turn. `staged` is the staged push's intended time (nil: none);
+    /// `retriesWaiting` whether any push waits to be resent.
+    mutating func stopActions(now: UInt64, staged: UInt64?, retriesWaiting: Bool, inFlight: Int,
+                              stop: (requested: Bool, cause: NotSentCause, drainDeadline: UInt64)) -> StopActions {
+        var actions = StopActions()
+        var staged = staged
+        // The end passed: a push staged for later is due after it (the rest are taken as they come).
+        if let stopAt, now >= stopAt, let intended = staged, intended > stopAt {
+            actions.staged = .afterEnd
+            staged = nil
+        }
+        // At the grace's end (or a requested stop) what is still staged or waiting to be resent ends now;
+        // pushes in flight are waited for as always.
+        let pending = !(exhausted && staged == nil && !retriesWaiting)
+        if !stopHandled, stop.requested || (pending && graceEnd.map { now >= $0 } ?? false) {
+            stopHandled = true
+            stopCause = stop.requested ? stop.cause : .runStopped
+            if !stop.requested { endedAt = stopAt }
+            exhausted = true
+            stoppedEarly = true
+            if let intended = staged {
+                actions.staged = endedAt.map { NotSentCause.atDeadline($0, intended: intended) } ?? stopCause
+            }
+            if retriesWaiting { actions.retries = stopCause }
+        }
+        // After a requested stop, what is still in flight at the drain deadline is given up.
+        if stop.requested, inFlight > 0, now >= stop.drainDeadline { actions.inFlight = stop.cause }
+        return actions
+    }
+
+    /// What becomes of a push just taken from the source.
+    enum Admission: Equatable {
+        /// Due now (or within the send-ahead): send it.
+        case send
+        /// Due later: hold it staged until then.
+        case stage
+        /// Due after the run's end, which has passed: not sent, `after_end`.
+        case afterEnd
+    }
+
+    func admit(intended: UInt64, now: UInt64) -> Admission {
+        // Past the end, only pushes due before it are still sent (no schedule: none is).
+        if let stopAt, now >= stopAt, intended == 0 || intended > stopAt { return .afterEnd }
+        return intended > now &+ sendAheadNanos ? .stage : .send
+    }
+
+    /// Whether the staged push is due (within the send-ahead).
+    func isDue(_ intended: UInt64, now: UInt64) -> Bool { intended <= now &+ sendAheadNanos }
+
+    /// What the engine sees at the end of a turn, after libcurl worked and completions were drained.
+    struct TurnEnd {
+        var now: UInt64
+        /// The staged push's intended time, if one is staged, and whether the window has room for it.
+        var staged: UInt64?
+        var roomForStaged: Bool
+        var inFlight: Int
+        var retriesWaiting: Bool
+        var nextRetry: UInt64?
+        /// When the connection lifecycle wants a turn (a backoff or warm-up step ending).
+        var lifecycleWake: UInt64?
+        /// Transfers completed this turn (their slots are free).
+        var completed: Bool
+        var stopRequested: Bool
+        var drainDeadline: UInt64
+    }
+
+    enum NextStep: Equatable {
+        /// Everything ended: leave the loop.
+        case finish
+        /// Go round again at once (slots just freed, to refill them before waiting).
+        case again
+        /// Wait until libcurl has something or `due` (nil: only the idle cap).
+        case wait(due: UInt64?)
+    }
+
+    /// After a turn: leave, go again, or wait until the earliest thing due.
+    func next(_ t: TurnEnd) -> NextStep {
+        if exhausted && t.staged == nil && t.inFlight == 0 && !t.retriesWaiting { return .finish }
+        // Refill the slots that just freed before waiting: otherwise they stay empty until the next
+        // socket event (measured: 0.5-0.9x the bare libcurl loop's rate).
+        if t.completed && !exhausted && t.staged == nil { return .again }
+        var due: UInt64? = nil
+        func earliest(_ d: UInt64) { due = min(due ?? d, d) }
+        if let s = t.staged, t.roomForStaged { earliest(s &- sendAheadNanos) }
+        if let d = t.nextRetry { earliest(d) }
+        if let d = t.lifecycleWake { earliest(d) }
+        if t.stopRequested, t.inFlight > 0 { earliest(t.drainDeadline) }
+        if !answered, !t.stopRequested, let since = unreachableSince { earliest(since + failFastNanos) }
+        // Wake at the end (to sort what is staged) and at the grace's end (to stop).
+        if !stopHandled, let stopAt, let graceEnd { earliest(t.now < stopAt ? stopAt : graceEnd) }
+        return .wait(due: due)
+    }
+
+    /// Just before a wait: libcurl has work queued (its timer says 0), so a wait would return at once with
+    /// nothing ready; go round again instead, a few times in a row at most. `libcurlHasWork` is asked only
+    /// while another busy turn is allowed.
+    mutating func goesRoundInsteadOfWaiting(_ libcurlHasWork: () -> Bool) -> Bool {
+        if busyTurns < 2, libcurlHasWork() {
+            busyTurns += 1
+            return true
+        }
+        busyTurns = 0
+        return false
+    }
+}
