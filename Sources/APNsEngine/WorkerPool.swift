@@ -138,9 +138,26 @@ public final class WorkerPool {
         let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
         progressLock.withLock { progress = Array(repeating: PoolProgress(), count: n) }
         let group = DispatchGroup()
-
         // Every engine before any thread, so a setup failure leaves no thread waiting on a queue.
-        let engines: [CurlEngine] = try (0..<n).map { i in
+        let engines = try makeEngines(deadline: deadline, stop: runStop, workerSinks: workerSinks)
+        // Workers first, so each is waiting on its queue when the first push comes.
+        for i in 0..<n { startWorker(i, engine: engines[i], queue: queues[i], sink: workerSinks[i], results: results, group: group) }
+        let producerStats = startProducer(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop, group: group)
+
+        let interval = Swift.max(0.1, configuration.progressInterval)
+        while group.wait(timeout: .now() + interval) == .timedOut {
+            if let onProgress { onProgress(progressTotals()) }
+        }
+        var total = try collect(results, queues: queues)
+        // The producer has left the group: its stats were written before.
+        total.producerCPUMillis = producerStats.value.cpuMillis
+        total.producerLatePushes = producerStats.value.latePushes
+        return total
+    }
+
+    /// One engine per worker, each with the run's deadline and stop, reporting its progress into the pool's.
+    private func makeEngines(deadline: UInt64?, stop runStop: RunStop, workerSinks: [OutcomeSink]) throws -> [CurlEngine] {
+        try (0..<workers).map { i in
             var config = workerConfigurations[i]
             if let deadline {
                 // The same deadline for every engine: each counts its limit from its own start.
@@ -160,36 +177,38 @@ public final class WorkerPool {
             }
             return engine
         }
+    }
 
-        let observer = takeObserver
-        // Workers first, so each is waiting on its queue when the first push comes.
-        for i in 0..<n {
-            let engine = engines[i], queue = queues[i]
-            // A push into an empty queue ends the engine's wait in curl_multi_poll at once.
-            queue.wakeConsumer = { [unowned engine] in engine.wake() }
-            // The engine, its queue's consumer side and its sink belong to the worker thread from here on.
-            let engineBox = HandOver(engine), sinkBox = HandOver(workerSinks[i]), observerBox = HandOver(observer)
-            group.enter()
-            let thread = Thread {
-                Self.nameThread("apnsbench-w\(i)")
-                let engine = engineBox.value, workerSink = sinkBox.value, observer = observerBox.value
-                let queueSource = QueueSource(queue: queue)
-                if let observe = observer { queueSource.observer = { observe(i, $0) } }
-                do {
-                    results.set(i, .success(try engine.run(source: queueSource, sink: workerSink)))
-                } catch {
-                    // Nothing more will be taken from this queue: what is in it ends as not sent, and
-                    // the producer stops at its next hand-over here.
-                    var scratch = OutgoingPush(bodyCapacity: 0)
-                    workerSink.recordAbandoned(queueSource, using: &scratch)
-                    results.set(i, .failure(error))
-                }
-                group.leave()
+    /// Worker `i`'s thread: its engine runs over its queue and records into its sink.
+    private func startWorker(_ i: Int, engine: CurlEngine, queue: PushQueue, sink: OutcomeSink, results: ResultBox, group: DispatchGroup) {
+        // A push into an empty queue ends the engine's wait in curl_multi_poll at once.
+        queue.wakeConsumer = { [unowned engine] in engine.wake() }
+        // The engine, its queue's consumer side and its sink belong to the worker thread from here on.
+        let engineBox = HandOver(engine), sinkBox = HandOver(sink), observerBox = HandOver(takeObserver)
+        group.enter()
+        let thread = Thread {
+            Self.nameThread("apnsbench-w\(i)")
+            let engine = engineBox.value, workerSink = sinkBox.value, observer = observerBox.value
+            let queueSource = QueueSource(queue: queue)
+            if let observe = observer { queueSource.observer = { observe(i, $0) } }
+            do {
+                results.set(i, .success(try engine.run(source: queueSource, sink: workerSink)))
+            } catch {
+                // Nothing more will be taken from this queue: what is in it ends as not sent, and
+                // the producer stops at its next hand-over here.
+                var scratch = OutgoingPush(bodyCapacity: 0)
+                workerSink.recordAbandoned(queueSource, using: &scratch)
+                results.set(i, .failure(error))
             }
-            thread.stackSize = 4 << 20
-            thread.start()
+            group.leave()
         }
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
 
+    /// The producer's thread; its stats are in the box once it left the group.
+    private func startProducer(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?, stop runStop: RunStop,
+                               group: DispatchGroup) -> ProducerStatsBox {
         group.enter()
         let ends = HandOver((source, sink, queues))
         let producerStats = ProducerStatsBox()
@@ -204,16 +223,15 @@ public final class WorkerPool {
         }
         producer.stackSize = 4 << 20
         producer.start()
+        return producerStats
+    }
 
-        let interval = Swift.max(0.1, configuration.progressInterval)
-        while group.wait(timeout: .now() + interval) == .timedOut {
-            if let onProgress { onProgress(progressTotals()) }
-        }
-
+    /// The workers' counters summed, and each worker's run in `lastRun`; the first worker's error if one failed.
+    private func collect(_ results: ResultBox, queues: [PushQueue]) throws -> EngineCounters {
         var total = EngineCounters()
         var runs: [WorkerRun] = []
         var firstError: Error?
-        for i in 0..<n {
+        for i in 0..<workers {
             switch results.get(i) {
             case .success(let counters)?:
                 total += counters
@@ -227,9 +245,6 @@ public final class WorkerPool {
         }
         if let firstError { throw firstError }
         lastRun = runs
-        // The producer has left the group: its stats were written before.
-        total.producerCPUMillis = producerStats.value.cpuMillis
-        total.producerLatePushes = producerStats.value.latePushes
         return total
     }
 
@@ -275,12 +290,7 @@ public final class WorkerPool {
                 if !queue.put(&push) {
                     // That worker stopped (duration limit, or it failed): this push will not be sent.
                     if stop.isRequested { cause = stop.cause }
-                    if cause == .runStopped, let deadline, MonotonicTime.now() >= deadline {
-                        endedAt = deadline
-                        sink.recordNotSent(.atDeadline(deadline, intended: push.intendedNanos), push)
-                    } else {
-                        sink.recordNotSent(cause, push)
-                    }
+                    endedAt = refused(push, cause: cause, deadline: deadline, sink: sink)
                     stopped = true
                     break pulling
                 }
@@ -298,6 +308,17 @@ public final class WorkerPool {
         }
         for q in queues { q.close() }
         return stats
+    }
+
+    /// Records a push a stopped worker's queue refused: after the run's end when the deadline has passed and
+    /// nothing else stopped the run (returns the deadline then), else not sent for `cause`.
+    private static func refused(_ push: OutgoingPush, cause: NotSentCause, deadline: UInt64?, sink: OutcomeSink) -> UInt64? {
+        if cause == .runStopped, let deadline, MonotonicTime.now() >= deadline {
+            sink.recordNotSent(.atDeadline(deadline, intended: push.intendedNanos), push)
+            return deadline
+        }
+        sink.recordNotSent(cause, push)
+        return nil
     }
 
     /// Names the calling thread for `top -H`, `perf` and /proc (Linux keeps 15 bytes).
