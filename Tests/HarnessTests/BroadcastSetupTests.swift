@@ -23,7 +23,7 @@ final class BroadcastSetupTests: XCTestCase {
             "",
             #"{"kind":"device.register","input_push_channel":5}"#,  // no newline after the last line
         ].joined(separator: "\n"))
-        XCTAssertEqual(try BroadcastSetup.subscribedStores(stream: stream, recipe: Self.orderChanges), [3, 5, 7, 12])
+        XCTAssertEqual(try BroadcastChannels.subscribedStores(stream: stream, recipe: Self.orderChanges), [3, 5, 7, 12])
     }
 
     func testALineAcrossTheReadsChunksIsStillRead() throws {
@@ -32,11 +32,11 @@ final class BroadcastSetupTests: XCTestCase {
         let lines = (0..<40_000).map { #"{"kind":"device.register","pad":"\#(String(repeating: "x", count: $0 % 37))","input_push_channel":\#($0 % 501)}"# }
         let stream = try fixture.write("big.ndjson", lines.joined(separator: "\n") + "\n")
         XCTAssertGreaterThan(try FileManager.default.attributesOfItem(atPath: stream)[.size] as? Int ?? 0, 2 << 20)
-        XCTAssertEqual(try BroadcastSetup.subscribedStores(stream: stream, recipe: Self.orderChanges), Array(0..<501))
+        XCTAssertEqual(try BroadcastChannels.subscribedStores(stream: stream, recipe: Self.orderChanges), Array(0..<501))
     }
 
     func testAnUnreadableStreamIsAnErrorNamingIt() {
-        XCTAssertThrowsError(try BroadcastSetup.subscribedStores(stream: "/nonexistent/s.ndjson", recipe: Self.orderChanges)) { error in
+        XCTAssertThrowsError(try BroadcastChannels.subscribedStores(stream: "/nonexistent/s.ndjson", recipe: Self.orderChanges)) { error in
             XCTAssertEqual("\(error)", "stream /nonexistent/s.ndjson cannot be read")
         }
     }

@@ -22,7 +22,7 @@ final class BroadcastSetup {
     /// - Parameter recipe: the recording's recipe (it says which line key names an activity's channel).
     init(_ config: RunConfig, recipe: Recipe, managementURL: String, trustedCertificatePEM: String?, tokens: ProviderTokenCache,
          log: (String) -> Void) throws {
-        stores = try Self.subscribedStores(stream: config.workload.stream, recipe: recipe)
+        stores = try BroadcastChannels.subscribedStores(stream: config.workload.stream, recipe: recipe)
         client = try ChannelClient(baseURL: managementURL, bundleID: config.workload.bundleID,
                                    trustedCertificatePEM: trustedCertificatePEM, bearer: { tokens.bearer() })
         // A channel that keeps the latest message needs an expiration to keep it by; one that keeps nothing
@@ -74,42 +74,5 @@ final class BroadcastSetup {
     /// reached its channel limit).
     static func isChannelLimit(_ a: ChannelClient.Answer) -> Bool {
         a.reason == Reason.cannotCreateChannelConfig.rawValue
-    }
-
-    /// The stores `device.register` events subscribe activities to (`input_push_channel`), ascending. Reads
-    /// the raw lines (a bad line is the run's to report, not this scan's).
-    static func subscribedStores(stream path: String, recipe: Recipe) throws -> [Int] {
-        guard let field = recipe.subscriptionFields.first else { return [] }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw RunError("stream \(path) cannot be read") }
-        defer { try? handle.close() }
-        let key = Array("\"\(field)\"".utf8)
-        var stores = Set<Int>()
-        var carry: [UInt8] = []
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
-            carry.append(contentsOf: chunk)
-            var start = 0
-            while let newline = carry[start...].firstIndex(of: 0x0A) {
-                scan(carry[start..<newline], key: key, into: &stores)
-                start = newline + 1
-            }
-            carry.removeSubrange(0..<start)
-        }
-        scan(carry[...], key: key, into: &stores)
-        return stores.sorted()
-    }
-
-    private static func scan(_ line: ArraySlice<UInt8>, key: [UInt8], into stores: inout Set<Int>) {
-        guard line.count > key.count, let at = line.firstRange(of: key) else { return }
-        var i = at.upperBound
-        while i < line.endIndex, line[i] == 0x20 || line[i] == 0x3A { i += 1 }
-        var value = 0, digits = 0
-        while i < line.endIndex, line[i] >= 0x30, line[i] <= 0x39, digits < 18 {
-            value = value * 10 + Int(line[i] - 0x30)
-            digits += 1
-            i += 1
-        }
-        if digits > 0 { stores.insert(value) }
     }
 }

@@ -20,8 +20,7 @@ public struct RecordingPeak: Codable, Equatable, Sendable {
     public static func measure(_ config: RunConfig) throws -> RecordingPeak {
         let recipes = try Workloads.recipes(for: config)
         let channels: BroadcastChannels? = config.deliveryMode == .broadcast
-            ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream, recipe: recipes[0])
-                .enumerated().map { ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "c\($0.offset)")) }))
+            ? try BroadcastChannels.madeUp(stream: config.workload.stream, recipe: recipes[0])
             : nil
         let driver = try Workloads.source(config.workload, priority: config.payload.priority, recipes: recipes, channels: channels)
         var perSecond: [Int64: Int] = [:]

@@ -2,16 +2,17 @@ import APNsCore
 import DeviceContract
 
 /// The order of the stages a push passes between the workload that plans it and the engine that sends it.
-/// Each stage is a `PushSource` that pulls from the one before it:
+/// Each stage is a `PushSource` that pulls from the one before it, and each lives beside this file
+/// (Replay/Pipeline):
 ///
-/// 1. the workload (`WorkloadDriver`, `MixedWorkload` or `LoopingReplay`): events read from the recording,
-///    the registry kept, pushes planned from templates (Replay/Workloads, Replay/Registry);
-/// 2. `ShardFilter`: only this shard's pushes, in a sharded run (Replay/Scheduling);
-/// 3. `Coalescer`: one push per activity and window, when coalescing is on (Replay/Scheduling);
+/// 1. the workload (`WorkloadDriver`, `MixedWorkload` or `LoopingReplay`, in Replay/Driver): events read from
+///    the recording and pushes planned by the recipe's rules (Replay/Recipe);
+/// 2. `ShardFilter`: only this shard's pushes, in a sharded run;
+/// 3. `Coalescer`: one push per activity and window, when coalescing is on;
 /// 4. `DeviceContractSource`: each push that will be sent is checked against the app's ActivityKit model,
-///    unchanged, when a model is named (Replay/Contract);
-/// 5. `LiveActivityBudgetSource`: the priority-10 Live Activity budget's count (Replay/Budget);
-/// 6. `PacedSource`: each push held until its intended send time, in open-loop schedules (Replay/Scheduling).
+///    unchanged, when a model is named;
+/// 5. `LiveActivityBudgetSource`: the priority-10 Live Activity budget's count (LiveActivityBudget.swift);
+/// 6. `PacedSource`: each push held until its intended send time (from the `Pacer`), in open-loop schedules.
 ///
 /// The engine (APNsEngine) then pulls from the last stage, and every push ends in exactly one outcome.
 public struct SendPipeline {

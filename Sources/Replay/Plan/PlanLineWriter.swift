@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Replay
 
 /// Writes one NDJSON line per planned push into a reused byte buffer, flushed to a file descriptor in
 /// large writes. Everything that is the same for every push (each part's push type and topic, the
@@ -43,7 +42,7 @@ public final class PlanLineWriter {
             closesDescriptor = false
         } else {
             let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard opened >= 0 else { throw RunError("--out \(path) cannot be written: \(String(cString: strerror(errno)))") }
+            guard opened >= 0 else { throw PlanError("--out \(path) cannot be written: \(String(cString: strerror(errno)))") }
             fd = opened
             closesDescriptor = true
         }
@@ -144,7 +143,7 @@ public final class PlanLineWriter {
             let n = buffer.withUnsafeBytes { raw in systemWrite(fd, raw.baseAddress! + written, raw.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw RunError("writing --out \(path) failed: \(String(cString: strerror(errno)))")
+                throw PlanError("writing --out \(path) failed: \(String(cString: strerror(errno)))")
             }
             written += n
         }

@@ -1,6 +1,5 @@
 import APNsCore
 import Foundation
-import Replay
 
 /// A profile's recording walked through its workload without sending anything (no engine, no target):
 /// every push it plans, in plan order, with the event it came from, counted and optionally written as
@@ -12,12 +11,11 @@ public enum PushPlan {
     public static func source(_ config: RunConfig, recipes: [Recipe]) throws -> ReplaySource {
         for part in config.workload.parts {
             guard FileManager.default.isReadableFile(atPath: part.stream) else {
-                throw RunError("stream \(part.stream) (from \(config.profilePath)) cannot be read")
+                throw PlanError("stream \(part.stream) (from \(config.profilePath)) cannot be read")
             }
         }
         let channels: BroadcastChannels? = config.deliveryMode == .broadcast
-            ? BroadcastChannels(byStore: Dictionary(uniqueKeysWithValues: try BroadcastSetup.subscribedStores(stream: config.workload.stream, recipe: recipes[0])
-                .enumerated().map { ($0.element, BroadcastChannels.Channel(index: Int32($0.offset), id: "c\($0.offset)")) }))
+            ? try BroadcastChannels.madeUp(stream: config.workload.stream, recipe: recipes[0])
             : nil
         return try Workloads.source(config.workload, priority: config.payload.priority, recipes: recipes, channels: channels)
     }
@@ -50,8 +48,14 @@ public enum PushPlan {
         tally.events = source.events
         tally.stopError = source.stopError
         if let failed = source.failedRead {
-            throw RunError("reading \(failed.stream) failed: \(failed.error)")
+            throw PlanError("reading \(failed.stream) failed: \(failed.error)")
         }
         return tally
     }
+}
+
+/// A plan that could not be made or written, with a message naming the file.
+public struct PlanError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,4 @@
 import APNsCore
-import Replay
 
 /// What a walk of a workload's plan counted: every planned push once, as to send or not sent by cause,
 /// by the kind of the event that planned it, beside the source's own count of the events it read.

@@ -1,5 +1,4 @@
 import APNsCore
-import Replay
 
 /// The plan's counts as text: one totals line, then (unless brief) a table by event kind and the bad lines
 /// by cause with their first line numbers.
