@@ -12,13 +12,17 @@ import Foundation
 ///
 /// One mutex and one condition: only one side can wait at a time (a ring cannot be full and empty at
 /// once), and a side signals only when the other is waiting, so a queue that is neither full nor empty
-/// costs a lock and an unlock per push, no system call.
+/// costs a lock and an unlock per push, no system call. A producer waiting on a full ring is woken once the
+/// consumer has drained it to half (``lowWater``), not at each push taken: otherwise a paced engine, which
+/// takes one push per due time, wakes the producer once per push, only for it to put one and wait again.
 ///
 /// Shared by its two threads: every field is read and written under `condition`, except `wakeConsumer`,
 /// which is set before either thread starts.
 final class PushQueue: @unchecked Sendable {
     /// Pushes the ring holds at most.
     let capacity: Int
+    /// A producer waiting on a full ring is woken when at most this many are queued.
+    let lowWater: Int
     private let ring: UnsafeMutablePointer<OutgoingPush>
     private let condition = NSCondition()
     /// Pushes taken and put so far; `tail - head` are queued; slot = count % capacity.
@@ -37,6 +41,7 @@ final class PushQueue: @unchecked Sendable {
     var wakeConsumer: (() -> Void)?
 
     private var producerWaitCount = 0
+    private var producerWakeCount = 0
     /// Whether the last `put` found the queue full and waited: read and written by the producer only.
     private(set) var lastPutWaited = false
     private var consumerWaitCount = 0
@@ -48,6 +53,14 @@ final class PushQueue: @unchecked Sendable {
     var consumerWaits: Int { locked { consumerWaitCount } }
     /// Pushes put in all.
     var putCount: Int { locked { puts } }
+    /// Times the consumer woke a producer waiting on a full ring.
+    var producerWakes: Int { locked { producerWakeCount } }
+
+    /// Under the lock: the consumer drained a full ring to ``lowWater`` (or abandoned it).
+    private func wakeProducer() {
+        producerWakeCount += 1
+        condition.signal()
+    }
 
     /// - Parameters:
     ///   - capacity: pushes held at most (at least 1).
@@ -56,6 +69,7 @@ final class PushQueue: @unchecked Sendable {
     init(capacity: Int, bodyCapacity: Int = 4096) {
         precondition(capacity >= 1, "a queue holds at least one push")
         self.capacity = capacity
+        lowWater = capacity / 2
         ring = .allocate(capacity: capacity)
         ring.initialize(repeating: OutgoingPush(bodyCapacity: 0), count: capacity)
         // One buffer per slot, not `capacity` references to one shared buffer.
@@ -135,7 +149,7 @@ final class PushQueue: @unchecked Sendable {
         guard !abandoned, tail != head else { return false }
         swap(&push, &ring[head % capacity])
         head += 1
-        if producerWaiting { condition.signal() }
+        if producerWaiting, tail - head <= lowWater { wakeProducer() }
         return true
     }
 
@@ -156,7 +170,7 @@ final class PushQueue: @unchecked Sendable {
         }
         swap(&push, &ring[head % capacity])
         head += 1
-        if producerWaiting { condition.signal() }
+        if producerWaiting, tail - head <= lowWater { wakeProducer() }
         return .push
     }
 

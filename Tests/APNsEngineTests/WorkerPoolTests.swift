@@ -199,6 +199,31 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(q.abandon { _ in XCTFail("nothing left") }, 0)
     }
 
+    func testAProducerWaitingOnAFullQueueIsWokenOnceItDrainedToHalfNotAtEachPushTaken() {
+        let q = PushQueue(capacity: 8)
+        for i in 0..<8 {
+            var p = push("t", i)
+            XCTAssertTrue(q.put(&p))
+        }
+        let done = expectation(description: "the producer's next pushes went in")
+        let next = UncheckedBox((8..<12).map { push("t", $0) })
+        Thread {
+            for var p in next.value { _ = q.put(&p) }
+            done.fulfill()
+        }.start()
+        guard waitUntil(seconds: 10, { q.producerWaits > 0 }) else { return XCTFail("the producer never waited on the full queue") }
+        var out = OutgoingPush()
+        for _ in 0..<3 { XCTAssertEqual(q.poll(into: &out), .push) }
+        XCTAssertEqual(q.producerWakes, 0, "5 still queued: above the low-water mark (4)")
+        XCTAssertEqual(q.poll(into: &out), .push)
+        XCTAssertEqual(q.producerWakes, 1, "4 queued: the producer is woken")
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(q.putCount, 12, "it filled the ring again without a wake per push")
+        var order: [UInt64] = []
+        while q.poll(into: &out) == .push { order.append(out.intendedNanos) }
+        XCTAssertEqual(order, Array(4..<12), "in order")
+    }
+
     func testPollSaysNothingYetAndTheNextPutOrCloseWakesTheConsumer() {
         let q = PushQueue(capacity: 4)
         var wakes = 0
