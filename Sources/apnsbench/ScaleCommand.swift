@@ -17,8 +17,9 @@ struct ScaleCommand: ParsableCommand {
             recording, profile, factor and seed: the same bytes. Which fields were cloned goes to standard error.
 
             Example:
-              apnsbench scale profiles/streams/order-changes.ndjson --profile profiles/order-changes.yaml \\
-                  --factor 10 --out oc-x10.ndjson --dead-tokens oc-x10.dead-tokens
+              apnsbench scale profiles/streams/order-changes.ndjson \\
+                  --profile profiles/order-changes.yaml --factor 10 \\
+                  --out oc-x10.ndjson --dead-tokens oc-x10.dead-tokens
 
             \(ExitCodes.help)
             """)
