@@ -100,6 +100,8 @@ def table(title, before, after):
     print(f"{'total':>10} {sum(before.values()):>9} {sum(after.values()):>9}")
 
 
+if not profile_value("stream"):
+    sys.exit(f"scale-check: {profile} names no stream (a mix scales part by part, each with its own app's profile)")
 stream = os.path.join(work, f"x{factor}.ndjson")
 dead = os.path.join(work, f"x{factor}.dead-tokens") if profile_value("dead_tokens") else None
 rss, log = scale(factor, stream, dead)
