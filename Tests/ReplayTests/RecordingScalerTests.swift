@@ -110,6 +110,13 @@ final class RecordingScalerTests: XCTestCase {
         for i in stride(from: 0, to: out.count, by: 2) {
             XCTAssertEqual(try id(out[i + 1]), try id(out[i]) + 10_000, out[i + 1])
         }
+        // The response echoes the request's token: the echo is cloned alike.
+        let post = try FlatJSON.parse(try XCTUnwrap(out.indices.filter { $0 % 2 == 1 }.map { out[$0] }
+            .first { $0.contains(#""method":"POST""#) && $0.contains("live_activity_token") }))
+        let sent = try post.read(FieldPath(["body", "live_activity_token"])) { try $0.string($1) }
+        let echoed = try post.read(FieldPath(["response", "body", "request", "live_activity_token"])) { try $0.string($1) }
+        XCTAssertEqual(echoed, sent)
+        XCTAssertFalse(try String(contentsOfFile: RepoFiles.stream("leave-requests-api"), encoding: .utf8).contains(sent))
     }
 
     /// Pushes per event (fan-out per group) and per token, as the shipped recipe plans them over `path`.

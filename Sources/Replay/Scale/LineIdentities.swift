@@ -60,6 +60,31 @@ struct LineIdentities {
            let path = (try? line.optionalString(recipe.pathField)) ?? nil {
             insert(Span(start: field.valueStart, end: field.valueEnd, value: .path(path, captured: captured)))
         }
+        let echoed = Set(spans.flatMap { span -> [String] in
+            switch span.value {
+            case let .text(s): return [s]
+            case let .texts(list): return list
+            case .int, .ints, .path: return []
+            }
+        }.filter { [.hex, .digits].contains(IdentityCloner.rule($0)) })
+        if !echoed.isEmpty { addEchoes(of: echoed, in: line) }
+    }
+
+    /// Every other string of the line, in any nested object, that equals a cloned token, UUID or long digit
+    /// id (an API's response echoing its request's token): cloned alike, so that each copy's line stays
+    /// consistent. Values this long and random do not repeat by chance.
+    private mutating func addEchoes(of values: Set<String>, in object: FlatJSONObject) {
+        for (field, key) in zip(object.fields, object.keys) {
+            switch field.type {
+            case .string:
+                guard let s = (try? object.optionalString(key)) ?? nil, values.contains(s) else { continue }
+                insert(Span(start: field.valueStart, end: field.valueEnd, value: .text(s)))
+            case .object:
+                if let inner = (try? object.nested(key)) ?? nil { addEchoes(of: values, in: inner) }
+            case .integer, .number, .boolean, .null, .array:
+                continue
+            }
+        }
     }
 
     /// The position, among a path's segments, of the pattern's `capture`-th capture.
