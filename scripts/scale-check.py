@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks `apnsbench scale` on a profile: its recording scaled K times plans K times the pushes, with the
-recorded fan-out per group (pushes per event) and pushes per device token, and the scaling's peak RSS.
+recorded fan-out per group (pushes per event, by the event's kind) and pushes per device token, and the scaling's peak RSS.
 
 usage: scripts/scale-check.py BIN PROFILE K [RSS_K ...]
 
@@ -63,14 +63,18 @@ def plan(p, name):
     r = subprocess.run([binary, "plan", p, "--show-tokens", "--quiet", "--out", out], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"scale-check: plan {p} exited {r.returncode}: {r.stdout}{r.stderr}")
-    per_event, per_token = collections.Counter(), collections.Counter()
+    per_event, kinds, per_token = collections.Counter(), {}, collections.Counter()
     for line in open(out):
         push = json.loads(line)
         per_event[push["event"]["line"]] += 1
+        kinds[push["event"]["line"]] = push["event"]["kind"]
         if "token" in push:
             per_token[push["token"]] += 1
+    fan_out = collections.defaultdict(collections.Counter)
+    for event, n in per_event.items():
+        fan_out[kinds[event]][n] += 1
     summary = [l for l in r.stdout.splitlines() if l.strip()]
-    return collections.Counter(per_event.values()), collections.Counter(per_token.values()), summary
+    return fan_out, collections.Counter(per_token.values()), summary
 
 
 def buckets(hist):
@@ -110,7 +114,8 @@ ev_before, tok_before, sum_before = plan(profile, "before")
 ev_after, tok_after, sum_after = plan(scaled_profile(stream, dead), "after")
 print("\nplan before:", *sum_before, sep="\n  ")
 print(f"plan after (x{factor}):", *sum_after, sep="\n  ")
-table("fan-out: pushes per event (events with that many)", ev_before, ev_after)
+for kind in sorted(set(ev_before) | set(ev_after)):
+    table(f"fan-out of {kind}: pushes per event (events with that many)", ev_before[kind], ev_after[kind])
 table("pushes per device token (tokens with that many)", tok_before, tok_after)
 print(f"\npeak RSS of scale x{factor}: {rss / 1024:.1f} MiB")
 for k in rss_factors:
