@@ -36,7 +36,7 @@ struct ScaleCommand: ParsableCommand {
     @Option(name: .long, help: "Random seed of the clones' token, UUID and long-digit values.")
     var seed: UInt64 = 7
 
-    @Option(name: .long, help: ArgumentHelp("Output file (default: standard output).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Output file (default, or -: standard output).", valueName: "FILE"))
     var out: String?
 
     @Option(name: .long, help: ArgumentHelp("Write the profile's dead_tokens with their clones here, for a profile over the scaled recording.", valueName: "FILE"))
@@ -69,7 +69,7 @@ struct ScaleCommand: ParsableCommand {
         let scaler = RecordingScaler(recipe: recipe, factor: factor, seed: seed)
         // The first pass reads every line before the output file is created.
         let cloner = try scaler.cloner(recording: recording)
-        let output = try BufferedOutput(path: out)
+        let output = try BufferedOutput(path: out == "-" ? nil : out)
         let summary = try scaler.scale(recording: recording, cloner: cloner, write: output.write)
         try output.close()
         if let deadTokens, let deadSource {
