@@ -60,6 +60,13 @@ final class ScaleCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.output.contains("6000 lines -> 24000"), r.output)
         XCTAssertTrue(r.output.contains("device.register: device_id, push_token, store_ids, input_push_channel"), r.output)
+        let recordedDead = try String(contentsOfFile: RepoFiles.path("profiles/streams/order-changes.dead-tokens"), encoding: .utf8)
+            .split(separator: "\n")
+        let scaledDead = try String(contentsOfFile: dead, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(scaledDead.count, 4 * recordedDead.count)
+        XCTAssertEqual(stride(from: 0, to: scaledDead.count, by: 4).map { scaledDead[$0] }, recordedDead, "copy 0 first")
+        let scaledText = try String(contentsOfFile: stream, encoding: .utf8)
+        for token in scaledDead { XCTAssertTrue(scaledText.contains("\"\(token)\""), "a dead token's clone is the recording's clone") }
         let before = try plan("profiles/order-changes.yaml", in: dir)
         let after = try plan(try orderChangesProfile(in: dir, stream: stream, deadTokens: dead), in: dir)
         XCTAssertEqual(after.pushes, 4 * before.pushes)
