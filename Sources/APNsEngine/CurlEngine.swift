@@ -61,8 +61,8 @@ public final class CurlEngine: WakeableEngine {
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
-    /// - Parameter drive: how libcurl is driven and waited on; ``CurlDrive/fromEnvironment`` by default.
-    public init(configuration: EngineConfiguration, tokens: ProviderTokenCache, drive: CurlDrive = .fromEnvironment) throws {
+    /// - Parameter drive: how libcurl is driven and waited on; nil: the configuration's (``EngineConfiguration/drive``).
+    public init(configuration: EngineConfiguration, tokens: ProviderTokenCache, drive: CurlDrive? = nil) throws {
         try LibcurlInfo.loaded().requireUsable()
         try configuration.validate()
         _ = Self.globalInit
@@ -71,7 +71,7 @@ public final class CurlEngine: WakeableEngine {
         ledger = TokenLedger(policy: configuration.retry)
         guard let multi = curl_multi_init() else { throw EngineError.curlSetup("curl_multi_init failed") }
         self.multi = multi
-        driver = try MultiDriver(multi: multi, drive: drive)
+        driver = try MultiDriver(multi: multi, drive: drive ?? configuration.drive)
         signingsBase = tokens.signings
         headerSet = try HeaderSet(configuration: configuration, bearer: tokens.bearer(), issuedAt: tokens.issuedAt)
         counters.providerTokenSignings = tokens.signings - signingsBase

@@ -34,6 +34,12 @@ public struct EngineConfiguration: Sendable {
     public var startedAtEpochSeconds = 0
     /// `apns-expiration` in epoch seconds; nil sends no header (APNs' normal storage policy).
     public var expiration: Int?
+    /// Whether pushes are sent open loop (a rate, a ramp, recorded time) or closed loop; nil: not said
+    /// (settings built by hand).
+    public var openLoop: Bool?
+    /// How the engine drives libcurl: chosen from the schedule and this engine's connections
+    /// (``CurlDrive/chosen(openLoop:connections:)``); ``CurlDrive/fromEnvironment`` when the schedule is not said.
+    public var drive: CurlDrive { openLoop.map { CurlDrive.chosen(openLoop: $0, connections: connections) } ?? .fromEnvironment }
     /// HTTP/2 connections to open at most. Default 1.
     public var connections: Int = 1
     /// Concurrent streams per connection at most (CURLMOPT_MAX_CONCURRENT_STREAMS; libcurl's default is 100).
@@ -102,6 +108,7 @@ public struct EngineConfiguration: Sendable {
                   trustedCertificatePEM: trustedCertificatePEM)
         pushTimeoutMillis = c.transport.pushTimeoutMillis
         durationLimit = c.schedule.durationSeconds
+        openLoop = c.schedule.mode.isOpenLoop
         collapseID = c.payload.collapseID
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit

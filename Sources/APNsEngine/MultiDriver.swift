@@ -17,14 +17,28 @@ public enum CurlDrive: String, Sendable, CaseIterable, Codable {
     /// are ready (on HTTP/2, every transfer of that connection) and those whose timers expired.
     case socketAction = "socket-action"
 
-    /// The drive a new engine uses unless told otherwise: `APNSBENCH_CURL_DRIVE` (`poll` or
-    /// `socket-action`) if set, else ``default``.
-    public static var fromEnvironment: CurlDrive {
-        ProcessInfo.processInfo.environment["APNSBENCH_CURL_DRIVE"].flatMap(CurlDrive.init(rawValue:)) ?? .default
+    /// The drive set by `APNSBENCH_CURL_DRIVE` (`poll` or `socket-action`), if any.
+    public static var fromEnvironmentIfSet: CurlDrive? {
+        ProcessInfo.processInfo.environment["APNSBENCH_CURL_DRIVE"].flatMap(CurlDrive.init(rawValue:))
     }
 
-    /// The measured choice (docs/benchmarks.md, "The engine at APNs-like latency").
+    /// The drive a new engine uses unless told otherwise: `APNSBENCH_CURL_DRIVE` if set, else ``default``.
+    public static var fromEnvironment: CurlDrive { fromEnvironmentIfSet ?? .default }
+
+    /// The drive for an engine that is not told its schedule.
     public static let `default` = CurlDrive.poll
+
+    /// The drive for an engine of `connections` connections, sending open loop (a rate, a ramp, recorded
+    /// time) or closed loop: `APNSBENCH_CURL_DRIVE` if set, else the one measured faster there
+    /// (docs/benchmarks.md, "The engine at APNs-like latency"). Open loop, a wake-up sends the one or few
+    /// pushes due and `curl_multi_perform` would walk every transfer in flight each time, where
+    /// socket-action runs only what is ready; closed loop, socket-action matches poll on one or two
+    /// connections and falls behind it on more (each connection's events run all of its streams apart,
+    /// with an `epoll_ctl` per change of what libcurl watches).
+    public static func chosen(openLoop: Bool, connections: Int) -> CurlDrive {
+        if let set = fromEnvironmentIfSet { return set }
+        return openLoop || connections <= 2 ? .socketAction : .poll
+    }
 }
 
 /// The engine's multi handle as it is driven and waited on: libcurl's work (`perform`), the wait
