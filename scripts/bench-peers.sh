@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The whole `apnsbench run` on its default settings beside its peers, on one simulator (a measurement, not a test).
+#
+# Starts `apnsbench simulate` (TLS, validating; --latency P50,P99 gives it the lognormal answer time, default
+# 40,200; --latency 0 answers at once) pinned to one core, and on the other runs, for each point CxS of --points
+# (closed loop, C connections x S streams):
+#   - h2load -c C -m S;
+#   - the bare libcurl loops (poll, epoll) of Benchmarks' engine-vs-reference;
+#   - the Go peer (shared/anchors/gopeer: golang.org/x/net/http2, one connection a process, so C processes);
+#   - `apnsbench run profiles/order-changes.yaml --closed-loop --connections C --streams S`, default settings;
+# and for each rate of --rates (open loop, 1 connection x 1000 streams): the Go peer paced and
+# `apnsbench run --rate R`. CPU per push is the whole process's (user + system, /usr/bin/time) over the pushes
+# it sent; the medians of --rounds runs, and the ratios the targets are set on.
+#
+# usage: scripts/bench-peers.sh [--latency P50,P99|0] [--points "1x100 1x1000 4x1000 8x500"] [--rates "2000 5000"]
+#                               [--rounds N] [--seconds S] [--skip-build]
+# env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN, GOPEER (a built gopeer; default: built into .build-gopeer/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+latency=40,200 points="1x100 1x1000 4x1000 8x500" rates="2000 5000" rounds=5 seconds=10 skip_build=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --latency) latency=$2; shift ;;
+        --points) points=$2; shift ;;
+        --rates) rates=$2; shift ;;
+        --rounds) rounds=$2; shift ;;
+        --seconds) seconds=$2; shift ;;
+        --skip-build) skip_build=1 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench-peers: unknown argument '$1' (see --help)" >&2; exit 64 ;;
+    esac
+    shift
+done
+server_cpu=${SERVER_CPU:-0} client_cpu=${CLIENT_CPU:-1}
+say() { printf 'bench-peers: %s\n' "$*" >&2; }
+for tool in taskset h2load go; do
+    command -v $tool >/dev/null || { say "$tool is missing: apt-get install nghttp2-client golang-go golang-golang-x-net-dev"; exit 1; }
+done
+if [ "$skip_build" != 1 ]; then
+    swift build -c release --product apnsbench >&2
+    (cd Benchmarks && swift build -c release --product engine-vs-reference) >&2
+fi
+bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}
+evr=$root/Benchmarks/.build/release/engine-vs-reference
+gopeer=${GOPEER:-$root/.build-gopeer/gopeer}
+if [ ! -x "$gopeer" ]; then
+    mkdir -p "$(dirname "$gopeer")"
+    (cd ../shared/anchors/gopeer && GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$gopeer" main.go) >&2
+fi
+
+work=$(mktemp -d)
+sim_pid=""
+cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+if [ "$latency" = 0 ]; then : > "$work/sim.yaml"; else
+    printf 'faults:\n  latency: { lognormal_ms: { p50: %s, p99: %s } }\n' "${latency%,*}" "${latency#*,}" > "$work/sim.yaml"
+fi
+taskset -c "$server_cpu" "$bin" simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem" > "$work/sim.out" 2>&1 &
+sim_pid=$!
+for _ in $(seq 100); do grep -q '^ready' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready' "$work/sim.out" || { say "the simulator did not start:"; cat "$work/sim.out" >&2; exit 1; }
+url=$(sed -n 's/^url: //p' "$work/sim.out")
+read -r keyp kid tid <<< "$(sed -n 's/^demo key: \([^ ]*\) key id \([^ ]*\) team id \([^ ]*\)$/\1 \2 \3/p' "$work/sim.out")"
+# The Go peer's and h2load's provider token: engine-vs-reference signs one with the demo key (never printed).
+"$evr" --url "$url" --ca "$work/ca.pem" --key "$keyp:$kid:$tid" --connections 1 --streams 10 --pushes 10 --warmup 0 --rounds 1 \
+    --modes poll --write-body "$work/body.json" --print-bearer > "$work/probe.out" 2>&1 || { grep -v '^authorization: ' "$work/probe.out" >&2; exit 1; }
+bearer=$(sed -n 's/^authorization: bearer //p' "$work/probe.out")
+say "simulator $url (latency ${latency} ms, cpu $server_cpu), clients on cpu $client_cpu, $rounds rounds; load: $(uptime)"
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a/b; else printf "-" }'; }
+declare -A P C
+# One timed client run: "pushes/s CPU-µs/push", from its own count of pushes and /usr/bin/time.
+timed() { taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S wall %e' "$@" > "$work/client.out" 2>&1; }
+cpu_of() { awk '/^cpu /{print $2+$3}' "$work/client.out"; }
+wall_of() { awk '/^cpu /{print $5}' "$work/client.out"; }
+
+# The Go peer: C processes of S in flight each, TOTAL/C pushes each (RATE/C each when paced).
+go_run() {  # C S TOTAL [RATE]
+    local c=$1 s=$2 total=$3 rate=${4:-} each=$(( $3 / $1 ))
+    local per_rate=""; [ -n "$rate" ] && per_rate=$(( rate / c ))
+    timed env SSL_CERT_FILE="$work/ca.pem" BEARER="$bearer" bash -c 'for i in $(seq '"$c"'); do "$0" "$1" '"$each"' '"$s"' '"$per_rate"' & done; wait' "$gopeer" "$url"
+    local ok; ok=$(grep -o 'ok=[0-9]*' "$work/client.out" | awk -F= '{s+=$2} END {print s+0}')
+    [ "$ok" -gt 0 ] || { say "gopeer sent nothing:"; cat "$work/client.out" >&2; exit 1; }
+    awk -v n="$ok" -v cpu="$(cpu_of)" -v wall="$(wall_of)" 'BEGIN { printf "%.0f %.1f", n / wall, cpu * 1e6 / n }'
+}
+# apnsbench run, default settings but the schedule, connections and streams: its report's sent count.
+run_run() {  # C S schedule-flags...
+    local c=$1 s=$2; shift 2
+    rm -rf "$work/run"
+    timed "$bin" run profiles/order-changes.yaml --target "$url" --ca-cert "$work/ca.pem" --key-path "$keyp" --key-id "$kid" --team-id "$tid" \
+        --connections "$c" --streams "$s" --loop --duration "$seconds" --quiet --out "$work/run" "$@" || true
+    [ -f "$work/run/report.json" ] || { say "apnsbench run wrote no report:"; cat "$work/client.out" >&2; exit 1; }
+    python3 - "$work/run/report.json" "$(cpu_of)" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); sent = r["engine"]["sent"]
+print("%.0f %.1f" % (r["throughput"]["pushesPerSecond"], float(sys.argv[2]) * 1e6 / max(1, sent)))
+PY
+}
+
+for point in $points; do
+    c=${point%x*} s=${point#*x}
+    pushes=$(( c * s * 30 ))
+    # The bare loops, interleaved rounds in one process.
+    taskset -c "$client_cpu" "$evr" --url "$url" --ca "$work/ca.pem" --key "$keyp:$kid:$tid" --connections "$c" --streams "$s" \
+        --pushes "$pushes" --warmup $((pushes / 5)) --rounds "$rounds" --modes poll,epoll > "$work/evr.out" 2>&1 \
+        || { grep -v '^authorization: ' "$work/evr.out" >&2; exit 1; }
+    for mode in poll epoll; do
+        read -r P[$point/$mode] C[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) .*/\1 \2/p" "$work/evr.out")"
+    done
+    hp=() hc=() gp=() gc=() ap=() ac=()
+    for r in $(seq "$rounds"); do
+        timed h2load -t 1 -c "$c" -m "$s" -n "$pushes" -d "$work/body.json" -H 'apns-push-type: alert' -H 'apns-topic: com.example.app' \
+            -H 'apns-priority: 10' -H "authorization: bearer $bearer" -H 'content-type: application/json' "$url/3/device/$(printf 'ab%.0s' $(seq 32))"
+        hp+=("$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/client.out")")
+        hc+=("$(awk -v n="$pushes" '/^cpu /{printf "%.1f", ($2+$3)*1e6/n}' "$work/client.out")")
+        read -r a b <<< "$(go_run "$c" "$s" "$pushes")"; gp+=("$a"); gc+=("$b")
+        read -r a b <<< "$(run_run "$c" "$s" --closed-loop)"; ap+=("$a"); ac+=("$b")
+        say "$point round $r: h2load ${hp[-1]}/s ${hc[-1]} µs, go ${gp[-1]}/s ${gc[-1]} µs, apnsbench ${ap[-1]}/s ${ac[-1]} µs"
+    done
+    P[$point/h2load]=$(median "${hp[@]}") C[$point/h2load]=$(median "${hc[@]}")
+    P[$point/go]=$(median "${gp[@]}") C[$point/go]=$(median "${gc[@]}")
+    P[$point/run]=$(median "${ap[@]}") C[$point/run]=$(median "${ac[@]}")
+done
+for rate in $rates; do
+    gp=() gc=() ap=() ac=()
+    for r in $(seq "$rounds"); do
+        read -r a b <<< "$(go_run 1 1000 $(( rate * seconds )) "$rate")"; gp+=("$a"); gc+=("$b")
+        read -r a b <<< "$(run_run 1 1000 --rate "$rate")"; ap+=("$a"); ac+=("$b")
+        say "paced $rate/s round $r: go ${gp[-1]}/s ${gc[-1]} µs, apnsbench ${ap[-1]}/s ${ac[-1]} µs"
+    done
+    P[paced$rate/go]=$(median "${gp[@]}") C[paced$rate/go]=$(median "${gc[@]}")
+    P[paced$rate/run]=$(median "${ap[@]}") C[paced$rate/run]=$(median "${ac[@]}")
+done
+
+echo
+echo "latency $latency ms (lognormal p50,p99; 0: at once), TLS, validating simulator on cpu $server_cpu, clients on cpu $client_cpu; medians of $rounds rounds"
+printf '%-11s %-28s %10s %12s\n' "point" "client" "pushes/s" "CPU µs/push"
+for point in $points; do
+    for k in h2load poll epoll go run; do
+        case $k in poll|epoll) label="bare libcurl loop ($k)" ;; go) label="Go peer (x/net/http2)" ;; run) label="apnsbench run (defaults)" ;; *) label=$k ;; esac
+        printf '%-11s %-28s %10.0f %12.1f\n' "$point" "$label" "${P[$point/$k]}" "${C[$point/$k]}"
+    done
+done
+for rate in $rates; do
+    for k in go run; do
+        label=$([ $k = go ] && echo "Go peer (x/net/http2)" || echo "apnsbench run (defaults)")
+        printf '%-11s %-28s %10.0f %12.1f\n' "paced $rate" "$label" "${P[paced$rate/$k]}" "${C[paced$rate/$k]}"
+    done
+done
+echo
+met() { awk -v r="$1" -v t="$2" -v d="$3" 'BEGIN { if (r == "-") print "-"; else if ((d == "min" && r + 0 >= t) || (d == "max" && r + 0 <= t)) print "met"; else print "NOT met" }'; }
+for point in $points; do
+    best=poll; awk -v a="${P[$point/epoll]}" -v b="${P[$point/poll]}" 'BEGIN { exit !(a > b) }' && best=epoll
+    pr=$(ratio "${P[$point/run]}" "${P[$point/$best]}") cr=$(ratio "${C[$point/run]}" "${C[$point/$best]}")
+    gr=$(ratio "${C[$point/run]}" "${C[$point/go]}")
+    echo "$point: run/bare($best) pushes/s $pr ($(met "$pr" 1.0 min) >= 1.0), CPU/push $cr ($(met "$cr" 1.05 max) <= 1.05); run/Go CPU/push $gr ($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[$point/run]}" "${P[$point/go]}")"
+done
+for rate in $rates; do
+    gr=$(ratio "${C[paced$rate/run]}" "${C[paced$rate/go]}")
+    echo "paced $rate/s: run/Go CPU/push $gr ($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[paced$rate/run]}" "${P[paced$rate/go]}")"
+done
+echo "load at the end: $(uptime)"
