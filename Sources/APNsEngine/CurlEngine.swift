@@ -142,19 +142,24 @@ public final class CurlEngine: WakeableEngine {
                                          retriesWaiting: !retryQueue.isEmpty, nextRetry: retryQueue.nextDueNanos,
                                          lifecycleWake: lifecycle.wakeNanos, completed: completedCount != completedBefore,
                                          stopRequested: stop.isRequested, drainDeadline: stop.drainDeadlineNanos)
+            var due: UInt64?
             switch loop.next(end) {
             case .finish: return finishRun(source: source, sink: sink, cpuAtStart: cpuAtStart)
-            case .again: continue
-            case .wait(let due):
-                // Sleep until libcurl has something, or the next push, resend or end of a hold is due: to the
-                // nanosecond (MultiDriver), so that a push due in under a millisecond does not spin.
-                let before = MonotonicTime.now()
+            case .again:
+                if loop.mayGoRoundWithoutWaiting() { continue }
+                due = now
+            case .wait(let at):
+                due = at
                 // Due already (the loop's own work took that long): no wait, the next turn sends it.
-                if let due, due <= before { continue }
-                if loop.goesRoundInsteadOfWaiting({ driver.libcurlHasWorkNow(now: before) }) { continue }
-                try driver.wait(due: due, now: before)
-                counters.wakeUps += 1
+                if let at, at <= MonotonicTime.now(), loop.mayGoRoundWithoutWaiting() { continue }
             }
+            // Sleep until libcurl has something, or the next push, resend or end of a hold is due: to the
+            // nanosecond (MultiDriver), so that a push due in under a millisecond does not spin.
+            let before = MonotonicTime.now()
+            if loop.goesRoundInsteadOfWaiting({ driver.libcurlHasWorkNow(now: before) }) { continue }
+            try driver.wait(due: due, now: before)
+            loop.waited()
+            counters.wakeUps += 1
         }
     }
 

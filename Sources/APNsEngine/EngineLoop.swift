@@ -30,6 +30,11 @@ struct EngineLoop {
     private(set) var unreachableSince: UInt64?
     /// Turns in a row that went round without waiting because libcurl had work queued.
     private var busyTurns = 0
+    /// Turns in a row that went round without any wait.
+    private var turnsWithoutWait = 0
+    /// At most this many turns in a row go round without waiting: then a wait that does not block lets
+    /// libcurl read its sockets (the socket-action drive reads them only in a wait).
+    static let turnsWithoutWaitLimit = 64
 
     init(started: UInt64, durationSeconds: Double?, graceSeconds: Double, failFastSeconds: Double, sendAheadNanos: UInt64) {
         stopAt = durationSeconds.map { started + UInt64($0 * 1e9) }
@@ -127,7 +132,8 @@ struct EngineLoop {
     /// What the engine sees at the end of a turn, after libcurl worked and completions were drained.
     struct TurnEnd {
         var now: UInt64
-        /// The staged push's intended time, if one is staged, and whether the window has room for it.
+        /// The staged push's intended time, if one is staged, and whether the window has room for another
+        /// transfer (the staged push or a resend).
         var staged: UInt64?
         var roomForStaged: Bool
         var inFlight: Int
@@ -158,15 +164,31 @@ struct EngineLoop {
         if t.completed && !exhausted && t.staged == nil { return .again }
         var due: UInt64? = nil
         func earliest(_ d: UInt64) { due = min(due ?? d, d) }
+        // A staged push or a resend is only due when the window has room for it: otherwise an answer frees
+        // room first, and a due time already past would send the loop round without reading any.
         if let s = t.staged, t.roomForStaged { earliest(s &- sendAheadNanos) }
-        if let d = t.nextRetry { earliest(d) }
+        if let d = t.nextRetry, t.roomForStaged { earliest(d) }
         if let d = t.lifecycleWake { earliest(d) }
         if t.stopRequested, t.inFlight > 0 { earliest(t.drainDeadline) }
         if !answered, !t.stopRequested, let since = unreachableSince { earliest(since + failFastNanos) }
-        // Wake at the end (to sort what is staged) and at the grace's end (to stop).
-        if !stopHandled, let stopAt, let graceEnd { earliest(t.now < stopAt ? stopAt : graceEnd) }
+        // Wake at the end (to sort what is staged) and at the grace's end (to stop); past the grace's end with
+        // nothing pending there is nothing to stop, only answers to wait for.
+        if !stopHandled, let stopAt, let graceEnd {
+            if t.now < stopAt { earliest(stopAt) } else if t.now < graceEnd { earliest(graceEnd) }
+        }
         return .wait(due: due)
     }
+
+    /// Whether the loop may go round again at once (freed slots, or something already due) rather than
+    /// wait: yes, up to ``turnsWithoutWaitLimit`` turns in a row; then the engine waits without blocking,
+    /// so that the sockets are read whatever the loop keeps finding due.
+    mutating func mayGoRoundWithoutWaiting() -> Bool {
+        turnsWithoutWait += 1
+        return turnsWithoutWait <= Self.turnsWithoutWaitLimit
+    }
+
+    /// The engine waited (and libcurl read what its sockets had).
+    mutating func waited() { turnsWithoutWait = 0 }
 
     /// Just before a wait: libcurl has work queued (its timer says 0), so a wait would return at once with
     /// nothing ready; go round again instead, a few times in a row at most. `libcurlHasWork` is asked only

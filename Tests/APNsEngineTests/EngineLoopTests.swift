@@ -85,6 +85,8 @@ final class EngineLoopTests: XCTestCase {
                        "a staged push is due a send-ahead early")
         XCTAssertEqual(loop.next(end(s, staged: 2 * s, room: false, inFlight: 5)), .wait(due: nil), "no room: its time does not matter")
         XCTAssertEqual(loop.next(end(s, staged: 5 * s, inFlight: 1, retries: 3 * s, lifecycle: 4 * s)), .wait(due: 3 * s))
+        XCTAssertEqual(loop.next(end(s, room: false, inFlight: 5, retries: s / 2)), .wait(due: nil),
+                       "a resend due with no room waits for an answer, not for its time")
         XCTAssertEqual(loop.next(end(s, inFlight: 1, stop: true)), .wait(due: 4 * s), "a stop's drain deadline")
         loop.transportFailure(at: s / 2)
         XCTAssertEqual(loop.next(end(s, inFlight: 1)), .wait(due: s / 2 + 10 * s), "the fail-fast window's end")
@@ -98,6 +100,15 @@ final class EngineLoopTests: XCTestCase {
         let loop = timed()
         XCTAssertEqual(loop.next(end(105 * s, inFlight: 1)), .wait(due: 110 * s))
         XCTAssertEqual(loop.next(end(111 * s, inFlight: 1)), .wait(due: 115 * s))
+        XCTAssertEqual(loop.next(end(116 * s, inFlight: 1)), .wait(due: nil), "past the grace with nothing to stop: only answers")
+    }
+
+    func testTheLoopGoesRoundWithoutWaitingABoundedNumberOfTimesInARow() {
+        var loop = timed()
+        for _ in 0..<EngineLoop.turnsWithoutWaitLimit { XCTAssertTrue(loop.mayGoRoundWithoutWaiting()) }
+        XCTAssertFalse(loop.mayGoRoundWithoutWaiting(), "then a wait, so the sockets are read")
+        loop.waited()
+        XCTAssertTrue(loop.mayGoRoundWithoutWaiting())
     }
 
     func testLibcurlsQueuedWorkIsPerformedAtMostTwiceInARowBeforeAWait() {
