@@ -111,13 +111,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The CLI: parses and calls Harness, nothing else.
+        // The CLI: parses the command line, then calls Harness for run, sweep, plan and simulate, Reporting
+        // for report, compare, merge and model, and Replay for generate and recipe; APNsCore for the settings
+        // table its flags are named from, APNsSimulator for `simulate`'s environment names.
         .executableTarget(
             name: "apnsbench",
             dependencies: [
                 "APNsCore", "Harness", "APNsSimulator", "Replay", "Reporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
             ],
             linkerSettings: allocator
         ),
