@@ -75,7 +75,7 @@ final class RunSettingRangeTests: XCTestCase {
         var checked = 0
         for row in RunSettings.all {
             guard let r = row.range, let load = row.load else { continue }
-            var outside = [r.upper + 1]
+            var outside = [r.belowUpper ? r.upper : r.upper + 1]
             if case .wholeSeconds(zeroTurnsOff: true) = load.kind, r.lower - 1 == 0 {} else { outside.append(r.lower - 1) }
             for n in outside {
                 var c = Self.fresh
@@ -84,7 +84,7 @@ final class RunSettingRangeTests: XCTestCase {
                     XCTAssertEqual((error as? RunConfigError)?.key, row.key, "\(row.key) = \(n): \(error)")
                 }
             }
-            for n in [r.lower, r.upper] {
+            for n in [r.lower, r.belowUpper ? r.upper - 1 : r.upper] {
                 var c = Self.fresh
                 c.transport.connections = 64
                 c.workload.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00")

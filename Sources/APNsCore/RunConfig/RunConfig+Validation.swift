@@ -122,8 +122,8 @@ extension RunConfig {
     public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try transport.validate(cores: cores)
         let minutes = auth.tokenRefreshMinutes
-        guard minutes >= 20, minutes < 60 else {
-            throw RunConfigError(.tokenRefresh, "must be at least 20 and below 60, found \(Self.trim(minutes))")
+        if let r = RunSettings[.tokenRefresh].range, !r.contains(minutes) {
+            throw RunConfigError(.tokenRefresh, "must be \(r.text), found \(Self.trim(minutes))")
         }
         try payload.validate()
         try retry.validate()

@@ -236,7 +236,7 @@ public enum RunSettings {
             $0.transport.stallTimeoutSeconds.map { $0 == 0 ? "0" : "\($0)s" }
         }.overlay { c, o in if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }; return o.stallTimeoutSeconds != nil },
         s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
-          rule: "at least 20 and below 60", help: "Minutes between signings of the provider token.", load: .number { $0.auth.tokenRefreshMinutes = $1 }) { number($0.auth.tokenRefreshMinutes) },
+          range: SettingRange(20, 60, belowUpper: true), help: "Minutes between signings of the provider token.", load: .number { $0.auth.tokenRefreshMinutes = $1 }) { number($0.auth.tokenRefreshMinutes) },
         both(.priority, flag: "--priority", report: "payload.priority", value: "PRIORITY", default: "10", rule: "1, 5 or 10", example: "5",
              help: "apns-priority of pushes whose event does not choose one.", varies: true,
              load: .text { c, text in c.payload.priority = try SettingText.priority(.priority, text) }) { "\($0.payload.priority.rawValue)" }
