@@ -111,13 +111,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The CLI: parses and calls Harness, nothing else.
+        // The options `run` and `sweep` share (the run settings, the provider key), as ArgumentParser groups
+        // named from the settings table; a library of its own so that a test parses them as the CLI does.
+        .target(
+            name: "RunOptions",
+            dependencies: ["APNsCore", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The CLI: parses the command line, then calls Harness for run, sweep, plan and simulate, Reporting
+        // for report, compare, merge and model, and Replay for generate and recipe; APNsCore for the settings
+        // table its flags are named from, APNsSimulator for `simulate`'s environment names.
         .executableTarget(
             name: "apnsbench",
             dependencies: [
-                "APNsCore", "Harness", "APNsSimulator", "Replay", "Reporting",
+                "APNsCore", "Harness", "APNsSimulator", "Replay", "Reporting", "RunOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
             ],
             linkerSettings: allocator
         ),
@@ -125,6 +132,8 @@ let package = Package(
         // processes waited for with a bound.
         .target(name: "TestSupport", dependencies: ["APNsCore"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
+        // Every flag of the shared option groups reaches the configuration, driven from the settings table.
+        .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
         .testTarget(
             name: "APNsSimulatorTests",
@@ -151,7 +160,7 @@ let package = Package(
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.
         .testTarget(name: "DeviceContractTests", dependencies: ["DeviceContract"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", .product(name: "Histogram", package: "hdrhistogram-swift")],
+        .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
                     exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test suite: installs what is missing, builds the tests (debug) and runs them all, including the
-# end-to-end runs of the engine against the simulator on loopback; then the Kubernetes manifests, the 30-s
-# soak, the fuzzers and the allocation gate. Prints each phase's duration at the end.
+# The test suite: installs what is missing, checks that docs/architecture.md's layout table names real paths,
+# builds the tests (debug) and runs them all, including the end-to-end runs of the engine against the
+# simulator on loopback; then the Kubernetes manifests, the 30-s soak, the fuzzers and the allocation gate.
+# Prints each phase's duration at the end.
 #
 #   scripts/test.sh              everything (what CI runs)
 #   scripts/test.sh ARGS...      only `swift test ARGS...` (e.g. --filter ProviderTokenTests)
@@ -26,6 +27,11 @@ all=1; [ $# -eq 0 ] || all=0
 
 begin "install (scripts/install-deps.sh --test)"
 scripts/install-deps.sh --test
+end
+
+# The docs' layout table names only paths that exist (no build needed, a second).
+begin "layout table (scripts/check-architecture-layout.py)"
+python3 scripts/check-architecture-layout.py
 end
 
 begin "build (debug, with the tests)"

@@ -143,14 +143,6 @@ public final class ProviderTokenCache: CustomStringConvertible {
         return max(0, Double(issuedAt) + Self.minimumRotationInterval - clock.now())
     }
 
-    /// Signs a new token if the 20-minute rule allows it now; returns whether it did.
-    @discardableResult
-    public func refreshIfAllowed() -> Bool {
-        guard secondsUntilRefreshAllowed == 0 else { return false }
-        forceRefresh()
-        return true
-    }
-
     private func sign(now: Double) {
         issuedAt = Int(now.rounded(.down))
         cached = "bearer " + Self.makeJWT(key: key, issuedAt: issuedAt)

@@ -4,6 +4,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import RunOptions
 
 /// `apnsbench run [PROFILE]`: parses, then hands everything to `Harness.ReplayRun`.
 struct RunCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import APNsCore
 import ArgumentParser
 import Foundation
 import Harness
+import RunOptions
 
 /// `run`'s options for a run split over processes or machines, and its live metrics.
 struct ShardOptions: ParsableArguments {

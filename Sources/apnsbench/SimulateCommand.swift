@@ -3,6 +3,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Harness
+import RunOptions
 
 /// `apnsbench simulate`: the APNs simulator on its own, for any client to point at.
 struct SimulateCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Harness
 import Reporting
+import RunOptions
 
 /// `apnsbench sweep`: the capacity planner's knee. Only parses and wires; `RateSweep` does the work.
 struct SweepCommand: ParsableCommand {

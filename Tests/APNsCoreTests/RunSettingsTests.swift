@@ -144,7 +144,7 @@ final class RunSettingsTests: XCTestCase {
             XCTAssertEqual(s.load == nil, structured.contains(key), key)
         }
         var c = Self.full()
-        XCTAssertThrowsError(try RunSettings[.priority].load!.apply(&c, .int(3))) { XCTAssertEqual("\($0)", "'priority' must be 1, 5 or 10, found 3") }
+        XCTAssertThrowsError(try RunSettings[.priority].load!.apply(&c, .text("3"))) { XCTAssertEqual("\($0)", "'priority' must be 1, 5 or 10, found '3'") }
         try? RunSettings[.retryBackoff].load!.apply(&c, .millis(90_000))
         XCTAssertEqual(c.retry.backoffMillis, 90_000)
         XCTAssertEqual(c.retry.maxBackoffMillis, 90_000, "no delay is shorter than the first")

@@ -1,5 +1,6 @@
 import APNsCore
 @testable import APNsSimulator
+import TestSupport
 import XCTest
 
 final class DeviceRegistryTests: XCTestCase {
@@ -35,9 +36,8 @@ final class DeviceRegistryTests: XCTestCase {
     }
 
     func testFileLoadingAndItsErrors() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("registry")
+        defer { ScratchFolder.remove(dir) }
         let good = dir.appendingPathComponent("tokens.txt")
         let t1 = String(repeating: "a", count: 64), t2 = String(repeating: "b", count: 64), t3 = String(repeating: "c", count: 64)
         try "# tokens\n\(t1) com.a\n\(t2) com.a Unregistered 1600000000000\n\n\(t3) com.b ExpiredToken\n".write(to: good, atomically: true, encoding: .utf8)

@@ -13,12 +13,7 @@ final class AlertWorkloadsReplayTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-e2e-alert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: scratch)
+        scratch = try ScratchFolder.make("e2e-alert", removedBy: addTeardownBlock)
     }
 
     /// Runs a shipped profile and checks what every profile must show: both balances, one event per

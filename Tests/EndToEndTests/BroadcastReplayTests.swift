@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// Broadcast delivery end to end against the embedded simulator: the same recording in both modes, the
@@ -11,11 +12,8 @@ final class BroadcastReplayTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-bc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("bc", removedBy: addTeardownBlock)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     func profile(extra: String = "") throws -> String {
         try OrderChangesFixture.profile(in: scratch, name: "bc-test", seed: 13, events: 900, devices: 60, stores: 10,

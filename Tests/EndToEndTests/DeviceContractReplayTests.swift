@@ -13,11 +13,8 @@ final class DeviceContractReplayTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("contract", removedBy: addTeardownBlock)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     func run(_ profile: String) throws -> RunReport {
         var request = RunRequest(profilePath: profile)

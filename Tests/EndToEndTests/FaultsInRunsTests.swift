@@ -22,9 +22,8 @@ final class FaultsInRunsTests: XCTestCase {
     }
 
     func testTheProfilesFaultsReachTheEmbeddedSimulatorAndTheReport() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("faults")
+        defer { ScratchFolder.remove(dir) }
         var request = RunRequest(profilePath: try profile("""
             simulator:
               seed: 3
@@ -54,9 +53,8 @@ final class FaultsInRunsTests: XCTestCase {
     }
 
     func testABadSectionFailsBeforeTheRunNamingTheProfileLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("faults")
+        defer { ScratchFolder.remove(dir) }
         let path = try profile("simulator:\n  faults:\n    service_unavailable: 0.1\n", in: dir)
         var request = RunRequest(profilePath: path)
         request.outDirectory = dir.appendingPathComponent("report").path

@@ -16,11 +16,8 @@ final class HtmlReportBrowserTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-html-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("html", removedBy: addTeardownBlock)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     /// Chromium's path, or a skip (a failure under CI=true) saying how to get it.
     func chromium() throws -> String {

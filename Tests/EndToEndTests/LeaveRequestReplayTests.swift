@@ -12,12 +12,7 @@ final class LeaveRequestReplayTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: scratch)
+        scratch = try ScratchFolder.make("e2e", removedBy: addTeardownBlock)
     }
 
     func testShippedProfileReplaysWithCountsThatAddUp() throws {

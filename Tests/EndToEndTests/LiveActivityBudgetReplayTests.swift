@@ -2,6 +2,7 @@ import APNsCore
 import Foundation
 import Harness
 import Reporting
+import TestSupport
 import XCTest
 
 /// The Live Activity budget end to end: the shipped leave-requests recording (11 hours of recorded time)
@@ -11,9 +12,8 @@ final class LiveActivityBudgetReplayTests: XCTestCase {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func testTheThrottledCountIsTheSameAtAnySpeed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-budget-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("budget")
+        defer { ScratchFolder.remove(dir) }
         func run(_ overrides: (inout RunConfigOverrides) -> Void, _ name: String) throws -> RunReport {
             var request = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
             request.outDirectory = dir.appendingPathComponent(name).path

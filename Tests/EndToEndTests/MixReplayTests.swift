@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// The CI profile, a mix of the five shipped apps' workloads, end to end against the embedded validating simulator:
@@ -12,8 +13,7 @@ final class MixReplayTests: XCTestCase {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func testTheCIMixSendsEachPartWithItsOwnPushTypeAndTopicAndTheCountsAddUp() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-e2e-mix-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: out) }
+        let out = try ScratchFolder.make("e2e-mix", removedBy: addTeardownBlock)
         var request = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/ci.yaml").path)
         request.overrides.schedule = .closedLoop
         request.outDirectory = out.path

@@ -26,9 +26,8 @@ final class ModelFitEndToEndTests: XCTestCase {
     }
 
     func testTheFitGivesTheModelBackAndTheSameKnee() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-fit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("fit")
+        defer { ScratchFolder.remove(dir) }
         let chosen = """
               faults:
                 round_trip_ms: 30

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// Order changes end to end: fan-out, planted dead tokens, pacing, coalescing and early stops, against
@@ -11,11 +12,8 @@ final class OrderChangesReplayTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-oc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("oc", removedBy: addTeardownBlock)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     /// A small generated recording and a profile for it.
     func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// A report's configuration, written back as a profile (`apnsbench report R.json --format profile`),
@@ -11,9 +12,8 @@ final class ProfileRoundTripReplayTests: XCTestCase {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func testARunOfTheWrittenProfileHasTheSameConfiguration() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-roundtrip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try ScratchFolder.make("roundtrip")
+        defer { ScratchFolder.remove(folder) }
         var first = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/order-changes.yaml").path)
         first.outDirectory = folder.appendingPathComponent("first").path
         first.overrides.connections = 3

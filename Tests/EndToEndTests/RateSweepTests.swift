@@ -12,9 +12,8 @@ final class RateSweepTests: XCTestCase {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func testTheKneeIsTheModelsCapacityWithin5PercentAndTheFirstFailureIsNamed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-sweep-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("sweep")
+        defer { ScratchFolder.remove(dir) }
         let profiles = Self.repo.appendingPathComponent("profiles").path
         let capacity = 100.0
         let profile = try String(contentsOfFile: profiles + "/order-changes.yaml", encoding: .utf8)

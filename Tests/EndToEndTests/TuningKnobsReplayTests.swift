@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// The tuning knobs reach the wire and the report: apns-collapse-id, apns-expiration, retry attempts,
@@ -11,8 +12,8 @@ final class TuningKnobsReplayTests: XCTestCase {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func run(_ configure: (inout RunConfigOverrides) -> Void) throws -> RunReport {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-knobs-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: out) }
+        let out = try ScratchFolder.make("knobs")
+        defer { ScratchFolder.remove(out) }
         var options = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
         options.outDirectory = out.path
         configure(&options.overrides)

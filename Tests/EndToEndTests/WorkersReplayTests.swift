@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Replay
 import Reporting
+import TestSupport
 import XCTest
 
 /// `--workers N` end to end: the order-changes workload (fan-out, planted dead tokens) through a pool of
@@ -11,11 +12,8 @@ final class WorkersReplayTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-workers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("workers", removedBy: addTeardownBlock)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
         try OrderChangesFixture.profile(in: scratch, name: "workers-test", seed: 5, events: events, devices: devices, stores: stores,

@@ -14,9 +14,7 @@ struct HarnessFixture {
 
     /// A fresh folder, removed when `test` ends.
     init(_ test: XCTestCase) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        test.addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder) }
+        folder = try ScratchFolder.make("harness", removedBy: test.addTeardownBlock)
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

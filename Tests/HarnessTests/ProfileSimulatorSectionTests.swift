@@ -20,8 +20,7 @@ final class ProfileSimulatorSectionTests: XCTestCase {
         """
 
     private func write(_ yaml: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("profile-sim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScratchFolder.make("profile-sim", removedBy: addTeardownBlock)
         let path = dir.appendingPathComponent("p.yaml").path
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         return path

@@ -1,6 +1,7 @@
 import APNsCore
 import APNsSimulator
 import Harness
+import TestSupport
 import XCTest
 
 final class SimulatorConfigFileTests: XCTestCase {
@@ -129,9 +130,8 @@ final class SimulatorConfigFileTests: XCTestCase {
     }
 
     func testADevicesFileIsReadRelativeToTheConfigurationFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simcfg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try ScratchFolder.make("simcfg")
+        defer { ScratchFolder.remove(folder) }
         let token = String(repeating: "cd", count: 32)
         try "\(token) com.b\n".write(to: folder.appendingPathComponent("tokens.txt"), atomically: true, encoding: .utf8)
         let config = folder.appendingPathComponent("sim.yaml")

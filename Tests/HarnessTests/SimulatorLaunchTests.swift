@@ -2,6 +2,7 @@ import APNsCore
 import APNsSimulator
 import Foundation
 import Harness
+import TestSupport
 import XCTest
 
 /// `apnsbench simulate`'s logic in the library: options in, a listening simulator and its printed lines out.
@@ -9,12 +10,7 @@ final class SimulatorLaunchTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("launch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try ScratchFolder.make("launch", removedBy: addTeardownBlock)
     }
 
     private func options() -> SimulatorLaunch.Options {

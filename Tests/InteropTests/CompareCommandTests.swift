@@ -10,13 +10,7 @@ final class CompareCommandTests: XCTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("compare-command-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
-    }
-
-    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        folder = try ScratchFolder.make("compare-command", removedBy: addTeardownBlock)
     }
 
     static let base = HdrHistogramInteropTests.makeReport()

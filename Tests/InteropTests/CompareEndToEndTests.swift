@@ -20,13 +20,7 @@ final class CompareEndToEndTests: XCTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("compare-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
-    }
-
-    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        folder = try ScratchFolder.make("compare-e2e", removedBy: addTeardownBlock)
     }
 
     /// A leave-requests profile over a small generated recording, with no SLO (the planted 503s would miss it: exit 99).

@@ -6,40 +6,33 @@ import XCTest
 /// The exit codes are part of the interface: `apnsbench` run as a user runs it, each code checked with
 /// the message that names the cause.
 final class ExitCodeTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line), arguments, directory: Self.root)
-    }
-
     func testAFlagOutOfRangeIsAUsageErrorNamingTheFlag() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)").path
-        let r = try apnsbench(["run", "--connections", "65", "--out", out])
+        let out = try ScratchFolder.make("exit", removedBy: addTeardownBlock).appendingPathComponent("out").path
+        let r = try apnsbench(["run", "--connections", "65", "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(r.status, 64, r.output)
         XCTAssertTrue(r.output.contains("--connections must be between 1 and 64, found 65"), r.output)
         XCTAssertTrue(r.output.contains("Usage: apnsbench run"), r.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
-        let conflict = try apnsbench(["run", "--rate", "10", "--speed", "2", "--out", out])
+        let conflict = try apnsbench(["run", "--rate", "10", "--speed", "2", "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(conflict.status, 64, conflict.output)
         XCTAssertTrue(conflict.output.contains("choose one of --speed, --rate, --ramp and --closed-loop"), conflict.output)
     }
 
     func testProductionAtAnUnboundedRateIsRefusedBeforeAnythingRuns() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)").path
-        let r = try apnsbench(["run", "--target", "production", "--out", out])
+        let out = try ScratchFolder.make("exit", removedBy: addTeardownBlock).appendingPathComponent("out").path
+        let r = try apnsbench(["run", "--target", "production", "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(r.status, 64, r.output)
         XCTAssertTrue(r.output.contains("--allow-production-load is needed to send to production APNs faster than 100 pushes/s"), r.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
     }
 
     func testABadProfileValueIsBadInputNamingFileLineAndKey() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("exit")
+        defer { ScratchFolder.remove(dir) }
         let profile = dir.appendingPathComponent("bad.yaml").path
         try "name: t\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\nbundle_id: com.x\nstreams: 5000\n"
             .write(toFile: profile, atomically: true, encoding: .utf8)
-        let r = try apnsbench(["run", profile, "--out", dir.appendingPathComponent("out").path])
+        let r = try apnsbench(["run", profile, "--out", dir.appendingPathComponent("out").path], directory: RepoFiles.root)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.output.contains("bad.yaml:6: 'streams' must be between 1 and 1000"), r.output)
     }
@@ -57,7 +50,7 @@ final class ExitCodeTests: XCTestCase {
     /// A copy of the leave-requests profile (absolute paths) with `extra` lines appended; with `template`
     /// (relative to profiles/), the shipped recipe copied into `dir` with that template instead of its own.
     func profile(in dir: URL, extra: String, template: String? = nil) throws -> String {
-        let profiles = Self.root.appendingPathComponent("profiles").path
+        let profiles = RepoFiles.root.appendingPathComponent("profiles").path
         let path = dir.appendingPathComponent("slo.yaml").path
         var recipe = RepoFiles.recipe("leave-requests")
         if let template {
@@ -78,11 +71,10 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testAMissedSLOExits99WithItsCrossLineAfterTheReportIsWritten() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("exit")
+        defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
-        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out])
+        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(missed.status, 99, missed.output)
         XCTAssertTrue(missed.output.contains("✗ p99 response time (from the intended send): "), missed.output)
         XCTAssertTrue(missed.output.contains("target ≤ 1 ms (at most)"), missed.output)
@@ -91,7 +83,7 @@ final class ExitCodeTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) written before the exit")
         }
         // The same run with the rule met exits 0; a flag overrides the profile's rule.
-        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--quiet"])
+        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(met.status, 0, met.output)
         XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)
         XCTAssertFalse(met.output.contains("apnsbench: replaying"), "--quiet drops the start line: \(met.output)")
@@ -100,29 +92,28 @@ final class ExitCodeTests: XCTestCase {
     /// Pushes APNs delivers that the device would not decode miss `slo_max_would_not_decode` (exit 99, the
     /// report written); the fixed template meets it; a model the checker cannot read is bad input (exit 1).
     func testWouldNotDecodeMissesItsSLOWithExit99AndABadModelIsBadInput() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("exit")
+        defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
-        let model = "activity_model: \(Self.root.path)/profiles/models/LeaveRequestAttributes.swift\nslo_max_would_not_decode: 0"
+        let model = "activity_model: \(RepoFiles.root.path)/profiles/models/LeaveRequestAttributes.swift\nslo_max_would_not_decode: 0"
         let iso = try profile(in: dir, extra: model, template: "examples/templates/leave-requests-iso-dates.json")
-        let missed = try apnsbench(["run", iso, "--out", out])
+        let missed = try apnsbench(["run", iso, "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(missed.status, 99, missed.output)
         XCTAssertTrue(missed.output.contains("✗ delivered pushes the device would not decode: 100.00 % ("), missed.output)
         XCTAssertTrue(missed.output.contains("target ≤ 0.00 % (at most)"), missed.output)
         XCTAssertTrue(missed.output.contains("↳ would not decode on device"), missed.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"), "written before the exit")
         // A flag overrides the profile's rule; the fixed template meets it.
-        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--quiet"])
+        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(allowed.status, 0, allowed.output)
-        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--quiet"])
+        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(fixed.status, 0, fixed.output)
         XCTAssertTrue(fixed.output.contains("✓ delivered pushes the device would not decode: 0.00 % (0)"), fixed.output)
 
         // A model file the reader cannot read (an operator declaration at file level) stops the run before it starts.
         try "struct A: ActivityAttributes {\n    public struct ContentState: Codable, Hashable {\n        var s: Int\n    }\n}\ninfix operator <=>\n"
             .write(to: dir.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
-        let bad = try apnsbench(["run", try profile(in: dir, extra: "activity_model: A.swift"), "--out", out + "-bad"])
+        let bad = try apnsbench(["run", try profile(in: dir, extra: "activity_model: A.swift"), "--out", out + "-bad"], directory: RepoFiles.root)
         XCTAssertEqual(bad.status, 1, bad.output)
         XCTAssertTrue(bad.output.contains("A.swift:6: expected a declaration, found 'infix'"), bad.output)
         XCTAssertTrue(bad.output.contains("slo.yaml:6 names in 'activity_model'"), bad.output)
@@ -130,17 +121,16 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testAnUnknownSLOKeyOrClassIsBadInputNamingIt() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("exit")
+        defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
-        let key = try apnsbench(["run", try profile(in: dir, extra: "slo_p95_ms: 3"), "--out", out])
+        let key = try apnsbench(["run", try profile(in: dir, extra: "slo_p95_ms: 3"), "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(key.status, 1, key.output)
         XCTAssertTrue(key.output.contains("slo.yaml:6: unknown key 'slo_p95_ms'"), key.output)
-        let errorClass = try apnsbench(["run", try profile(in: dir, extra: "slo_max_error_share: {throttled: 0.1}"), "--out", out])
+        let errorClass = try apnsbench(["run", try profile(in: dir, extra: "slo_max_error_share: {throttled: 0.1}"), "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(errorClass.status, 1, errorClass.output)
         XCTAssertTrue(errorClass.output.contains("'slo_max_error_share' has an unknown class 'throttled'"), errorClass.output)
-        let flag = try apnsbench(["run", try profile(in: dir, extra: ""), "--slo-max-error-share", "failed=2", "--out", out])
+        let flag = try apnsbench(["run", try profile(in: dir, extra: ""), "--slo-max-error-share", "failed=2", "--out", out], directory: RepoFiles.root)
         XCTAssertEqual(flag.status, 64, flag.output)
         XCTAssertTrue(flag.output.contains("--slo-max-error-share failed must be a share between 0 and 1, found 2.0"), flag.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing ran")
@@ -149,11 +139,10 @@ final class ExitCodeTests: XCTestCase {
     /// Starts `apnsbench run` slowly (20 pushes a second), signals it with `send` once it has started, and
     /// waits for it.
     func interruptedRun(_ send: (ChildProcess) -> Void) throws -> (status: Int32, output: String, report: [String: Any]) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("exit")
+        defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
-        let run = try ChildProcess(SimulateProcess.binary(file: #filePath, line: #line),
+        let run = try ChildProcess(APNsBenchProcess.binary(),
                                    ["run", try profile(in: dir, extra: ""), "--rate", "20", "--out", out])
         // Wait for the start line: the run is under way (the signal handlers are in place before it).
         guard run.output.wait(timeout: 120, until: { $0.contains { $0.contains("apnsbench: replaying") } }) else {
@@ -196,13 +185,12 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testAnUnreachableTargetFailsFastNamingHostPortAndCauseWithAReport() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("exit")
+        defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
         // Nothing listens on port 1; the simulator's demo key signs (it is never checked: nothing answers).
         let r = try apnsbench(["run", try profile(in: dir, extra: "fail_fast: 1s"), "--target", "https://127.0.0.1:1", "--out", out,
-                               "--key-path", try demoKey(in: dir), "--key-id", "DEMOKEY001", "--team-id", "DEMOTEAM01"])
+                               "--key-path", try demoKey(in: dir), "--key-id", "DEMOKEY001", "--team-id", "DEMOTEAM01"], directory: RepoFiles.root)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.output.contains("cannot reach 127.0.0.1 port 1: "), r.output)
         XCTAssertTrue(r.output.contains("no request was answered in 1 s of trying"), r.output)

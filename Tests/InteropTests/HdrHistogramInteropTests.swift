@@ -19,8 +19,7 @@ final class HdrHistogramInteropTests: XCTestCase {
         guard probe.status == 0 else {
             throw InteropError("the Python package hdrhistogram is not installed (\(probe.output.split(separator: "\n").last ?? "")): run scripts/install-deps.sh --test")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hdrh-interop-\(UUID().uuidString)").path
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try ScratchFolder.make("hdrh-interop", removedBy: addTeardownBlock).path
         let report = Self.makeReport()
         _ = try ReportWriter.write(report, to: directory)
 

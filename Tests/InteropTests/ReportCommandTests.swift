@@ -9,13 +9,7 @@ final class ReportCommandTests: XCTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-command-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
-    }
-
-    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        folder = try ScratchFolder.make("report-command", removedBy: addTeardownBlock)
     }
 
     func testRendersAWrittenReportAsMarkdownAndAsJSON() throws {

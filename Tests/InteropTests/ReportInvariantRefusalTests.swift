@@ -9,13 +9,7 @@ final class ReportInvariantRefusalTests: XCTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-invariants-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
-    }
-
-    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
+        folder = try ScratchFolder.make("report-invariants", removedBy: addTeardownBlock)
     }
 
     /// The report written, and a copy whose `pushes.delivered` was raised by one in the file's text.

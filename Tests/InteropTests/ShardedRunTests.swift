@@ -31,9 +31,7 @@ final class ShardedRunTests: XCTestCase {
         guard try runChild(python, ["-c", "import prometheus_client"]).status == 0 else {
             throw InteropError("the Python package prometheus-client is not installed: run scripts/install-deps.sh --test")
         }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: work) }
+        let work = try ScratchFolder.make("shards", removedBy: addTeardownBlock)
         // Dead tokens by a fraction of their hash: the same tokens answer 410 whichever process sends them.
         // One stream on one connection: each push is answered before the next is taken, so a 410 is always
         // back before the next push to that token goes, and which pushes end `Unregistered` and which
@@ -44,7 +42,7 @@ final class ShardedRunTests: XCTestCase {
         let simulator = try SimulateProcess(arguments: ["--config", simulatorConfig])
         defer { _ = simulator.stop() }
         let profile = try Self.profile(in: work, bundleID: simulator.bundleID)
-        let binary = try SimulateProcess.binary(file: #filePath, line: #line).path
+        let binary = try APNsBenchProcess.binary().path
         let common = ["--target", "https://127.0.0.1:\(simulator.port)", "--ca-cert", simulator.caPath,
                       "--key-path", simulator.keyPath, "--key-id", simulator.key.keyID, "--team-id", simulator.key.teamID,
                       "--connections", "1", "--streams", "1", "--rate", "120"]

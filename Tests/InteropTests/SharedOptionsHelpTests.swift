@@ -6,10 +6,6 @@ import XCTest
 /// `run` and `sweep` share their run settings: each shared option reads the same in both `--help`s, and
 /// sweep takes where to send and with which key.
 final class SharedOptionsHelpTests: XCTestCase {
-    func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
-    }
-
     /// Each option of a `--help` text with its help, lines joined.
     func options(_ help: String) -> [String: String] {
         var found: [String: String] = [:], name: String?

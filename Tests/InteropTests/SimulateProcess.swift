@@ -19,13 +19,12 @@ final class SimulateProcess {
 
     /// - Parameter restarting: a simulator (stopped or killed, its folder kept) whose key and folder this one
     ///   takes over, as the same server started again.
-    init(arguments: [String] = [], restarting earlier: SimulateProcess? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+    init(arguments: [String] = [], restarting earlier: SimulateProcess? = nil) throws {
         key = earlier?.key ?? SigningKey.generate(keyID: "INTEROP001", teamID: "INTEROPTM1")
-        folder = earlier?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try earlier?.folder ?? ScratchFolder.make("interop")
         let keyPath = folder.appendingPathComponent("AuthKey_\(key.keyID).p8").path
         try Data(key.privateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: keyPath))
-        child = try ChildProcess(try Self.binary(file: file, line: line),
+        child = try ChildProcess(APNsBenchProcess.binary(),
                                  ["simulate", "--port", "0", "--key-path", keyPath, "--key-id", key.keyID, "--team-id", key.teamID,
                                   "--bundle-id", bundleID, "--ca-out", folder.appendingPathComponent("ca.pem").path] + arguments)
         guard lines.wait(timeout: 120, until: { $0.contains { $0.hasPrefix("ready") } }) else {
@@ -49,21 +48,8 @@ final class SimulateProcess {
             let status = try child.stop()
             if running { XCTAssertEqual(status, 0, "apnsbench simulate stops on SIGTERM with exit 0:\n\(lines.text)", file: file, line: line) }
         } catch { XCTFail("\(error)", file: file, line: line) }
-        try? FileManager.default.removeItem(at: folder)
+        ScratchFolder.remove(folder)
         return lines.text
-    }
-
-    /// The apnsbench executable next to the test bundle (`swift build --build-tests` builds it).
-    static func binary(file: StaticString, line: UInt) throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("apnsbench"),
-            Bundle.main.bundleURL.appendingPathComponent("apnsbench"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("apnsbench"),
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw InteropError("the apnsbench executable is not built next to the tests (looked in \(candidates.map(\.path))): run `swift build --build-tests` (scripts/test.sh does)")
-        }
-        return found
     }
 }
 

@@ -8,10 +8,6 @@ import XCTest
 /// it trusts the simulator's CA and delivers; without it verification fails and the run fails fast naming
 /// the cause. `simulate` binds only loopback unless told `--allow-remote`.
 final class StandaloneSimulatorRunTests: XCTestCase {
-    private func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(try SimulateProcess.binary(file: #filePath, line: #line).path, arguments)
-    }
-
     private func demoKey(in dir: URL) throws -> String {
         let path = dir.appendingPathComponent("AuthKey_DEMOKEY001.p8").path
         try P256.Signing.PrivateKey().pemRepresentation.write(toFile: path, atomically: true, encoding: .utf8)
@@ -58,9 +54,8 @@ final class StandaloneSimulatorRunTests: XCTestCase {
     }
 
     func testABadCAFileOrTheWrongTargetIsRefusedNamingIt() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("ca")
+        defer { ScratchFolder.remove(dir) }
         let notPEM = dir.appendingPathComponent("ca.pem").path
         try "hello".write(toFile: notPEM, atomically: true, encoding: .utf8)
         let profile = try profile(in: dir, bundleID: "com.example.x")

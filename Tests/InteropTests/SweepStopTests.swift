@@ -15,11 +15,10 @@ final class SweepStopTests: XCTestCase {
     }
 
     private func stop(with signal: Int32, after steps: Int, expecting code: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-stop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("sweep-stop")
+        defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("sweep")
-        let sweep = try ChildProcess(try SimulateProcess.binary(file: file, line: line),
+        let sweep = try ChildProcess(APNsBenchProcess.binary(),
                                      ["sweep", RepoFiles.root.appendingPathComponent("profiles/leave-requests.yaml").path,
                                       "--rate", "20..400", "--search", "steps:8", "--step-seconds", "3", "--cooldown", "0",
                                       "--out", out.path])

@@ -28,17 +28,16 @@ final class TargetOutageTests: XCTestCase {
 
     private func outage(tls: Bool, stop signal: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
         // Kept across the restart, so the run still trusts the CA it read at its start.
-        let tlsDir = FileManager.default.temporaryDirectory.appendingPathComponent("outage-tls-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: tlsDir) }
+        let tlsDir = try ScratchFolder.make("outage-tls", removedBy: addTeardownBlock)
         let first = try SimulateProcess(arguments: simulatorArguments(tls: tls ? tlsDir : nil, port: 0))
         let folder = first.folder
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { ScratchFolder.remove(folder) }
         let out = folder.appendingPathComponent("run")
         let profile = try writeProfile(in: folder, bundleID: first.bundleID)
         var arguments = ["run", profile, "--target", first.url, "--rate", "50", "--loop", "--duration", "\(Self.seconds)",
                          "--out", out.path, "--key-path", first.keyPath, "--key-id", first.key.keyID, "--team-id", first.key.teamID, "--quiet"]
         if tls { arguments += ["--ca-cert", first.caPath] }
-        let run = try ChildProcess(try SimulateProcess.binary(file: file, line: line), arguments)
+        let run = try ChildProcess(APNsBenchProcess.binary(), arguments)
 
         Thread.sleep(forTimeInterval: Self.downAt)
         first.child.send(signal)

@@ -32,7 +32,7 @@ final class ThirdPartyClientTests: XCTestCase {
         let sim = try SimulateProcess(arguments: ["--h2c"])
         addTeardownBlock { _ = sim.stop() }
         let (status, output) = try runChild(h2load, [
-            "-n", "500", "-c", "1", "-m", "20", "-d", Self.payloadFile(),
+            "-n", "500", "-c", "1", "-m", "20", "-d", try payloadFile(),
             "-H", "authorization: \(sim.bearer)", "-H", "apns-topic: \(sim.bundleID)",
             "\(sim.url)/3/device/\(deviceToken)",
         ])
@@ -60,9 +60,9 @@ final class ThirdPartyClientTests: XCTestCase {
         XCTAssertTrue(results.allSatisfy { $0["apns_id_matches"] as? Bool == true }, output)
     }
 
-    static func payloadFile() -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("interop-payload-\(UUID().uuidString).json")
-        try? Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: url)
+    func payloadFile() throws -> String {
+        let url = try ScratchFolder.make("interop-payload", removedBy: addTeardownBlock).appendingPathComponent("payload.json")
+        try Data(#"{"aps":{"alert":"hi"}}"#.utf8).write(to: url)
         return url.path
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Replay
 
@@ -154,8 +155,7 @@ final class EventStreamReaderTests: XCTestCase {
     /// bound and peak RSS does not grow by anything like the file's size).
     func testManyLinesInConstantMemory() throws {
         let count = 200_000
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-replay-\(UUID().uuidString).ndjson")
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        let url = try ScratchFolder.make("replay", removedBy: addTeardownBlock).appendingPathComponent("many.ndjson")
         XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         var chunk = ""

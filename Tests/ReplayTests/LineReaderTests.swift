@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Replay
 
@@ -191,8 +192,8 @@ final class LineReaderTests: XCTestCase {
         }
     }
 
-    func testDirectoryCannotBeOpened() {
-        let path = FileManager.default.temporaryDirectory.path
+    func testDirectoryCannotBeOpened() throws {
+        let path = try ScratchFolder.make("line-reader", removedBy: addTeardownBlock).path
         XCTAssertThrowsError(try LineReader(path: path)) { error in
             XCTAssertEqual(error as? StreamError, .cannotOpen(path: path, reason: "Is a directory"))
             XCTAssertEqual("\(error)", "cannot open '\(path)': Is a directory")

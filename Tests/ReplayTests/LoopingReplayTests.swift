@@ -79,8 +79,7 @@ final class LoopingReplayTests: XCTestCase {
     }
 
     func testARecordingThatPlansNoPushIsNotLoopedForever() throws {
-        let stream = FileManager.default.temporaryDirectory.appendingPathComponent("loop-\(UUID().uuidString).ndjson")
-        defer { try? FileManager.default.removeItem(at: stream) }
+        let stream = try ScratchFolder.make("loop", removedBy: addTeardownBlock).appendingPathComponent("s.ndjson")
         // Registrations only: state, no push.
         try """
             {"at":"2025-02-25T16:13:20.000Z","kind":"device.register","device_id":"D1","push_token":"\(String(repeating: "ab", count: 32))","store_ids":[1]}

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// A recipe written in its profile, as a mapping under `recipe:`: the profile loads, the workload is the
@@ -11,12 +12,9 @@ final class ProfileInlineRecipeTests: XCTestCase {
     private var profile: String { dir.appendingPathComponent("notify.yaml").path }
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("inline-recipe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        dir = try ScratchFolder.make("inline-recipe", removedBy: addTeardownBlock)
         try #"{"aps":{"alert":"{{body}}"}}"#.write(to: dir.appendingPathComponent("notify.json"), atomically: true, encoding: .utf8)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     private func write(_ recipe: String) throws {
         try """

@@ -12,13 +12,11 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
     var dir: URL!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-model-\(UUID().uuidString)")
+        dir = try ScratchFolder.make("model", removedBy: addTeardownBlock)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("models"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("profiles/models/LeaveRequestAttributes.swift"),
                                          to: dir.appendingPathComponent("models/LeaveRequestAttributes.swift"))
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     /// A single-workload profile in `dir` with `extra` lines after the workload's keys.
     func profile(_ extra: String, pushType: String = "liveactivity") -> String {

@@ -42,9 +42,8 @@ final class PushOriginTests: XCTestCase {
     }
 
     func testABadLineIsItsOwnOrigin() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("origin")
+        defer { ScratchFolder.remove(dir) }
         let stream = dir.appendingPathComponent("s.ndjson").path
         try #"{"at":"2025-04-16T07:00:00Z","kind":"leave.exploded"}"# .appending("\nnot json\n").write(toFile: stream, atomically: true, encoding: .utf8)
         let w = workload("leave-requests", pushType: .liveactivity, stream: stream)

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// Every kind of recipe mistake is refused when the recipe is loaded, with an error naming the recipe's file,
@@ -12,12 +13,9 @@ final class RecipeLoaderErrorTests: XCTestCase {
     var template: String { dir.appendingPathComponent("t.json").path }
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-recipe-errors-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        dir = try ScratchFolder.make("recipe-errors", removedBy: addTeardownBlock)
         try #"{"aps":{"alert":{"title":"{{title}}","body":"{{status}}"}}}"#.write(toFile: template, atomically: true, encoding: .utf8)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     /// A small valid recipe: `fields` are the `status` event's fields (from line 14), `push` its push, `match` its match.
     func recipe(fields: String = "      request_id: int\n      status: string\n      title: string\n",

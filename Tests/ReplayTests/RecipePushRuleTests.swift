@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// Several push rules per event, each with its own recipient and template and an optional `when:`, replayed
@@ -14,15 +15,12 @@ final class RecipePushRuleTests: XCTestCase {
     private let activity = String(repeating: "c3", count: 32)
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("recipe-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        dir = try ScratchFolder.make("recipe-rules", removedBy: addTeardownBlock)
         try #"{"aps":{"event":"update","content-state":{"status":"{{status}}"}}}"#
             .write(to: dir.appendingPathComponent("activity.json"), atomically: true, encoding: .utf8)
         try #"{"aps":{"alert":{"title":"{{status}}","body":"{{courier}}"}}}"#
             .write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     /// Phones registered per user; a delivery created for a user with its courier and its activity token; a
     /// status that updates the activity and, when `when` holds, alerts the user's phones through the delivery.

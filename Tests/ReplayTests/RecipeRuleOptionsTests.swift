@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// A rule's own headers, a mapped priority and an omitted slot, on a small recipe written for the test.
@@ -8,13 +9,10 @@ final class RecipeRuleOptionsTests: XCTestCase {
     private var dir: URL!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("recipe-options-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        dir = try ScratchFolder.make("recipe-options", removedBy: addTeardownBlock)
         try #"{"aps": {"alert": "{{text}}"}, "parcel": "{{parcel}}", "eta": "{{#eta}}"}"#
             .write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
     private func recipe(_ push: String) throws -> Recipe {
         let yaml = """

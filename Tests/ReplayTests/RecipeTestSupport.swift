@@ -17,9 +17,7 @@ enum ShippedRecipes {
     /// folder beside the recipe's copy), and its `slots:` cut to the slots that template has: what a user
     /// does to send the app's events through a template of their own.
     static func withTemplate(_ name: String, _ templateJSON: String, for test: XCTestCase) throws -> Recipe {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apnsbench-recipe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        test.addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("recipe", removedBy: test.addTeardownBlock)
         let templatePath = dir.appendingPathComponent("t.json").path
         try templateJSON.write(toFile: templatePath, atomically: true, encoding: .utf8)
         let slotNames = Set(try PayloadTemplate(json: templateJSON, source: templatePath).slotNames)

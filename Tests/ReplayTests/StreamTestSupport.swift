@@ -1,6 +1,7 @@
 import APNsCore
 @testable import Replay
 import Foundation
+import TestSupport
 import XCTest
 
 /// Temporary files for the stream tests, removed at the end of each test.
@@ -8,11 +9,14 @@ enum StreamTestFiles {
     /// Writes `bytes` to a new file under the temporary directory and returns its path; the file
     /// is removed when `test` finishes.
     static func write(_ bytes: [UInt8], for test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apnsbench-replay-\(UUID().uuidString).ndjson")
-        XCTAssertNoThrow(try Data(bytes).write(to: url), file: file, line: line)
-        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url.path
+        do {
+            let url = try ScratchFolder.make("replay", removedBy: test.addTeardownBlock).appendingPathComponent("s.ndjson")
+            try Data(bytes).write(to: url)
+            return url.path
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+            return ""
+        }
     }
 
     static func write(_ text: String, for test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) -> String {

@@ -110,11 +110,4 @@ enum Fixtures {
         )
     }
 
-    /// A fresh empty directory under the temporary directory.
-    static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apnsbench-reporting-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 }

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Histogram
+import TestSupport
 import XCTest
 @testable import Reporting
 
@@ -59,7 +60,7 @@ final class LatencyLogTests: XCTestCase {
     }
 
     func testReportWriterWritesTheLogBesideTheReport() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let report = Fixtures.report(from: Fixtures.mixedRecorder())
         let paths = try ReportWriter.write(report, to: dir)
         XCTAssertEqual(paths[2], dir + "/latency.hlog")

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import Histogram
+import TestSupport
 import XCTest
 @testable import Reporting
 
@@ -124,8 +125,7 @@ final class ReportInvariantsTests: XCTestCase {
     }
 
     func testTheLoaderRefusesAnEditedReportNamingTheFileAndEachViolation() throws {
-        let dir = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         var edited = Self.good
         edited.pushes.delivered += 1
         let path = dir + "/report.json"

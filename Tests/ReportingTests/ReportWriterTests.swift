@@ -1,11 +1,12 @@
 import APNsCore
 import Foundation
+import TestSupport
 import XCTest
 @testable import Reporting
 
 final class ReportWriterTests: XCTestCase {
     func testWritesEveryFileIntoANewNestedDirectory() throws {
-        let base = try Fixtures.temporaryDirectory()
+        let base = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let dir = base + "/reports/nested/run-1"
         let paths = try ReportWriter.write(Fixtures.report(from: Fixtures.mixedRecorder()), to: dir)
 
@@ -20,7 +21,7 @@ final class ReportWriterTests: XCTestCase {
     }
 
     func testRewritingReplacesEarlierFiles() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         _ = try ReportWriter.write(Fixtures.report(from: Fixtures.mixedRecorder()), to: dir)
         let empty = Fixtures.report(from: RunRecorder())
         let paths = try ReportWriter.write(empty, to: dir)
@@ -28,7 +29,7 @@ final class ReportWriterTests: XCTestCase {
     }
 
     func testSummaryHoldsCountsBalanceAndBothLatencyLabels() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let paths = try ReportWriter.write(Fixtures.report(from: Fixtures.mixedRecorder()), to: dir)
         let md = try String(contentsOfFile: paths[1], encoding: .utf8)
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Reporting
 
@@ -91,14 +92,14 @@ final class RunReportTests: XCTestCase {
     }
 
     func testLoadReadsAWrittenReport() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let report = Fixtures.report(from: Fixtures.mixedRecorder())
         let paths = try ReportWriter.write(report, to: dir)
         XCTAssertEqual(try RunReport.load(from: paths[0]), report)
     }
 
     func testLoadRefusesAnotherSchemaVersionNamingTheFile() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let path = dir + "/future.json"
         var report = Fixtures.report(from: Fixtures.mixedRecorder())
         report.schemaVersion = 3
@@ -112,7 +113,7 @@ final class RunReportTests: XCTestCase {
     }
 
     func testLoadRefusesAReportWithoutSchemaVersion() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let path = dir + "/old.json"
         try Data(#"{"pushes": {}}"#.utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try RunReport.load(from: path)) { error in
@@ -129,7 +130,7 @@ final class RunReportTests: XCTestCase {
     }
 
     func testLoadNamesAFileThatIsNotJSON() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let path = dir + "/report.json"
         try Data("# summary, not json\n".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try RunReport.load(from: path)) { error in
@@ -142,7 +143,7 @@ final class RunReportTests: XCTestCase {
     }
 
     func testLoadNamesTheMissingFieldOfAMalformedReport() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         let path = dir + "/report.json"
         let data = try Fixtures.report(from: Fixtures.mixedRecorder()).encoded()
         guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {

@@ -77,14 +77,13 @@ extension RunConfig.Transport {
 
     /// Connections, streams, workers and the push timeout in range, with a connection for every worker.
     public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
-        try RunConfig.check(.connections, connections, in: 1...64)
-        try RunConfig.check(.streams, streams, in: 1...1000, why: " (APNs allows up to about 1000)")
-        let limit = Self.workerLimit(cores: cores)
-        try RunConfig.check(.workers, workers, in: 1...limit, why: " on this machine (4 per core, at most 64)")
+        try RunConfig.check(.connections, connections)
+        try RunConfig.check(.streams, streams, why: " (APNs allows up to about 1000)")
+        try RunConfig.check(.workers, workers, upTo: Self.workerLimit(cores: cores), why: " on this machine (4 per core, at most 64)")
         guard connections >= workers else {
             throw RunConfigError(.workers, "\(workers) needs \(workers) connections or more: each worker has its own, and connections (\(connections)) are the total across workers")
         }
-        try RunConfig.check(.pushTimeout, pushTimeoutMillis, in: 1...600_000)
+        try RunConfig.check(.pushTimeout, pushTimeoutMillis)
     }
 }
 
@@ -100,14 +99,14 @@ extension RunConfig.Payload {
     }
 
     public func validate() throws {
-        if let e = expirationSeconds { try RunConfig.check(.expiration, e, in: 0...(86_400 * 30), why: " seconds (30 days)") }
+        if let e = expirationSeconds { try RunConfig.check(.expiration, e, why: " seconds (30 days)") }
         if let id = collapseID { try Self.validate(collapseID: id) }
     }
 }
 
 extension RunConfig.Retry {
     public func validate() throws {
-        try RunConfig.check(.retryAttempts, attempts, in: 1...100)
+        try RunConfig.check(.retryAttempts, attempts)
         guard backoffMillis >= 0 else { throw RunConfigError(.retryBackoff, "must not be negative, found \(backoffMillis) ms") }
         guard maxElapsedMillis >= 0 else { throw RunConfigError(.retryMaxElapsed, "must not be negative, found \(maxElapsedMillis) ms") }
         guard multiplier >= 1, maxBackoffMillis >= 0, tokenBackoffMillis >= 0 else {
@@ -123,13 +122,13 @@ extension RunConfig {
     public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try transport.validate(cores: cores)
         let minutes = auth.tokenRefreshMinutes
-        guard minutes >= 20, minutes < 60 else {
-            throw RunConfigError(.tokenRefresh, "must be at least 20 and below 60, found \(Self.trim(minutes))")
+        if let r = RunSettings[.tokenRefresh].range, !r.contains(minutes) {
+            throw RunConfigError(.tokenRefresh, "must be \(r.text), found \(Self.trim(minutes))")
         }
         try payload.validate()
         try retry.validate()
         if let parts = workload.mix {
-            try Self.check(.mix, parts.count, in: 2...Workload.mixPartLimit, why: " workloads")
+            try Self.check(.mix, parts.count, why: " workloads")
             for part in parts where part.mix != nil { throw RunConfigError(.mix, "parts are single workloads; \(part.name) is itself a mix") }
         }
         do { try schedule.mode.validate() } catch {
@@ -160,37 +159,31 @@ extension RunConfig {
                     + (workload.mix == nil ? "" : " (its part \(part.name))"))
             }
         }
-        if let p99 = slo.p99Millis { try Self.check(.sloP99, p99, in: 1...3_600_000) }
-        if let share = slo.minDelivered, !(0...1).contains(share) {
-            throw RunConfigError(.sloMinDelivered, "must be a share between 0 and 1, found \(share)")
-        }
+        if let p99 = slo.p99Millis { try Self.check(.sloP99, p99) }
+        if let share = slo.minDelivered { try Self.checkShare(.sloMinDelivered, share) }
         for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard SLO.ErrorClass(rawValue: name) != nil else {
                 throw RunConfigError(.sloMaxErrorShare, "has an unknown class '\(name)' (classes: \(SLO.ErrorClass.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            guard (0...1).contains(share) else {
-                throw RunConfigError(.sloMaxErrorShare, "\(name) must be a share between 0 and 1, found \(share)")
-            }
+            try Self.checkShare(.sloMaxErrorShare, share, naming: name)
         }
         for part in workload.parts where part.activityModel != nil && part.pushType != .liveactivity {
             throw RunConfigError(.activityModel, "applies to Live Activity pushes (the device decodes their content-state); \(name) sends \(part.pushType.rawValue) pushes"
                 + (workload.mix == nil ? "" : " (its part \(part.name))"))
         }
         if let share = slo.maxWouldNotDecode {
-            guard (0...1).contains(share) else {
-                throw RunConfigError(.sloMaxWouldNotDecode, "must be a share between 0 and 1, found \(share)")
-            }
+            try Self.checkShare(.sloMaxWouldNotDecode, share)
             guard workload.parts.contains(where: { $0.activityModel != nil }) else {
                 throw RunConfigError(.sloMaxWouldNotDecode, "needs activity_model: the app's ActivityKit model the pushes are checked against")
             }
         }
-        if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval, in: 1...3600) }
-        if let f = transport.failFastSeconds, !(f >= 1 && f <= 600) {
-            throw RunConfigError(.failFast, "must be between 1 and 600 seconds, found \(Self.trim(f))")
+        if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval) }
+        if let f = transport.failFastSeconds, let r = RunSettings[.failFast].range, !r.contains(f) {
+            throw RunConfigError(.failFast, "must be between \(Self.trim(r.lower)) and \(Self.trim(r.upper)) seconds, found \(Self.trim(f))")
         }
-        if let b = liveActivityBudget { try Self.check(.liveActivityBudget, b, in: 0...1_000_000, why: " priority-10 updates an hour (0 counts nothing)") }
+        if let b = liveActivityBudget { try Self.check(.liveActivityBudget, b, why: " priority-10 updates an hour (0 counts nothing)") }
         if let s = transport.stallTimeoutSeconds, s != 0 {
-            try Self.check(.stallTimeout, s, in: 1...600, why: " seconds (0 turns the watchdog off)")
+            try Self.check(.stallTimeout, s, why: " seconds (0 turns the watchdog off)")
             guard s * 1000 < transport.pushTimeoutMillis else {
                 throw RunConfigError(.stallTimeout, "must be shorter than the push timeout (\(transport.pushTimeoutMillis) ms), found \(s) s: "
                     + "a push would time out before its connection counts as stalled")
@@ -249,6 +242,24 @@ extension RunConfig {
     static func check(_ key: ConfigKey, _ value: Int, in range: ClosedRange<Int>, why: String = "") throws {
         guard range.contains(value) else {
             throw RunConfigError(key, "must be between \(range.lowerBound) and \(range.upperBound)\(why), found \(value)")
+        }
+    }
+
+    /// `value` within the range of `key`'s row in ``RunSettings`` (at most `limit` when given): the one
+    /// place a range is written is the table.
+    static func check(_ key: ConfigKey, _ value: Int, upTo limit: Int? = nil, why: String = "") throws {
+        guard let r = RunSettings[key].range else { preconditionFailure("\(key) has no range in RunSettings") }
+        let lower = Int(r.lower), upper = min(Int(r.upper), limit ?? Int.max)
+        guard (lower...upper).contains(value) else {
+            throw RunConfigError(key, "must be between \(lower) and \(upper)\(why), found \(value)")
+        }
+    }
+
+    /// A share within the range of `key`'s row (0 to 1); `naming` a class of several.
+    static func checkShare(_ key: ConfigKey, _ share: Double, naming name: String? = nil) throws {
+        guard let r = RunSettings[key].range else { preconditionFailure("\(key) has no range in RunSettings") }
+        guard r.contains(share) else {
+            throw RunConfigError(key, (name.map { "\($0) " } ?? "") + "must be a share between \(trim(r.lower)) and \(trim(r.upper)), found \(share)")
         }
     }
 

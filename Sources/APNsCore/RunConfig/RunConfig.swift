@@ -17,8 +17,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var profilePath: String
     /// Which recording, which rules turn its events into pushes, and what to do with a bad line.
     public var workload: Workload
-    /// Where pushes go. Default the embedded simulator.
-    public var target: Target = .simulator
+    /// Where pushes go. Default the embedded simulator (``RunDefaults``, from ``RunSettings``).
+    public var target: Target = RunDefaults.target
     /// Provider-token (JWT) handling.
     public var auth = Auth()
     /// Connections, streams and engine threads.
@@ -41,8 +41,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// Broadcast delivery: keep the channels the run created instead of deleting them at its end.
     public var keepChannels: Bool?
 
-    /// The delivery in force: ``delivery`` or `.device`.
-    public var deliveryMode: Delivery { delivery ?? .device }
+    /// The delivery in force: ``delivery`` or the default, `.device` (``RunDefaults``, from ``RunSettings``).
+    public var deliveryMode: Delivery { delivery ?? RunDefaults.delivery }
 
     public enum Delivery: String, Codable, Sendable, CaseIterable {
         /// One push per device token (`POST /3/device/<token>`).
@@ -67,7 +67,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public var liveActivityBudget: Int?
 
     /// The budget in force: ``liveActivityBudget`` or 10; 0 when off or when the run sends no Live Activity updates.
-    public var liveActivityBudgetPerHour: Int { sendsLiveActivities ? liveActivityBudget ?? 10 : 0 }
+    public var liveActivityBudgetPerHour: Int { sendsLiveActivities ? liveActivityBudget ?? RunDefaults.liveActivityBudget : 0 }
 
     /// Whether the workload (or a part of a mix) sends Live Activity updates.
     public var sendsLiveActivities: Bool { workload.parts.contains { $0.pushType == .liveactivity } }
@@ -81,8 +81,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
         self.workload = workload
     }
 
-    /// The report's timeline interval in seconds: ``reportIntervalSeconds`` or 1.
-    public var timelineIntervalSeconds: Int { reportIntervalSeconds ?? 1 }
+    /// The report's timeline interval in seconds: ``reportIntervalSeconds`` or the default, 1 (``RunDefaults``, from ``RunSettings``).
+    public var timelineIntervalSeconds: Int { reportIntervalSeconds ?? RunDefaults.reportIntervalSeconds }
 
     /// The topic pushes are sent to (a mix's first part's; each part has its own, ``Workload/topic``).
     public var topic: String { workload.parts[0].topic }
@@ -124,15 +124,15 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// The recipe: the app's events, state and push rules (`Replay`'s `RecipeLoader` reads it), a path
         /// resolved against the profile's folder. Nil only in reports written before recipes.
         public var recipe: String?
-        /// `apns-push-type`. Default `liveactivity`.
-        public var pushType: PushType = .liveactivity
+        /// `apns-push-type`. Default `liveactivity` (``RunDefaults``, from ``RunSettings``).
+        public var pushType: PushType = RunDefaults.pushType
         /// The app's bundle id; the topic is this plus the push type's suffix.
         public var bundleID: String
         /// A file of device tokens the stream plants as dead (one a line): the embedded simulator answers
         /// them 410 Unregistered. Default none.
         public var deadTokens: String?
-        /// Default `.skip`.
-        public var badLines: BadLinePolicy = .skip
+        /// Default `.skip` (``RunDefaults``, from ``RunSettings``).
+        public var badLines: BadLinePolicy = RunDefaults.badLines
         /// The app's ActivityKit model this workload's Live Activity pushes are checked against
         /// (`activity_model`); nil checks nothing. Default nil. A mix's parts each name their own.
         public var activityModel: ActivityModelFile?
@@ -177,23 +177,23 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public struct Auth: Codable, Equatable, Sendable {
         /// Minutes between signings of the provider token, at least 20 and below 60 (APNs refuses tokens
         /// older than an hour and answers TooManyProviderTokenUpdates to more than one new token in 20
-        /// minutes). Default 50.
-        public var tokenRefreshMinutes: Double = 50
+        /// minutes). Default 50 (``RunDefaults``, from ``RunSettings``).
+        public var tokenRefreshMinutes: Double = RunDefaults.tokenRefreshMinutes
         public init() {}
     }
 
     /// Connections, streams and threads.
     public struct Transport: Codable, Equatable, Sendable {
-        /// HTTP/2 connections in all, 1–64. Default 1.
-        public var connections = 1
-        /// Concurrent streams per connection, 1–1000 (APNs allows about 1000). Default 100.
-        public var streams = 100
+        /// HTTP/2 connections in all, 1–64. Default 1 (``RunDefaults``, from ``RunSettings``).
+        public var connections = RunDefaults.connections
+        /// Concurrent streams per connection, 1–1000 (APNs allows about 1000). Default 100 (``RunDefaults``, from ``RunSettings``).
+        public var streams = RunDefaults.streams
         /// Engine threads, each with its own share of `connections` (so at least one connection each);
-        /// pushes to one device token always go to the same worker. Default 1.
-        public var workers = 1
+        /// pushes to one device token always go to the same worker. Default 1 (``RunDefaults``, from ``RunSettings``).
+        public var workers = RunDefaults.workers
         /// How long one push may take from send to answer before it counts as timed out, in ms, 1–600 000.
-        /// Default 30 000.
-        public var pushTimeoutMillis = 30_000
+        /// Default 30 000 (``RunDefaults``, from ``RunSettings``).
+        public var pushTimeoutMillis = RunDefaults.pushTimeoutMillis
         /// While no connection to the target has ever succeeded, how long connect, DNS, TLS or ALPN failures
         /// may go on before the run gives up (exit 1, the cause named), 1–600 s; nil: 10 s.
         public var failFastSeconds: Double?
@@ -204,10 +204,10 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var stallTimeoutSeconds: Int?
         public init() {}
 
-        /// ``failFastSeconds`` or its default, 10 s.
-        public var failFastLimit: Double { failFastSeconds ?? 10 }
-        /// ``stallTimeoutSeconds`` or its default, 10 s (0: off).
-        public var stallLimit: Int { stallTimeoutSeconds ?? 10 }
+        /// ``failFastSeconds`` or its default, 10 s (``RunDefaults``, from ``RunSettings``).
+        public var failFastLimit: Double { failFastSeconds ?? RunDefaults.failFastSeconds }
+        /// ``stallTimeoutSeconds`` or its default, 10 s (``RunDefaults``, from ``RunSettings``) (0: off).
+        public var stallLimit: Int { stallTimeoutSeconds ?? RunDefaults.stallTimeoutSeconds }
 
         /// Pushes in flight at most: every stream of every connection.
         public var window: Int { connections * streams }
@@ -228,8 +228,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
 
     /// Headers every push carries.
     public struct Payload: Codable, Equatable, Sendable {
-        /// `apns-priority` of pushes whose event does not choose one. Default 10.
-        public var priority: Priority = .immediate
+        /// `apns-priority` of pushes whose event does not choose one. Default 10 (``RunDefaults``, from ``RunSettings``).
+        public var priority: Priority = RunDefaults.priority
         /// `apns-expiration` = the run's start + this many seconds (0: deliver now or never), 0 to 30 days;
         /// nil sends no header. Default nil.
         public var expirationSeconds: Int?
@@ -241,16 +241,16 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// The retry policy: 5xx and transport errors back off exponentially; 429 holds that token;
     /// ExpiredProviderToken re-signs and retries once; 410 marks the token dead; other 4xx are final.
     public struct Retry: Codable, Equatable, Sendable {
-        /// Attempts in all, the first included, 1–100 (1: never retry). Default 10.
-        public var attempts = 10
-        /// Delay before the second attempt, ms. Default 1 000.
-        public var backoffMillis: Int64 = 1_000
+        /// Attempts in all, the first included, 1–100 (1: never retry). Default 10 (``RunDefaults``, from ``RunSettings``).
+        public var attempts = RunDefaults.retryAttempts
+        /// Delay before the second attempt, ms. Default 1 000 (``RunDefaults``, from ``RunSettings``).
+        public var backoffMillis: Int64 = RunDefaults.retryBackoffMillis
         /// Each further delay is the previous one times this. Default 2.
         public var multiplier: Double = 2
         /// No single delay is longer than this (ms), nor shorter than `backoffMillis`. Default 60 000.
         public var maxBackoffMillis: Int64 = 60_000
-        /// No retry later than this long after the first send, ms. Default 300 000 (5 minutes).
-        public var maxElapsedMillis: Int64 = 300_000
+        /// No retry later than this long after the first send, ms. Default 300 000 (5 minutes) (``RunDefaults``, from ``RunSettings``).
+        public var maxElapsedMillis: Int64 = RunDefaults.retryMaxElapsedMillis
         /// First hold of a device token answered 429, doubling while refused, ms. Default 1 000.
         public var tokenBackoffMillis: Int64 = 1_000
         public init() {}

@@ -23,7 +23,8 @@ public struct RunSetting: Sendable {
     public let valueName: String?
     /// The value when neither the profile nor a flag gives one.
     public let defaultValue: String
-    /// The range or form the value must have, as `--help` and the docs state it.
+    /// The range or form the value must have, as `--help` and the docs state it; for a setting with a
+    /// ``range``, the range's text and what follows it.
     public let rule: String
     /// What the setting does.
     public let help: String
@@ -42,10 +43,31 @@ public struct RunSetting: Sendable {
     /// the settings that cannot be varied. A value that is not one throws a ``RunConfigError``.
     public private(set) var varyValue: (@Sendable (String, inout RunConfigOverrides) throws -> Void)?
 
+    /// The numbers the value must lie between, both ends included; the configuration's check reads them
+    /// here (``RunConfig/validate(cores:)``) and ``rule`` begins with them. Nil for a setting without one.
+    public var range: SettingRange? = nil
+
+    /// A value for the flag other than the default, as a user writes it: what the tests give every flag
+    /// to see it reach the configuration. Nil when the flag takes no value or ``range`` gives one (its upper end).
+    public var example: String? = nil
+
+    /// The flag's example value: ``example``, else the upper end of ``range``; nil for a flag without a value.
+    public var exampleValue: String? {
+        guard valueName != nil else { return nil }
+        return example ?? range.map { RunSettings.number($0.upper) }
+    }
+
     /// This setting, with how `sweep --vary` reads one of its values.
     func varied(_ read: @escaping @Sendable (String, inout RunConfigOverrides) throws -> Void) -> RunSetting {
         var s = self
         s.varyValue = read
+        return s
+    }
+
+    /// This setting, with ``example`` for its flag.
+    func withExample(_ text: String?) -> RunSetting {
+        var s = self
+        s.example = text
         return s
     }
 
@@ -79,12 +101,6 @@ public enum RunSettings {
     public static subscript(_ key: ConfigKey) -> RunSetting {
         guard let s = all.first(where: { $0.key == key }) else { preconditionFailure("no run setting \(key)") }
         return s
-    }
-
-    /// A whole number as `sweep --vary` reads one; its range is the configuration's rule, checked later.
-    static func wholeNumber(_ key: ConfigKey, _ text: String) throws -> Int {
-        guard let n = Int(text) else { throw RunConfigError(key, "must be a whole number, found '\(text)'") }
-        return n
     }
 
     /// The setting whose profile key is `profileKey`.
@@ -121,17 +137,20 @@ public enum RunSettings {
     static func seconds(_ s: Double) -> String { millis(Int64((s * 1000).rounded())) }
 
     private static func s(_ key: ConfigKey, commandLineOnly: Bool = false, flag: String? = nil, profileOnly: String? = nil, report: String,
-                          value: String? = nil, default d: String = "", rule: String = "", help: String, varies: Bool = false,
-                          load: ProfileRead? = nil, _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
+                          value: String? = nil, default d: String = "", range: SettingRange? = nil, rule: String = "", example: String? = nil,
+                          help: String, varies: Bool = false, load: ProfileRead? = nil,
+                          _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
         RunSetting(key: key, profileKey: commandLineOnly ? nil : key.rawValue, flag: flag, profileOnly: profileOnly,
-                   reportPath: report, valueName: value, defaultValue: d, rule: rule, help: help, varies: varies, load: load, profileValue: read)
+                   reportPath: report, valueName: value, defaultValue: d, rule: (range?.text ?? "") + rule, help: help, varies: varies,
+                   load: load, profileValue: read, range: range, example: example)
     }
 
-    private static func both(_ key: ConfigKey, flag: String, report: String, value: String? = nil, default d: String = "", rule: String = "",
+    private static func both(_ key: ConfigKey, flag: String, report: String, value: String? = nil, default d: String = "",
+                             range: SettingRange? = nil, rule: String = "", example: String? = nil,
                              help: String, varies: Bool = false, load: ProfileRead? = nil,
                              _ read: @escaping @Sendable (RunConfig) -> String?) -> RunSetting {
-        RunSetting(key: key, profileKey: key.rawValue, flag: flag, profileOnly: nil, reportPath: report, valueName: value, defaultValue: d,
-                   rule: rule, help: help, varies: varies, load: load, profileValue: read)
+        s(key, flag: flag, report: report, value: value, default: d, range: range, rule: rule, example: example, help: help,
+          varies: varies, load: load, read)
     }
 
     private static let workloadOnly = "what is replayed is the profile's; a run varies how it is sent"
@@ -155,7 +174,7 @@ public enum RunSettings {
         s(.bundleID, profileOnly: workloadOnly, report: "workload.bundleID", help: "The app's bundle id; the topic is this plus the push type's suffix.") {
             $0.workload.mix == nil ? text($0.workload.bundleID) : nil
         },
-        s(.mix, profileOnly: workloadOnly, report: "workload.mix", rule: "2-\(RunConfig.Workload.mixPartLimit) parts",
+        s(.mix, profileOnly: workloadOnly, report: "workload.mix", range: SettingRange(2, Double(RunConfig.Workload.mixPartLimit)), rule: " parts",
           help: "With workload: mix, the recordings replayed together, each {recipe, stream, bundle_id, push_type} and its own activity_model.") {
             $0.workload.mix.map { parts in "[" + parts.map(mixPart).joined(separator: ", ") + "]" }
         },
@@ -179,62 +198,55 @@ public enum RunSettings {
           help: "A file of device tokens (one a line) the embedded simulator answers 410 Unregistered.") { $0.workload.deadTokens.map(text) },
         s(.badLines, profileOnly: workloadOnly, report: "workload.badLines", default: "skip", rule: "skip or stop",
           help: "What a bad stream line does: skip counts it and goes on; stop ends the run at it.", load: .text { c, text in
-              guard let p = RunConfig.Workload.BadLinePolicy(rawValue: text) else { throw RunConfigError(.badLines, "must be 'skip' or 'stop', found '\(text)'") }
+              let p: RunConfig.Workload.BadLinePolicy = try SettingText.choice(.badLines, text)
               c.workload.badLines = p
               // A mix's parts are read by the same policy.
               c.workload.mix = c.workload.mix?.map { var part = $0; part.badLines = p; return part }
           }) { $0.workload.badLines.rawValue },
 
         s(.target, commandLineOnly: true, flag: "--target", report: "target", value: "TARGET", default: "simulator",
-          rule: "simulator, sandbox, production, or https://host:port (http:// for h2c)",
+          rule: "simulator, sandbox, production, or https://host:port (http:// for h2c)", example: "sandbox",
           help: "Where pushes go: the embedded simulator, APNs, or any APNs-like server.") { _ in nil }.overlay { c, o in if let v = o.target { c.target = v }; return false },
-        both(.delivery, flag: "--delivery", report: "delivery", value: "MODE", default: "device", rule: "device or broadcast",
+        both(.delivery, flag: "--delivery", report: "delivery", value: "MODE", default: "device", rule: "device or broadcast", example: "broadcast",
              help: "device: one push per device following a store; broadcast: one push per store's broadcast channel (iOS 18+; order-changes): the run creates one channel per store its recording subscribes activities to (input_push_channel), and deletes them at its end.",
-             varies: true, load: .text { c, text in
-                 guard let d = RunConfig.Delivery(rawValue: text) else { throw RunConfigError(.delivery, "must be device or broadcast, found '\(text)'") }
-                 c.delivery = d
-             }) { $0.delivery?.rawValue }.overlay { c, o in if let v = o.delivery { c.delivery = v }; return o.delivery != nil }.varied { text, o in
-                 guard let d = RunConfig.Delivery(rawValue: text) else { throw RunConfigError(.delivery, "must be device or broadcast, found '\(text)'") }
-                 o.delivery = d
-             },
+             varies: true, load: .text { c, text in c.delivery = try SettingText.choice(.delivery, text) }) { $0.delivery?.rawValue }
+            .overlay { c, o in if let v = o.delivery { c.delivery = v }; return o.delivery != nil }
+            .varied { text, o in o.delivery = try SettingText.choice(.delivery, text) },
         both(.keepChannels, flag: "--keep-channels", report: "keepChannels",
              help: "Broadcast delivery: keep the channels the run created instead of deleting them at its end.", load: .bool { $0.keepChannels = $1 }) { $0.keepChannels.map { "\($0)" } }.overlay { c, o in if let v = o.keepChannels { c.keepChannels = v }; return o.keepChannels != nil },
-        both(.connections, flag: "--connections", report: "transport.connections", value: "N", default: "1", rule: "1-64",
-             help: "HTTP/2 connections in all.", varies: true, load: .int { $0.transport.connections = $1 }) { "\($0.transport.connections)" }.overlay { c, o in if let v = o.connections { c.transport.connections = v }; return o.connections != nil }.varied { text, o in o.connections = try wholeNumber(.connections, text) },
-        both(.streams, flag: "--streams", report: "transport.streams", value: "N", default: "100", rule: "1-1000; APNs allows about 1000",
-             help: "Concurrent streams per connection.", varies: true, load: .int { $0.transport.streams = $1 }) { "\($0.transport.streams)" }.overlay { c, o in if let v = o.streams { c.transport.streams = v }; return o.streams != nil }.varied { text, o in o.streams = try wholeNumber(.streams, text) },
-        both(.workers, flag: "--workers", report: "transport.workers", value: "N", default: "1",
-             rule: "1-\(RunConfig.Transport.workerLimit()) here: 4 per core, at most 64, and at most --connections",
+        both(.connections, flag: "--connections", report: "transport.connections", value: "N", default: "1", range: SettingRange(1, 64),
+             help: "HTTP/2 connections in all.", varies: true, load: .int { $0.transport.connections = $1 }) { "\($0.transport.connections)" }.overlay { c, o in if let v = o.connections { c.transport.connections = v }; return o.connections != nil }.varied { text, o in o.connections = try SettingText.wholeNumber(.connections, text) },
+        both(.streams, flag: "--streams", report: "transport.streams", value: "N", default: "100", range: SettingRange(1, 1000), rule: "; APNs allows about 1000",
+             help: "Concurrent streams per connection.", varies: true, load: .int { $0.transport.streams = $1 }) { "\($0.transport.streams)" }.overlay { c, o in if let v = o.streams { c.transport.streams = v }; return o.streams != nil }.varied { text, o in o.streams = try SettingText.wholeNumber(.streams, text) },
+        both(.workers, flag: "--workers", report: "transport.workers", value: "N", default: "1", range: SettingRange(1, 64),
+             rule: ": 4 per core (\(RunConfig.Transport.workerLimit()) here), and at most --connections",
              help: "Engine threads, each with its own libcurl multi handle, share of the connections (at least one each) and provider token; pushes to one device token always go to the same worker, so per-token order holds.",
-             varies: true, load: .int { $0.transport.workers = $1 }) { "\($0.transport.workers)" }.overlay { c, o in if let v = o.workers { c.transport.workers = v }; return o.workers != nil }.varied { text, o in o.workers = try wholeNumber(.workers, text) },
+             varies: true, load: .int { $0.transport.workers = $1 }) { "\($0.transport.workers)" }.overlay { c, o in if let v = o.workers { c.transport.workers = v }; return o.workers != nil }.varied { text, o in o.workers = try SettingText.wholeNumber(.workers, text) },
         s(.pushTimeout, profileOnly: "a push timeout is part of what a profile promises its recording", report: "transport.pushTimeoutMillis",
-          default: "30000", rule: "1-600000 ms", help: "How long one push may take from send to answer before it counts as timed out, ms.", load: .int { $0.transport.pushTimeoutMillis = $1 }) {
+          default: "30000", range: SettingRange(1, 600_000), rule: " ms", help: "How long one push may take from send to answer before it counts as timed out, ms.", load: .int { $0.transport.pushTimeoutMillis = $1 }) {
             "\($0.transport.pushTimeoutMillis)"
         },
-        both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "SECONDS", default: "10", rule: "1-600",
+        both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "SECONDS", default: "10s", range: SettingRange(1, 600),
              help: "While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.", load: .duration { $0.transport.failFastSeconds = Double($1) / 1000 }) {
             $0.transport.failFastSeconds.map(seconds)
         }.overlay { c, o in if let v = o.failFastSeconds { c.transport.failFastSeconds = v }; return o.failFastSeconds != nil },
-        both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "SECONDS", default: "10",
-             rule: "1-600 and shorter than the push timeout, 0 turns it off",
+        both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "SECONDS", default: "10s",
+             range: SettingRange(1, 600), rule: " and shorter than the push timeout, 0 turns it off",
              help: "The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls.", load: .wholeSeconds(zeroTurnsOff: true) { $0.transport.stallTimeoutSeconds = $1 }) {
             $0.transport.stallTimeoutSeconds.map { $0 == 0 ? "0" : "\($0)s" }
         }.overlay { c, o in if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }; return o.stallTimeoutSeconds != nil },
         s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
-          rule: "at least 20 and below 60", help: "Minutes between signings of the provider token.", load: .number { $0.auth.tokenRefreshMinutes = $1 }) { number($0.auth.tokenRefreshMinutes) },
-        both(.priority, flag: "--priority", report: "payload.priority", value: "PRIORITY", default: "10", rule: "1, 5 or 10",
-             help: "apns-priority of pushes whose event does not choose one.", varies: true, load: .int { c, p in
-                 guard let priority = Priority(rawValue: p) else { throw RunConfigError(.priority, "must be 1, 5 or 10, found \(p)") }
-                 c.payload.priority = priority
-             }) { "\($0.payload.priority.rawValue)" }.overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil }.varied { text, o in
-                 guard let priority = Int(text).flatMap(Priority.init(rawValue:)) else { throw RunConfigError(.priority, "must be 1, 5 or 10, found '\(text)'") }
-                 o.priority = priority
-             },
-        both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", rule: "0-2592000 (30 days)",
+          range: SettingRange(20, 60, belowUpper: true), help: "Minutes between signings of the provider token.", load: .number { $0.auth.tokenRefreshMinutes = $1 }) { number($0.auth.tokenRefreshMinutes) },
+        both(.priority, flag: "--priority", report: "payload.priority", value: "PRIORITY", default: "10", rule: "1, 5 or 10", example: "5",
+             help: "apns-priority of pushes whose event does not choose one.", varies: true,
+             load: .text { c, text in c.payload.priority = try SettingText.priority(.priority, text) }) { "\($0.payload.priority.rawValue)" }
+            .overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil }
+            .varied { text, o in o.priority = try SettingText.priority(.priority, text) },
+        both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", range: SettingRange(0, 2_592_000), rule: " (30 days)",
              help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.", load: .int { $0.payload.expirationSeconds = $1 }) {
             $0.payload.expirationSeconds.map { "\($0)" }
         }.overlay { c, o in if let v = o.expirationSeconds { c.payload.expirationSeconds = v }; return o.expirationSeconds != nil },
-        both(.collapseID, flag: "--collapse-id", report: "payload.collapseID", value: "ID", rule: "1-64 bytes",
+        both(.collapseID, flag: "--collapse-id", report: "payload.collapseID", value: "ID", rule: "1-64 bytes", example: "c1",
              help: "apns-collapse-id on every push.", load: .text { $0.payload.collapseID = $1 }) { $0.payload.collapseID.map(json) }.overlay { c, o in if let v = o.collapseID { c.payload.collapseID = v }; return o.collapseID != nil },
         s(.schedule, flag: "--closed-loop", report: "schedule.mode.kind", default: "closed-loop", rule: "closed-loop, recorded, rate or ramp",
           help: "Closed loop: as fast as the in-flight window (connections x streams) allows. In a profile, schedule: closed-loop, recorded (with speed), rate (with rate) or ramp (with ramp).") {
@@ -245,32 +257,30 @@ public enum RunSettings {
             case .ramp: return "ramp"
             }
         }.overlay { c, o in if let v = o.schedule { c.schedule.mode = v }; return o.schedule == .closedLoop },
-        both(.speed, flag: "--speed", report: "schedule.mode.speed", value: "X",
+        both(.speed, flag: "--speed", report: "schedule.mode.speed", value: "X", example: "60",
              help: "Open loop at the recorded times, X times faster (e.g. 60: an hour in a minute).") {
             if case let .recorded(x) = $0.schedule.mode { return number(x) } else { return nil }
         }.overlay { _, o in if case .recorded? = o.schedule { return true } else { return false } },
-        both(.rate, flag: "--rate", report: "schedule.mode.perSecond", value: "R", help: "Open loop at a fixed rate of R pushes a second.") {
+        both(.rate, flag: "--rate", report: "schedule.mode.perSecond", value: "R", example: "50", help: "Open loop at a fixed rate of R pushes a second.") {
             if case let .fixedRate(r) = $0.schedule.mode { return number(r) } else { return nil }
         }.overlay { _, o in if case .fixedRate? = o.schedule { return true } else { return false } },
-        both(.ramp, flag: "--ramp", report: "schedule.mode.from", value: "FROM:TO:SECONDS",
+        both(.ramp, flag: "--ramp", report: "schedule.mode.from", value: "FROM:TO:SECONDS", example: "10:100:30",
              help: "Open loop at a rate rising from FROM to TO pushes a second over SECONDS.") {
             if case let .ramp(a, b, t) = $0.schedule.mode { return "\"\(number(a)):\(number(b)):\(number(t))\"" } else { return nil }
         }.overlay { _, o in if case .ramp? = o.schedule { return true } else { return false } },
-        both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "SECONDS",
+        both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "SECONDS", example: "30",
              help: "Stop sending after this many seconds (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, and those still not sent then count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
         RunSetting(key: .loopRecording, profileKey: "loop_recording", flag: "--loop", profileOnly: nil, reportPath: "schedule.loopRecording",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads).",
                    varies: false, load: .bool { $0.schedule.loopRecording = $1 ? true : nil }) { $0.schedule.loopRecording.map { "\($0)" } }.overlay { c, o in if let v = o.loopRecording { c.schedule.loopRecording = v ? true : nil }; return o.loopRecording != nil },
-        both(.coalesce, flag: "--coalesce", report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off",
-             help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true, load: .duration { $0.coalescing.windowMillis = $1 }) {
+        both(.coalesce, flag: "--coalesce", report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off", example: "250ms",
+             help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true,
+             load: .text { c, text in let ms = try SettingText.window(.coalesce, text); c.coalescing.windowMillis = ms > 0 ? ms : nil }) {
             $0.coalescing.windowMillis.map(millis)
-        }.overlay { c, o in if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }; return o.coalesceMillis != nil }.varied { text, o in
-            if text == "0" { o.coalesceMillis = 0; return }
-            guard let ms = DurationText.millis(text) else { throw RunConfigError(.coalesce, "must be a duration like 250ms (0 turns it off), found '\(text)'") }
-            o.coalesceMillis = ms
-        },
-        both(.retryAttempts, flag: "--retry-attempts", report: "retry.attempts", value: "N", default: "10", rule: "1-100, 1 = never retry",
+        }.overlay { c, o in if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }; return o.coalesceMillis != nil }
+        .varied { text, o in o.coalesceMillis = try SettingText.window(.coalesce, text) },
+        both(.retryAttempts, flag: "--retry-attempts", report: "retry.attempts", value: "N", default: "10", range: SettingRange(1, 100), rule: ", 1 = never retry",
              help: "Attempts per push in all: 5xx, 429 and transport errors back off 1, 2, 4, 8 s ... within 5 minutes.", load: .int { $0.retry.attempts = $1 }) { "\($0.retry.attempts)" }.overlay { c, o in if let v = o.retryAttempts { c.retry.attempts = v }; return o.retryAttempts != nil },
         s(.retryBackoff, profileOnly: "part of the retry policy a profile states", report: "retry.backoffMillis", default: "1s",
           rule: "a duration", help: "Delay before the second attempt; each further one doubles, up to 60 s.", load: .duration { c, ms in
@@ -279,11 +289,11 @@ public enum RunSettings {
           }) { millis($0.retry.backoffMillis) },
         s(.retryMaxElapsed, profileOnly: "part of the retry policy a profile states", report: "retry.maxElapsedMillis", default: "5m",
           rule: "a duration", help: "No retry later than this long after the first send.", load: .duration { $0.retry.maxElapsedMillis = $1 }) { millis($0.retry.maxElapsedMillis) },
-        both(.sloP99, flag: "--slo-p99-ms", report: "slo.p99Millis", value: "MS", rule: "1-3600000",
+        both(.sloP99, flag: "--slo-p99-ms", report: "slo.p99Millis", value: "MS", range: SettingRange(1, 3_600_000),
              help: "SLO: p99 response time (from the intended send) at most MS milliseconds.", load: .int { $0.slo.p99Millis = $1 }) { $0.slo.p99Millis.map { "\($0)" } }.overlay { c, o in if let v = o.sloP99Millis { c.slo.p99Millis = v }; return o.sloP99Millis != nil },
-        both(.sloMinDelivered, flag: "--slo-min-delivered", report: "slo.minDelivered", value: "SHARE", rule: "0-1",
+        both(.sloMinDelivered, flag: "--slo-min-delivered", report: "slo.minDelivered", value: "SHARE", range: SettingRange(0, 1),
              help: "SLO: at least this share of planned pushes delivered.", load: .number { $0.slo.minDelivered = $1 }) { $0.slo.minDelivered.map(number) }.overlay { c, o in if let v = o.sloMinDelivered { c.slo.minDelivered = v }; return o.sloMinDelivered != nil },
-        both(.sloMaxErrorShare, flag: "--slo-max-error-share", report: "slo.maxErrorShare", value: "CLASS=SHARE", rule: "shares 0-1",
+        both(.sloMaxErrorShare, flag: "--slo-max-error-share", report: "slo.maxErrorShare", value: "CLASS=SHARE", range: SettingRange(0, 1), rule: " for each class", example: "rejected=0.5",
              help: "SLO: at most this share of planned pushes in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat the flag for several (laid over the profile's classes).") {
             $0.slo.maxErrorShare.map(json)
         }.overlay { c, o in
@@ -291,13 +301,13 @@ public enum RunSettings {
             if let v = o.sloMaxErrorShare { c.slo.maxErrorShare = (c.slo.maxErrorShare ?? [:]).merging(v) { _, flag in flag } }
             return o.sloMaxErrorShare != nil
         },
-        both(.sloMaxWouldNotDecode, flag: "--slo-max-would-not-decode", report: "slo.maxWouldNotDecode", value: "SHARE", rule: "0-1",
+        both(.sloMaxWouldNotDecode, flag: "--slo-max-would-not-decode", report: "slo.maxWouldNotDecode", value: "SHARE", range: SettingRange(0, 1),
              help: "SLO: at most this share of delivered pushes the device would not decode, checked against the profile's activity_model.", load: .number { $0.slo.maxWouldNotDecode = $1 }) {
             $0.slo.maxWouldNotDecode.map(number)
         }.overlay { c, o in if let v = o.sloMaxWouldNotDecode { c.slo.maxWouldNotDecode = v }; return o.sloMaxWouldNotDecode != nil },
-        both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "SECONDS", default: "1", rule: "1-3600 whole seconds",
+        both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "SECONDS", default: "1s", range: SettingRange(1, 3600), rule: " whole seconds",
              help: "The report timeline's interval.", load: .wholeSeconds(zeroTurnsOff: false) { $0.reportIntervalSeconds = $1 }) { $0.reportIntervalSeconds.map { "\($0)s" } }.overlay { c, o in if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }; return o.reportIntervalSeconds != nil },
-        both(.liveActivityBudget, flag: "--live-activity-budget", report: "liveActivityBudget", value: "N", default: "10", rule: "0-1000000, 0 counts nothing",
+        both(.liveActivityBudget, flag: "--live-activity-budget", report: "liveActivityBudget", value: "N", default: "10", range: SettingRange(0, 1_000_000), rule: ", 0 counts nothing",
              help: "The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it).", load: .int { $0.liveActivityBudget = $1 }) {
             $0.liveActivityBudget.map { "\($0)" }
         }.overlay { c, o in if let v = o.liveActivityBudget { c.liveActivityBudget = v }; return o.liveActivityBudget != nil },
@@ -312,14 +322,15 @@ public enum RunSettings {
         RunSetting(key: .apnsModel, profileKey: "simulator.model", flag: "--apns-model", profileOnly: nil, reportPath: "simulator.model",
                    valueName: "NAME|FILE", defaultValue: "", rule: "\(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)",
                    help: "The APNs model for the embedded simulator: latency, round trip, per-connection capacity with queueing, shedding (assumptions, not Apple's figures). The profile's simulator: keys go over it.",
-                   varies: false, load: nil) { $0.simulator.model.map(json) }.overlay { c, o in if let v = o.apnsModel { c.simulator.model = v }; return o.apnsModel != nil },
+                   varies: false, load: nil) { $0.simulator.model.map(json) }.overlay { c, o in if let v = o.apnsModel { c.simulator.model = v }; return o.apnsModel != nil }
+            .withExample(APNsModel.names.first),
         RunSetting(key: .allowProductionLoad, profileKey: nil, flag: "--allow-production-load", profileOnly: nil, reportPath: "allowProductionLoad",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "Allow more than 100 pushes/s to production APNs (also closed-loop and recorded-time schedules, whose rate is unbounded). Real devices receive them; without this flag such a run is refused. Sandbox needs no flag.",
                    varies: false, load: nil) { _ in nil }.overlay { c, o in if let v = o.allowProductionLoad { c.allowProductionLoad = v }; return o.allowProductionLoad != nil || o.target == .production },
         RunSetting(key: .shard, profileKey: nil, flag: "--shard", profileOnly: nil, reportPath: "shard", valueName: "I/N", defaultValue: "", rule: "",
                    help: "Be shard I of N (0-based): read the whole stream, apply every event, send only the pushes whose device token hashes to I; an open-loop rate is split 1/N. Merge the shards' reports with `apnsbench merge`.",
-                   varies: false, load: nil) { _ in nil }.overlay { c, o in if let v = o.shard { c.shard = v }; return o.shard != nil },
+                   varies: false, load: nil) { _ in nil }.overlay { c, o in if let v = o.shard { c.shard = v }; return o.shard != nil }.withExample("1/2"),
     ]
 
     /// One part of a mix, as JSON (a flow mapping in YAML).

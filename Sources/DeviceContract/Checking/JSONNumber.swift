@@ -68,11 +68,6 @@ enum JSONNumber {
         return .fits
     }
 
-    /// True when the number is well formed (used to tell a malformed number from one that does not fit).
-    static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>, _ node: JSONNode) -> Bool {
-        grammar(bytes, node.start, node.end) != nil
-    }
-
     // MARK: Grammar
 
     private struct Shape {

@@ -192,35 +192,3 @@ public final class WorkloadDriver: ReplaySource {
         return .notSent(.badLine)
     }
 }
-
-/// The one push an event of a one-push-per-event workload planned, or why it is not sent.
-struct SinglePlan {
-    enum State {
-        case empty
-        case send(token: String, priority: Priority, recordedMillis: Int64)
-        case notSent(NotSentCause, Priority)
-    }
-
-    var state = State.empty
-
-    /// Hands out the plan once: `render` writes the payload (the slots were set when the event was applied).
-    mutating func take(into push: inout OutgoingPush, render: (inout [UInt8]) -> Void) -> PullResult? {
-        switch state {
-        case .empty:
-            return nil
-        case let .notSent(cause, priority):
-            state = .empty
-            push.priority = priority
-            push.intendedNanos = 0
-            return .notSent(cause)
-        case let .send(token, priority, at):
-            state = .empty
-            render(&push.body)
-            push.deviceToken = token
-            push.priority = priority
-            push.intendedNanos = 0
-            push.recordedMillis = at
-            return .push
-        }
-    }
-}

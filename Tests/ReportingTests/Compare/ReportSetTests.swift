@@ -1,12 +1,12 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Reporting
 
 /// A side of a comparison: one report.json, or a folder of runs (directly in it or one level down).
 final class ReportSetTests: XCTestCase {
     func testAFolderOfRunsOneLevelDownSortedAndAFileAlone() throws {
-        let dir = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         for run in ["run-2", "run-1", "run-3"] { _ = try ReportWriter.write(CompareFixtures.base, to: dir + "/" + run) }
         try FileManager.default.createDirectory(atPath: dir + "/notes", withIntermediateDirectories: true)
         let runs = try ReportSet.load(dir)
@@ -24,8 +24,7 @@ final class ReportSetTests: XCTestCase {
     }
 
     func testAnEmptyFolderAMissingPathAndABadFileAreNamed() throws {
-        let dir = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         XCTAssertThrowsError(try ReportSet.load(dir)) { XCTAssertEqual($0 as? ReportSetError, .emptyFolder(path: dir)) }
         XCTAssertThrowsError(try ReportSet.load(dir + "/nope")) { XCTAssertEqual($0 as? ReportSetError, .missing(path: dir + "/nope")) }
         try FileManager.default.createDirectory(atPath: dir + "/r", withIntermediateDirectories: true)
@@ -36,8 +35,7 @@ final class ReportSetTests: XCTestCase {
     }
 
     func testOneRuleForFoldersAFolderWithItsOwnReportStandsForItAlone() throws {
-        let dir = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try ScratchFolder.make("reporting", removedBy: addTeardownBlock).path
         for run in ["b", "a", "out"] { _ = try ReportWriter.write(CompareFixtures.base, to: dir + "/" + run) }
         XCTAssertEqual(try ReportFiles.expand(dir), ["a", "b", "out"].map { "\(dir)/\($0)/report.json" })
         XCTAssertEqual(try ReportFiles.expand(dir, excluding: dir + "/./out"), ["a", "b"].map { "\(dir)/\($0)/report.json" })

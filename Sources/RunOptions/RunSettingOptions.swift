@@ -2,12 +2,14 @@ import APNsCore
 import ArgumentParser
 import Foundation
 import Harness
-import Replay
 
 /// The run settings `run` and `sweep` share: where pushes go, with which key, and every knob of how they
 /// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
-/// explain each one the same way; ranges are the configuration's rules, checked once after the profile.
-struct RunSettingOptions: ParsableArguments {
+/// explain each one the same way; a value's text is read by its kind's reader (``SettingText``), as the
+/// profile's is, and ranges are the configuration's rules, checked once after the profile.
+public struct RunSettingOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .setting(.target), help: .setting(.target, listed: true))
     var target: Target = .simulator
 
@@ -15,7 +17,7 @@ struct RunSettingOptions: ParsableArguments {
     var caCert: String?
 
     @OptionGroup(title: "Provider key")
-    var credentials: CredentialOptions
+    public var credentials: CredentialOptions
 
     @Option(name: .setting(.connections), help: .setting(.connections))
     var connections: Int?
@@ -27,7 +29,7 @@ struct RunSettingOptions: ParsableArguments {
     var workers: Int?
 
     @Option(name: .setting(.priority), help: .setting(.priority))
-    var priority: Int?
+    var priority: String?
 
     @Option(name: .setting(.coalesce), help: .setting(.coalesce))
     var coalesce: String?
@@ -81,16 +83,12 @@ struct RunSettingOptions: ParsableArguments {
     var keepChannels = false
 
     /// --ca-cert, or APNS_CA_CERT.
-    var caCertificatePath: String? { caCert ?? ProcessInfo.processInfo.environment["APNS_CA_CERT"].flatMap { $0.isEmpty ? nil : $0 } }
+    public var caCertificatePath: String? { caCert ?? ProcessInfo.processInfo.environment["APNS_CA_CERT"].flatMap { $0.isEmpty ? nil : $0 } }
 
     /// Checks only what the command line alone decides (values parse); every range is the configuration's
     /// own rule, checked once after the profile is read.
-    func validate() throws {
-        if let priority, Priority(rawValue: priority) == nil {
-            throw ValidationError("--priority \(priority) must be 1, 5 or 10")
-        }
-        _ = try coalesceMillis()
-        _ = try errorShares()
+    public func validate() throws {
+        _ = try overrides()
         if let ca = caCertificatePath, target == .simulator {
             throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; the embedded simulator's CA is trusted already")
         }
@@ -110,25 +108,21 @@ struct RunSettingOptions: ParsableArguments {
         return shares
     }
 
-    /// `--coalesce` in ms (0: off), or nil to keep the profile's.
-    func coalesceMillis() throws -> Int64? {
-        guard let coalesce else { return nil }
-        if coalesce == "0" { return 0 }
-        guard let ms = DurationText.millis(coalesce) else {
-            throw ValidationError("--coalesce '\(coalesce)' must be a duration like 250ms or 1s (0 turns it off)")
-        }
-        return ms
+    /// `text` as `read` reads it, nil when the flag is not given; a value it refuses is a usage error naming the flag.
+    func flag<T>(_ text: String?, _ read: (String) throws -> T) throws -> T? {
+        guard let text else { return nil }
+        do { return try read(text) } catch let e as RunConfigError { throw ValidationError(e.flagDescription) }
     }
 
     /// The values given, to lay over the profile.
-    func overrides() throws -> RunConfigOverrides {
+    public func overrides() throws -> RunConfigOverrides {
         var o = RunConfigOverrides()
         o.target = target
         o.connections = connections
         o.streams = streams
         o.workers = workers
-        o.priority = priority.flatMap(Priority.init(rawValue:))
-        o.coalesceMillis = try coalesceMillis()
+        o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
+        o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0) }
         o.expirationSeconds = expiration
         o.collapseID = collapseId
         o.retryAttempts = retryAttempts
@@ -146,22 +140,5 @@ struct RunSettingOptions: ParsableArguments {
         o.delivery = delivery
         o.keepChannels = keepChannels ? true : nil
         return o
-    }
-}
-
-extension NameSpecification {
-    /// The long name ``RunSettings`` gives the setting's flag.
-    static func setting(_ key: ConfigKey) -> NameSpecification {
-        guard let flag = RunSettings[key].flag else { preconditionFailure("\(key) has no flag") }
-        return .customLong(String(flag.dropFirst(2)))
-    }
-}
-
-extension ArgumentHelp {
-    /// The setting's help from ``RunSettings``: what it does, its rule, default and profile key.
-    /// - Parameter listed: the option's type lists its values and default in `--help` (``ExpressibleByArgument/allValueStrings``).
-    static func setting(_ key: ConfigKey, listed: Bool = false) -> ArgumentHelp {
-        let s = RunSettings[key]
-        return ArgumentHelp(s.flagHelp(statingValues: !listed), valueName: s.valueName)
     }
 }
