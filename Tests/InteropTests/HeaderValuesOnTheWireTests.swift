@@ -10,11 +10,9 @@ final class HeaderValuesOnTheWireTests: XCTestCase {
         let python = try requireTool("python3", package: "python3")
         let probe = try runChild(python, ["-c", "import h2"])
         guard probe.status == 0 else { throw InteropError("the Python library h2 is not installed: run scripts/install-deps.sh --test") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("wire", removedBy: addTeardownBlock)
         let requests = dir.appendingPathComponent("requests").path
-        let capture = try ChildProcess(python, [ExitCodeTests.root.appendingPathComponent("scripts/push-capture.py").path, requests])
+        let capture = try ChildProcess(python, [RepoFiles.path("scripts/push-capture.py"), requests])
         addTeardownBlock { _ = try? capture.stop() }
         XCTAssertTrue(capture.output.wait(timeout: 30) { !$0.isEmpty }, "push-capture.py printed no port")
         let port = try XCTUnwrap(capture.output.all.first)
@@ -22,13 +20,12 @@ final class HeaderValuesOnTheWireTests: XCTestCase {
         let openssl = try runChild(try requireTool("openssl", package: "openssl"), ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
         XCTAssertEqual(openssl.status, 0, openssl.output)
 
-        let bin = try SimulateProcess.binary(file: #filePath, line: #line)
         let profile = "profiles/examples/parcels/parcels.yaml"
-        let plan = try runChild(bin, ["plan", profile, "--out", dir.appendingPathComponent("plan.ndjson").path], directory: ExitCodeTests.root)
+        let plan = try apnsbench(["plan", profile, "--out", dir.appendingPathComponent("plan.ndjson").path], directory: RepoFiles.root)
         XCTAssertEqual(plan.status, 0, plan.output)
-        let run = try runChild(bin, ["run", profile, "--closed-loop", "--target", "http://127.0.0.1:\(port)", "--key-path", key,
+        let run = try apnsbench(["run", profile, "--closed-loop", "--target", "http://127.0.0.1:\(port)", "--key-path", key,
                                      "--key-id", "CAPTURE000", "--team-id", "TEAMCAPTUR", "--quiet", "--out", dir.appendingPathComponent("out").path],
-                               directory: ExitCodeTests.root)
+                               directory: RepoFiles.root)
         XCTAssertEqual(run.status, 0, run.output)
 
         func collapseIDs(_ lines: [Substring], _ read: (Substring) -> Substring?) -> [String: Int] {

@@ -6,15 +6,10 @@ import XCTest
 /// input refused with its cause named and its exit code.
 final class ScaleCommandTests: XCTestCase {
     private func apnsbench(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runChild(SimulateProcess.binary(file: #filePath, line: #line), arguments, directory: ExitCodeTests.root)
+        try TestSupport.apnsbench(arguments, directory: RepoFiles.root)
     }
 
-    private func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        return dir
-    }
+    private func scratch() throws -> URL { try ScratchFolder.make("scale", removedBy: addTeardownBlock) }
 
     /// profiles/order-changes.yaml with its recording and dead tokens replaced, every path absolute.
     private func orderChangesProfile(in dir: URL, stream: String, deadTokens: String) throws -> String {

@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 @testable import Replay
+import TestSupport
 import XCTest
 
 /// `collapse_id` and `expiration_seconds` read from an event's fields: a field's value or a format over fields,
@@ -12,12 +13,11 @@ final class RecipeHeaderValueTests: XCTestCase {
     private let activity = String(repeating: "c3", count: 32)
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("recipe-headers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        dir = try ScratchFolder.make("recipe-headers")
         try #"{"aps":{"alert":{"title":"{{status}}"}}}"#.write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+    override func tearDownWithError() throws { ScratchFolder.remove(dir) }
 
     private func recipe(headers: String) -> String {
         """

@@ -32,9 +32,7 @@ final class RecordingScalerTests: XCTestCase {
     }
 
     func testAKeyKeptOnAnEntityAndReadThroughARelationIsAnIdentity() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let dir = try ScratchFolder.make("scale", removedBy: addTeardownBlock)
         try #"{"aps":{"alert":"{{status}}"}}"#.write(toFile: dir.appendingPathComponent("t.json").path, atomically: true, encoding: .utf8)
         let yaml = """
             recipe: parcels
