@@ -115,13 +115,7 @@ public final class CurlEngine: WakeableEngine {
         while true {
             loopTurns += 1
             let now = MonotonicTime.now()
-            if tokens.needsRefresh { try rebuildHeaders() }
-            if lifecycle.handle(.tick, now: now) == .ping { ping() }
-            if now >= nextProgress, let onProgress {
-                takeLedgerCounters()
-                onProgress(counters, completedCount, inFlight)
-                nextProgress = now + progressEvery
-            }
+            try housekeeping(now: now, nextProgress: &nextProgress, every: progressEvery)
             // No transfer ever answered and failures went on past the fail-fast window: give up on the
             // target (every worker and the producer stop with it), naming it and the last failure.
             if loop.givesUp(now: now, stopRequested: stop.isRequested) {
@@ -160,6 +154,19 @@ public final class CurlEngine: WakeableEngine {
             try driver.wait(due: due, now: before)
             loop.waited()
             counters.wakeUps += 1
+        }
+    }
+
+    /// The start of a turn: a provider token due for re-signing, the connections' tick (a PING to send), and
+    /// the progress hook when it is due.
+    @inline(__always)
+    private func housekeeping(now: UInt64, nextProgress: inout UInt64, every progressEvery: UInt64) throws {
+        if tokens.needsRefresh { try rebuildHeaders() }
+        if lifecycle.handle(.tick, now: now) == .ping { ping() }
+        if now >= nextProgress, let onProgress {
+            takeLedgerCounters()
+            onProgress(counters, completedCount, inFlight)
+            nextProgress = now + progressEvery
         }
     }
 

@@ -201,128 +201,39 @@ public enum ProfileLoader {
 
     /// `yaml` as a configuration, each value of the right type, not yet checked against the rules.
     public static func read(yaml: String, file: String) throws -> Profile {
-        let reader = StrictYAML.Reader(file: file) { file, line, path, message in
-            ProfileError(file: file, line: line, message: path.isEmpty ? message : "'\(path)' \(message)")
-        }
-        guard let root = try reader.document(yaml), case .mapping = root.node else {
-            throw ProfileError(file: file, line: nil, message: "a profile is a mapping of keys to values")
-        }
-        var values: [String: Node] = [:]
-        for entry in try reader.map(root).entries {
-            guard knownKeys.contains(entry.key) else {
-                throw ProfileError(file: file, line: entry.line,
-                                   message: "unknown key '\(entry.key)'\(entry.key == "template" ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : "") (known keys: \(knownKeys.joined(separator: ", ")))")
-            }
-            values[entry.key] = entry.node
-        }
-        let base = (file as NSString).deletingLastPathComponent
-        func resolve(_ p: String) -> String {
-            p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
-        }
-        func fail(_ key: String, _ message: String) -> ProfileError {
-            ProfileError(file: file, line: values[key]?.mark?.line, message: "'\(key)' \(message)")
-        }
-        func string(_ key: String, required: Bool = true) throws -> String? {
-            guard let node = values[key] else {
-                if required { throw ProfileError(file: file, line: nil, message: "missing required key '\(key)'") }
-                return nil
-            }
-            guard case let .scalar(s) = node, !s.string.isEmpty else { throw fail(key, "must be a non-empty string") }
-            return s.string
-        }
-        func entry(_ key: String) -> StrictYAML.Entry? {
-            values[key].map { StrictYAML.Entry(key: key, path: key, line: $0.mark?.line, node: $0) }
-        }
-        func int(_ key: String) throws -> Int? { try entry(key).map(reader.int) }
-        func number(_ key: String) throws -> Double? { try entry(key).map(reader.number) }
-        func duration(_ key: String) throws -> Int64? {
-            guard let text = try string(key, required: false) else { return nil }
-            guard let ms = DurationText.millis(text) else { throw fail(key, "must be a duration of at most a year, like 500ms, 1s or 5m, found '\(text)'") }
-            return ms
-        }
-
-        var workload: RunConfig.Workload
-        if values["workload"]?.string == RunConfig.Workload.mixName {
-            workload = try mix(values: values, file: file, yaml: yaml, resolve: resolve)
-        } else {
-            if values["mix"] != nil { throw fail("mix", "goes with 'workload: mix'; the workload is '\(values["workload"]?.string ?? "?")'") }
-            let recipePath = values["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(file, key: "recipe") : resolve(try string("recipe")!)
-            let recipe = try recipe(recipePath, file: file, line: values["recipe"]?.mark?.line, key: "recipe", yaml: yaml)
-            if let named = try string("workload", required: false), named != recipe.name {
-                throw fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
-            }
-            workload = RunConfig.Workload(name: recipe.name, stream: resolve(try string("stream")!), recipe: recipePath, bundleID: try string("bundle_id")!)
-            if let t = try string("push_type", required: false) { workload.pushType = try pushType(t, file: file, line: values["push_type"]?.mark?.line) }
-            workload.activityModel = try activityModel(values, place: "", file: file, resolve: resolve)
-        }
-        workload.deadTokens = try string("dead_tokens", required: false).map(resolve)
-
-        var config = RunConfig(name: try string("name")!, profilePath: file, workload: workload)
-        config.schedule.mode = try schedule(values: values, file: file)
-        // Every one-value key, as the table of run settings reads and sets it.
-        for setting in RunSettings.all {
-            guard let load = setting.load, let key = setting.profileKey, let node = values[key] else { continue }
-            let value: ProfileRead.Value
-            switch load.kind {
-            case .int: value = .int(try int(key)!)
-            case .number: value = .number(try number(key)!)
-            case .text: value = .text(try string(key, required: false)!)
-            case .bool: value = .bool(try reader.bool(entry(key)!))
-            case .duration: value = .millis(try duration(key)!)
-            case let .wholeSeconds(zeroTurnsOff):
-                if zeroTurnsOff, case let .scalar(s) = node, s.string == "0" {
-                    value = .int(0)
-                } else {
-                    guard let ms = try duration(key), ms % 1000 == 0 else {
-                        throw fail(key, zeroTurnsOff ? "must be whole seconds, like 10s or 1m (0 turns it off)" : "must be whole seconds, like 1s, 10s or 1m")
-                    }
-                    value = .int(Int(ms / 1000))
-                }
-            }
-            do { try load.apply(&config, value) } catch let e as RunConfigError {
-                throw ProfileError(file: file, line: node.mark?.line, message: e.description)
-            }
-        }
-        if let node = values["slo_max_error_share"] {
-            // `slo_max_error_share: {rejected: 0.01, timed_out: 0}`: classes and their shares; a class
-            // nobody knows is the configuration's error below.
-            guard case let .mapping(classes) = node else {
-                throw fail("slo_max_error_share", "must be a mapping of classes to shares, like {rejected: 0.01, timed_out: 0}")
-            }
-            var shares: [String: Double] = [:]
-            for (k, v) in classes {
-                guard let name = k.string, case .scalar = v, let share = v.float else {
-                    throw ProfileError(file: file, line: k.mark?.line,
-                                       message: "'slo_max_error_share' entries must be CLASS: SHARE, found '\(k.string ?? "?")'")
-                }
-                shares[name] = share
-            }
-            config.slo.maxErrorShare = shares
-        }
-        if let node = values["simulator"] {
-            // The simulator's own keys (`apnsbench simulate --config`), kept as written: the simulator's
-            // reader checks them (Harness `SimulatorSection`), with this file's lines. `fast` is the run's.
-            guard case var .object(section) = try reader.value(StrictYAML.Entry(key: "simulator", path: "simulator", line: node.mark?.line, node: node)) else {
-                throw fail("simulator", "must be a mapping of the simulator's keys (as in apnsbench simulate --config), like {faults: {service_unavailable_fraction: 0.02}}")
-            }
-            // The run's own keys (RunConfig.Simulator.runKeys); the rest is the simulator's.
-            if let fast = section.removeValue(forKey: "fast") {
-                guard case let .bool(b) = fast else { throw fail("simulator", "key 'fast' must be true or false") }
-                config.simulator.fast = b
-            }
-            if let model = section.removeValue(forKey: "model") {
-                guard case let .string(m) = model else { throw fail("simulator", "key 'model' must be a name: \(APNsModel.names.joined(separator: ", "))") }
-                config.simulator.model = m
-            }
-            config.simulator.settings = section.isEmpty ? nil : .object(section)
-        }
-
+        let p = try ProfileValues(yaml: yaml, file: file)
+        var config = RunConfig(name: try p.string("name")!, profilePath: file, workload: try workload(p, yaml: yaml))
+        config.schedule.mode = try schedule(values: p.values, file: file)
+        try p.applySettings(to: &config)
+        if let shares = try p.errorShares() { config.slo.maxErrorShare = shares }
+        try p.simulatorSection(into: &config)
         do {
             try APNsModelFile.resolve(&config, relativeTo: (file as NSString).deletingLastPathComponent)
         } catch let e as RunConfigError {
-            throw ProfileError(file: file, line: values["simulator"]?.mark?.line, message: e.description)
+            throw ProfileError(file: file, line: p.values["simulator"]?.mark?.line, message: e.description)
         }
-        return Profile(config: config, file: file, lines: values.compactMapValues { $0.mark?.line })
+        return Profile(config: config, file: file, lines: p.values.compactMapValues { $0.mark?.line })
+    }
+
+    /// The profile's workload: a mix of parts, or one recipe with its recording, bundle id, push type, model
+    /// and dead tokens.
+    private static func workload(_ p: ProfileValues, yaml: String) throws -> RunConfig.Workload {
+        var workload: RunConfig.Workload
+        if p.values["workload"]?.string == RunConfig.Workload.mixName {
+            workload = try mix(values: p.values, file: p.file, yaml: yaml, resolve: p.resolve)
+        } else {
+            if p.values["mix"] != nil { throw p.fail("mix", "goes with 'workload: mix'; the workload is '\(p.values["workload"]?.string ?? "?")'") }
+            let recipePath = p.values["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(p.file, key: "recipe") : p.resolve(try p.string("recipe")!)
+            let recipe = try recipe(recipePath, file: p.file, line: p.values["recipe"]?.mark?.line, key: "recipe", yaml: yaml)
+            if let named = try p.string("workload", required: false), named != recipe.name {
+                throw p.fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
+            }
+            workload = RunConfig.Workload(name: recipe.name, stream: p.resolve(try p.string("stream")!), recipe: recipePath, bundleID: try p.string("bundle_id")!)
+            if let t = try p.string("push_type", required: false) { workload.pushType = try pushType(t, file: p.file, line: p.values["push_type"]?.mark?.line) }
+            workload.activityModel = try activityModel(p.values, place: "", file: p.file, resolve: p.resolve)
+        }
+        workload.deadTokens = try p.string("dead_tokens", required: false).map(p.resolve)
+        return workload
     }
 }
 
