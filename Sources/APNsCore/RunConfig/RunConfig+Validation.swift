@@ -120,6 +120,15 @@ extension RunConfig {
     /// the profile alone (so an error names the profile's line), and `validate(setBy:)` on the final value,
     /// after the flags were laid over it (naming the flag when a flag set the value).
     public func validate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try validateTransportAndPayload(cores: cores)
+        try validateSchedule()
+        try validateObjectives()
+        try validateLimits()
+        try validateTarget()
+    }
+
+    /// The connections, the provider token's refresh, the payload, the retry policy and a mix's parts.
+    private func validateTransportAndPayload(cores: Int) throws {
         try transport.validate(cores: cores)
         let minutes = auth.tokenRefreshMinutes
         if let r = RunSettings[.tokenRefresh].range, !r.contains(minutes) {
@@ -131,6 +140,10 @@ extension RunConfig {
             try Self.check(.mix, parts.count, why: " workloads")
             for part in parts where part.mix != nil { throw RunConfigError(.mix, "parts are single workloads; \(part.name) is itself a mix") }
         }
+    }
+
+    /// The schedule, the duration and looping, and the coalescing window.
+    private func validateSchedule() throws {
         do { try schedule.mode.validate() } catch {
             let key: ConfigKey
             switch schedule.mode {
@@ -159,6 +172,10 @@ extension RunConfig {
                     + (workload.mix == nil ? "" : " (its part \(part.name))"))
             }
         }
+    }
+
+    /// The SLO's objectives, and the ActivityKit model they and the contract check need.
+    private func validateObjectives() throws {
         if let p99 = slo.p99Millis { try Self.check(.sloP99, p99) }
         if let share = slo.minDelivered { try Self.checkShare(.sloMinDelivered, share) }
         for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -177,6 +194,10 @@ extension RunConfig {
                 throw RunConfigError(.sloMaxWouldNotDecode, "needs activity_model: the app's ActivityKit model the pushes are checked against")
             }
         }
+    }
+
+    /// The report interval, fail-fast, the Live Activity budget and the stall watchdog.
+    private func validateLimits() throws {
         if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval) }
         if let f = transport.failFastSeconds, let r = RunSettings[.failFast].range, !r.contains(f) {
             throw RunConfigError(.failFast, "must be between \(Self.trim(r.lower)) and \(Self.trim(r.upper)) seconds, found \(Self.trim(f))")
@@ -189,6 +210,10 @@ extension RunConfig {
                     + "a push would time out before its connection counts as stalled")
             }
         }
+    }
+
+    /// What the target allows: production's safe rate, broadcast delivery, shards and the simulator's keys.
+    private func validateTarget() throws {
         if target == .production, allowProductionLoad != true {
             // Real devices get these pushes: only a bounded, slow schedule without the explicit opt-in.
             let limit = Self.trim(Self.productionSafeRate)
