@@ -130,6 +130,8 @@ enum JSONNumber {
 
     /// The `Decimal` path of `_slowpath_unwrapFixedWidthInteger`: the exact value with its fraction
     /// dropped, provided the significant digits (at most 38, trailing zeros removed) fit a UInt64.
+    /// Length: Foundation's steps (digits, exponent, trailing zeros, the 38-digit cut, the fit) in its order,
+    /// kept side by side with it so that each verdict can be checked against the original.
     private static func decimalInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
                                        negative: Bool, kind: IntegerKind) -> Integer {
         var digits: [UInt8] = []

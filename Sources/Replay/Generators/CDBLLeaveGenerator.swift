@@ -53,6 +53,9 @@ public struct CDBLLeaveGenerator {
     }
 
     /// Generates the recording and hands it out line by line (each with its newline), in time order.
+    /// Length: one pass of random draws in a fixed order, which makes the shipped recording byte for byte;
+    /// its helpers are closures over the generator's random state and its lines, and `apnsbench scale`, not a
+    /// change here, is how a recording grows.
     public func write(_ emit: ([UInt8]) throws -> Void) rethrows {
         var rng = SplitMix64(seed: seed)
         /// Approvers use the app every day: they always have a device.

@@ -39,6 +39,9 @@ public struct EverdayApprovalsGenerator {
     static let usernameStems = ["newkid", "mia_p", "zoe.o", "lachie", "gamer\\kid", "noah_dino", "coco\"x\"", "ruby🌈", "anh.ng", "jack"]
 
     /// Generates the recording and hands it out line by line (each with its newline), in time order.
+    /// Length: one pass of random draws in a fixed order, which makes the shipped recording byte for byte;
+    /// its helpers are closures over the generator's random state and its lines, and `apnsbench scale`, not a
+    /// change here, is how a recording grows.
     public func write(_ emit: ([UInt8]) throws -> Void) rethrows {
         precondition(events >= 1, "EverdayApprovalsGenerator: events must be at least 1")
         var rng = SplitMix64(seed: seed)

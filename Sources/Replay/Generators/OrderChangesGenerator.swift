@@ -47,6 +47,9 @@ public struct OrderChangesGenerator {
     }
 
     /// Generates; `emit` gets each line (with its newline), `deadToken` each dead token once.
+    /// Length: one pass of random draws in a fixed order, which makes the shipped recording byte for byte;
+    /// its helpers are closures over the generator's random state and its lines, and `apnsbench scale`, not a
+    /// change here, is how a recording grows.
     public func write(_ emit: ([UInt8]) throws -> Void, deadToken: (String) throws -> Void = { _ in }) rethrows {
         var rng = SplitMix64(seed: seed)
         let zipf = Zipf(count: stores, exponent: 1.05)

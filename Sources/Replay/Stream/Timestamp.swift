@@ -20,6 +20,8 @@ public enum Timestamp {
     }
 
     /// Epoch milliseconds of an RFC 3339 timestamp given as UTF-8 bytes, or nil.
+    /// Length: every event's time is read here; the fields, the fraction and the offset are read in one pass
+    /// over fixed positions, each checked where it is read.
     public static func parse(utf8 p: UnsafeBufferPointer<UInt8>) -> Int64? {
         let n = p.count
         guard n >= 20 else { return nil }  // YYYY-MM-DDTHH:MM:SSZ
