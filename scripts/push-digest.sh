@@ -4,8 +4,10 @@
 # request's path, headers but `authorization`, and body digest); the lines are sorted, since concurrent
 # streams reorder them, and hashed. Two binaries that send the same pushes print the same lines.
 #
-#   scripts/push-digest.sh BIN [OUT_DIR] [TREE]
+#   scripts/push-digest.sh BIN [OUT_DIR] [TREE] [PROFILE...]
 #
+# PROFILE... (default: every profiles/*.yaml) names the profiles to replay, relative to TREE, e.g.
+# profiles/examples/parcels/parcels.yaml.
 # TREE (default: this checkout) is the checkout whose profiles/ BIN replays: a binary built before a change
 # of the profile format replays its own tree's profiles.
 #
@@ -23,7 +25,9 @@ cd "${3:-.}"
 # A throwaway provider key: the capture server checks no signature, and `authorization` is not recorded.
 key="$out/AuthKey_CAPTURE000.p8"
 [ -f "$key" ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$key" 2>/dev/null
-for p in profiles/*.yaml; do
+shift $(( $# < 3 ? $# : 3 ))
+[ $# -gt 0 ] || set -- profiles/*.yaml
+for p in "$@"; do
     grep -qE '^(workload|recipe):' "$p" || continue
     n=$(basename "$p" .yaml)
     if grep -q '^delivery: broadcast' "$p"; then echo "$n: skipped (broadcast delivery needs the channel API)"; continue; fi
