@@ -61,7 +61,7 @@ public final class PlanLineWriter {
             encoder.removeAll(keepingCapacity: true)
             if let seconds = k.expirationSeconds {
                 Self.appendKey("expiration_seconds", to: &encoder)
-                Self.appendInt(seconds, to: &encoder)
+                encoder.appendDecimal(seconds)
             }
             if let id = k.collapseID {
                 Self.appendKey("collapse_id", to: &encoder)
@@ -80,9 +80,9 @@ public final class PlanLineWriter {
     /// Writes the line of the `n`th planned push: `result` is `.push` or `.notSent`.
     public func write(n: Int, origin: PushOrigin, push: OutgoingPush, result: PullResult) throws {
         buffer.append(contentsOf: #"{"n":"#.utf8)
-        Self.appendInt(n, to: &buffer)
+        buffer.appendDecimal(n)
         buffer.append(contentsOf: #","event":{"line":"#.utf8)
-        Self.appendInt(origin.line, to: &buffer)
+        buffer.appendDecimal(origin.line)
         // A stream's pushes share their kind and stream strings: encoded once while they repeat.
         if origin.kind != lastKind || origin.stream != lastStream {
             lastKind = origin.kind
@@ -103,13 +103,13 @@ public final class PlanLineWriter {
             Self.appendKey("not_sent", to: &buffer)
             Self.appendString(cause.rawValue, to: &buffer)
             Self.appendKey("priority", to: &buffer)
-            Self.appendInt(push.priority.rawValue, to: &buffer)
+            buffer.appendDecimal(push.priority.rawValue)
         } else {
             if push.channel >= 0 {
                 Self.appendKey("channel", to: &buffer)
                 Self.appendString(push.deviceToken, to: &buffer)
                 Self.appendKey("reach", to: &buffer)
-                Self.appendInt(Int(push.reach), to: &buffer)
+                buffer.appendDecimal(Int(push.reach))
             } else {
                 Self.appendKey("token", to: &buffer)
                 if showTokens { Self.appendString(push.deviceToken, to: &buffer) } else { appendRedacted(push.deviceToken) }
@@ -117,12 +117,12 @@ public final class PlanLineWriter {
             let kind = Int(push.kind)
             if kindFields.indices.contains(kind) { buffer.append(contentsOf: kindFields[kind]) }
             Self.appendKey("priority", to: &buffer)
-            Self.appendInt(push.priority.rawValue, to: &buffer)
+            buffer.appendDecimal(push.priority.rawValue)
             if headerTails.indices.contains(kind) {
                 buffer.append(contentsOf: headerTails[kind])
                 if perPush[kind].expiration, push.expirationSeconds >= 0 {
                     Self.appendKey("expiration_seconds", to: &buffer)
-                    Self.appendInt(push.expirationSeconds, to: &buffer)
+                    buffer.appendDecimal(push.expirationSeconds)
                 }
                 if perPush[kind].collapseID, !push.collapseID.isEmpty {
                     Self.appendKey("collapse_id", to: &buffer)
@@ -175,7 +175,7 @@ public final class PlanLineWriter {
             i += 1
         }
         buffer.append(contentsOf: "…(".utf8)
-        Self.appendInt(token.utf8.count, to: &buffer)
+        buffer.appendDecimal(token.utf8.count)
         buffer.append(contentsOf: ")\"".utf8)
     }
 
@@ -187,23 +187,6 @@ public final class PlanLineWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         out.append(UInt8(ascii: "\""))
         out.append(UInt8(ascii: ":"))
-    }
-
-    @inline(__always)
-    static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var x = value.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(truncatingIfNeeded: 48 + x % 10))
-            x /= 10
-        } while x > 0
-        var lo = start, hi = out.count - 1
-        while lo < hi {
-            out.swapAt(lo, hi)
-            lo += 1
-            hi -= 1
-        }
     }
 
     /// `text` as a JSON string.

@@ -26,7 +26,7 @@ extension RecipeRules {
                 if case .string(let s) = v {
                     collapseIDs[rule].append(contentsOf: s.utf8)
                 } else if case .int(let n) = v {
-                    Self.appendDecimal(n, to: &collapseIDs[rule])
+                    collapseIDs[rule].appendDecimal(n)
                 } else if let text = v.text {
                     collapseIDs[rule].append(contentsOf: text.utf8)
                 } else {
@@ -39,16 +39,5 @@ extension RecipeRules {
             throw StreamLineError(line: line, cause: .badValue(field: "collapse_id", why: "'\(shown)…' is \(collapseIDs[rule].count) bytes; APNs takes at most 64"))
         }
         return true
-    }
-
-    private static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
-        if n < 0 { out.append(UInt8(ascii: "-")) }
-        var x = n.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(truncatingIfNeeded: 48 + x % 10))
-            x /= 10
-        } while x > 0
-        out[start...].reverse()
     }
 }

@@ -9,10 +9,8 @@ public final class RecipeRules: WorkloadRules {
     /// Broadcast delivery's channels, by the broadcast group's key; nil: device delivery.
     let channels: [EntityKey: BroadcastChannels.Channel]?
     let refusedChannels: Set<EntityKey>
-    /// Events matched by a field's value: value → event index.
-    private let byValue: [String: Int]
-    /// Events matched by an API call, in recipe order.
-    private let byRequest: [Int]
+    /// Which event a line is (a field's value, or an API call), with the matched path's captures.
+    private var matcher: RecipeLineMatcher
     /// Whether the stream reader reads the match field as each record's kind (``Recipe/recordShape``).
     private let readerKind: Bool
 
@@ -24,7 +22,6 @@ public final class RecipeRules: WorkloadRules {
     var line = 0
     var at: Int64 = 0
     var values: [RecipeValue] = []
-    private var captures: [String] = []
     var state: RecipeState
     /// The event's plan: an entry per push rule whose condition held, in rule order (reused from event to event).
     var plan = EventPlan()
@@ -66,16 +63,7 @@ public final class RecipeRules: WorkloadRules {
             self.refusedChannels = []
         }
         state = RecipeState(fieldCounts: recipe.entities.map(\.fields.count))
-        var byValue: [String: Int] = [:]
-        var byRequest: [Int] = []
-        for (i, e) in recipe.events.enumerated() {
-            switch e.match {
-            case let .value(_, v): if byValue[v] == nil { byValue[v] = i }
-            case .request: byRequest.append(i)
-            }
-        }
-        self.byValue = byValue
-        self.byRequest = byRequest
+        matcher = RecipeLineMatcher(recipe)
         readerKind = recipe.recordShape.kindField != nil
         rules = recipe.pushRules
         scratch = rules.map { Array(repeating: .null, count: $0.slots.count) }
@@ -115,16 +103,13 @@ public final class RecipeRules: WorkloadRules {
     private func match(_ record: StreamRecord) throws -> Int {
         if let field = recipe.matchField {
             let value = readerKind ? record.kind : (try record.fields.optionalString(field) ?? "")
-            if let i = byValue[value] { return i }
+            if let i = matcher.event(value: value) { return i }
         }
-        if !byRequest.isEmpty {
+        if matcher.matchesRequests {
             let method = try record.fields.optionalString(recipe.methodField)
             let path = try record.fields.optionalString(recipe.pathField)
             if let method, let path {
-                for i in byRequest {
-                    guard case let .request(m, pattern) = recipe.events[i].match, m == method else { continue }
-                    if pattern.match(path, into: &captures) { return i }
-                }
+                if let i = matcher.event(method: method, path: path) { return i }
                 lastEventName = "\(method) (no event matches)"
                 throw StreamLineError(line: record.line, cause: .unknownKind("\(method) \(path)"))
             }
@@ -164,7 +149,7 @@ public final class RecipeRules: WorkloadRules {
 
     private func read(_ f: Recipe.FieldRule, _ line: FlatJSONObject) throws -> RecipeValue {
         if let c = f.capture {
-            let text = captures[c]
+            let text = matcher.captures[c]
             switch f.type {
             case .int:
                 guard let n = Int(text) else { throw bad(f, "'\(text)' in the path is not an integer") }
