@@ -11,7 +11,7 @@
 #
 # How it stays cheap: only our own modules (APNsCore, Replay, APNsSimulator) are compiled here, with
 # `swiftc -sanitize=fuzzer,address`, into .build-fuzz/. The packages they import (Yams, swift-nio,
-# swift-crypto, ...) are linked from the package's debug build in .build/debug, uninstrumented: the tests
+# swift-nio-ssl, ...) are linked from the package's debug build in .build/debug, uninstrumented: the tests
 # build it anyway, and this script runs `swift build --target` for what is missing. Coverage therefore
 # guides the fuzzers through our code, not through Yams or NIO.
 #
