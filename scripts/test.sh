@@ -9,9 +9,10 @@
 # Phases can be skipped: SKIP_KUBE=1, SKIP_SOAK=1, FUZZ_SECONDS=0, SKIP_BENCH_CHECK=1.
 #
 # The builds of the last two phases (the fuzzers; the allocation gate's release build of Benchmarks/) start
-# early in the background at the lowest CPU priority (nice 19): they take only the CPU the debug build and the
-# tests leave idle (the build's serial stretches, the tests' waits on loopback servers) and yield it whenever
-# those want it. Each phase then waits for its build. BACKGROUND_BUILDS=0 builds each in its phase instead.
+# early in the background under Linux's idle scheduling class (SCHED_IDLE, and nice 19): they run only on a
+# core nothing else wants (the debug build's serial stretches, the tests' waits on loopback servers) and give
+# it up the moment a test or the build wants it. Each phase then waits for its build. BACKGROUND_BUILDS=0
+# builds each in its phase instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +27,7 @@ print_phases() {
     echo "test.sh: phase durations"
     printf '  %s\n' "${phases[@]}"
     printf '  %-48s %5d s\n' "total" $((SECONDS - suite_start))
-    [ ${#background_lines[@]} = 0 ] || { echo "test.sh: builds in the background, at nice 19 beside the phases above"; printf '  %s\n' "${background_lines[@]}"; }
+    [ ${#background_lines[@]} = 0 ] || { echo "test.sh: builds in the background (SCHED_IDLE) beside the phases above"; printf '  %s\n' "${background_lines[@]}"; }
 }
 trap print_phases EXIT
 all=1; [ $# -eq 0 ] || all=0
@@ -38,14 +39,15 @@ background=1; [ "${BACKGROUND_BUILDS:-1}" != 0 ] || background=0
 # whole): its log in .build/NAME.log, its start and end (seconds of this script) in .build/NAME.times;
 # waited for by await_build, which shows the log's end when it failed.
 start_build() {
-    local name=$1; shift
+    local name=$1 idle=(chrt --idle 0); shift
+    "${idle[@]}" true 2>/dev/null || idle=()  # where the idle class is refused, nice 19 alone
     mkdir -p .build
     rm -f ".build/$name.times"
     setsid -w bash -c 'start=$1 name=$2; shift 2; nice -n 19 "$@" >".build/$name.log" 2>&1; rc=$?
-        echo "$start $((start + SECONDS))" >".build/$name.times"; exit $rc' _ "$SECONDS" "$name" "$@" &
+        echo "$start $((start + SECONDS))" >".build/$name.times"; exit $rc' _ "$SECONDS" "$name" "${idle[@]}" "$@" &
     bg_pids+=($!)
     printf -v "bg_$name" '%s' $!
-    echo "test.sh: $name started in the background (nice 19; log .build/$name.log)" >&2
+    echo "test.sh: $name started in the background (SCHED_IDLE; log .build/$name.log)" >&2
 }
 await_build() {
     local name=$1 var="bg_$1" times
