@@ -29,8 +29,11 @@ begin "install (scripts/install-deps.sh)"
 scripts/install-deps.sh
 end
 
+# Without debug information (DWARF): a run does not read it, and writing it is a large part of a release
+# build's compile time (crash reports keep function names). Every script that builds the release apnsbench
+# passes the same flags, so each reuses the others' build.
 begin "build (release, apnsbench)"
-swift build -c release --product apnsbench >&2
+swift build -c release -debug-info-format none --product apnsbench >&2
 end
 
 if [ $# -eq 0 ] || [[ $1 == -* ]]; then set -- profiles/demo.yaml "$@"; fi
