@@ -1,7 +1,12 @@
 // swift-tools-version:6.1
 // apnsbench — load-test and batch-replay harness for the APNs delivery hot path.
-// Each C dependency has its own shim target: CCurl (only APNsEngine imports it) and CLibcrypto (only
-// APNsCore imports it).
+// Each C dependency has its own shim target: CCurl (only APNsEngine imports it) and CLibcrypto (APNsCore
+// signs with it, APNsSimulator verifies and makes its certificates with it).
+//
+// The one BoringSSL in the build is swift-nio-ssl's (the simulator's TLS). Certificates, ES256 signing and
+// verification go through OpenSSL's libcrypto, which libcurl links anyway: swift-crypto and
+// swift-certificates (with swift-asn1) would compile a second BoringSSL (CCryptoBoringSSL) and their own
+// Swift layers, for a CA, two certificates and one signature check.
 import PackageDescription
 
 // Every target builds in the Swift 6 language mode (tools version 6.1's default). Where a value crosses
@@ -33,10 +38,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        // Imported by APNsSimulator (certificate extensions); swift-certificates brings it in already.
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
@@ -48,7 +49,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]
         ),
         // OpenSSL's libcrypto (libssl-dev), the one libcurl already links: ES256 signing and SHA-256 for
-        // APNsCore, so that the client and the Benchmarks package build no second crypto library.
+        // APNsCore; ES256 verification and the in-process CA and server certificate for APNsSimulator.
         .target(
             name: "CLibcrypto",
             linkerSettings: [.linkedLibrary("crypto")]
@@ -69,16 +70,13 @@ let package = Package(
         .target(
             name: "APNsSimulator",
             dependencies: [
-                "APNsCore",
+                "APNsCore", "CLibcrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // Does a Live Activity payload decode into the app's ActivityKit model on the device? Reads the model's
@@ -128,17 +126,18 @@ let package = Package(
             ],
             linkerSettings: allocator
         ),
-        // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks; and child
-        // processes waited for with a bound.
-        .target(name: "TestSupport", dependencies: ["APNsCore"]),
-        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", .product(name: "Crypto", package: "swift-crypto")]),
+        // Fakes shared by the test targets and the benchmarks: push sources and outcome sinks; child
+        // processes waited for with a bound; ES256Oracle, Python's `cryptography` as the independent check of
+        // ES256 signatures and of the simulator's certificates (es256_oracle.py).
+        .target(name: "TestSupport", dependencies: ["APNsCore"], exclude: ["es256_oracle.py"]),
+        .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestSupport"]),
         // Every flag of the shared option groups reaches the configuration, driven from the settings table.
         .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
         .testTarget(
             name: "APNsSimulatorTests",
             dependencies: [
-                "APNsCore", "APNsSimulator", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "APNsCore", "APNsSimulator", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -151,8 +150,7 @@ let package = Package(
         // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift"),
-                           .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"]
         ),
         .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport"]),

@@ -30,13 +30,13 @@ say() { printf 'bench-allocator: %s\n' "$*" >&2; }
 [ "$(nproc)" -ge 2 ] || { say "needs 2 cores (client and simulator pinned apart)"; exit 1; }
 if [ ! -x "$bin" ]; then
     say "building apnsbench (release)"
-    swift build -c release --product apnsbench >&2
+    swift build -c release -debug-info-format none --product apnsbench >&2
 fi
 if [ -z "$glibc_bin" ]; then
     glibc_bin=.build-system-malloc/release/apnsbench
     if [ ! -x "$glibc_bin" ]; then
         say "building apnsbench without jemalloc (APNSBENCH_MALLOC=system) into .build-system-malloc/"
-        APNSBENCH_MALLOC=system swift build -c release --product apnsbench --scratch-path .build-system-malloc >&2
+        APNSBENCH_MALLOC=system swift build -c release -debug-info-format none --product apnsbench --scratch-path .build-system-malloc >&2
     fi
 fi
 uses_jemalloc() { ldd "$1" | grep -q libjemalloc; }

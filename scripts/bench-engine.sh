@@ -53,7 +53,7 @@ for tool in taskset h2load; do
     command -v $tool >/dev/null || { echo "bench-engine: $tool is missing: run scripts/install-deps.sh --test" >&2; exit 1; }
 done
 if [ "$skip_build" != 1 ]; then
-    swift build -c release --product apnsbench >&2
+    swift build -c release -debug-info-format none --product apnsbench >&2
     (cd Benchmarks && swift build -c release --product engine-vs-reference) >&2
 fi
 bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}

@@ -4,27 +4,30 @@
 # `swift package benchmark thresholds check`. Times are never checked. The benchmarks without a threshold
 # (the APNs-latency ones) stay runnable by hand: cd Benchmarks && swift package benchmark --filter NAME.
 #
-#   scripts/bench-gate.sh [--runs N]
+#   scripts/bench-gate.sh [--runs N] [--build-only]
 #
 # --runs N checks N times in a row (the build once) and prints each gated metric's spread over the runs.
+# --build-only builds what the gate runs (package-benchmark's BenchmarkTool and the gated targets, in release,
+# through the plugin, so a later gate finds them built) and runs nothing; scripts/test.sh starts it early.
 # The engine benchmarks start the simulator from APNSBENCH_BIN (default: the root's release build, built
 # when missing). Exit 0 when every run is within its thresholds; package-benchmark's 2 (regression) or
 # 4 (improvement) otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=1
+runs=1 build_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs=$2; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --build-only) build_only=1; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-gate: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
 case "$runs" in ''|*[!0-9]*|0) echo "bench-gate: --runs takes a whole number from 1, found '$runs'" >&2; exit 64 ;; esac
 say() { printf 'bench-gate: %s\n' "$*" >&2; }
 
-if [ -z "${APNSBENCH_BIN:-}" ]; then
-    [ -x .build/release/apnsbench ] || { say "building apnsbench (release) for the simulator"; swift build -c release --product apnsbench >&2; }
+if [ -z "${APNSBENCH_BIN:-}" ] && [ $build_only = 0 ]; then
+    [ -x .build/release/apnsbench ] || { say "building apnsbench (release) for the simulator"; swift build -c release -debug-info-format none --product apnsbench >&2; }
     APNSBENCH_BIN="$(pwd)/.build/release/apnsbench"
 fi
 export APNSBENCH_BIN
@@ -42,6 +45,13 @@ target_args=(); for t in "${targets[@]}"; do target_args+=(--target "$t"); done
 say "${#names[@]} gated benchmarks in ${targets[*]}: ${names[*]}"
 
 cd Benchmarks
+if [ $build_only = 1 ]; then
+    # `list` builds exactly what the gate's runs build (the plugin's own build of BenchmarkTool and of each
+    # target), then only lists the benchmarks.
+    swift package benchmark list "${target_args[@]}" --no-progress >&2
+    say "built ${targets[*]} (release)"
+    exit 0
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 common=("${target_args[@]}" --filter "$filter" --no-progress)

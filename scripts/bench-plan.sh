@@ -4,7 +4,7 @@
 # (taskset -c 1), best of 3 under /usr/bin/time -v. One markdown table row per size: events read a wall
 # second, and the maximum resident set size. Use a release build:
 #
-#   swift build -c release --product apnsbench
+#   swift build -c release -debug-info-format none --product apnsbench
 #   scripts/bench-plan.sh .build/release/apnsbench [OUT_DIR] [TREE]
 #
 # TREE (default: this checkout) is BIN's own checkout: the profile names its order-changes recipe, or, in a

@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[ -x "$bin" ] || { echo "bench-report-html: $bin is missing: swift build -c release --product apnsbench" >&2; exit 1; }
+[ -x "$bin" ] || { echo "bench-report-html: $bin is missing: swift build -c release -debug-info-format none --product apnsbench" >&2; exit 1; }
 command -v chromium >/dev/null 2>&1 || { echo "bench-report-html: chromium is missing: scripts/install-deps.sh --test" >&2; exit 1; }
 if [ -n "$keep" ]; then work=$keep; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 repo=$(pwd)

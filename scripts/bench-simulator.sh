@@ -23,7 +23,7 @@ for tool in h2load nghttpd taskset; do
     command -v $tool >/dev/null || { echo "bench-simulator: $tool is missing: run scripts/install-deps.sh --test" >&2; exit 1; }
 done
 scratch=${SCRATCH:-.build}
-[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product apnsbench --scratch-path "$scratch" >&2
+[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release -debug-info-format none --product apnsbench --scratch-path "$scratch" >&2
 bin=${BIN:-$scratch/release/apnsbench}
 work=$(mktemp -d)
 pids=()

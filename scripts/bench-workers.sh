@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || { echo "bench-workers: give a profile" >&2; exit 64; }
 profile=$1; shift
-[ -x "$bin" ] || { echo "bench-workers: $bin is missing: swift build -c release --product apnsbench" >&2; exit 1; }
+[ -x "$bin" ] || { echo "bench-workers: $bin is missing: swift build -c release -debug-info-format none --product apnsbench" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

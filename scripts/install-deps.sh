@@ -6,7 +6,8 @@
 #   nghttpd (nghttp2-server, for scripts/bench-simulator.sh), Debian's chromium (the browser test of
 #   report.html: headless screenshot and DOM dump), the Python APNs client aioapns and the
 #   Python HdrHistogram package hdrhistogram, kubernetes-validate (the offline Kubernetes schemas of
-#   scripts/kube-validate.sh) and prometheus-client (its OpenMetrics parser, for /metrics) (all PyPI).
+#   scripts/kube-validate.sh), prometheus-client (its OpenMetrics parser, for /metrics) and cryptography
+#   (the tests' independent check of ES256 signatures and the simulator's certificates) (all PyPI).
 # Idempotent: does nothing (and touches no package list) when everything is there.
 set -euo pipefail
 
@@ -99,6 +100,17 @@ if [ $want_test = 1 ] && ! python3 -c 'import prometheus_client' >/dev/null 2>&1
     say "installing the Python package prometheus-client"
     python3 -m pip install -q prometheus-client >&2 2>/dev/null || python3 -m pip install -q --break-system-packages prometheus-client >&2
     python3 -c 'import prometheus_client' || { say "prometheus-client did not install"; exit 1; }
+fi
+
+# cryptography: TestSupport's ES256Oracle (es256_oracle.py) verifies the client's ES256 signatures, signs
+# tokens for the simulator to verify and reads the simulator's certificates with it.
+if [ $want_test = 1 ] && ! python3 -c 'import cryptography.x509.verification' >/dev/null 2>&1; then
+    say "installing the Python package cryptography"
+    # (>= 42 for x509.verification; Debian 12's python3-cryptography is 38, which pip installs beside.)
+    python3 -m pip install -q 'cryptography>=42' >&2 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages 'cryptography>=42' >&2 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages --ignore-installed 'cryptography>=42' >&2
+    python3 -c 'import cryptography.x509.verification' || { say "cryptography did not install"; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || set -- 1000000 5000000
 work=${WORK:-/tmp/apnsbench-scale}
 mkdir -p "$work"
-[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product apnsbench >&2
+[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release -debug-info-format none --product apnsbench >&2
 bin=.build/release/apnsbench
 
 for events in "$@"; do

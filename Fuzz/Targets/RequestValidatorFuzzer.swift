@@ -12,7 +12,7 @@
 // connection gets the same verdict (the token fast path and the topic memo change nothing), except that
 // the per-token rate limit (1 push a minute here) may refuse the second.
 //
-// Built by scripts/fuzz.sh with `swiftc -sanitize=fuzzer,address`. NIO and swift-crypto come from the
+// Built by scripts/fuzz.sh with `swiftc -sanitize=fuzzer,address`. NIO and the CLibcrypto shim come from the
 // package's debug build, uninstrumented: coverage guides the fuzzer through our code only.
 import APNsCore
 @testable import APNsSimulator

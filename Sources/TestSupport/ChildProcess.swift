@@ -21,8 +21,10 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments`, `environment` laid over this process's, in `directory`.
     /// - Parameter separateErrors: read standard error apart from standard output (``errors``).
+    /// - Parameter input: what the child reads on standard input (written on a thread of its own, then closed);
+    ///   nil gives it an empty standard input.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
-                separateErrors: Bool = false) throws {
+                separateErrors: Bool = false, input: Data? = nil) throws {
         command = ([executable.lastPathComponent] + arguments).joined(separator: " ")
         process.executableURL = executable
         process.arguments = arguments
@@ -30,20 +32,29 @@ public final class ChildProcess: @unchecked Sendable {
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         let err = separateErrors ? Pipe() : out
         process.standardError = err
         errors = separateErrors ? LineCollector() : nil
         process.terminationHandler = { [exitFlag] _ in exitFlag.set() }
         try process.run()
+        if let stdin, let input {
+            let writer = stdin.fileHandleForWriting
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }
+        }
         output.readInOrder(out.fileHandleForReading)
         if let errors { errors.readInOrder(err.fileHandleForReading) }
     }
 
     /// Starts `path` (a file path) with `arguments`.
     public convenience init(_ path: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
-                            separateErrors: Bool = false) throws {
-        try self.init(URL(fileURLWithPath: path), arguments, environment: environment, directory: directory, separateErrors: separateErrors)
+                            separateErrors: Bool = false, input: Data? = nil) throws {
+        try self.init(URL(fileURLWithPath: path), arguments, environment: environment, directory: directory, separateErrors: separateErrors,
+                      input: input)
     }
 
     /// A child still running when the test lets go of it (a test that threw before its wait) is killed,

@@ -1,20 +1,12 @@
 @testable import APNsCore
-import Crypto
 import Foundation
+import TestSupport
 import XCTest
 
-/// swift-crypto's verdict on a token's ES256 signature: the client signs with libcrypto, so an independent
-/// implementation checks it (the simulator verifies the same way).
-func verifies(_ token: ParsedProviderToken, with publicKey: P256.Signing.PublicKey) -> Bool {
-    let signature = token.signature.count == 64
-        ? try? P256.Signing.ECDSASignature(rawRepresentation: token.signature)
-        : try? P256.Signing.ECDSASignature(derRepresentation: token.signature)
-    guard let signature else { return false }
-    return publicKey.isValidSignature(signature, for: token.signingInput)
-}
-
-extension SigningKey {
-    var cryptoPublicKey: P256.Signing.PublicKey { try! P256.Signing.PublicKey(x963Representation: publicKeyX963) }
+/// Python `cryptography`'s verdicts on tokens' ES256 signatures, each with a public key (an uncompressed
+/// point): the client signs with libcrypto, so an independent implementation checks it (ES256Oracle).
+func verifies(_ tokens: [(ParsedProviderToken, publicKeyX963: [UInt8])]) throws -> [Bool] {
+    try ES256Oracle.verify(tokens.map { ES256Oracle.Check(publicKeyX963: $0.publicKeyX963, message: $0.0.signingInput, signature: $0.0.signature) })
 }
 
 /// A clock tests can move.
@@ -44,8 +36,8 @@ final class ProviderTokenTests: XCTestCase {
         XCTAssertEqual(Base64URL.decode(parts[2])?.count, 64, "raw r||s signature")
 
         let parsed = try ParsedProviderToken(jwt: jwt)
-        XCTAssertTrue(verifies(parsed, with: key.cryptoPublicKey))
-        XCTAssertFalse(verifies(parsed, with: P256.Signing.PrivateKey().publicKey), "another key must not verify it")
+        XCTAssertEqual(try verifies([(parsed, key.publicKeyX963), (parsed, ES256PrivateKey().publicKeyX963)]), [true, false],
+                       "it verifies with its key's public part, and not with another key's")
     }
 
     func testTokenIsReusedUntilTheRefreshIntervalThenResigned() throws {
@@ -73,21 +65,25 @@ final class ProviderTokenTests: XCTestCase {
     }
 
     func testP8KeysAreReadAndBadOnesNamed() throws {
-        let key = P256.Signing.PrivateKey()
-        let loaded = try SigningKey(p8PEM: key.pemRepresentation, keyID: "ABC123DEFG", teamID: "TEAM123456")
-        XCTAssertEqual(loaded.publicKeyX963, Array(key.publicKey.x963Representation))
+        // A PKCS#8 key Python's cryptography made (its PEM held in memory only).
+        let key = try ES256Oracle.sign([], pem: "pkcs8").key
+        let pem = try XCTUnwrap(key.pem)
+        let loaded = try SigningKey(p8PEM: pem, keyID: "ABC123DEFG", teamID: "TEAM123456")
+        XCTAssertEqual(loaded.publicKeyX963, key.publicKeyX963)
         // A token signed with the loaded key verifies with the original key's public part.
         let parsed = try ParsedProviderToken(jwt: Substring(ProviderTokenCache.makeJWT(key: loaded, issuedAt: 1_700_000_000)))
-        XCTAssertTrue(verifies(parsed, with: key.publicKey))
-        // libcrypto also reads SEC1 (`BEGIN EC PRIVATE KEY`), and finds the public key swift-crypto finds.
-        XCTAssertEqual(try ES256PrivateKey(pem: Self.sec1PEM).publicKeyX963,
-                       Array(try P256.Signing.PrivateKey(pemRepresentation: Self.sec1PEM).publicKey.x963Representation))
+        XCTAssertEqual(try verifies([(parsed, key.publicKeyX963)]), [true])
+        // libcrypto also reads SEC1 (`BEGIN EC PRIVATE KEY`), and finds the public key cryptography finds.
+        XCTAssertEqual(try ES256PrivateKey(pem: Self.sec1PEM).publicKeyX963, try ES256Oracle.publicKey(ofPEM: Self.sec1PEM))
+        let sec1 = try ES256Oracle.sign([], pem: "sec1").key
+        XCTAssertEqual(try ES256PrivateKey(pem: try XCTUnwrap(sec1.pem)).publicKeyX963, sec1.publicKeyX963)
         // Keys that are not P-256 are named as such.
-        XCTAssertThrowsError(try SigningKey(p8PEM: P384.Signing.PrivateKey().pemRepresentation, keyID: "ABC123DEFG", teamID: "TEAM123456", source: "p384.p8")) { e in
+        let p384 = try XCTUnwrap(try ES256Oracle.sign([], curve: "P-384", pem: "pkcs8").key.pem)
+        XCTAssertThrowsError(try SigningKey(p8PEM: p384, keyID: "ABC123DEFG", teamID: "TEAM123456", source: "p384.p8")) { e in
             XCTAssertEqual(e as? ProviderTokenError, .badKey(source: "p384.p8", why: "not a P-256 (ES256) private key"))
         }
         // A damaged key is refused, naming the file.
-        let damaged = key.pemRepresentation.replacingOccurrences(of: "\n", with: "\n!", options: [], range: nil)
+        let damaged = pem.replacingOccurrences(of: "\n", with: "\n!", options: [], range: nil)
         XCTAssertThrowsError(try SigningKey(p8PEM: damaged, keyID: "ABC123DEFG", teamID: "TEAM123456", source: "bad.p8")) { e in
             XCTAssertTrue("\(e)".contains("bad.p8"), "\(e)")
         }
@@ -98,7 +94,7 @@ final class ProviderTokenTests: XCTestCase {
         XCTAssertThrowsError(try SigningKey(p8PEM: "hello", keyID: "ABC123DEFG", teamID: "TEAM123456", source: "AuthKey_X.p8")) { e in
             XCTAssertTrue("\(e)".contains("AuthKey_X.p8"))
         }
-        XCTAssertThrowsError(try SigningKey(p8PEM: key.pemRepresentation, keyID: "short", teamID: "TEAM123456")) { e in
+        XCTAssertThrowsError(try SigningKey(p8PEM: pem, keyID: "short", teamID: "TEAM123456")) { e in
             XCTAssertEqual(e as? ProviderTokenError, .badIdentifier(name: "key id", value: "short"))
         }
         // The description never shows key material.
@@ -111,26 +107,35 @@ final class ProviderTokenTests: XCTestCase {
         let header = Data(#"{"alg":"ES256","kid":"\#(key.keyID)","typ":"JWT"}"#.utf8).base64EncodedString()
         let claims = Data(#"{"iss":"\#(key.teamID)","iat":"1700000000","kid":"\#(key.keyID)"}"#.utf8).base64EncodedString()
         let input = header + "." + claims
-        let der = try P256.Signing.ECDSASignature(rawRepresentation: key.privateKey.signature(for: Data(input.utf8))).derRepresentation
-        let token = input + "." + der.base64EncodedString()
+        let der = derSignature(raw: key.privateKey.signature(for: Array(input.utf8)))
+        let token = input + "." + Data(der).base64EncodedString()
         let parsed = try ParsedProviderToken(jwt: Substring(token))
         XCTAssertEqual(parsed.issuedAt, 1_700_000_000)
-        XCTAssertTrue(verifies(parsed, with: key.cryptoPublicKey))
+        XCTAssertEqual(parsed.signature, der, "the DER signature, as sent")
+        XCTAssertEqual(try verifies([(parsed, key.publicKeyX963)]), [true])
         XCTAssertThrowsError(try ParsedProviderToken(jwt: "a.b"))
         XCTAssertThrowsError(try ParsedProviderToken(jwt: Substring(Base64URL.encode(Data(#"{"alg":"HS256","kid":"x"}"#.utf8)) + ".e30.AA")))
     }
 
-    func testLibcryptoSignaturesVerifyWithSwiftCryptoAndDiffer() throws {
+    func testLibcryptoSignaturesVerifyWithPythonCryptographyAndDiffer() throws {
         let key = SigningKey.generate()
         var seen = Set<[UInt8]>()
+        var checks: [ES256Oracle.Check] = []
         for i in 0..<200 {
             let message = Array("message \(i)".utf8)
             let raw = key.privateKey.signature(for: message)
             XCTAssertEqual(raw.count, 64)
-            let signature = try P256.Signing.ECDSASignature(rawRepresentation: raw)
-            XCTAssertTrue(key.cryptoPublicKey.isValidSignature(signature, for: message), "signature \(i)")
-            XCTAssertFalse(key.cryptoPublicKey.isValidSignature(signature, for: message + [0]), "another message \(i)")
+            checks.append(.init(publicKeyX963: key.publicKeyX963, message: message, signature: raw))
+            checks.append(.init(publicKeyX963: key.publicKeyX963, message: message + [0], signature: raw))
+            // The same signature in DER, as some clients send it.
+            checks.append(.init(publicKeyX963: key.publicKeyX963, message: message, signature: derSignature(raw: raw)))
             seen.insert(raw)
+        }
+        let verdicts = try ES256Oracle.verify(checks)
+        for i in 0..<200 {
+            XCTAssertTrue(verdicts[3 * i], "signature \(i)")
+            XCTAssertFalse(verdicts[3 * i + 1], "another message \(i)")
+            XCTAssertTrue(verdicts[3 * i + 2], "signature \(i) in DER")
         }
         XCTAssertEqual(seen.count, 200, "a fresh nonce for each signature")
     }
@@ -140,28 +145,29 @@ final class ProviderTokenTests: XCTestCase {
         XCTAssertTrue(key.pkcs8PEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         let again = try ES256PrivateKey(pem: key.pkcs8PEM)
         XCTAssertEqual(again.publicKeyX963, key.publicKeyX963)
-        let crypto = try P256.Signing.PrivateKey(pemRepresentation: key.pkcs8PEM)
-        XCTAssertEqual(Array(crypto.publicKey.x963Representation), key.publicKeyX963)
+        XCTAssertEqual(try ES256Oracle.publicKey(ofPEM: key.pkcs8PEM), key.publicKeyX963, "cryptography reads the PEM libcrypto wrote")
         XCTAssertNotEqual(ES256PrivateKey().publicKeyX963, key.publicKeyX963)
         XCTAssertFalse("\(key)".contains("PRIVATE"))
     }
 
-    func testSHA256MatchesSwiftCryptoAndKnownVectors() {
+    func testSHA256MatchesPythonHashlibAndKnownVectors() throws {
         XCTAssertEqual(SHA256Hasher.hex(SHA256Hasher.hash(Array("abc".utf8))),
                        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(SHA256Hasher.hex(SHA256Hasher.hash([UInt8]())),
                        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         var bytes = [UInt8]()
+        var inputs: [[UInt8]] = [], digests: [String] = []
         for n in 0..<5000 {
             bytes.append(UInt8(truncatingIfNeeded: n &* 31))
             if n % 997 == 0 || n == 4999 {
                 var h = SHA256Hasher()
                 h.update(bytes.prefix(bytes.count / 2))
                 h.update(bytes.dropFirst(bytes.count / 2))
-                let digest = h.finalize()
-                XCTAssertEqual(digest, Array(SHA256.hash(data: bytes)), "\(bytes.count) bytes in two updates")
+                inputs.append(bytes)
+                digests.append(SHA256Hasher.hex(h.finalize()))
             }
         }
+        XCTAssertEqual(digests, try ES256Oracle.sha256(inputs), "\(inputs.map(\.count)) bytes, each in two updates")
     }
 
     /// A throwaway P-256 key, PKCS#8 encrypted with the passphrase "test" (openssl pkcs8 -topk8 -v2 aes-256-cbc).

@@ -1,6 +1,7 @@
 import APNsCore
-import Crypto
 @testable import APNsSimulator
+import Foundation
+import TestSupport
 import XCTest
 
 /// Every reason a request can cause, triggered by its real cause over a real HTTP/2 connection, with
@@ -93,8 +94,8 @@ final class SimulatorReasonTests: XCTestCase {
         let header = Data(#"{"alg":"ES256","kid":"\#(h.key.keyID)","typ":"JWT"}"#.utf8).base64EncodedString()
         let claims = Data(#"{"iss":"\#(h.key.teamID)","iat":"\#(iat)","kid":"\#(h.key.keyID)"}"#.utf8).base64EncodedString()
         let input = header + "." + claims
-        let der = try P256.Signing.ECDSASignature(rawRepresentation: h.key.privateKey.signature(for: Array(input.utf8))).derRepresentation
-        let token = input + "." + der.base64EncodedString()
+        let der = derSignature(raw: h.key.privateKey.signature(for: Array(input.utf8)))
+        let token = input + "." + Data(der).base64EncodedString()
         XCTAssertAccepted(try h.push(try h.client(), h.headers(authorization: "bearer " + token)))
     }
 

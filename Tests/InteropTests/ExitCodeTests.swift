@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import TestSupport
 import XCTest
@@ -199,10 +198,12 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual((report["pushes"] as? [String: Any])?["balanced"] as? Bool, true)
     }
 
-    /// A throwaway P-256 key in .p8 (PKCS#8 PEM) form.
+    /// A throwaway P-256 key in .p8 (PKCS#8 PEM) form, in `dir` (the test's own folder).
     func demoKey(in dir: URL) throws -> String {
         let path = dir.appendingPathComponent("AuthKey_DEMOKEY001.p8").path
-        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: path, atomically: true, encoding: .utf8)
+        // Made by Python's cryptography, so apnsbench reads a .p8 it did not write.
+        let pem = try XCTUnwrap(try ES256Oracle.sign([], pem: "pkcs8").key.pem)
+        try pem.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Reporting
 import TestSupport
@@ -10,7 +9,9 @@ import XCTest
 final class StandaloneSimulatorRunTests: XCTestCase {
     private func demoKey(in dir: URL) throws -> String {
         let path = dir.appendingPathComponent("AuthKey_DEMOKEY001.p8").path
-        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: path, atomically: true, encoding: .utf8)
+        // Made by Python's cryptography, so apnsbench reads a .p8 it did not write.
+        let pem = try XCTUnwrap(try ES256Oracle.sign([], pem: "pkcs8").key.pem)
+        try pem.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -1,10 +1,16 @@
-import Crypto
+import CLibcrypto
 import Foundation
-import SwiftASN1
-import X509
 
 /// A certificate authority and a server certificate signed by it, made in-process for the simulator's
-/// TLS. Clients trust `caPEM` (and only it); the server presents `serverCertificatePEM`.
+/// TLS with OpenSSL's libcrypto. Clients trust `caPEM` (and only it); the server presents
+/// `serverCertificatePEM`.
+///
+/// Both are X.509 v3 with P-256 keys, signed ECDSA with SHA-256, random serial numbers, issuer
+/// O=apnsbench, CN=apnsbench simulator CA. The CA: basic constraints critical CA (path length 0), key
+/// usage critical (digital signature, certificate and CRL signing), a subject key identifier. The server
+/// certificate: subject O=apnsbench, CN=localhost; basic constraints critical not a CA, key usage critical
+/// digital signature, extended key usage server authentication, the subject alternative names below, a
+/// subject key identifier and the CA's as authority key identifier.
 public struct SimulatorCertificates: Sendable {
     /// The CA certificate clients should trust (PEM).
     public let caPEM: String
@@ -13,71 +19,55 @@ public struct SimulatorCertificates: Sendable {
     /// The server's private key (PEM, PKCS#8). Never printed.
     public let serverKeyPEM: String
 
+    /// A certificate the library could not make (it names the step; no key material).
+    public struct GenerationError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Makes a fresh CA and server certificate valid from an hour ago for `days` days.
     public static func generate(extraDNSNames: [String] = [], days: Int = 30) throws -> SimulatorCertificates {
-        let now = Date()
-        let notBefore = now.addingTimeInterval(-3600)
-        let notAfter = now.addingTimeInterval(Double(days) * 86_400)
+        let now = Int64(Date().timeIntervalSince1970)
+        let notBefore = now - 3600
+        let notAfter = now + Int64(days) * 86_400
+        func fail(_ step: String) -> GenerationError { GenerationError(description: "libcrypto could not \(step)") }
 
-        let caKey = P256.Signing.PrivateKey()
-        let caPublic = Certificate.PublicKey(caKey.publicKey)
-        let caName = try DistinguishedName {
-            OrganizationName("apnsbench")
-            CommonName("apnsbench simulator CA")
-        }
-        let caSKI = SubjectKeyIdentifier(hash: caPublic)
-        let ca = try Certificate(
-            version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: caPublic,
-            notValidBefore: notBefore,
-            notValidAfter: notAfter,
-            issuer: caName,
-            subject: caName,
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(digitalSignature: true, keyCertSign: true, cRLSign: true))
-                caSKI
-            },
-            issuerPrivateKey: Certificate.PrivateKey(caKey)
-        )
+        guard let caKey = clibcrypto_p256_generate(), let serverKey = clibcrypto_p256_generate() else { throw fail("generate a P-256 key") }
+        defer { clibcrypto_p256_free(caKey); clibcrypto_p256_free(serverKey) }
 
-        let serverKey = P256.Signing.PrivateKey()
-        let serverPublic = Certificate.PublicKey(serverKey.publicKey)
-        let serverName = try DistinguishedName {
-            OrganizationName("apnsbench")
-            CommonName("localhost")
+        guard let ca = clibcrypto_certificate_new(caKey, "apnsbench", "apnsbench simulator CA", notBefore, notAfter) else {
+            throw fail("start the CA certificate")
         }
-        var names: [GeneralName] = [
-            .dnsName("localhost"),
-            .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-            .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1]))),
-        ]
-        names += extraDNSNames.map { GeneralName.dnsName($0) }
-        let server = try Certificate(
-            version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: serverPublic,
-            notValidBefore: notBefore,
-            notValidAfter: notAfter,
-            issuer: caName,
-            subject: serverName,
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames(names)
-                SubjectKeyIdentifier(hash: serverPublic)
-                AuthorityKeyIdentifier(keyIdentifier: caSKI.keyIdentifier)
-            },
-            issuerPrivateKey: Certificate.PrivateKey(caKey)
-        )
+        defer { clibcrypto_certificate_free(ca) }
+        guard clibcrypto_certificate_sign_ca(ca, caKey) == 1 else { throw fail("sign the CA certificate") }
+
+        guard let server = clibcrypto_certificate_new(serverKey, "apnsbench", "localhost", notBefore, notAfter) else {
+            throw fail("start the server certificate")
+        }
+        defer { clibcrypto_certificate_free(server) }
+        let ipv4: [UInt8] = [127, 0, 0, 1]
+        let ipv6: [UInt8] = [UInt8](repeating: 0, count: 15) + [1]
+        var added = clibcrypto_certificate_add_dns_name(server, "localhost") == 1
+        added = added && clibcrypto_certificate_add_ip_address(server, ipv4, ipv4.count) == 1
+        added = added && clibcrypto_certificate_add_ip_address(server, ipv6, ipv6.count) == 1
+        for name in extraDNSNames where added {
+            added = clibcrypto_certificate_add_dns_name(server, name) == 1
+        }
+        guard added else { throw fail("add the server certificate's names (\((["localhost"] + extraDNSNames).joined(separator: ", ")))") }
+        guard clibcrypto_certificate_sign_server(server, ca, caKey) == 1 else { throw fail("sign the server certificate") }
+
         return SimulatorCertificates(
-            caPEM: try ca.serializeAsPEM().pemString,
-            serverCertificatePEM: try server.serializeAsPEM().pemString,
-            serverKeyPEM: serverKey.pemRepresentation
+            caPEM: try pem(fail("write the CA certificate as PEM")) { clibcrypto_certificate_pem(ca, $0) },
+            serverCertificatePEM: try pem(fail("write the server certificate as PEM")) { clibcrypto_certificate_pem(server, $0) },
+            serverKeyPEM: try pem(fail("write the server key as PEM")) { clibcrypto_p256_pkcs8_pem(serverKey, $0) }
         )
+    }
+
+    /// The PEM text a libcrypto writer puts in a buffer of its own.
+    private static func pem(_ failure: GenerationError, _ write: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int) throws -> String {
+        var buffer: UnsafeMutablePointer<CChar>?
+        let length = write(&buffer)
+        guard let buffer, length > 0 else { throw failure }
+        defer { clibcrypto_free(buffer) }
+        return String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
     }
 }

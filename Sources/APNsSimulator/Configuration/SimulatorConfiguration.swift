@@ -1,5 +1,4 @@
 import APNsCore
-import Crypto
 
 /// A provider key the simulator knows: the public part of an `AuthKey_<KEYID>.p8`, its team, and the
 /// environments it is valid in.
@@ -7,10 +6,10 @@ public struct RegisteredKey: Sendable {
     public enum Scope: String, Sendable, Codable { case both, sandbox, production }
     public let keyID: String
     public let teamID: String
-    public let publicKey: P256.Signing.PublicKey
+    public let publicKey: ES256PublicKey
     public let scope: Scope
 
-    public init(keyID: String, teamID: String, publicKey: P256.Signing.PublicKey, scope: Scope = .both) {
+    public init(keyID: String, teamID: String, publicKey: ES256PublicKey, scope: Scope = .both) {
         self.keyID = keyID
         self.teamID = teamID
         self.publicKey = publicKey
