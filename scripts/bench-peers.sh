@@ -38,7 +38,7 @@ for tool in taskset h2load go; do
     command -v $tool >/dev/null || { say "$tool is missing: apt-get install nghttp2-client golang-go golang-golang-x-net-dev"; exit 1; }
 done
 if [ "$skip_build" != 1 ]; then
-    swift build -c release --product apnsbench >&2
+    swift build -c release -debug-info-format none --product apnsbench >&2
     (cd Benchmarks && swift build -c release --product engine-vs-reference) >&2
 fi
 bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}

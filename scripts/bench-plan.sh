@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How fast `apnsbench plan` walks a big recording: order-changes streams of 1M and 5M events (generated once,
 # kept in OUT_DIR), each planned with `--out /dev/null` (every line encoded and written) pinned to one core
-# (taskset -c 1), best of 3 under /usr/bin/time -v. One markdown table row per size: events read a wall
+# (taskset -c 1), best of RUNS (default 3) under /usr/bin/time -v. One markdown table row per size: events read a wall
 # second, and the maximum resident set size. Use a release build:
 #
 #   swift build -c release -debug-info-format none --product apnsbench
@@ -22,10 +22,10 @@ if [ -d "$repo/profiles/recipes" ]; then
 else
     workload=$(printf 'workload: order-changes\ntemplate: %s' "$repo/profiles/templates/order-changes.json")
 fi
-runs=3
+runs=${RUNS:-3}
 echo "| events | events/s (best of $runs) | max RSS MiB (best of $runs) |"
 echo "| --: | --: | --: |"
-for size in 1000000 5000000; do
+for size in ${SIZES:-1000000 5000000}; do
     label=$((size / 1000000))M
     stream="$out/order-changes-$label.ndjson"
     if [ ! -s "$stream" ]; then

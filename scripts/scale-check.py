@@ -17,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+if len(sys.argv) < 4 or sys.argv[1] in ("-h", "--help") or not sys.argv[3].isdigit():
+    print(__doc__.strip(), file=sys.stderr)
+    sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 64)
 binary, profile, factor = os.path.realpath(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 rss_factors = [int(k) for k in sys.argv[4:]]
 work = tempfile.mkdtemp(prefix="apnsbench-scale-check-")
