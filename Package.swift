@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.
-        .testTarget(name: "DeviceContractTests", dependencies: ["DeviceContract"], exclude: ["Fixtures"]),
+        .testTarget(name: "DeviceContractTests", dependencies: ["APNsCore", "DeviceContract"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
                     exclude: ["Fixtures"]),
         .testTarget(

@@ -3,16 +3,19 @@ import APNsCore
 import TestSupport
 import XCTest
 
+/// The lines every profile of these tests starts with.
+private let orderChangesProfileHead = """
+    name: t
+    workload: order-changes
+    recipe: \(RepoFiles.recipe("order-changes"))
+    stream: s.ndjson
+    bundle_id: com.example.app
+
+    """
+
 /// Profiles are read strictly: every error names the file, the line and the key.
 final class ProfileLoaderTests: XCTestCase {
-    let base = """
-        name: t
-        workload: order-changes
-        recipe: \(RepoFiles.recipe("order-changes"))
-        stream: s.ndjson
-        bundle_id: com.example.app
-
-        """
+    let base = orderChangesProfileHead
 
     func parse(_ extra: String) throws -> RunConfig { try ProfileLoader.parse(yaml: base + extra, file: "p.yaml") }
 
@@ -118,14 +121,7 @@ final class ProfileLoaderTests: XCTestCase {
 
 /// The SLO's error shares and the report interval, read strictly.
 final class ProfileLoaderSLOTests: XCTestCase {
-    let base = """
-        name: t
-        workload: order-changes
-        recipe: \(RepoFiles.recipe("order-changes"))
-        stream: s.ndjson
-        bundle_id: com.example.app
-
-        """
+    let base = orderChangesProfileHead
 
     func testErrorSharesAndTheReportIntervalAreRead() throws {
         let p = try ProfileLoader.parse(yaml: base + "slo_max_error_share: {rejected: 0.01, timed_out: 0}\nreport_interval: 10s\n", file: "p.yaml")

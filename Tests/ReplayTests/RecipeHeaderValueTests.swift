@@ -47,11 +47,7 @@ final class RecipeHeaderValueTests: XCTestCase {
         for (i, rest) in statuses.enumerated() {
             lines.append(#"{"at":"2025-01-01T00:01:0\#(i)Z","kind":"status","delivery_id":"d1",\#(rest)}"#)
         }
-        let ledger = WorkloadLedger()
-        ledger.drain(try ledger.driver(RecipeRules(recipe, priority: .immediate),
-                                       path: StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self), shape: recipe.recordShape))
-        ledger.assertBalanced(linesRead: lines.count)
-        return (recipe, ledger)
+        return (recipe, try WorkloadLedger.replay(recipe, lines: lines, for: self))
     }
 
     func testAFormatAndAFieldAreWrittenIntoEachPushAndTheKindCarriesNeither() throws {

@@ -117,12 +117,7 @@ final class RecipeLoaderErrorTests: XCTestCase {
     // MARK: - At run time
 
     func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger {
-        let recipe = try RecipeLoader.load(yaml: yaml, file: file)
-        let ledger = WorkloadLedger()
-        ledger.drain(try ledger.driver(RecipeRules(recipe, priority: .immediate),
-                                       path: StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: self), shape: recipe.recordShape))
-        ledger.assertBalanced(linesRead: lines.count)
-        return ledger
+        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines, for: self)
     }
 
     func testALineOfAKindNoEventMatchesIsAnUnknownKindBadLine() throws {

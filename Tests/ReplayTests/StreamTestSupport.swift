@@ -125,6 +125,16 @@ final class WorkloadLedger {
     var sent: [Sent] = []
     private(set) var driver: WorkloadDriver?
 
+    /// Replays `lines` (written to a stream file of `test`) through `recipe` at priority 10, every line
+    /// accounted for.
+    static func replay(_ recipe: Recipe, lines: [String], for test: XCTestCase) throws -> WorkloadLedger {
+        let ledger = WorkloadLedger()
+        ledger.drain(try ledger.driver(RecipeRules(recipe, priority: .immediate),
+                                       path: StreamTestFiles.write(lines.joined(separator: "\n") + "\n", for: test), shape: recipe.recordShape))
+        ledger.assertBalanced(linesRead: lines.count)
+        return ledger
+    }
+
     /// A driver over `rules` and the stream at `path` that this ledger watches.
     func driver(_ rules: WorkloadRules, path: String, badLines: RunConfig.Workload.BadLinePolicy = .skip,
                 priority: Priority = .immediate, maxLineBytes: Int = 1 << 20, shape: RecordShape = .standard) throws -> WorkloadDriver {

@@ -616,17 +616,23 @@ public enum FlatJSON {
             }
         }
 
-        /// Validates the array whose `[` is at `i`, at nesting level `depth`, and steps over it.
-        mutating func skipArray(depth: Int) throws(StreamLineError) {
+        /// Steps into the array or object whose opening bracket is at `i`, at nesting level `depth`: true when
+        /// it is empty (`close` follows), and then it is stepped over whole.
+        @inline(__always)
+        mutating func enterContainer(depth: Int, close: UInt8) throws(StreamLineError) -> Bool {
             guard depth <= FlatJSON.maxNestingDepth else {
                 throw fail("nesting deeper than \(FlatJSON.maxNestingDepth) levels at byte \(i + 1)")
             }
             i += 1
             skipWhitespace()
-            if i < p.count && p[i] == UInt8(ascii: "]") {
-                i += 1
-                return
-            }
+            guard i < p.count && p[i] == close else { return false }
+            i += 1
+            return true
+        }
+
+        /// Validates the array whose `[` is at `i`, at nesting level `depth`, and steps over it.
+        mutating func skipArray(depth: Int) throws(StreamLineError) {
+            if try enterContainer(depth: depth, close: UInt8(ascii: "]")) { return }
             while true {
                 skipWhitespace()
                 try skipValue(depth: depth)
@@ -637,15 +643,7 @@ public enum FlatJSON {
 
         /// Validates the object whose `{` is at `i`, at nesting level `depth`, and steps over it.
         mutating func skipObject(depth: Int) throws(StreamLineError) {
-            guard depth <= FlatJSON.maxNestingDepth else {
-                throw fail("nesting deeper than \(FlatJSON.maxNestingDepth) levels at byte \(i + 1)")
-            }
-            i += 1
-            skipWhitespace()
-            if i < p.count && p[i] == UInt8(ascii: "}") {
-                i += 1
-                return
-            }
+            if try enterContainer(depth: depth, close: UInt8(ascii: "}")) { return }
             while true {
                 skipWhitespace()
                 guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw expected("a key in double quotes") }

@@ -29,10 +29,10 @@ final class ModelFitTests: XCTestCase {
         let recorder = RunRecorder()
         recorder.start(atNanos: Fixtures.t0)
         let sigma = log(p99 / p50) / ModelFit.z99
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for i in 0..<pushes {
             // Box-Muller from two uniforms.
-            let z = sqrt(-2 * log(rng.unit())) * cos(2 * .pi * rng.unit())
+            let z = sqrt(-2 * log(rng.unitAboveZero())) * cos(2 * .pi * rng.unitAboveZero())
             let ms = r + p50 * exp(sigma * z)
             let sent = Fixtures.t0 + UInt64(i) * 100_000
             recorder.record(.delivered, priority: .immediate, intended: sent, sent: sent, completed: sent + UInt64(ms * 1e6))
@@ -89,17 +89,7 @@ final class ModelFitTests: XCTestCase {
     }
 }
 
-/// A small seeded generator for the samples.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in (0, 1].
-    mutating func unit() -> Double { Double(next() >> 11 &+ 1) / Double(1 << 53) }
+extension SplitMix64 {
+    /// Uniform in (0, 1]: never 0, so its logarithm is finite.
+    mutating func unitAboveZero() -> Double { Double(next() >> 11 &+ 1) / Double(1 << 53) }
 }
