@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# How fast `apnsbench plan` walks a big recording: order-changes streams of 1M and 5M events (generated once,
-# kept in OUT_DIR), each planned with `--out /dev/null` (every line encoded and written) pinned to one core
+# How fast `apnsbench plan` walks a big recording: order-changes streams of about 1M and 5M events (the
+# shipped profiles/streams/order-changes.ndjson grown by BIN's `apnsbench scale` once, kept in OUT_DIR; a BIN
+# from before `scale` plans the streams a newer one left there), each planned with `--out /dev/null` (every line encoded and written) pinned to one core
 # (taskset -c 1), best of RUNS (default 3) under /usr/bin/time -v. One markdown table row per size: events read a wall
 # second, and the maximum resident set size. Use a release build:
 #
@@ -27,14 +28,16 @@ echo "| events | events/s (best of $runs) | max RSS MiB (best of $runs) |"
 echo "| --: | --: | --: |"
 for size in ${SIZES:-1000000 5000000}; do
     label=$((size / 1000000))M
-    stream="$out/order-changes-$label.ndjson"
+    factor=$(( (size + 5999) / 6000 ))  # the shipped recording has 6000 lines
+    stream="$out/order-changes-x$factor.ndjson"
     if [ ! -s "$stream" ]; then
-        "$bin" generate order-changes --events "$size" --devices 3000 --stores 200 --seed 7 --out "$stream.tmp" >/dev/null
+        "$bin" scale profiles/streams/order-changes.ndjson --profile profiles/order-changes.yaml --factor "$factor" \
+            --out "$stream.tmp" 2> "$out/scale.log" || { cat "$out/scale.log" >&2; exit 1; }
         mv "$stream.tmp" "$stream"
     fi
     profile="$out/order-changes-$label.yaml"
     cat > "$profile" <<YAML
-# profiles/order-changes.yaml over a generated $label-event recording, without dead tokens or the device-contract model.
+# profiles/order-changes.yaml over its recording grown $factor times ($label events), without dead tokens or the device-contract model.
 name: order-changes-$label
 $workload
 stream: $stream

@@ -3,8 +3,8 @@
 # headless Chromium takes to load it. A measurement, not a test (the targets: under 2 MB, loads in
 # under 2 s); times on a shared machine move with its load, so nothing here fails on a time.
 #
-# A real run, not a synthesized report: `apnsbench generate order-changes` writes a recording whose fan-out
-# plans over a million pushes, and `apnsbench run` replays it closed loop against the embedded simulator in
+# A real run, not a synthesized report: `apnsbench scale` grows the shipped order-changes recording (6000
+# events) to about --events events, whose fan-out plans over a million pushes, and `apnsbench run` replays it closed loop against the embedded simulator in
 # fast mode (release build), so the page is drawn from the real histograms, timeline and counters of a
 # 1M-push run. Closed loop on 2 cores that run lasts a few minutes, so its timeline is short; --rate R paces
 # it instead (--rate 300 stretches 1M pushes to about an hour). The size bound of a one-hour timeline is
@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin=.build/release/apnsbench events=400000 devices=300 stores=40 rounds=5 rate="" keep="" report="" stretch=""
+bin=.build/release/apnsbench events=400000 rounds=5 rate="" keep="" report="" stretch=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --bin) bin=$2; shift ;;
@@ -49,12 +49,13 @@ ms() { echo $(( ($2 - $1) / 1000000 )); }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 if [ -z "$report" ]; then
-    say "generating order-changes: $events events, $devices devices, $stores stores"
-    "$bin" generate order-changes --events "$events" --devices "$devices" --stores "$stores" --seed 7 \
-        --out "$work/s.ndjson" --dead-tokens "$work/s.dead"
+    factor=$(( (events + 5999) / 6000 ))
+    say "scaling order-changes $factor times: $((factor * 6000)) events"
+    "$bin" scale profiles/streams/order-changes.ndjson --profile profiles/order-changes.yaml --factor "$factor" \
+        --out "$work/s.ndjson" --dead-tokens "$work/s.dead" 2> "$work/scale.log" || { cat "$work/scale.log" >&2; exit 1; }
     cat > "$work/p.yaml" <<YAML
 name: order-changes-1m
-description: scripts/bench-report-html.sh, $events order-changes events fanned out
+description: scripts/bench-report-html.sh, $((factor * 6000)) order-changes events fanned out
 recipe: $repo/profiles/recipes/order-changes.yaml
 stream: $work/s.ndjson
 dead_tokens: $work/s.dead

@@ -8,8 +8,9 @@
 #     class, only retryable answers were retried, attempts = first sends + retries, each 503 the engine
 #     resent or ended was answered by the simulator, histograms and timeline against the totals;
 #   - nothing due was lost: no push due before the end unsent (run_stopped) or timed out, and the run met
-#     its SLO (delivered share of pushes due >= 90%: the recording's dead tokens and stores without
-#     followers are never delivered);
+#     its SLO (delivered share of pushes due >= 80%: the recording's dead tokens and stores without
+#     followers are never delivered, 7% of its pushes over a whole pass and 14% of its first 3,500, while
+#     its devices are still registering: the 30-s soak replays no more than those);
 #   - no growth: the descriptor count stays within a band of 8 over the steady part (after the first fifth)
 #     and the run's own count is the same before and after; and, when the steady part spans 5 minutes or
 #     more, resident memory rises by at most --max-rss-slope MiB a minute (default 1.0) and CPU per push in
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
         --out) out="$2"; shift 2 ;;
         --debug) config=debug; shift ;;
         --skip-build) build=0; shift ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "soak.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -64,9 +65,10 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 # A recording of about two minutes at the rate (order-changes plans about 3 pushes an event), looped: a long
 # soak replays it pass after pass, so state that should be dropped between passes is exercised too.
+# The shipped recording (6000 events) grown by `apnsbench scale` to at least that many events.
 events=$(( (seconds < 120 ? seconds : 120) * rate / 3 + 2000 ))
-"$bin" generate order-changes --events "$events" --devices 1000 --stores 40 --seed 11 \
-    --out "$out/stream.ndjson" --dead-tokens "$out/stream.dead-tokens" >&2
+"$bin" scale profiles/streams/order-changes.ndjson --profile profiles/order-changes.yaml --factor $(( (events + 5999) / 6000 )) \
+    --out "$out/stream.ndjson" --dead-tokens "$out/stream.dead-tokens" 2> "$out/scale.log" || { cat "$out/scale.log" >&2; exit 1; }
 goaway=$(( seconds / 3 < 30 ? seconds / 3 : 30 ))
 step=$(( seconds / 2 ))
 cat > "$out/soak.yaml" <<EOF
@@ -87,7 +89,7 @@ schedule: rate
 rate: $rate
 duration: ${seconds}s
 loop_recording: true
-slo_min_delivered: 0.9        # the recording's own dead tokens and stores without followers are not delivered
+slo_min_delivered: 0.8        # the recording's own dead tokens and stores without followers are not delivered
 report_interval: 5s
 simulator:
   seed: 1

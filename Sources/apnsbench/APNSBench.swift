@@ -14,7 +14,7 @@ struct APNSBench: ParsableCommand {
             \(ExitCodes.help)
               compare: 2 a regression, 4 improvements only (--fail-on-improvement), 5 incomparable runs (compare --help)
             """,
-        subcommands: [RunCommand.self, PlanCommand.self, RecipeCommand.self, ScaleCommand.self, SweepCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, GenerateCommand.self, SimulateCommand.self, ModelCommand.self],
+        subcommands: [RunCommand.self, PlanCommand.self, RecipeCommand.self, ScaleCommand.self, SweepCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, SimulateCommand.self, ModelCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -16,8 +16,7 @@ final class BroadcastReplayTests: XCTestCase {
     }
 
     func profile(extra: String = "") throws -> String {
-        try OrderChangesFixture.profile(in: scratch, name: "bc-test", seed: 13, events: 900, devices: 60, stores: 10,
-                                        settings: "streams: 50\n" + extra, channels: true)
+        try OrderChangesFixture.profile(in: scratch, name: "bc-test", lines: 900, settings: "streams: 50\n" + extra, channels: true)
     }
 
     func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> RunReport {

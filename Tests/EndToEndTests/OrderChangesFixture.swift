@@ -2,23 +2,24 @@ import Foundation
 import Replay
 import TestSupport
 
-/// A generated order-changes recording (with its planted dead tokens) and a profile for it, written to a
-/// scratch folder: the input of the order-changes and workers end-to-end tests.
+/// A prefix of a shipped order-changes recording (with planted dead tokens) and a profile for it, written to a
+/// scratch folder: the input of the order-changes, workers, broadcast and report-page end-to-end tests.
 enum OrderChangesFixture {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Writes `s.ndjson`, `s.dead` and `p.yaml` into `scratch` and returns the profile's path.
+    /// The recording is the first `lines` lines of ci-order-changes.ndjson (120 devices, 12 stores), or with
+    /// `channels` of order-changes-channels.ndjson (each activity subscribed to its first store's channel).
+    /// Every tenth device registration's token, from the first, is listed as dead.
     /// `settings` are profile lines added after the fixed ones (connections, streams, workers …).
-    /// `channels`: each activity subscribes to its first store's broadcast channel (`--channels`).
-    static func profile(in scratch: URL, name: String, seed: UInt64, events: Int, devices: Int, stores: Int, settings: String,
-                        channels: Bool = false) throws -> String {
-        var lines: [UInt8] = []
-        var dead: [String] = []
-        var generator = OrderChangesGenerator(events: events, devices: devices, stores: stores, seed: seed)
-        generator.channels = channels
-        generator.write({ lines += $0 }, deadToken: { dead.append($0) })
+    static func profile(in scratch: URL, name: String, lines: Int, settings: String, channels: Bool = false) throws -> String {
+        let bytes = try RepoFiles.streamPrefix(channels ? "order-changes-channels" : "ci-order-changes", lines: lines)
+        let tokens = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            guard line.contains(#""kind":"device.register""#),
+                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object["push_token"] as? String
+        }
+        let dead = tokens.enumerated().filter { $0.offset % 10 == 0 }.map(\.element)
         let stream = scratch.appendingPathComponent("s.ndjson"), deadFile = scratch.appendingPathComponent("s.dead")
-        try Data(lines).write(to: stream)
+        try bytes.write(to: stream)
         try (dead.joined(separator: "\n") + "\n").write(to: deadFile, atomically: true, encoding: .utf8)
         let path = scratch.appendingPathComponent("p.yaml").path
         try """

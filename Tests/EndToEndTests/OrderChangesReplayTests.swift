@@ -15,10 +15,9 @@ final class OrderChangesReplayTests: XCTestCase {
         scratch = try ScratchFolder.make("oc", removedBy: addTeardownBlock)
     }
 
-    /// A small generated recording and a profile for it.
-    func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
-        try OrderChangesFixture.profile(in: scratch, name: "oc-test", seed: 11, events: events, devices: devices, stores: stores,
-                                        settings: "streams: 50\n" + extra)
+    /// A prefix of a shipped recording and a profile for it.
+    func profile(lines: Int = 500, extra: String = "") throws -> String {
+        try OrderChangesFixture.profile(in: scratch, name: "oc-test", lines: lines, settings: "streams: 50\n" + extra)
     }
 
     func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> RunReport {
@@ -37,13 +36,13 @@ final class OrderChangesReplayTests: XCTestCase {
         XCTAssertEqual(Set(p.rejected.keys).subtracting(["Unregistered"]), [], "only the planted dead tokens are rejected: \(p.rejected)")
         XCTAssertEqual(p.failed, [:])
         XCTAssertEqual(p.timedOut, 0)
-        XCTAssertEqual(report.events.invalid, [:], "the generator writes no bad lines")
+        XCTAssertEqual(report.events.invalid, [:], "the recording has no bad lines")
         let notSent = p.notSent.values.reduce(0, +)
         XCTAssertEqual(p.delivered + (p.rejected["Unregistered"]?.count ?? 0) + notSent, p.planned)
     }
 
     func testCoalescingSavesPushesAndReportsStaleness() throws {
-        let path = try profile(events: 800, devices: 30, stores: 4)
+        let path = try profile(lines: 800)
         let plain = try run(path)
         let coalesced = try run(path) { $0.coalesceMillis = 60_000 }
         let saved = try XCTUnwrap(coalesced.coalescing)
@@ -64,7 +63,7 @@ final class OrderChangesReplayTests: XCTestCase {
     func testStoppingEarlyLosesNothing() throws {
         // A slow open-loop rate and a short duration: the run stops mid-stream, mid-fan-out and with
         // updates held for coalescing; all of them are accounted for.
-        let path = try profile(events: 400, devices: 40, stores: 4)
+        let path = try profile(lines: 400)
         let report = try run(path) {
             $0.schedule = .fixedRate(perSecond: 200)
             $0.durationSeconds = 0.5
@@ -82,7 +81,7 @@ final class OrderChangesReplayTests: XCTestCase {
 
     func testRecordedPaceSchedulesFromTheRecording() throws {
         // The whole recording is a day; at 200,000x it takes under half a second of intended time.
-        let report = try run(try profile(events: 200, devices: 10, stores: 2)) { $0.schedule = .recorded(speed: 200_000) }
+        let report = try run(try profile(lines: 200)) { $0.schedule = .recorded(speed: 200_000) }
         XCTAssertEqual(report.violations(), [])
         XCTAssertEqual(report.configuration.schedule.mode, .recorded(speed: 200_000))
         XCTAssertGreaterThanOrEqual(report.latency.responseTime.p50, report.latency.serviceTime.p50)

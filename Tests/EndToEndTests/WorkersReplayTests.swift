@@ -15,9 +15,8 @@ final class WorkersReplayTests: XCTestCase {
         scratch = try ScratchFolder.make("workers", removedBy: addTeardownBlock)
     }
 
-    func profile(events: Int = 500, devices: Int = 40, stores: Int = 8, extra: String = "") throws -> String {
-        try OrderChangesFixture.profile(in: scratch, name: "workers-test", seed: 5, events: events, devices: devices, stores: stores,
-                                        settings: "connections: 3\nstreams: 20\n" + extra)
+    func profile(lines: Int = 500, extra: String = "") throws -> String {
+        try OrderChangesFixture.profile(in: scratch, name: "workers-test", lines: lines, settings: "connections: 3\nstreams: 20\n" + extra)
     }
 
     func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> (RunReport, String) {
@@ -58,7 +57,7 @@ final class WorkersReplayTests: XCTestCase {
     }
 
     func testDurationLimitOverWorkersLosesNothing() throws {
-        let path = try profile(events: 400, devices: 40, stores: 4)
+        let path = try profile(lines: 400)
         let (report, _) = try run(path) {
             $0.workers = 2
             $0.schedule = .fixedRate(perSecond: 200)

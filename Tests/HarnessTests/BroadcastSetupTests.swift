@@ -41,15 +41,12 @@ final class BroadcastSetupTests: XCTestCase {
         }
     }
 
-    /// An order-changes recording whose activities subscribe to their store's channel, against the embedded
+    /// The first 400 lines of the shipped order-changes recording whose activities subscribe to their store's channel, against the embedded
     /// simulator (with `simulator` settings); the configuration, the started target and the stores.
     func broadcastRun(_ fixture: HarnessFixture, simulator: String = "") throws -> (config: RunConfig, target: RunTarget, inputs: RunInputs, stores: [Int]) {
-        var generator = OrderChangesGenerator(events: 400, devices: 40, stores: 8, seed: 5)
-        generator.channels = true
-        var bytes: [UInt8] = []
-        generator.write({ bytes += $0 }, deadToken: { _ in })
+        let bytes = try RepoFiles.streamPrefix("order-changes-channels", lines: 400)
         let stream = fixture.path("oc.ndjson")
-        try Data(bytes).write(to: URL(fileURLWithPath: stream))
+        try bytes.write(to: URL(fileURLWithPath: stream))
         let profile = try fixture.write("oc.yaml", """
             name: oc
             workload: order-changes

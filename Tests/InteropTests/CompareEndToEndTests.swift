@@ -8,7 +8,7 @@ import XCTest
 /// against the same simulator model are judged "no regression"; a run against a simulator with a planted
 /// regression (+30 % latency and a new class of 503s) is caught with exit 2.
 ///
-/// Each run replays a small generated leave-requests recording (150 requests, about 290 pushes) open loop
+/// Each run replays the first 640 lines of the shipped leave-requests recording (287 pushes) open loop
 /// at 100 pushes a second (3 s): closed loop, a debug build is CPU-bound at about 300 pushes/s whatever the
 /// simulator's latency, so latency would measure queueing on the machine, not the simulator. The simulator
 /// answers after a fixed 100 ms (130 ms planted), large against loopback and scheduling jitter; the runs
@@ -23,13 +23,12 @@ final class CompareEndToEndTests: XCTestCase {
         folder = try ScratchFolder.make("compare-e2e", removedBy: addTeardownBlock)
     }
 
-    /// A leave-requests profile over a small generated recording, with no SLO (the planted 503s would miss it: exit 99).
+    /// A leave-requests profile over a prefix of the shipped recording, with no SLO (the planted 503s would miss it: exit 99).
     func profile() throws -> String {
         let path = folder.appendingPathComponent("e2e.yaml").path
         if FileManager.default.fileExists(atPath: path) { return path }
-        let stream = folder.appendingPathComponent("leave-requests-150.ndjson").path
-        let generated = try apnsbench(["generate", "leave-requests", "--requests", "150", "--seed", "7", "--out", stream])
-        XCTAssertEqual(generated.status, 0, generated.output)
+        let stream = folder.appendingPathComponent("leave-requests-640.ndjson").path
+        try RepoFiles.streamPrefix("leave-requests", lines: 640).write(to: URL(fileURLWithPath: stream))
         try """
             name: compare-e2e
             workload: leave-requests

@@ -1,18 +1,16 @@
 import APNsCore
+import Foundation
+import TestSupport
 import XCTest
 @testable import Replay
 
-/// `LeaveRequestGenerator`'s API form carries every value of its event form, line for line.
+/// The two shipped leave-request recordings: leave-requests-api.ndjson (the app's API calls, as a server
+/// middleware logs them) carries every value of leave-requests.ndjson (its events), line for line.
 final class LeaveRequestAPIFormTests: XCTestCase {
-    private func lines(_ form: LeaveRequestGenerator.Form, requests: Int, seed: UInt64) throws -> [FlatJSONObject] {
-        var generator = LeaveRequestGenerator(requests: requests, seed: seed)
-        generator.form = form
-        var parsed: [FlatJSONObject] = []
-        try generator.write { bytes in
-            XCTAssertEqual(bytes.last, UInt8(ascii: "\n"))
-            parsed.append(try FlatJSON.parse(bytes.dropLast(), line: parsed.count + 1))
-        }
-        return parsed
+    private func lines(_ name: String) throws -> [FlatJSONObject] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: RepoFiles.stream(name)))
+        XCTAssertEqual(data.last, UInt8(ascii: "\n"))
+        return try data.split(separator: UInt8(ascii: "\n")).enumerated().map { try FlatJSON.parse(ArraySlice($0.element), line: $0.offset + 1) }
     }
 
     private func field<T>(_ line: FlatJSONObject, _ dotted: String, _ accessor: (FlatJSONObject, String) throws -> T?) throws -> T? {
@@ -20,8 +18,8 @@ final class LeaveRequestAPIFormTests: XCTestCase {
     }
 
     func testEveryAPILineCarriesItsEventLinesValues() throws {
-        let events = try lines(.events, requests: 300, seed: 11)
-        let calls = try lines(.api, requests: 300, seed: 11)
+        let events = try lines("leave-requests")
+        let calls = try lines("leave-requests-api")
         XCTAssertEqual(calls.count, events.count)
         var kinds: [String: Int] = [:]
         var lateTokens = 0, noTokens = 0
@@ -64,24 +62,20 @@ final class LeaveRequestAPIFormTests: XCTestCase {
             }
             if call.has("response") { XCTAssertEqual(kind, "leave.created", "only a creation logs its answer") }
         }
-        XCTAssertEqual(kinds["leave.created"], 300)
+        XCTAssertEqual(kinds["leave.created"], 360)
         XCTAssertGreaterThan(lateTokens, 0, "some tokens arrive later")
         XCTAssertGreaterThanOrEqual(noTokens, lateTokens, "a late token belongs to a creation without one")
-        XCTAssertGreaterThan(kinds["leave.status"] ?? 0, 300)
+        XCTAssertGreaterThan(kinds["leave.status"] ?? 0, 360)
     }
 
     /// The API form reads as a stream with no kind field, in time order.
     func testTheAPIFormReadsWithoutAKindField() throws {
-        var generator = LeaveRequestGenerator(requests: 120, seed: 5)
-        generator.form = .api
-        var bytes: [UInt8] = []
-        generator.write { bytes += $0 }
-        let reader = try EventStreamReader(path: StreamTestFiles.write(bytes, for: self), shape: RecordShape(kindField: nil))
+        let reader = try EventStreamReader(path: RepoFiles.stream("leave-requests-api"), shape: RecordShape(kindField: nil))
         while let event = try reader.next() {
             guard case let .record(_, _, kind, _) = event else { return XCTFail("bad line: \(event)") }
             XCTAssertEqual(kind, "")
         }
         XCTAssertEqual(reader.badLinesRead, 0)
-        XCTAssertGreaterThan(reader.recordsRead, 120)
+        XCTAssertGreaterThan(reader.recordsRead, 360)
     }
 }

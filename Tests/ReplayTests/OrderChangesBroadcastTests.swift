@@ -75,13 +75,10 @@ final class OrderChangesBroadcastTests: XCTestCase {
         }
     }
 
-    func testTheGeneratorSubscribesEachActivityToItsFirstStoreAndChangesNothingElse() throws {
-        var plain = [UInt8](), subscribed = [UInt8]()
-        try OrderChangesGenerator(events: 400, devices: 30, stores: 5, seed: 3).write { plain += $0 }
-        var g = OrderChangesGenerator(events: 400, devices: 30, stores: 5, seed: 3)
-        g.channels = true
-        try g.write { subscribed += $0 }
-        let a = String(decoding: plain, as: UTF8.self).split(separator: "\n"), b = String(decoding: subscribed, as: UTF8.self).split(separator: "\n")
+    /// order-changes-channels.ndjson is order-changes.ndjson with each registration subscribed to its first store.
+    func testTheChannelsRecordingSubscribesEachActivityToItsFirstStoreAndChangesNothingElse() throws {
+        let a = try String(contentsOfFile: RepoFiles.stream("order-changes"), encoding: .utf8).split(separator: "\n")
+        let b = try String(contentsOfFile: RepoFiles.stream("order-changes-channels"), encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(a.count, b.count)
         var registrations = 0
         for (x, y) in zip(a, b) {
@@ -90,23 +87,22 @@ final class OrderChangesBroadcastTests: XCTestCase {
                 continue
             }
             registrations += 1
+            let plain = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(x.utf8)) as? NSDictionary)
             let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(y.utf8)) as? [String: Any])
             XCTAssertEqual(obj["input_push_channel"] as? Int, (obj["store_ids"] as? [Int])?.first)
+            XCTAssertEqual(plain, (obj.filter { $0.key != "input_push_channel" }) as NSDictionary)
         }
         XCTAssertGreaterThan(registrations, 0)
     }
 }
 
-/// Over a whole generated recording: every follower push device delivery plans for an order change is
+/// Over the first half of the shipped order-changes-channels.ndjson: every follower push device delivery plans for an order change is
 /// either a subscriber a broadcast reaches or a follower the broadcast does not cover, so "devices reached"
 /// differs between the modes exactly by the subscriptions.
 final class BroadcastReachIdentityTests: XCTestCase {
     func testFollowerPushesAreSubscribersReachedPlusFollowersNotCovered() throws {
-        var generator = OrderChangesGenerator(events: 3_000, devices: 120, stores: 12, seed: 5)
-        generator.channels = true
-        var bytes = [UInt8]()
-        try generator.write { bytes += $0 }
-        let path = StreamTestFiles.write(String(decoding: bytes, as: UTF8.self), for: self)
+        let bytes = [UInt8](try RepoFiles.streamPrefix("order-changes-channels", lines: 3_000))
+        let path = StreamTestFiles.write(bytes, for: self)
         let stores = Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> Int? in
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             return o["input_push_channel"] as? Int

@@ -1,7 +1,7 @@
 /// A small deterministic random generator (SplitMix64, Steele, Lea and Flood 2014): the same seed gives
-/// the same sequence on every platform, so generated recordings are byte-for-byte reproducible and the
-/// simulator's injected faults and dead-token fractions repeat from run to run. The one copy: Replay's
-/// generators, the simulator's dice and device registry use it.
+/// the same sequence on every platform, so a scaled recording's clones are byte-for-byte reproducible and
+/// the simulator's injected faults and dead-token fractions repeat from run to run. The one copy: Replay's
+/// recording scaler, the simulator's dice and device registry use it.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The golden-ratio increment added to the state per draw (2^64 / φ, odd).
     public static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -1,11 +1,11 @@
 import APNsCore
 
 /// Builds one NDJSON line field by field, escaping strings, in key order as added.
-public struct NDJSONLine {
+struct NDJSONLine {
     private var bytes: [UInt8] = [UInt8(ascii: "{")]
     private var first = true
 
-    public init() {}
+    init() {}
 
     private mutating func key(_ k: String) {
         if !first { bytes.append(UInt8(ascii: ",")) }
@@ -15,7 +15,7 @@ public struct NDJSONLine {
         bytes.append(contentsOf: Array("\":".utf8))
     }
 
-    public mutating func string(_ k: String, _ v: String?) {
+    mutating func string(_ k: String, _ v: String?) {
         key(k)
         guard let v else { bytes.append(contentsOf: Array("null".utf8)); return }
         bytes.append(UInt8(ascii: "\""))
@@ -23,13 +23,13 @@ public struct NDJSONLine {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    public mutating func int(_ k: String, _ v: Int?) {
+    mutating func int(_ k: String, _ v: Int?) {
         key(k)
         guard let v else { bytes.append(contentsOf: Array("null".utf8)); return }
         JSONEscaping.appendDecimal(v, to: &bytes)
     }
 
-    public mutating func ints(_ k: String, _ v: [Int]) {
+    mutating func ints(_ k: String, _ v: [Int]) {
         key(k)
         bytes.append(UInt8(ascii: "["))
         for (i, n) in v.enumerated() {
@@ -39,13 +39,13 @@ public struct NDJSONLine {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    public mutating func bool(_ k: String, _ v: Bool) {
+    mutating func bool(_ k: String, _ v: Bool) {
         key(k)
         bytes.append(contentsOf: Array((v ? "true" : "false").utf8))
     }
 
     /// A nested object, its fields added by `build` in order.
-    public mutating func object(_ k: String, _ build: (inout NDJSONLine) -> Void) {
+    mutating func object(_ k: String, _ build: (inout NDJSONLine) -> Void) {
         key(k)
         var inner = NDJSONLine()
         build(&inner)
@@ -54,5 +54,5 @@ public struct NDJSONLine {
     }
 
     /// The finished line, with its newline.
-    public var line: [UInt8] { bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")] }
+    var line: [UInt8] { bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")] }
 }
