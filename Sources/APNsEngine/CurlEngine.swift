@@ -132,7 +132,7 @@ public final class CurlEngine: WakeableEngine {
             drainCompletions(sink: sink)
             reportConnections(to: sink)
 
-            let end = EngineLoop.TurnEnd(now: now, staged: staged?.push.intendedNanos, roomForStaged: inFlight < limit, inFlight: inFlight,
+            let end = EngineLoop.TurnEnd(now: now, staged: staged?.push.intendedNanos, room: inFlight < limit, inFlight: inFlight,
                                          retriesWaiting: !retryQueue.isEmpty, nextRetry: retryQueue.nextDueNanos,
                                          lifecycleWake: lifecycle.wakeNanos, completed: completedCount != completedBefore,
                                          stopRequested: stop.isRequested, drainDeadline: stop.drainDeadlineNanos)

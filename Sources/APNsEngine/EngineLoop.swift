@@ -132,10 +132,10 @@ struct EngineLoop {
     /// What the engine sees at the end of a turn, after libcurl worked and completions were drained.
     struct TurnEnd {
         var now: UInt64
-        /// The staged push's intended time, if one is staged, and whether the window has room for another
-        /// transfer (the staged push or a resend).
+        /// The staged push's intended time, if one is staged.
         var staged: UInt64?
-        var roomForStaged: Bool
+        /// Whether the window has room for another transfer (the staged push or a resend).
+        var room: Bool
         var inFlight: Int
         var retriesWaiting: Bool
         var nextRetry: UInt64?
@@ -166,8 +166,8 @@ struct EngineLoop {
         func earliest(_ d: UInt64) { due = min(due ?? d, d) }
         // A staged push or a resend is only due when the window has room for it: otherwise an answer frees
         // room first, and a due time already past would send the loop round without reading any.
-        if let s = t.staged, t.roomForStaged { earliest(s &- sendAheadNanos) }
-        if let d = t.nextRetry, t.roomForStaged { earliest(d) }
+        if let s = t.staged, t.room { earliest(s &- sendAheadNanos) }
+        if let d = t.nextRetry, t.room { earliest(d) }
         if let d = t.lifecycleWake { earliest(d) }
         if t.stopRequested, t.inFlight > 0 { earliest(t.drainDeadline) }
         if !answered, !t.stopRequested, let since = unreachableSince { earliest(since + failFastNanos) }

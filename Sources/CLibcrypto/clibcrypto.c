@@ -22,6 +22,19 @@ static int no_passphrase(char *buf, int size, int rwflag, void *u) {
     return 0;
 }
 
+// What a memory BIO holds, copied into a buffer the caller frees with clibcrypto_free (*out). Returns its
+// length, or 0 when the BIO is empty or the copy fails (*out is then left as it was).
+static size_t copy_out(BIO *bio, char **out) {
+    char *data = NULL;
+    long len = BIO_get_mem_data(bio, &data);
+    if (len <= 0) return 0;
+    char *copy = OPENSSL_malloc((size_t)len);
+    if (copy == NULL) return 0;
+    memcpy(copy, data, (size_t)len);
+    *out = copy;
+    return (size_t)len;
+}
+
 static int is_p256(EVP_PKEY *k) {
     char group[64];
     size_t len = 0;
@@ -67,15 +80,7 @@ size_t clibcrypto_p256_pkcs8_pem(const clibcrypto_p256_key *key, char **out) {
     *out = NULL;
     BIO *bio = BIO_new(BIO_s_mem());
     if (bio == NULL) return 0;
-    size_t result = 0;
-    if (PEM_write_bio_PrivateKey(bio, pkey(key), NULL, NULL, 0, NULL, NULL) == 1) {
-        char *data = NULL;
-        long len = BIO_get_mem_data(bio, &data);
-        if (len > 0 && (*out = OPENSSL_malloc((size_t)len)) != NULL) {
-            memcpy(*out, data, (size_t)len);
-            result = (size_t)len;
-        }
-    }
+    size_t result = PEM_write_bio_PrivateKey(bio, pkey(key), NULL, NULL, 0, NULL, NULL) == 1 ? copy_out(bio, out) : 0;
     BIO_free(bio);
     return result;
 }
@@ -281,15 +286,7 @@ size_t clibcrypto_certificate_pem(const clibcrypto_certificate *certificate, cha
     *out = NULL;
     BIO *bio = BIO_new(BIO_s_mem());
     if (bio == NULL) return 0;
-    size_t result = 0;
-    if (PEM_write_bio_X509(bio, certificate->x509) == 1) {
-        char *data = NULL;
-        long len = BIO_get_mem_data(bio, &data);
-        if (len > 0 && (*out = OPENSSL_malloc((size_t)len)) != NULL) {
-            memcpy(*out, data, (size_t)len);
-            result = (size_t)len;
-        }
-    }
+    size_t result = PEM_write_bio_X509(bio, certificate->x509) == 1 ? copy_out(bio, out) : 0;
     BIO_free(bio);
     return result;
 }

@@ -74,7 +74,7 @@ final class EngineLoopTests: XCTestCase {
 
     func end(_ now: UInt64, staged: UInt64? = nil, room: Bool = true, inFlight: Int = 0, retries: UInt64? = nil,
              lifecycle: UInt64? = nil, completed: Bool = false, stop: Bool = false) -> EngineLoop.TurnEnd {
-        .init(now: now, staged: staged, roomForStaged: room, inFlight: inFlight, retriesWaiting: retries != nil, nextRetry: retries,
+        .init(now: now, staged: staged, room: room, inFlight: inFlight, retriesWaiting: retries != nil, nextRetry: retries,
               lifecycleWake: lifecycle, completed: completed, stopRequested: stop, drainDeadline: now + 3 * s)
     }
 

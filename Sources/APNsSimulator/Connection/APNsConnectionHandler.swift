@@ -5,32 +5,17 @@ import NIOHTTP2
 import NIOPosix
 
 /// One client connection of the validating simulator, at the HTTP/2 frame level: no child channel per
-/// stream. It gathers each stream's headers and body in a small dictionary, asks the validator, and
-/// answers on the same stream id like APNs (200 + `apns-id`, or the status with `{"reason": …}`). The
-/// connection's rules (the stream limit: 1 until the first valid provider token, then the configured
-/// value, streams past it refused with RST_STREAM REFUSED_STREAM; injected faults; GOAWAY after N
-/// streams, after T seconds or when idle) are decided by `ConnectionPolicy`, which returns actions;
-/// this handler carries them out, and owns the streams' frames, the provider-token state and the
+/// stream. Each stream's headers and body are gathered, the validator is asked, and the answer goes out
+/// on the same stream id like APNs (200 + `apns-id`, or the status with `{"reason": …}`). The streams'
+/// bookkeeping (headers, body, `content-length`, answered, the highest stream id, the stall) is decided
+/// by `StreamStateMachine`, and the connection's rules (the stream limit: 1 until the first valid provider
+/// token, then the configured value, streams past it refused with RST_STREAM REFUSED_STREAM; injected
+/// faults; GOAWAY after N streams, after T seconds or when idle) by `ConnectionPolicy`; both return
+/// actions, which this handler carries out. It owns the frames written, the provider-token state and the
 /// counters. Lives on the connection's event loop.
 final class APNsConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
-
-    private struct PendingStream {
-        /// The headers the validator reads, gathered when the HEADERS frame arrived.
-        var fields: RequestHeaderFields
-        var body: ByteBuffer?
-        /// Answered, or reset for a broken `content-length`: later frames are ignored.
-        var answered = false
-        /// Body bytes `content-length` still announces (nil without one).
-        var remaining: Int?
-
-        init(fields: RequestHeaderFields, answered: Bool) {
-            self.fields = fields
-            self.answered = answered
-            if case let .length(n) = fields.contentLength { remaining = n }
-        }
-    }
 
     private let configuration: SimulatorConfiguration
     private let validator: RequestValidator
@@ -38,16 +23,13 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let channelRequests: ChannelRequestValidator
     private let counters: SimulatorCounterBox
     private let rewriter: SettingsRewriter
-    private var streams: [HTTP2StreamID: PendingStream] = [:]
+    private var streams = StreamStateMachine()
     private var auth = ConnectionAuthState()
     private var policy: ConnectionPolicy
     private var ids = ResponseIDs()
     private var delta: ConnectionCounters
     private var totals = TotalsDelta()
     private var needsFlush = false
-    /// Set by the stall fault: nothing is read or written on this connection any more.
-    private var stalled = false
-    private var highestStreamID: HTTP2StreamID = .rootStream
     /// Whether an answer has carried `apns-id` / `apns-unique-id` yet: the first one is indexed, so that
     /// the HPACK encoder finds the name in its table and Huffman-codes only the value afterwards.
     private var apnsIDNameIndexed = false
@@ -90,7 +72,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let timers = policy.connectionStarted(now: context.eventLoop.now.uptimeNanoseconds)
         if let seconds = timers.goAwayAfterSeconds {
             context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
-                guard let self, !self.stalled else { return }
+                guard let self, !self.streams.isStalled else { return }
                 self.carryOut(self.policy.goAwayTimerFired(), context: context)
             }
         }
@@ -99,8 +81,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     private func scheduleIdleCheck(context: ChannelHandlerContext, after seconds: Double) {
         context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in
-            guard let self, !self.stalled, context.channel.isActive else { return }
-            switch self.policy.idleCheckFired(now: context.eventLoop.now.uptimeNanoseconds, openStreams: self.streams.count) {
+            guard let self, !self.streams.isStalled, context.channel.isActive else { return }
+            switch self.policy.idleCheckFired(now: context.eventLoop.now.uptimeNanoseconds, openStreams: self.streams.openStreams) {
             case .none: break
             case let .goAway(reason): self.goAway(context: context, reason: reason)
             case let .checkAgain(seconds): self.scheduleIdleCheck(context: context, after: seconds)
@@ -118,40 +100,17 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     // MARK: Frames
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !stalled else { return }
+        // A stalled connection reads nothing, stream frames or not.
+        guard !streams.isStalled else { return }
         let frame = unwrapInboundIn(data)
         switch frame.payload {
         case let .headers(h):
-            if let index = streams.index(forKey: frame.streamID) {
-                // Trailers: nothing APNs reads, but the body must have been as long as announced.
-                act(Self.receiveTrailers(endStream: h.endStream, &streams.values[index]), context: context, streamID: frame.streamID)
-                return
-            }
-            if frame.streamID > highestStreamID { highestStreamID = frame.streamID }
-            // The content-length check comes first, where the HTTP/2 layer made it.
-            let fields = RequestHeaderFields(h.headers)
-            let malformed: Bool
-            switch fields.contentLength {
-            case .absent: malformed = false
-            case let .length(n): malformed = h.endStream && n != 0
-            case .invalid: malformed = true
-            }
-            if malformed {
-                resetMalformed(context: context, streamID: frame.streamID)
-                return
-            }
-            if case .refuse = policy.streamOpened(openStreams: streams.count, now: context.eventLoop.now.uptimeNanoseconds) {
-                refuse(context: context, streamID: frame.streamID)
-                return
-            }
-            streams[frame.streamID] = PendingStream(fields: fields, answered: h.endStream)
-            if h.endStream { respond(context: context, streamID: frame.streamID, fields, body: nil) }
+            carryOut(streams.receiveHeaders(h.headers, endStream: h.endStream, streamID: frame.streamID), context: context)
         case let .data(d):
-            guard let index = streams.index(forKey: frame.streamID) else { return }
-            act(Self.receive(d, &streams.values[index]), context: context, streamID: frame.streamID)
+            carryOut(streams.receiveData(d, streamID: frame.streamID), context: context)
         case .rstStream:
             delta.resetsReceived += 1
-            streams[frame.streamID] = nil
+            carryOut(streams.resetByPeer(frame.streamID), context: context)
         case .settings(.ack):
             policy.settingsAcknowledged()
         case .ping(_, ack: false):
@@ -163,58 +122,30 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// What a frame asks of the handler once its stream is updated.
-    private enum NextStep {
-        case wait
-        case reset
-        case respond(RequestHeaderFields, ByteBuffer?)
-    }
-
-    /// Applies DATA to its stream in place (a `PendingStream` read out of the dictionary is a copy of
-    /// its headers: each read of a field cost a copy and a destroy of the whole struct).
-    private static func receive(_ d: HTTP2Frame.FramePayload.Data, _ stream: inout PendingStream) -> NextStep {
-        guard !stream.answered else { return .wait }
-        if let left = stream.remaining {
-            let now = left - d.data.readableBytes
-            if now < 0 || (d.endStream && now != 0) {
-                stream.answered = true
-                return .reset
-            }
-            stream.remaining = now
-        }
-        // Past 8 KiB the body is too large for any push type: keep the size over the limit, not the bytes.
-        if case var .byteBuffer(buffer) = d.data, (stream.body?.readableBytes ?? 0) <= 8192 {
-            if stream.body == nil {
-                stream.body = buffer
-            } else {
-                stream.body!.writeBuffer(&buffer)
-            }
-        }
-        guard d.endStream else { return .wait }
-        stream.answered = true
-        return .respond(stream.fields, stream.body)
-    }
-
-    /// Trailers (HEADERS after the request's HEADERS): the body must have been as long as announced.
-    private static func receiveTrailers(endStream: Bool, _ stream: inout PendingStream) -> NextStep {
-        guard !stream.answered else { return .wait }
-        if let left = stream.remaining, left != 0 {
-            stream.answered = true
-            return .reset
-        }
-        guard endStream else { return .wait }
-        stream.answered = true
-        return .respond(stream.fields, stream.body)
-    }
-
-    /// Done outside the dictionary access: answering closes the stream, which removes it.
+    /// Carries out what the streams' state machine decided; done outside its dictionary access, since
+    /// answering closes the stream, which removes it.
     @inline(__always)
-    private func act(_ step: NextStep, context: ChannelHandlerContext, streamID: HTTP2StreamID) {
-        switch step {
-        case .wait: break
-        case .reset: resetMalformed(context: context, streamID: streamID)
-        case let .respond(fields, body): respond(context: context, streamID: streamID, fields, body: body)
+    private func carryOut(_ action: StreamStateMachine.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none, .ignore:
+            break
+        case let .reset(streamID, code):
+            reset(context: context, streamID: streamID, code)
+        case let .admit(streamID, fields, endStream):
+            admitOrRefuse(streamID, fields, endStream: endStream, context: context)
+        case let .validate(streamID, fields, body):
+            respond(context: context, streamID: streamID, fields, body: body)
         }
+    }
+
+    /// A new stream's well-formed request headers: the connection's rules take it or refuse it.
+    private func admitOrRefuse(_ streamID: HTTP2StreamID, _ fields: RequestHeaderFields, endStream: Bool,
+                               context: ChannelHandlerContext) {
+        if case .refuse = policy.streamOpened(openStreams: streams.openStreams, now: context.eventLoop.now.uptimeNanoseconds) {
+            refuse(context: context, streamID: streamID)
+            return
+        }
+        carryOut(streams.admit(streamID, fields, endStream: endStream), context: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -233,12 +164,12 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if eventType == NIOHTTP2WindowUpdatedEvent.self {
             let window = event as! NIOHTTP2WindowUpdatedEvent
             // Streams that are still open only: a closed stream's window no longer matters.
-            if let update = InboundWindowKeeper.update(for: window), window.streamID == .rootStream || streams[window.streamID] != nil {
+            if let update = InboundWindowKeeper.update(for: window), window.streamID == .rootStream || streams.isOpen(window.streamID) {
                 context.write(wrapOutboundOut(update), promise: nil)
                 needsFlush = true
             }
         } else if eventType == StreamClosedEvent.self {
-            streams[(event as! StreamClosedEvent).streamID] = nil
+            streams.streamClosed((event as! StreamClosedEvent).streamID)
         } else if eventType == ChannelShouldQuiesceEvent.self {
             // The server is going down: GOAWAY, then close once what was taken is answered.
             goAway(context: context, reason: .shutdown)
@@ -266,11 +197,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         needsFlush = true
     }
 
-    /// A stream whose `content-length` is malformed or disagrees with its body: RST_STREAM PROTOCOL_ERROR
-    /// and no answer (RFC 9113, section 8.1.1), as the HTTP/2 layer's own check did (it is off: this is cheaper,
-    /// reading the headers the validator gathers anyway).
-    private func resetMalformed(context: ChannelHandlerContext, streamID: HTTP2StreamID) {
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.protocolError))), promise: nil)
+    /// RST_STREAM and no answer. A stream whose `content-length` is malformed or disagrees with its body
+    /// gets PROTOCOL_ERROR here, as the HTTP/2 layer's own check did (it is off: this is cheaper, reading
+    /// the headers the validator gathers anyway).
+    private func reset(context: ChannelHandlerContext, streamID: HTTP2StreamID, _ code: HTTP2ErrorCode) {
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(code))), promise: nil)
         needsFlush = true
     }
 
@@ -357,7 +288,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                       delayMilliseconds delay: Double, shutdownAfter: Bool) {
         if delay > 0 {
             context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000))) { [weak self] in
-                guard let self, !self.stalled, self.streams[streamID] != nil else { return }
+                guard let self, !self.streams.isStalled, self.streams.isOpen(streamID) else { return }
                 self.mergeCounters()
                 self.write(frames, context: context)
                 context.flush()
@@ -390,7 +321,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// sends a TCP reset, which can destroy answers already written: the client would resend pushes this
     /// server accepted. Within the grace the client normally reads its answers and closes first.
     private func closeIfDrained(context: ChannelHandlerContext) {
-        guard streams.isEmpty, context.channel.isActive, !closeScheduled else { return }
+        guard streams.openStreams == 0, context.channel.isActive, !closeScheduled else { return }
         closeScheduled = true
         context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeGrace) {
             if context.channel.isActive { context.close(promise: nil) }
@@ -494,7 +425,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         counters.update { $0.goAwaysSent[reason.rawValue, default: 0] += 1 }
         var debug = ByteBuffer()
         debug.writeString(reason.responseBody)
-        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: highestStreamID, errorCode: .noError, opaqueData: debug))
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streams.highestStreamID, errorCode: .noError, opaqueData: debug))
         // Closed once GOAWAY (and every answer written before it) is out, or after the last open
         // stream's answer (see `write`).
         let written = context.eventLoop.makePromise(of: Void.self)
@@ -505,7 +436,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// Silences the connection: stops reading from the socket (so the HTTP/2 layer acknowledges no more
     /// PINGs or SETTINGS either) and drops every answer still to be written; it stays open.
     private func stall(context: ChannelHandlerContext) {
-        stalled = true
+        streams.stall()
         delta.endedBy = "stall"
         counters.update { $0.connectionsStalled += 1 }
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }

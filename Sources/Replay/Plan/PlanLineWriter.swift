@@ -126,7 +126,7 @@ public final class PlanLineWriter {
                 }
                 if perPush[kind].collapseID, !push.collapseID.isEmpty {
                     Self.appendKey("collapse_id", to: &buffer)
-                    appendJSONString(push.collapseID)
+                    Self.appendString(utf8: push.collapseID, to: &buffer)
                 }
             }
             Self.appendKey("payload", to: &buffer)
@@ -148,13 +148,6 @@ public final class PlanLineWriter {
             written += n
         }
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// UTF-8 bytes as a JSON string.
-    private func appendJSONString(_ bytes: [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
-        for b in bytes { Self.appendEscaped(b, to: &buffer) }
-        buffer.append(UInt8(ascii: "\""))
     }
 
     /// ``DeviceToken/redacted(_:)`` written in place: the first 8 characters and the length.
@@ -190,16 +183,22 @@ public final class PlanLineWriter {
     }
 
     /// `text` as a JSON string.
+    @inline(__always)
     static func appendString(_ text: String, to out: inout [UInt8]) {
+        appendString(utf8: text.utf8, to: &out)
+    }
+
+    /// UTF-8 bytes (a `String`'s, or a push's own collapse id) as a JSON string.
+    static func appendString<UTF8: Sequence<UInt8>>(utf8 bytes: UTF8, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        let copied: Bool? = bytes.withContiguousStorageIfAvailable { bytes in
             // Most text (hex tokens, topics, paths) needs no escape: copied whole.
             guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
             out.append(contentsOf: bytes)
             return true
         }
         if copied != true {
-            for b in text.utf8 { appendEscaped(b, to: &out) }
+            for b in bytes { appendEscaped(b, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
     }
