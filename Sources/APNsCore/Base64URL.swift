@@ -1,6 +1,6 @@
 import Foundation
 
-/// base64url without padding (RFC 7515, section 2), as JWS uses it, and a lenient decoder that also takes
+/// base64url without padding, as JWS uses it, and a lenient decoder that also takes
 /// standard base64 with padding (APNs accepts both).
 public enum Base64URL {
     public static func encode<D: DataProtocol>(_ data: D) -> String {

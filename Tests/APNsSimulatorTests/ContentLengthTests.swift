@@ -2,7 +2,7 @@ import APNsCore
 @testable import APNsSimulator
 import XCTest
 
-/// content-length is checked against the body (RFC 9113, section 8.1.1): a stream whose content-length is
+/// content-length is checked against the body, as HTTP/2 requires: a stream whose content-length is
 /// malformed or disagrees with its DATA is reset with PROTOCOL_ERROR and gets no answer, as NIOHTTP2's
 /// own check (off: the handler does it) would; the connection goes on.
 final class ContentLengthTests: XCTestCase {

@@ -303,7 +303,7 @@ struct RequestHeaderFields {
     var duplicate = false
     var contentLength = ContentLength.absent
 
-    /// `content-length` as RFC 9113, section 8.1.1 and NIOHTTP2's own check read it: every value, split at
+    /// `content-length` as HTTP/2 and NIOHTTP2's own check read it: every value, split at
     /// commas and trimmed of spaces and tabs, must be the same non-negative decimal number.
     enum ContentLength: Equatable {
         case absent
