@@ -1,77 +1,22 @@
-/// One JSON value in a ``JSONTape``. Object members follow their object as key, value, key, value…;
-/// array elements follow their array; `next` skips a whole subtree.
-struct JSONNode {
-    enum Kind: UInt8 {
-        case object, array, string, number, `true`, `false`, null
-    }
-
-    let kind: Kind
-    /// For a string: no backslash and no control character (JSONDecoder's fast path).
-    var isSimple = true
-    /// For a string: every byte is ASCII.
-    var isASCII = true
-    /// String: first byte after the opening quote. Number: its first byte. Others: the first byte.
-    let start: Int
-    /// String: the closing quote. Number and literals: one past the last byte. Containers: one past
-    /// the closing bracket.
-    var end: Int
-    /// Object: members. Array: elements.
-    var count = 0
-    /// Index of the node after this value and everything inside it.
-    var next = 0
-
-    init(kind: Kind, start: Int, end: Int) {
-        self.kind = kind
-        self.start = start
-        self.end = end
-    }
-}
-
-/// A syntax error: where, and what.
-struct JSONSyntaxError: Error {
-    let offset: Int
-    let message: String
-}
-
-/// Scans a JSON document once into a flat array of ``JSONNode``s, accepting exactly what
-/// Foundation's `JSONDecoder` (swift-foundation's `JSONScanner`) accepts before decoding starts:
-///
-/// - a UTF-8 byte-order mark is skipped; whitespace is space, tab, LF and CR only;
-/// - a trailing comma is allowed before `]` and `}` (`[1,]`, `{"a":1,}`), an empty element is not;
-/// - containers nest at most 512 deep;
-/// - a number is scanned as `-` or a digit followed by any of `0-9 . + - e E`; its grammar is checked
-///   only when the number is decoded (``JSONNumber``);
-/// - a string ends at the first unescaped `"`; `\u` must be followed by four bytes that are not `"`;
-///   escapes, control characters and UTF-8 are checked only when the string is decoded
-///   (``JSONString``);
-/// - nothing but whitespace may follow the top-level value.
-///
-/// Payloads in UTF-16 or UTF-32 (which `JSONDecoder` transcodes) are reported as syntax errors.
-struct JSONTape {
-    static let maxDepth = 512
-
-    private(set) var nodes: [JSONNode] = []
+/// The scan behind ``JSONTape``: one pass over the bytes, appending to `nodes` (the tape's array, moved
+/// in for the scan and back out after it, so that its storage is reused).
+struct JSONScanner {
+    var nodes: [JSONNode] = []
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        nodes.reserveCapacity(max(8, bytes.count / 8))
     }
 
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[JSONNode], JSONSyntaxError> {
-        var tape = JSONTape(bytes: bytes)
-        do throws(JSONSyntaxError) {
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { tape.index = 3 }
-            try tape.scanValue()
-            tape.skipWhitespace()
-            guard tape.index == bytes.count else {
-                throw JSONSyntaxError(offset: tape.index, message: "unexpected \(tape.describeByte()) after the top-level value")
-            }
-            return .success(tape.nodes)
-        } catch {
-            return .failure(error)
+    /// The whole document: a byte-order mark, one value, whitespace.
+    mutating func scanDocument() throws(JSONSyntaxError) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        try scanValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) after the top-level value")
         }
     }
 
@@ -93,7 +38,7 @@ struct JSONTape {
     }
 
     private mutating func scanArray() throws(JSONSyntaxError) {
-        guard depth < Self.maxDepth else { throw JSONSyntaxError(offset: index, message: "more than \(Self.maxDepth) nested arrays and objects") }
+        guard depth < JSONTape.maxDepth else { throw JSONSyntaxError(offset: index, message: "more than \(JSONTape.maxDepth) nested arrays and objects") }
         depth += 1
         defer { depth -= 1 }
         let slot = nodes.count
@@ -131,7 +76,7 @@ struct JSONTape {
     }
 
     private mutating func scanObject() throws(JSONSyntaxError) {
-        guard depth < Self.maxDepth else { throw JSONSyntaxError(offset: index, message: "more than \(Self.maxDepth) nested arrays and objects") }
+        guard depth < JSONTape.maxDepth else { throw JSONSyntaxError(offset: index, message: "more than \(JSONTape.maxDepth) nested arrays and objects") }
         depth += 1
         defer { depth -= 1 }
         let slot = nodes.count
