@@ -46,6 +46,15 @@ final class JSONTapeTests: XCTestCase {
         XCTAssertThrowsError(try Array("[1".utf8).withUnsafeBufferPointer { try tape.scan($0) })
     }
 
+    /// `deepest` counts the containers around the most deeply nested value: an empty container adds none.
+    func testDeepestCountsTheContainersAroundAValue() throws {
+        var tape = JSONTape()
+        for (document, deepest) in [("1", 0), ("[]", 0), ("[1]", 1), (#"{"a":[[],{}]}"#, 2), (#"[[1],{"a":{"b":[2]}}]"#, 4)] {
+            try Array(document.utf8).withUnsafeBufferPointer { try tape.scan($0) }
+            XCTAssertEqual(tape.deepest, deepest, document)
+        }
+    }
+
     func testNumberFormIsRFC8259s() {
         func form(_ s: String) -> JSONNumberForm? { Array(s.utf8).withUnsafeBufferPointer { JSONNumberForm($0, 0, $0.count) } }
         for good in ["0", "-0", "12", "1.5", "-0.5e7", "1E+2", "3e-0"] { XCTAssertNotNil(form(good), good) }

@@ -6,6 +6,7 @@ public struct JSONNumberForm: Sendable, Equatable {
     public var hasExponent = false
 
     /// The form of `bytes[start..<end]` (a number node's `start` and `end`), or nil when it is not a JSON number.
+    @inlinable
     public init?(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
         guard start < end, end <= bytes.count else { return nil }
         var index = start
@@ -32,5 +33,6 @@ public struct JSONNumberForm: Sendable, Equatable {
         guard index == end else { return nil }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @usableFromInline
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }

@@ -5,6 +5,8 @@ struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The most containers a value has stood inside so far.
+    private(set) var deepest = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -23,6 +25,7 @@ struct JSONScanner {
     // MARK: Values
 
     private mutating func scanValue() throws(JSONSyntaxError) {
+        if depth > deepest { deepest = depth }
         skipWhitespace()
         guard index < bytes.count else { throw endOfData() }
         switch bytes[index] {
@@ -127,38 +130,46 @@ struct JSONScanner {
 
     private mutating func scanString() throws(JSONSyntaxError) {
         let quote = index
-        index += 1
-        let start = index
+        let start = index + 1
+        let count = bytes.count
         var isSimple = true
-        var isASCII = true
+        var highBits: UInt8 = 0  // the bytes outside escapes or-ed: ASCII when its top bit is clear
+        // A local index over the bytes: most of a payload is string bytes.
+        var i = start
         while true {
-            guard index < bytes.count else { throw JSONSyntaxError(offset: quote, message: "unterminated string") }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") {
-                isSimple = false
-                guard index + 1 < bytes.count else { throw JSONSyntaxError(offset: quote, message: "unterminated string") }
-                let escaped = bytes[index + 1]
-                index += 2
-                if escaped == UInt8(ascii: "u") {
-                    guard index + 4 <= bytes.count else { throw JSONSyntaxError(offset: quote, message: "unterminated string") }
-                    for offset in 0..<4 where bytes[index + offset] == UInt8(ascii: "\"") {
-                        throw JSONSyntaxError(offset: index, message: "'\"' inside a \\u escape")
-                    }
-                    index += 4
-                }
+            guard i < count else { throw JSONSyntaxError(offset: quote, message: "unterminated string") }
+            let byte = bytes[i]
+            // Neither a quote (0x22), a backslash (0x5C) nor a control character: the common case.
+            if byte > 0x5C || (byte > 0x22 && byte < 0x5C) || byte == 0x20 || byte == 0x21 {
+                highBits |= byte
+                i += 1
                 continue
             }
-            if byte < 0x20 { isSimple = false }
-            if byte >= 0x80 { isASCII = false }
-            index += 1
+            if byte == UInt8(ascii: "\"") { break }
+            if byte < 0x20 {
+                isSimple = false
+                i += 1
+                continue
+            }
+            // A backslash.
+            isSimple = false
+            guard i + 1 < count else { throw JSONSyntaxError(offset: quote, message: "unterminated string") }
+            let escaped = bytes[i + 1]
+            i += 2
+            if escaped == UInt8(ascii: "u") {
+                guard i + 4 <= count else { throw JSONSyntaxError(offset: quote, message: "unterminated string") }
+                for offset in 0..<4 where bytes[i + offset] == UInt8(ascii: "\"") {
+                    throw JSONSyntaxError(offset: i, message: "'\"' inside a \\u escape")
+                }
+                i += 4
+            }
         }
-        var node = JSONNode(kind: .string, start: start, end: index)
+        var node = JSONNode(kind: .string, start: start, end: i)
         node.isSimple = isSimple
-        node.isASCII = isASCII
+        node.isASCII = highBits < 0x80
         node.next = nodes.count + 1
         nodes.append(node)
-        index += 1
+        index = i + 1
     }
 
     private mutating func scanNumber() {

@@ -19,6 +19,10 @@ public struct JSONTape: Sendable {
     /// The nodes of the document scanned last, in document order (the top-level value first).
     public private(set) var nodes: [JSONNode] = []
 
+    /// How many arrays and objects the most deeply nested value of that document stands inside (0 for a
+    /// document that is one number, string or literal, or an empty container).
+    public private(set) var deepest = 0
+
     /// An empty tape; one kept and scanned into again reuses its storage.
     public init() {}
 
@@ -27,7 +31,10 @@ public struct JSONTape: Sendable {
     public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
         var scanner = JSONScanner(bytes: bytes)
         swap(&scanner.nodes, &nodes)
-        defer { swap(&scanner.nodes, &nodes) }
+        defer {
+            swap(&scanner.nodes, &nodes)
+            deepest = scanner.deepest
+        }
         scanner.nodes.removeAll(keepingCapacity: true)
         scanner.nodes.reserveCapacity(max(8, bytes.count / 8))
         try scanner.scanDocument()

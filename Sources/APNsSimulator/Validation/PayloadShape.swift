@@ -28,7 +28,7 @@ struct PayloadShape {
         func contains(_ index: Int) -> Bool { bits & (1 << UInt64(index)) != 0 }
     }
 
-    /// Nodes deeper than this below the top-level object are refused.
+    /// Values deeper than this below the top-level object (inside more containers) are refused.
     static let maxDepth = 64
 
     /// `watching` nil reads no keys (`apsKeys` nil, `isStartEvent` false); at most 64 keys. `tape` holds
@@ -37,8 +37,8 @@ struct PayloadShape {
         let bytes = bytes.assumingMemoryBound(to: UInt8.self)
         do throws(JSONSyntaxError) { try tape.scan(bytes) } catch { return }
         let reader = Reader(bytes: bytes, nodes: tape.nodes)
-        guard reader.nodes[0].kind == .object, reader.onlyWhitespace(before: reader.nodes[0].start),
-              reader.isStrict(0, depth: 0) else { return }
+        guard reader.nodes[0].kind == .object, tape.deepest <= Self.maxDepth,
+              reader.onlyWhitespace(before: reader.nodes[0].start), reader.isStrict() else { return }
         isObject = true
         if let keys { readAps(reader, watching: keys) }
     }
@@ -77,24 +77,22 @@ struct PayloadShape {
 
         static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
-        /// Whether node `index`, `depth` levels below the top-level object, and everything inside it is
-        /// RFC 8259's JSON (the checks the tape's grammar leaves out).
-        func isStrict(_ index: Int, depth: Int) -> Bool {
-            let node = nodes[index]
-            switch node.kind {
-            case .object, .array:
-                guard node.count > 0 else { return true }
-                guard depth < PayloadShape.maxDepth, !hasTrailingComma(node) else { return false }
-                var child = index + 1
-                while child < node.next {
-                    guard isStrict(child, depth: depth + 1) else { return false }
-                    child = nodes[child].next
+        /// Whether every node is RFC 8259's JSON (the checks the tape's grammar leaves out); nesting is
+        /// checked on the tape.
+        func isStrict() -> Bool {
+            for node in nodes {
+                switch node.kind {
+                case .object, .array:
+                    if node.count > 0, hasTrailingComma(node) { return false }
+                case .string:
+                    if !node.isSimple, !isStrictString(node) { return false }
+                case .number:
+                    if JSONNumberForm(bytes, node.start, node.end) == nil { return false }
+                case .true, .false, .null:
+                    break
                 }
-                return true
-            case .string: return node.isSimple || isStrictString(node)
-            case .number: return JSONNumberForm(bytes, node.start, node.end) != nil
-            case .true, .false, .null: return true
             }
+            return true
         }
 
         /// A comma before the closing bracket (whitespace aside), which the tape allows.
