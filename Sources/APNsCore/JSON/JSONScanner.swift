@@ -30,8 +30,8 @@ struct JSONScanner {
         guard index < bytes.count else { throw endOfData() }
         switch bytes[index] {
         case UInt8(ascii: "\""): try scanString()
-        case UInt8(ascii: "{"): try scanObject()
-        case UInt8(ascii: "["): try scanArray()
+        case UInt8(ascii: "{"): try scanContainer(.object)
+        case UInt8(ascii: "["): try scanContainer(.array)
         case UInt8(ascii: "t"): try scanLiteral("true", .true)
         case UInt8(ascii: "f"): try scanLiteral("false", .false)
         case UInt8(ascii: "n"): try scanLiteral("null", .null)
@@ -40,36 +40,41 @@ struct JSONScanner {
         }
     }
 
-    private mutating func scanArray() throws(JSONSyntaxError) {
+    /// An array or an object: its node, then its elements or members (a trailing comma before the closing
+    /// bracket allowed); the node's count, end and next once it is closed.
+    private mutating func scanContainer(_ kind: JSONNode.Kind) throws(JSONSyntaxError) {
         guard depth < JSONTape.maxDepth else { throw JSONSyntaxError(offset: index, message: "more than \(JSONTape.maxDepth) nested arrays and objects") }
         depth += 1
         defer { depth -= 1 }
+        let isObject = kind == .object
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         let slot = nodes.count
-        nodes.append(JSONNode(kind: .array, start: index, end: index))
+        nodes.append(JSONNode(kind: kind, start: index, end: index))
         index += 1
         skipWhitespace()
         var count = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if index < bytes.count, bytes[index] == close {
             index += 1
         } else {
-            elements: while true {
+            items: while true {
+                if isObject { try scanKey() }
                 try scanValue()
                 count += 1
                 skipWhitespace()
                 guard index < bytes.count else { throw endOfData() }
                 switch bytes[index] {
-                case UInt8(ascii: "]"):
+                case close:
                     index += 1
-                    break elements
+                    break items
                 case UInt8(ascii: ","):
                     index += 1
                     skipWhitespace()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    if index < bytes.count, bytes[index] == close {
                         index += 1
-                        break elements
+                        break items
                     }
                 default:
-                    throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) in an array")
+                    throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) in \(isObject ? "an object" : "an array")")
                 }
             }
         }
@@ -78,54 +83,20 @@ struct JSONScanner {
         nodes[slot].next = nodes.count
     }
 
-    private mutating func scanObject() throws(JSONSyntaxError) {
-        guard depth < JSONTape.maxDepth else { throw JSONSyntaxError(offset: index, message: "more than \(JSONTape.maxDepth) nested arrays and objects") }
-        depth += 1
-        defer { depth -= 1 }
-        let slot = nodes.count
-        nodes.append(JSONNode(kind: .object, start: index, end: index))
-        index += 1
+    /// An object member's key and the ':' after it.
+    private mutating func scanKey() throws(JSONSyntaxError) {
         skipWhitespace()
-        var count = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-        } else {
-            members: while true {
-                skipWhitespace()
-                guard index < bytes.count else { throw endOfData() }
-                guard bytes[index] == UInt8(ascii: "\"") else {
-                    throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) where an object key should start")
-                }
-                try scanString()
-                skipWhitespace()
-                guard index < bytes.count else { throw endOfData() }
-                guard bytes[index] == UInt8(ascii: ":") else {
-                    throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) where ':' should follow a key")
-                }
-                index += 1
-                try scanValue()
-                count += 1
-                skipWhitespace()
-                guard index < bytes.count else { throw endOfData() }
-                switch bytes[index] {
-                case UInt8(ascii: "}"):
-                    index += 1
-                    break members
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipWhitespace()
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                        index += 1
-                        break members
-                    }
-                default:
-                    throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) in an object")
-                }
-            }
+        guard index < bytes.count else { throw endOfData() }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) where an object key should start")
         }
-        nodes[slot].count = count
-        nodes[slot].end = index
-        nodes[slot].next = nodes.count
+        try scanString()
+        skipWhitespace()
+        guard index < bytes.count else { throw endOfData() }
+        guard bytes[index] == UInt8(ascii: ":") else {
+            throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte()) where ':' should follow a key")
+        }
+        index += 1
     }
 
     private mutating func scanString() throws(JSONSyntaxError) {
