@@ -80,8 +80,8 @@ let package = Package(
             ]
         ),
         // Does a Live Activity payload decode into the app's ActivityKit model on the device? Reads the model's
-        // Swift declaration (a subset) and checks payload bytes with JSONDecoder's rules. Pure Swift, no dependencies.
-        .target(name: "DeviceContract"),
+        // Swift declaration (a subset) and checks payload bytes with JSONDecoder's rules, scanned by APNsCore's JSONTape.
+        .target(name: "DeviceContract", dependencies: ["APNsCore"]),
         // Recorded streams, profiles, workloads: events in, pushes out (each Live Activity push checked against
         // the app's model when the profile names one).
         .target(

@@ -46,44 +46,24 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-server_cpu=${SERVER_CPU:-0}
-client_cpu=${CLIENT_CPU:-1}
+bench=bench-engine
+source scripts/lib/bench-common.sh
 
-for tool in taskset h2load; do
-    command -v $tool >/dev/null || { echo "bench-engine: $tool is missing: run scripts/install-deps.sh --test" >&2; exit 1; }
-done
-if [ "$skip_build" != 1 ]; then
-    swift build -c release -debug-info-format none --product apnsbench >&2
-    (cd Benchmarks && swift build -c release --product engine-vs-reference) >&2
-fi
-bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}
-evr=$root/Benchmarks/.build/release/engine-vs-reference
-
-# A client's output, shown with its provider token (kept for h2load's header) left out: no full JWT is printed.
-shown() { grep -v '^authorization: ' "$1" >&2 || true; }
-
-work=$(mktemp -d)
-sim_pid=""
-cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+bench_need "run scripts/install-deps.sh --test" taskset h2load
+[ "$skip_build" = 1 ] || bench_build
+bench_workdir
 
 if [ -n "$latency" ]; then
     # APNs-like latency: the validating simulator (fast mode answers at once), its demo key signs.
     p50=${latency%,*} p99=${latency#*,}
     [ "$pushes_set" = 1 ] || pushes=30000
     printf 'faults:\n  latency: { lognormal_ms: { p50: %s, p99: %s } }\n' "$p50" "$p99" > "$work/sim.yaml"
-    taskset -c "$server_cpu" "$bin" simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem" > "$work/sim.out" 2>&1 &
-    sim_pid=$!
-    for _ in $(seq 100); do grep -q '^ready' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
-    grep -q '^ready' "$work/sim.out" || { echo "bench-engine: the simulator did not start:" >&2; cat "$work/sim.out" >&2; exit 1; }
-    url=$(sed -n 's/^url: //p' "$work/sim.out")
-    key=$(sed -n 's/^demo key: \([^ ]*\) key id \([^ ]*\) team id \([^ ]*\)$/\1:\2:\3/p' "$work/sim.out")
+    bench_start_simulator simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem"
+    bench_demo_key
+    key=$keyp:$kid:$tid
     echo "simulator: $url (validating, lognormal p50 $p50 ms p99 $p99 ms, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $pushes pushes per run, $rounds rounds" >&2
     echo "other load: $(uptime)" >&2
-    token=$(python3 -c "print('ab'*32)")
     modes="poll,epoll,engine:drive=poll,engine:drive=socket-action"
-    median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a/b; else printf "-" }'; }
     declare -A P C W L50 L99
     for point in $points; do
         c=${point%x*} m=${point#*x}
@@ -95,14 +75,13 @@ if [ -n "$latency" ]; then
         for mode in ${modes//,/ }; do
             read -r P[$point/$mode] C[$point/$mode] W[$point/$mode] L50[$point/$mode] L99[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) wake=\([0-9.]*\) p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\)$/\1 \2 \3 \4 \5/p" "$out")"
         done
-        bearer=$(sed -n 's/^authorization: //p' "$out")
+        bench_h2load_push "$work/body.json" "$(sed -n 's/^authorization: //p' "$out")"
         hr=() hc=() h50=() h99=()
         if [ "$h2load" = 1 ]; then
             for r in $(seq "$rounds"); do
                 rm -f "$work/h2.log"
                 taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S' h2load -t 1 -c "$c" -m "$m" -n "$pushes" --log-file "$work/h2.log" \
-                    -d "$work/body.json" -H 'apns-push-type: alert' -H 'apns-topic: com.example.app' -H 'apns-priority: 10' \
-                    -H "authorization: $bearer" -H 'content-type: application/json' "$url/3/device/$token" > "$work/h2load.out" 2>&1
+                    "${h2load_push[@]}" > "$work/h2load.out" 2>&1
                 grep -q "status codes: $pushes 2xx" "$work/h2load.out" || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
                 hr+=("$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")")
                 hc+=("$(awk -v n="$pushes" '/^cpu /{printf "%.3f", ($2+$3)*1e6/n}' "$work/h2load.out")")
@@ -160,11 +139,7 @@ fi
 # The simulator on the server core; its url: and (TLS) ca: lines.
 sim_args=(simulate --fast --port 0 --threads 1)
 [ "$h2c" = 1 ] && sim_args+=(--h2c)
-taskset -c "$server_cpu" "$bin" "${sim_args[@]}" --ca-out "$work/ca.pem" > "$work/sim.out" 2>&1 &
-sim_pid=$!
-for _ in $(seq 100); do grep -q '^ready' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
-grep -q '^ready' "$work/sim.out" || { echo "bench-engine: the simulator did not start:" >&2; cat "$work/sim.out" >&2; exit 1; }
-url=$(sed -n 's/^url: //p' "$work/sim.out")
+bench_start_simulator "${sim_args[@]}" --ca-out "$work/ca.pem"
 ca=$(sed -n 's/^ca: //p' "$work/sim.out")
 ca_args=(); [ -n "$ca" ] && ca_args=(--ca "$ca")
 common=(--url "$url" "${ca_args[@]}" --connections "$connections" --streams "$streams" --pushes "$pushes")
@@ -183,7 +158,7 @@ modes="poll,epoll,engine"
 for k in $knobs; do modes="$modes,$k"; done
 echo "== engine vs reference (glibc malloc), $rounds rounds" >&2
 compare main "$evr" "${common[@]}" --rounds "$rounds" --modes "$modes" --write-body "$work/body.json" --print-bearer
-bearer=$(sed -n 's/^authorization: //p' "$work/main.out")
+bench_h2load_push "$work/body.json" "$(sed -n 's/^authorization: //p' "$work/main.out")"
 
 # 2. jemalloc vs glibc malloc: one process each, alternating, one round per process.
 jemalloc_lib=""
@@ -207,12 +182,10 @@ fi
 # 3. h2load: same connections, streams, headers and body; CPU from /usr/bin/time.
 h2_rate=() h2_cpu=()
 if [ "$h2load" = 1 ]; then
-    token=$(python3 -c "print('ab'*32)")
     echo "== h2load -c $connections -m $streams -n $pushes, $rounds runs" >&2
     for r in $(seq "$rounds"); do
         taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S' h2load -t 1 -c "$connections" -m "$streams" -n "$pushes" \
-            -d "$work/body.json" -H 'apns-push-type: alert' -H 'apns-topic: com.example.app' -H 'apns-priority: 10' \
-            -H "authorization: $bearer" -H 'content-type: application/json' "$url/3/device/$token" > "$work/h2load.out" 2>&1
+            "${h2load_push[@]}" > "$work/h2load.out" 2>&1
         grep -q "status codes: $pushes 2xx" "$work/h2load.out" || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
         rate=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")
         cpu=$(awk -v n="$pushes" '/^cpu /{printf "%.3f", ($2+$3)*1e6/n}' "$work/h2load.out")
@@ -222,10 +195,8 @@ if [ "$h2load" = 1 ]; then
 fi
 
 # The table.
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 col() { local i=$1; shift; for x in "$@"; do echo "$x" | cut -d' ' -f"$i"; done; }
 row() { awk -v n="$1" -v p="$2" -v c="$3" 'BEGIN { if (c > 0) printf "%-36s %10.0f %12.2f %14.0f\n", n, p, c, 1e6/c; else printf "%-36s %10s %12s %14s\n", n, "-", "-", "-" }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a/b; else printf "-" }'; }
 
 proto=$([ "$h2c" = 1 ] && echo "h2c" || echo "TLS")
 echo

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The JSON scanners measured (docs/benchmarks.md, "JSON scanners"): Benchmarks/JSONScanners/main.swift
-# built with `swiftc -O` together with the scanners' own source files (so it measures them as they are,
+# built with `swiftc -O` together with the scanners' own source files and APNsCore's JSON folder (so it
+# measures them as they are,
 # without building the simulator's dependencies), against Foundation, jansson (libjansson-dev) and simdjson
 # (libsimdjson-dev, Benchmarks/JSONScanners/simdjson_lines.cpp, built with g++ -O2).
 # The inputs: the shipped recordings' lines, and the push payloads `apnsbench plan` renders for the
@@ -30,13 +31,14 @@ with open(sys.argv[1]) as plan, open(sys.argv[2], "a") as out:
 ' "$work/plan.ndjson" "$work/payloads.ndjson"
 done
 
-swiftc -O -wmo -module-name JSONScanners -I Benchmarks/JSONScanners/CJansson \
+# JSONTape is APNsCore's: its folder is built as a module of that name first, as the package builds it.
+swiftc -O -wmo -parse-as-library -module-name APNsCore Sources/APNsCore/JSON/*.swift \
+    -emit-module -emit-module-path "$work/APNsCore.swiftmodule" -c -o "$work/APNsCore.o"
+swiftc -O -wmo -module-name JSONScanners -I Benchmarks/JSONScanners/CJansson -I "$work" \
     Sources/Replay/Stream/FlatJSON.swift Sources/Replay/Stream/FlatJSONObject.swift \
     Sources/Replay/Stream/FlatJSONObject+Nested.swift Sources/Replay/Stream/StreamLineError.swift Sources/Replay/Stream/StreamError.swift \
-    Sources/DeviceContract/Checking/JSONTape.swift Sources/DeviceContract/Checking/JSONString.swift \
-    Sources/DeviceContract/Checking/JSONNumber.swift Sources/DeviceContract/Model/IntegerKind.swift \
     Sources/APNsSimulator/Validation/PayloadShape.swift \
-    Benchmarks/JSONScanners/main.swift -o "$work/bench-json"
+    Benchmarks/JSONScanners/main.swift "$work/APNsCore.o" -o "$work/bench-json"
 "$work/bench-json" "$work/lines.ndjson" "$work/payloads.ndjson" "$passes"
 g++ -O2 -std=c++17 Benchmarks/JSONScanners/simdjson_lines.cpp -lsimdjson -o "$work/simdjson-lines"
 "$work/simdjson-lines" "$work/lines.ndjson" "$work/payloads.ndjson" "$passes"

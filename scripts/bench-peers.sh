@@ -17,7 +17,6 @@
 # env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN, GOPEER (a built gopeer; default: built into .build-gopeer/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 latency=40,200 points="1x100 1x1000 4x1000 8x500" rates="2000 5000" rounds=5 seconds=10 skip_build=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -32,44 +31,30 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-server_cpu=${SERVER_CPU:-0} client_cpu=${CLIENT_CPU:-1}
+bench=bench-peers
+source scripts/lib/bench-common.sh
 say() { printf 'bench-peers: %s\n' "$*" >&2; }
-for tool in taskset h2load go; do
-    command -v $tool >/dev/null || { say "$tool is missing: apt-get install nghttp2-client golang-go golang-golang-x-net-dev"; exit 1; }
-done
-if [ "$skip_build" != 1 ]; then
-    swift build -c release -debug-info-format none --product apnsbench >&2
-    (cd Benchmarks && swift build -c release --product engine-vs-reference) >&2
-fi
-bin=${APNSBENCH_BIN:-$root/.build/release/apnsbench}
-evr=$root/Benchmarks/.build/release/engine-vs-reference
+bench_need "apt-get install nghttp2-client golang-go golang-golang-x-net-dev" taskset h2load go
+[ "$skip_build" = 1 ] || bench_build
 gopeer=${GOPEER:-$root/.build-gopeer/gopeer}
 if [ ! -x "$gopeer" ]; then
     mkdir -p "$(dirname "$gopeer")"
     (cd ../shared/anchors/gopeer && GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$gopeer" main.go) >&2
 fi
 
-work=$(mktemp -d)
-sim_pid=""
-cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+bench_workdir
 if [ "$latency" = 0 ]; then : > "$work/sim.yaml"; else
     printf 'faults:\n  latency: { lognormal_ms: { p50: %s, p99: %s } }\n' "${latency%,*}" "${latency#*,}" > "$work/sim.yaml"
 fi
-taskset -c "$server_cpu" "$bin" simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem" > "$work/sim.out" 2>&1 &
-sim_pid=$!
-for _ in $(seq 100); do grep -q '^ready' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
-grep -q '^ready' "$work/sim.out" || { say "the simulator did not start:"; cat "$work/sim.out" >&2; exit 1; }
-url=$(sed -n 's/^url: //p' "$work/sim.out")
-read -r keyp kid tid <<< "$(sed -n 's/^demo key: \([^ ]*\) key id \([^ ]*\) team id \([^ ]*\)$/\1 \2 \3/p' "$work/sim.out")"
+bench_start_simulator simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem"
+bench_demo_key
 # The Go peer's and h2load's provider token: engine-vs-reference signs one with the demo key (never printed).
 "$evr" --url "$url" --ca "$work/ca.pem" --key "$keyp:$kid:$tid" --connections 1 --streams 10 --pushes 10 --warmup 0 --rounds 1 \
-    --modes poll --write-body "$work/body.json" --print-bearer > "$work/probe.out" 2>&1 || { grep -v '^authorization: ' "$work/probe.out" >&2; exit 1; }
+    --modes poll --write-body "$work/body.json" --print-bearer > "$work/probe.out" 2>&1 || { shown "$work/probe.out"; exit 1; }
 bearer=$(sed -n 's/^authorization: bearer //p' "$work/probe.out")
+bench_h2load_push "$work/body.json" "bearer $bearer"
 say "simulator $url (latency ${latency} ms, cpu $server_cpu), clients on cpu $client_cpu, $rounds rounds; load: $(uptime)"
 
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a/b; else printf "-" }'; }
 declare -A P C
 # One timed client run: "pushes/s CPU-µs/push", from its own count of pushes and /usr/bin/time.
 timed() { taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S wall %e' "$@" > "$work/client.out" 2>&1; }
@@ -105,14 +90,13 @@ for point in $points; do
     # The bare loops, interleaved rounds in one process.
     taskset -c "$client_cpu" "$evr" --url "$url" --ca "$work/ca.pem" --key "$keyp:$kid:$tid" --connections "$c" --streams "$s" \
         --pushes "$pushes" --warmup $((pushes / 5)) --rounds "$rounds" --modes poll,epoll > "$work/evr.out" 2>&1 \
-        || { grep -v '^authorization: ' "$work/evr.out" >&2; exit 1; }
+        || { shown "$work/evr.out"; exit 1; }
     for mode in poll epoll; do
         read -r P[$point/$mode] C[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) .*/\1 \2/p" "$work/evr.out")"
     done
     hp=() hc=() gp=() gc=() ap=() ac=()
     for r in $(seq "$rounds"); do
-        timed h2load -t 1 -c "$c" -m "$s" -n "$pushes" -d "$work/body.json" -H 'apns-push-type: alert' -H 'apns-topic: com.example.app' \
-            -H 'apns-priority: 10' -H "authorization: bearer $bearer" -H 'content-type: application/json' "$url/3/device/$(printf 'ab%.0s' $(seq 32))"
+        timed h2load -t 1 -c "$c" -m "$s" -n "$pushes" "${h2load_push[@]}"
         hp+=("$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/client.out")")
         hc+=("$(awk -v n="$pushes" '/^cpu /{printf "%.1f", ($2+$3)*1e6/n}' "$work/client.out")")
         read -r a b <<< "$(go_run "$c" "$s" "$pushes")"; gp+=("$a"); gc+=("$b")

@@ -50,6 +50,23 @@ final class APNsConnectionHandlerEmbeddedTests: XCTestCase {
         XCTAssertEqual(c.counters.snapshot.requests, 1)
     }
 
+    /// A connection scans every payload into the same tape: each push still gets its own payload's verdict.
+    func testEachPayloadOnAConnectionIsJudgedOnItsOwn() throws {
+        let c = try EmbeddedConnection()
+        try c.ackSettings()
+        let bodies = [#"{"aps":{"alert":"hi"},"items":["# + Array(repeating: #"{"k":[1,2,3]}"#, count: 40).joined(separator: ",") + "]}",
+                      #"{"aps":{"alert":"hi"},}"#, #"{"aps":{"alert":"hi"}}"#, "[]", "{}"]
+        var stream: HTTP2StreamID = 1
+        for body in bodies {
+            try c.channel.writeInbound(HTTP2Frame(streamID: stream, payload: .headers(.init(headers: c.requestHeaders(authorization: c.bearer)))))
+            try c.body(stream, body)
+            c.close(stream)
+            stream = stream.advanced(by: 2)
+        }
+        XCTAssertEqual(try c.readAnswers().map(\.status), [200, 400, 200, 400, 200])
+        XCTAssertEqual(c.counters.snapshot.rejected, ["BadPayload": 2])
+    }
+
     func testAPushWithoutAProviderTokenIsRejectedWithItsReason() throws {
         let c = try EmbeddedConnection()
         try c.push(1, authorization: nil)

@@ -111,6 +111,10 @@ final class RequestValidatorTests: XCTestCase {
         XCTAssertEqual(verdict(request(body: big)), .reject(.payloadTooLarge))
         XCTAssertEqual(verdict(request(topic: "com.example.app.voip", pushType: "voip", body: big)), .accept, "voip allows 5120 bytes")
         XCTAssertEqual(verdict(request(body: "[1,2,3]")), .reject(Reason(rawValue: "BadPayload", status: 400, handling: .fixRequest)))
+        // What JSONDecoder would take but RFC 8259 does not: a byte-order mark, a trailing comma.
+        for body in ["\u{FEFF}{\"aps\":{}}", #"{"aps":{"alert":"x"},}"#] {
+            XCTAssertEqual(verdict(request(body: body)), .reject(Reason(rawValue: "BadPayload", status: 400, handling: .fixRequest)), body)
+        }
     }
 
     /// A connection remembers the topic it last pushed to (and the team it was allowed for): changing

@@ -25,6 +25,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private let rewriter: SettingsRewriter
     private var streams = StreamStateMachine()
     private var auth = ConnectionAuthState()
+    /// Scanned into for each push's payload: one tape a connection, so that its storage is reused.
+    private var payloadTape = JSONTape()
     private var policy: ConnectionPolicy
     private var ids = ResponseIDs()
     private var delta: ConnectionCounters
@@ -211,7 +213,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             return
         }
         let verificationsBefore = auth.verifications
-        var decision = validator.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth)
+        var decision = validator.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth, tape: &payloadTape)
         totals.verifications += auth.verifications - verificationsBefore
         delta.requests += 1
 

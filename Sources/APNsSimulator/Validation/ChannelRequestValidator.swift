@@ -187,7 +187,9 @@ struct ChannelRequestValidator {
         let size = body.readableBytes
         if size == 0 { return .payloadEmpty }
         if size > Self.broadcastPayloadLimit { return .payloadTooLarge }
-        let shape = body.withUnsafeReadableBytes { PayloadShape($0, collectAps: true) }
+        // A tape of its own (one allocation, as the keys' Set was): broadcasts are rare next to pushes.
+        var tape = JSONTape()
+        let shape = body.withUnsafeReadableBytes { PayloadShape($0, watching: LiveActivityRules.watchedKeys, tape: &tape) }
         guard shape.isObject else { return .badRequestPayload }
         if LiveActivityRules.missingKey(shape) != nil {
             if configuration.liveActivity.missingKeys == .reject { return configuration.liveActivity.reason }

@@ -29,12 +29,16 @@ public struct LiveActivityRules: Sendable, Equatable {
     /// Keys a `start` event's `aps` needs besides.
     public static let startKeys = ["alert", "attributes-type", "attributes"]
 
-    /// The first required key that is missing, or nil.
+    /// `requiredKeys` then `startKeys`, as bytes: the keys a liveactivity payload's shape is read for
+    /// (`PayloadShape.apsKeys` bit i is `watchedKeys[i]`).
+    static let watchedKeys = (requiredKeys + startKeys).map { Array($0.utf8) }
+
+    /// The first required key that is missing, or nil. `shape` was read watching `watchedKeys`.
     static func missingKey(_ shape: PayloadShape) -> String? {
-        let keys = shape.apsKeys ?? []
-        for k in requiredKeys where !keys.contains(k) { return "aps.\(k)" }
-        if shape.event == "start" {
-            for k in startKeys where !keys.contains(k) { return "aps.\(k)" }
+        let keys = shape.apsKeys ?? PayloadShape.KeySet()
+        for (i, k) in requiredKeys.enumerated() where !keys.contains(i) { return "aps.\(k)" }
+        if shape.isStartEvent {
+            for (i, k) in startKeys.enumerated() where !keys.contains(requiredKeys.count + i) { return "aps.\(k)" }
         }
         return nil
     }

@@ -1,176 +1,145 @@
-/// What the simulator needs to know about a payload, read in one pass without building objects:
-/// whether it is well-formed JSON with an object at the top, the keys directly inside `aps`, and the
-/// string value of `aps.event` (Live Activities). Faster than JSONSerialization, so validating mode
-/// stays close to fast mode.
+import APNsCore
+
+/// What the simulator needs to know about a payload: whether it is well-formed JSON with an object at the
+/// top, which of the keys it watches stand directly inside `aps`, and whether `aps.event` is `"start"`
+/// (Live Activities). Read off one `JSONTape` scan, reusing the caller's tape, so that validating mode
+/// stays close to fast mode; nothing is allocated once the tape has grown to the payloads' size.
+///
+/// Well-formed is RFC 8259's JSON, stricter than the tape's `JSONDecoder` grammar, so the nodes are checked
+/// after the scan: nothing but whitespace before the top-level object (no byte-order mark), no trailing
+/// comma, every number by RFC 8259's grammar, no control character in a string and only JSON's escapes
+/// (`\u` with four hex digits), and no value more than 64 levels below the top-level object.
+///
+/// Keys and `aps.event` are compared byte for byte as they stand in the payload, escapes not decoded. With
+/// several `aps` keys at the top, `apsKeys` are those of the last one whose value is an object; `aps.event`
+/// is the last string one read in any of them.
 struct PayloadShape {
     /// Well-formed JSON whose top level is an object.
     var isObject = false
-    /// Keys of the top-level `aps` object (nil when there is no `aps` object).
-    var apsKeys: Set<String>?
-    /// `aps.event` when it is a string.
-    var event: String?
+    /// Which watched keys the top-level `aps` object holds (nil when there is no `aps` object, or none
+    /// were watched).
+    var apsKeys: KeySet?
+    /// `aps.event` is the string `start`.
+    var isStartEvent = false
 
-    /// `collectAps` false skips `apsKeys` and `event` (nil then): a Set of Strings per payload costs more
-    /// than the parse itself, and only Live Activity rules read them.
-    init(_ bytes: UnsafeRawBufferPointer, collectAps: Bool = true) {
-        var p = Parser(bytes: bytes)
-        p.skipSpace()
-        guard p.peek == UInt8(ascii: "{") else { return }
-        guard p.object(depth: 0, collect: collectAps ? .top : .none), p.atEnd else { return }
-        isObject = true
-        apsKeys = p.apsKeys
-        event = p.event
+    /// Which of the watched keys stand in an object: bit i is `keys[i]` of the list the shape was read with.
+    struct KeySet: Equatable {
+        var bits: UInt64 = 0
+        func contains(_ index: Int) -> Bool { bits & (1 << UInt64(index)) != 0 }
     }
 
-    private struct Parser {
-        enum Collect { case none, top, aps }
-        let bytes: UnsafeRawBufferPointer
-        var i = 0
-        var apsKeys: Set<String>?
-        var event: String?
+    /// Values deeper than this below the top-level object (inside more containers) are refused.
+    static let maxDepth = 64
 
-        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// `watching` nil reads no keys (`apsKeys` nil, `isStartEvent` false); at most 64 keys. `tape` holds
+    /// the payload's nodes afterwards.
+    init(_ bytes: UnsafeRawBufferPointer, watching keys: [[UInt8]]?, tape: inout JSONTape) {
+        let bytes = bytes.assumingMemoryBound(to: UInt8.self)
+        do throws(JSONSyntaxError) { try tape.scan(bytes) } catch { return }
+        let reader = Reader(bytes: bytes, nodes: tape.nodes)
+        guard reader.nodes[0].kind == .object, tape.deepest <= Self.maxDepth,
+              reader.onlyWhitespace(before: reader.nodes[0].start), reader.isStrict() else { return }
+        isObject = true
+        if let keys { readAps(reader, watching: keys) }
+    }
 
-        var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
-        var atEnd: Bool {
-            mutating get { skipSpace(); return i == bytes.count }
+    /// `apsKeys` and `isStartEvent` from the top-level object's members.
+    private mutating func readAps(_ reader: Reader, watching keys: [[UInt8]]) {
+        let nodes = reader.nodes
+        var key = 1
+        for _ in 0..<nodes[0].count {
+            let value = key + 1
+            if reader.equals(key, "aps"), nodes[value].kind == .object {
+                var found = KeySet()
+                var member = value + 1
+                for _ in 0..<nodes[value].count {
+                    for (i, name) in keys.enumerated() where reader.equals(member, name) { found.bits |= 1 << UInt64(i) }
+                    if reader.equals(member, "event"), nodes[member + 1].kind == .string {
+                        isStartEvent = reader.equals(member + 1, "start")
+                    }
+                    member = nodes[member + 1].next
+                }
+                apsKeys = found
+            }
+            key = nodes[value].next
         }
+    }
 
-        mutating func skipSpace() {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-        }
+    /// A scanned payload's bytes and nodes.
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let nodes: [JSONNode]
 
-        mutating func expect(_ c: UInt8) -> Bool {
-            skipSpace()
-            guard i < bytes.count, bytes[i] == c else { return false }
-            i += 1
+        func onlyWhitespace(before end: Int) -> Bool {
+            for i in 0..<end where !Self.isWhitespace(bytes[i]) { return false }
             return true
         }
 
-        /// A string; returns its raw bytes' range (escapes left as they are), or nil.
-        mutating func string() -> Range<Int>? {
-            guard expect(UInt8(ascii: "\"")) else { return nil }
-            let start = i
-            // Walks a local index over the bytes (most of a payload is string bytes).
-            let n = bytes.count
-            var j = i
-            while j < n {
-                let c = bytes[j]
-                // Neither a quote (0x22), a backslash (0x5C) nor a control character: the common case.
-                if c > 0x5C || (c > 0x22 && c < 0x5C) || c == 0x20 || c == 0x21 {
-                    j += 1
-                    continue
+        static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+        /// Whether every node is RFC 8259's JSON (the checks the tape's grammar leaves out); nesting is
+        /// checked on the tape.
+        func isStrict() -> Bool {
+            for node in nodes {
+                switch node.kind {
+                case .object, .array:
+                    if node.count > 0, hasTrailingComma(node) { return false }
+                case .string:
+                    if !node.isSimple, !isStrictString(node) { return false }
+                case .number:
+                    if JSONNumberForm(bytes, node.start, node.end) == nil { return false }
+                case .true, .false, .null:
+                    break
                 }
-                if c == UInt8(ascii: "\"") { i = j + 1; return start..<j }
-                if c < 0x20 { i = j; return nil }
-                // A backslash.
-                j += 1
-                guard j < n else { i = j; return nil }
-                switch bytes[j] {
+            }
+            return true
+        }
+
+        /// A comma before the closing bracket (whitespace aside), which the tape allows.
+        func hasTrailingComma(_ node: JSONNode) -> Bool {
+            var i = node.end - 2
+            while i > node.start, Self.isWhitespace(bytes[i]) { i -= 1 }
+            return bytes[i] == UInt8(ascii: ",")
+        }
+
+        /// A string with a backslash or a control character: only JSON's escapes, no control character.
+        func isStrictString(_ node: JSONNode) -> Bool {
+            var i = node.start
+            while i < node.end {
+                let c = bytes[i]
+                if c < 0x20 { return false }
+                guard c == UInt8(ascii: "\\") else { i += 1; continue }
+                guard i + 1 < node.end else { return false }
+                switch bytes[i + 1] {
                 case UInt8(ascii: "u"):
-                    guard j + 4 < n else { i = j; return nil }
-                    for k in 1...4 where !Self.isHex(bytes[j + k]) { i = j; return nil }
-                    j += 4
+                    guard i + 5 < node.end else { return false }
+                    for k in 2...5 where !Self.isHex(bytes[i + k]) { return false }
+                    i += 6
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    break
-                default: i = j; return nil
+                    i += 2
+                default:
+                    return false
                 }
-                j += 1
             }
-            i = j
-            return nil
+            return true
         }
 
         static func isHex(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x66) }
 
-        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[r]), as: UTF8.self) }
-
-        func equals(_ r: Range<Int>, _ s: StaticString) -> Bool {
-            guard r.count == s.utf8CodeUnitCount else { return false }
-            for k in 0..<r.count where bytes[r.lowerBound + k] != s.utf8Start[k] { return false }
+        /// Whether string node `index` is `text`, byte for byte.
+        func equals(_ index: Int, _ text: StaticString) -> Bool {
+            let node = nodes[index]
+            guard node.kind == .string, node.end - node.start == text.utf8CodeUnitCount else { return false }
+            for k in 0..<text.utf8CodeUnitCount where bytes[node.start + k] != text.utf8Start[k] { return false }
             return true
         }
 
-        mutating func number() -> Bool {
-            let start = i
-            if peek == UInt8(ascii: "-") { i += 1 }
-            guard let first = peek, first >= 0x30, first <= 0x39 else { return false }
-            if first == 0x30 { i += 1 } else { while let c = peek, c >= 0x30, c <= 0x39 { i += 1 } }
-            if peek == UInt8(ascii: ".") {
-                i += 1
-                guard let c = peek, c >= 0x30, c <= 0x39 else { return false }
-                while let c = peek, c >= 0x30, c <= 0x39 { i += 1 }
-            }
-            if let e = peek, e | 0x20 == UInt8(ascii: "e") {
-                i += 1
-                if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { i += 1 }
-                guard let c = peek, c >= 0x30, c <= 0x39 else { return false }
-                while let c = peek, c >= 0x30, c <= 0x39 { i += 1 }
-            }
-            return i > start
-        }
-
-        mutating func literal(_ s: StaticString) -> Bool {
-            let n = s.utf8CodeUnitCount
-            guard i + n <= bytes.count else { return false }
-            for k in 0..<n where bytes[i + k] != s.utf8Start[k] { return false }
-            i += n
+        func equals(_ index: Int, _ text: [UInt8]) -> Bool {
+            let node = nodes[index]
+            guard node.end - node.start == text.count else { return false }
+            for k in 0..<text.count where bytes[node.start + k] != text[k] { return false }
             return true
-        }
-
-        mutating func value(depth: Int, collect: Collect = .none) -> Bool {
-            guard depth < 64 else { return false }
-            skipSpace()
-            guard let c = peek else { return false }
-            switch c {
-            case UInt8(ascii: "{"): return object(depth: depth + 1, collect: collect)
-            case UInt8(ascii: "["):
-                i += 1
-                skipSpace()
-                if peek == UInt8(ascii: "]") { i += 1; return true }
-                while true {
-                    guard value(depth: depth + 1) else { return false }
-                    skipSpace()
-                    if peek == UInt8(ascii: ",") { i += 1; continue }
-                    return expect(UInt8(ascii: "]"))
-                }
-            case UInt8(ascii: "\""): return string() != nil
-            case UInt8(ascii: "t"): return literal("true")
-            case UInt8(ascii: "f"): return literal("false")
-            case UInt8(ascii: "n"): return literal("null")
-            default: return number()
-            }
-        }
-
-        mutating func object(depth: Int, collect: Collect) -> Bool {
-            guard expect(UInt8(ascii: "{")) else { return false }
-            if collect == .aps { apsKeys = [] }
-            skipSpace()
-            if peek == UInt8(ascii: "}") { i += 1; return true }
-            while true {
-                guard let key = string(), expect(UInt8(ascii: ":")) else { return false }
-                switch collect {
-                case .top where equals(key, "aps"):
-                    skipSpace()
-                    guard value(depth: depth, collect: peek == UInt8(ascii: "{") ? .aps : .none) else { return false }
-                case .aps:
-                    let name = text(key)
-                    apsKeys?.insert(name)
-                    skipSpace()
-                    if equals(key, "event"), peek == UInt8(ascii: "\"") {
-                        guard let v = string() else { return false }
-                        event = text(v)
-                    } else {
-                        guard value(depth: depth) else { return false }
-                    }
-                default:
-                    guard value(depth: depth) else { return false }
-                }
-                skipSpace()
-                if peek == UInt8(ascii: ",") { i += 1; continue }
-                return expect(UInt8(ascii: "}"))
-            }
         }
     }
 }

@@ -59,11 +59,14 @@ public struct RequestValidator: Sendable {
     }
 
     public func evaluate(_ request: ReceivedRequest, auth: inout ConnectionAuthState) -> Decision {
-        evaluate(RequestHeaderFields(request.headers), body: request.body, auth: &auth)
+        var tape = JSONTape()
+        return evaluate(RequestHeaderFields(request.headers), body: request.body, auth: &auth, tape: &tape)
     }
 
     /// `evaluate` on headers already gathered (the handler gathers them when the HEADERS frame arrives).
-    func evaluate(_ fields: RequestHeaderFields, body: ByteBuffer, auth: inout ConnectionAuthState) -> Decision {
+    /// `tape` is the connection's, scanned into for the payload's shape (kept so that its storage is reused).
+    func evaluate(_ fields: RequestHeaderFields, body: ByteBuffer, auth: inout ConnectionAuthState,
+                  tape: inout JSONTape) -> Decision {
         func reject(_ reason: Reason) -> Decision { Decision(.reject(reason)) }
         // 1–3. Method, path and device token, headers.
         let headers: HeaderFacts
@@ -82,7 +85,7 @@ public struct RequestValidator: Sendable {
         }
         // 5. Payload.
         let malformed: Bool
-        switch checkPayload(body, type: headers.type) {
+        switch checkPayload(body, type: headers.type, tape: &tape) {
         case let .refused(reason): return reject(reason)
         case let .valid(m): malformed = m
         }
@@ -154,12 +157,13 @@ public struct RequestValidator: Sendable {
 
     /// Step 5: the payload's size and shape; valid(true) for a Live Activity payload missing a key that the
     /// simulator is told to accept anyway (counted as malformed).
-    private func checkPayload(_ body: ByteBuffer, type: PushType) -> Checked<Bool> {
+    private func checkPayload(_ body: ByteBuffer, type: PushType, tape: inout JSONTape) -> Checked<Bool> {
         let size = body.readableBytes
         if size == 0 { return .refused(.payloadEmpty) }
         if size > type.payloadLimit { return .refused(.payloadTooLarge) }
-        // `aps` keys are read only where a rule needs them (a Set of Strings per request otherwise).
-        let shape = body.withUnsafeReadableBytes { PayloadShape($0, collectAps: type == .liveactivity) }
+        // `aps` keys are read only where a rule needs them.
+        let watched = type == .liveactivity ? LiveActivityRules.watchedKeys : nil
+        let shape = body.withUnsafeReadableBytes { PayloadShape($0, watching: watched, tape: &tape) }
         guard shape.isObject else { return .refused(configuration.badPayloadReason) }
         if type == .liveactivity, LiveActivityRules.missingKey(shape) != nil {
             if configuration.liveActivity.missingKeys == .reject { return .refused(configuration.liveActivity.reason) }

@@ -1,7 +1,9 @@
+import APNsCore
+
 /// Reads a scanned JSON number the way `JSONDecoder` (swift-foundation) does when it decodes one.
 ///
-/// - Grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; anything else is "not valid
-///   JSON" (`01`, `1.`, `.5`, `-`, `1e`, `1-2`).
+/// - Grammar: RFC 8259's (``JSONNumberForm``); anything else is "not valid JSON" (`01`, `1.`, `.5`,
+///   `-`, `1e`, `1-2`).
 /// - Integers: digits only must fit the type exactly. With a fraction or exponent the text is read as
 ///   a `Double` that must be a whole number the type holds (`1.0`, `1e3`, `10.0e-1` and even `1e-400`,
 ///   which rounds to 0, are accepted; `1.5`, `1e-2`, `1e20` are not). At or above 2^53 the text is read
@@ -26,7 +28,7 @@ enum JSONNumber {
 
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ node: JSONNode, as kind: IntegerKind) -> Integer {
         let start = node.start, end = node.end
-        guard let shape = grammar(bytes, start, end) else { return .malformed }
+        guard let shape = JSONNumberForm(bytes, start, end) else { return .malformed }
         let negative = bytes[start] == UInt8(ascii: "-")
         if !shape.hasFraction && !shape.hasExponent {
             var magnitude: UInt64 = 0
@@ -54,7 +56,7 @@ enum JSONNumber {
 
     static func floating(_ bytes: UnsafeBufferPointer<UInt8>, _ node: JSONNode, isFloat: Bool) -> Floating {
         let start = node.start, end = node.end
-        guard let shape = grammar(bytes, start, end) else { return .malformed }
+        guard let shape = JSONNumberForm(bytes, start, end) else { return .malformed }
         if !shape.hasFraction && !shape.hasExponent && end - start <= 15 { return .fits }
         let string = text(bytes, start, end)
         let value: Double?
@@ -66,40 +68,6 @@ enum JSONNumber {
         guard let value, value.isFinite else { return .doesNotFit }
         if value == 0 && !isTrueZero(bytes, start, end) { return .doesNotFit }
         return .fits
-    }
-
-    // MARK: Grammar
-
-    private struct Shape {
-        var hasFraction = false
-        var hasExponent = false
-    }
-
-    private static func grammar(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Shape? {
-        guard start < end, end <= bytes.count else { return nil }
-        var index = start
-        var shape = Shape()
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < end, isDigit(bytes[index]) else { return nil }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < end, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < end, bytes[index] == UInt8(ascii: ".") {
-            shape.hasFraction = true
-            index += 1
-            guard index < end, isDigit(bytes[index]) else { return nil }
-            while index < end, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < end, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            shape.hasExponent = true
-            index += 1
-            if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < end, isDigit(bytes[index]) else { return nil }
-            while index < end, isDigit(bytes[index]) { index += 1 }
-        }
-        return index == end ? shape : nil
     }
 
     // MARK: Foundation's quirks
@@ -198,8 +166,6 @@ enum JSONNumber {
     }
 
     // MARK: Helpers
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Decodes a scanned JSON string the way `JSONDecoder` does when a key or a string value is used:
 /// UTF-8 must be valid (no overlong forms, surrogates or values past U+10FFFF), control characters
 /// U+0000–U+001F must be escaped, escapes are `\" \\ \/ \b \f \n \r \t \uXXXX`, and a `\u` high

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Checks APNs Live Activity payloads against an app's ``ActivityModel`` with `JSONDecoder`'s rules,
 /// to count pushes that APNs accepts but the device could not decode (and so silently drops).
 ///

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Walks a scanned payload against the model and collects ``DecodeFailure``s. See ``PayloadCheck``.
 struct PayloadWalker {
     enum PathComponent {
