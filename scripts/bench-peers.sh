@@ -11,13 +11,15 @@
 # and for each rate of --rates (open loop, 1 connection x 1000 streams): the Go peer paced and
 # `apnsbench run --rate R`. CPU per push is the whole process's (user + system, /usr/bin/time) over the pushes
 # it sent; the medians of --rounds runs, and the ratios the targets are set on.
+# --counts adds, per rate, one more paced run of each under `perf stat`: system calls, reads, writes, polls,
+# epoll waits and context switches per push (counts, steady where times are not).
 #
 # usage: scripts/bench-peers.sh [--latency P50,P99|0] [--points "1x100 1x1000 4x1000 8x500"] [--rates "2000 5000"]
-#                               [--rounds N] [--seconds S] [--skip-build]
+#                               [--rounds N] [--seconds S] [--counts] [--skip-build]
 # env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN, GOPEER (a built gopeer; default: built into .build-gopeer/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-latency=40,200 points="1x100 1x1000 4x1000 8x500" rates="2000 5000" rounds=5 seconds=10 skip_build=0
+latency=40,200 points="1x100 1x1000 4x1000 8x500" rates="2000 5000" rounds=5 seconds=10 skip_build=0 counts=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --latency) latency=$2; shift ;;
@@ -26,7 +28,8 @@ while [ $# -gt 0 ]; do
         --rounds) rounds=$2; shift ;;
         --seconds) seconds=$2; shift ;;
         --skip-build) skip_build=1 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --counts) counts=1 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-peers: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
     shift
@@ -35,6 +38,7 @@ bench=bench-peers
 source scripts/lib/bench-common.sh
 say() { printf 'bench-peers: %s\n' "$*" >&2; }
 bench_need "apt-get install nghttp2-client golang-go golang-golang-x-net-dev" taskset h2load go
+[ "$counts" = 0 ] || bench_need "apt-get install linux-perf" perf
 [ "$skip_build" = 1 ] || bench_build
 gopeer=${GOPEER:-$root/.build-gopeer/gopeer}
 if [ ! -x "$gopeer" ]; then
@@ -55,9 +59,21 @@ bearer=$(sed -n 's/^authorization: bearer //p' "$work/probe.out")
 bench_h2load_push "$work/body.json" "bearer $bearer"
 say "simulator $url (latency ${latency} ms, cpu $server_cpu), clients on cpu $client_cpu, $rounds rounds; load: $(uptime)"
 
-declare -A P C
+declare -A P C K
 # One timed client run: "pushes/s CPU-µs/push", from its own count of pushes and /usr/bin/time.
-timed() { taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S wall %e' "$@" > "$work/client.out" 2>&1; }
+# What runs a client: `wrap` (empty, or `perf stat ... --` for --counts) then the client.
+wrap=()
+timed() { taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S wall %e' "${wrap[@]}" "$@" > "$work/client.out" 2>&1; }
+events=raw_syscalls:sys_enter,context-switches,syscalls:sys_enter_read,syscalls:sys_enter_recvfrom,syscalls:sys_enter_write
+events+=,syscalls:sys_enter_sendto,syscalls:sys_enter_poll,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_pwait
+# "LABEL: per push ..." from perf stat's CSV over N pushes.
+per_push() {  # LABEL N
+    awk -F, -v label="$1" -v n="$2" '$3 != "" { v[$3] = $1 } END {
+        e = "syscalls:sys_enter_"
+        printf "%s: per push %.2f system calls (reads %.2f, writes %.2f, poll %.2f, epoll waits %.2f), %.2f context switches\n", label,
+            v["raw_syscalls:sys_enter"] / n, (v[e "read"] + v[e "recvfrom"]) / n, (v[e "write"] + v[e "sendto"]) / n,
+            v[e "poll"] / n, (v[e "epoll_wait"] + v[e "epoll_pwait"]) / n, v["context-switches"] / n }' "$work/perf.csv"
+}
 cpu_of() { awk '/^cpu /{print $2+$3}' "$work/client.out"; }
 wall_of() { awk '/^cpu /{print $5}' "$work/client.out"; }
 
@@ -116,6 +132,14 @@ for rate in $rates; do
     done
     P[paced$rate/go]=$(median "${gp[@]}") C[paced$rate/go]=$(median "${gc[@]}")
     P[paced$rate/run]=$(median "${ap[@]}") C[paced$rate/run]=$(median "${ac[@]}")
+    if [ "$counts" = 1 ]; then
+        wrap=(perf stat -x, -o "$work/perf.csv" -e "$events" --)
+        go_run 1 1000 $(( rate * seconds )) "$rate" > /dev/null
+        K[paced$rate/go]=$(per_push "Go peer" "$(grep -o 'ok=[0-9]*' "$work/client.out" | awk -F= '{s+=$2} END {print s+0}')")
+        run_run 1 1000 --rate "$rate" > /dev/null
+        K[paced$rate/run]=$(per_push "apnsbench run" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"]["sent"])' "$work/run/report.json")")
+        wrap=()
+    fi
 done
 
 echo
@@ -145,4 +169,8 @@ for rate in $rates; do
     gr=$(ratio "${C[paced$rate/run]}" "${C[paced$rate/go]}")
     echo "paced $rate/s: run/Go CPU/push $gr ($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[paced$rate/run]}" "${P[paced$rate/go]}")"
 done
+if [ "$counts" = 1 ]; then
+    echo
+    for rate in $rates; do echo "paced $rate/s, ${K[paced$rate/go]}"; echo "paced $rate/s, ${K[paced$rate/run]}"; done
+fi
 echo "load at the end: $(uptime)"
