@@ -104,9 +104,14 @@ for point in $points; do
     c=${point%x*} s=${point#*x}
     pushes=$(( c * s * 30 ))
     # The bare loops, interleaved rounds in one process.
+    # The bare epoll loop leaves some pushes unanswered on 4 and 8 connections (hundreds in 120 000 with no
+    # latency; the engine's socket-action drive does not): they time out after 5 s and are counted and
+    # printed, not fatal, up to 5 % of a run; that loop's figures there are then slower than its best.
     taskset -c "$client_cpu" "$evr" --url "$url" --ca "$work/ca.pem" --key "$keyp:$kid:$tid" --connections "$c" --streams "$s" \
-        --pushes "$pushes" --warmup $((pushes / 5)) --rounds "$rounds" --modes poll,epoll > "$work/evr.out" 2>&1 \
+        --pushes "$pushes" --warmup $((pushes / 5)) --rounds "$rounds" --modes poll,epoll --push-timeout-ms 5000 --max-failed $((pushes / 20)) \
+        > "$work/evr.out" 2>&1 \
         || { shown "$work/evr.out"; exit 1; }
+    grep 'pushes failed' "$work/evr.out" | sed "s/^/bench-peers: $point: /" >&2 || true
     for mode in poll epoll; do
         read -r P[$point/$mode] C[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) .*/\1 \2/p" "$work/evr.out")"
     done

@@ -50,6 +50,8 @@ struct Mode {
             o.drive = parts[0] == "poll" ? .poll : .epoll
             o.connections = connections
             o.streams = streams
+            o.pushTimeoutMillis = pushTimeoutMillis
+            o.maxFailed = maxFailed
             for knob in parts.dropFirst() {
                 let kv = knob.split(separator: "=", maxSplits: 1).map(String.init)
                 guard kv.count == 2, let v = Int(kv[1]) else { throw Usage("bad knob \(knob) in \(spec)") }
@@ -102,14 +104,19 @@ var printBearer = false
 var latency: (p50: Double, p99: Double)?
 var keySpec: String?
 var rate: Double?
+var pushTimeoutMillis = 30_000
+var maxFailed = 0
 
 let help = """
     usage: engine-vs-reference [--url URL [--ca PEMFILE]] [--h2c] [--server-cpu N] [--connections 1] [--streams 100]
                                [--pushes 100000] [--warmup 10000] [--rounds 5] [--modes poll,epoll,engine]
                                [--write-body FILE] [--print-bearer] [--latency P50,P99] [--key PATH:KEYID:TEAMID] [--rate R]
+                               [--push-timeout-ms 30000] [--max-failed 0]
     Without --url, starts `apnsbench simulate --fast` itself (see BenchSupport.SimulatorTarget), or with --latency the
     validating simulator with a lognormal answer time (ms); with --url of a validating simulator, --key is its demo key.
     --rate R paces the engine at R pushes a second (push n due at start + n/R); the bare loop is never paced.
+    --push-timeout-ms and --max-failed: the bare loop's push timeout, and how many of a run's pushes may fail (time
+    out, or not answered 200) with the run still counted; each run's failures are printed.
     Modes: poll | epoll | engine; engine takes :drive=poll|socket-action; poll and epoll take knobs :buf=N (CURLOPT_BUFFERSIZE) :upbuf=N (CURLOPT_UPLOAD_BUFFERSIZE)
     :seturl=1 (CURLOPT_URL per push, as the engine), and poll :waitfirst=1 (wait before refilling, as the engine).
     """
@@ -142,6 +149,8 @@ while let a = args.popFirst() {
         guard v.count == 2, v[0] > 0, v[1] >= v[0] else { FileHandle.standardError.write(Data("--latency wants P50,P99 in ms\n".utf8)); exit(64) }
         latency = (v[0], v[1])
     case "--key": keySpec = value(a)
+    case "--push-timeout-ms": pushTimeoutMillis = intValue(a)
+    case "--max-failed": maxFailed = Int(value(a)) ?? 0
     case "--rate":
         guard let r = Double(value(a)), r > 0 else { FileHandle.standardError.write(Data("--rate wants pushes per second\n".utf8)); exit(64) }
         rate = r
@@ -247,6 +256,9 @@ func run(_ mode: Mode, count: Int) throws -> Measurement {
         let t0 = MonotonicTime.now()
         let r = try loop.run(pushes: count)
         let t1 = MonotonicTime.now()
+        if r.delivered < count {
+            FileHandle.standardError.write(Data("engine-vs-reference: \(count - r.delivered) of \(count) pushes failed (first CURLcode \(r.first_curl_error), first status \(r.first_status)); the run counts (--max-failed \(maxFailed))\n".utf8))
+        }
         let cpu1 = CPUTime.now()
         var m = measurement(count: count, nanos: t1 - t0, cpu0: cpu0, cpu1: cpu1)
         m.wakeUpsPerPush = Double(r.wakeups) / Double(count)
