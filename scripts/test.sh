@@ -153,7 +153,7 @@ if [ $fuzz = 1 ]; then
     fuzz_rc=0
     wait "$fuzz_pid" || fuzz_rc=$?
     cat .build/fuzz_run.log
-    echo "test.sh: the fuzzers ran $((SECONDS - fuzz_start)) s in all, beside the gate" >&2
+    echo "test.sh: the fuzzers ended $((SECONDS - fuzz_start)) s after they started beside the gate" >&2
     [ "$fuzz_rc" = 0 ] || exit "$fuzz_rc"
     end
 fi
