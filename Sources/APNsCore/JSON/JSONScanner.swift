@@ -180,12 +180,7 @@ struct JSONScanner {
     // MARK: Helpers
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+        while index < bytes.count, JSONTape.isWhitespace(bytes[index]) { index += 1 }
     }
 
     private func endOfData() -> JSONSyntaxError {

@@ -23,6 +23,10 @@ public struct JSONTape: Sendable {
     /// document that is one number, string or literal, or an empty container).
     public private(set) var deepest = 0
 
+    /// JSON's whitespace: space, tab, LF and CR.
+    @inline(__always)
+    public static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
     /// An empty tape; one kept and scanned into again reuses its storage.
     public init() {}
 

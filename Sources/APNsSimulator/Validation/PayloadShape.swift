@@ -71,11 +71,9 @@ struct PayloadShape {
         let nodes: [JSONNode]
 
         func onlyWhitespace(before end: Int) -> Bool {
-            for i in 0..<end where !Self.isWhitespace(bytes[i]) { return false }
+            for i in 0..<end where !JSONTape.isWhitespace(bytes[i]) { return false }
             return true
         }
-
-        static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
         /// Whether every node is RFC 8259's JSON (the checks the tape's grammar leaves out); nesting is
         /// checked on the tape.
@@ -98,7 +96,7 @@ struct PayloadShape {
         /// A comma before the closing bracket (whitespace aside), which the tape allows.
         func hasTrailingComma(_ node: JSONNode) -> Bool {
             var i = node.end - 2
-            while i > node.start, Self.isWhitespace(bytes[i]) { i -= 1 }
+            while i > node.start, JSONTape.isWhitespace(bytes[i]) { i -= 1 }
             return bytes[i] == UInt8(ascii: ",")
         }
 
@@ -113,7 +111,7 @@ struct PayloadShape {
                 switch bytes[i + 1] {
                 case UInt8(ascii: "u"):
                     guard i + 5 < node.end else { return false }
-                    for k in 2...5 where !Self.isHex(bytes[i + k]) { return false }
+                    for k in 2...5 where !DeviceToken.isHexDigit(bytes[i + k]) { return false }
                     i += 6
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -125,19 +123,18 @@ struct PayloadShape {
             return true
         }
 
-        static func isHex(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x66) }
-
         /// Whether string node `index` is `text`, byte for byte.
         func equals(_ index: Int, _ text: StaticString) -> Bool {
-            let node = nodes[index]
-            guard node.kind == .string, node.end - node.start == text.utf8CodeUnitCount else { return false }
-            for k in 0..<text.utf8CodeUnitCount where bytes[node.start + k] != text.utf8Start[k] { return false }
-            return true
+            equals(index, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
 
         func equals(_ index: Int, _ text: [UInt8]) -> Bool {
+            text.withUnsafeBufferPointer { equals(index, $0) }
+        }
+
+        func equals(_ index: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
             let node = nodes[index]
-            guard node.end - node.start == text.count else { return false }
+            guard node.kind == .string, node.end - node.start == text.count else { return false }
             for k in 0..<text.count where bytes[node.start + k] != text[k] { return false }
             return true
         }

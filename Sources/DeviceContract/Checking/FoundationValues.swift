@@ -1,3 +1,4 @@
+import APNsCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -72,7 +73,7 @@ enum FoundationValues {
             position += 1
             width -= 1
         }
-        while width > 0, position < length, isHexDigit(utf8[position]) {
+        while width > 0, position < length, DeviceToken.isHexDigit(utf8[position]) {
             let isZero = utf8[position] == UInt8(ascii: "0")
             position += 1
             width -= 1
@@ -81,12 +82,5 @@ enum FoundationValues {
             if isZero, digits == 1, position < length, utf8[position] == UInt8(ascii: "x") || utf8[position] == UInt8(ascii: "X") { break }
         }
         return digits > 0 ? position : nil
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): return true
-        default: return false
-        }
     }
 }

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Splits Swift source into ``Token``s: names, numbers, string literals (single-line, multi-line and
 /// raw, with interpolation), one-character punctuation; skips whitespace and comments (`//`, `///`,
 /// nested `/* */`). Every failure is a ``ModelError`` naming the line; no input makes it trap.
@@ -119,7 +121,7 @@ struct SwiftLexer {
                    let digit = peek(1), isDigit(digit) {
                     index += 1
                 }
-            } else if byte == UInt8(ascii: "."), let next = peek(1), isDigit(next) || (isHex && isHexDigit(next)) {
+            } else if byte == UInt8(ascii: "."), let next = peek(1), isDigit(next) || (isHex && DeviceToken.isHexDigit(next)) {
                 index += 1
             } else {
                 return
@@ -206,7 +208,7 @@ struct SwiftLexer {
         index += 1
         var scalar: UInt32 = 0
         var digits = 0
-        while let byte = peek(), isHexDigit(byte) {
+        while let byte = peek(), DeviceToken.isHexDigit(byte) {
             scalar = digits < 8 ? scalar &* 16 &+ UInt32(hexValue(byte)) : scalar
             digits += 1
             index += 1
@@ -259,10 +261,6 @@ struct SwiftLexer {
     private func isIdentifierContinue(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    private func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
-    }
 
     private func hexValue(_ byte: UInt8) -> UInt8 {
         if isDigit(byte) { return byte - UInt8(ascii: "0") }
