@@ -126,16 +126,13 @@ fi
 # allocation gate (which counts allocations and wake-ups, never times, and leaves the other core). They link
 # the debug build's packages.
 if [ $fuzz = 1 ]; then
-    if [ $background = 1 ] && await_build fuzz_build; then
-        fuzz_args=(--skip-build)
-    else
+    if ! { [ $background = 1 ] && await_build fuzz_build; }; then
         begin "fuzzers' build (scripts/fuzz.sh --build-only)"
         FUZZ_SKIP_PACKAGE_BUILD=1 scripts/fuzz.sh --build-only
         end
-        fuzz_args=(--skip-build)
     fi
     fuzz_start=$SECONDS
-    scripts/fuzz.sh "${fuzz_args[@]}" --seconds "${FUZZ_SECONDS:-10}" --jobs 1 > .build/fuzz_run.log 2>&1 &
+    scripts/fuzz.sh --skip-build --seconds "${FUZZ_SECONDS:-10}" --jobs 1 > .build/fuzz_run.log 2>&1 &
     fuzz_pid=$!
     bg_pids+=("$fuzz_pid")
     echo "test.sh: fuzzers, ${FUZZ_SECONDS:-10} s each, started beside the gate (log .build/fuzz_run.log)" >&2
