@@ -434,6 +434,7 @@ public final class CurlEngine: WakeableEngine {
                     counters.devicesReached += Int(slot.push.reach)
                     // Marked where it was planned; the engine only passes the mark on.
                     if slot.push.contractFailure >= 0 { sink.recordWouldNotDecode(slot.push) }
+                    sink.recordDelivered(slot.push)
                     finish(slot, outcome: outcome, completed: completed, sink: sink)
                     continue
                 }
