@@ -44,6 +44,7 @@ public struct HtmlReport {
         html += headline()
         html += outcomes()
         html += deviceContract()
+        html += device()
         html += badLines()
         html += spectrum()
         html += throughputOverTime()
