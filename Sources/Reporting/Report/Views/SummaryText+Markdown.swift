@@ -14,6 +14,7 @@ extension SummaryText {
         heading(report, into: &md)
         pushes(report.pushes, into: &md)
         deviceContract(report, into: &md)
+        device(report, into: &md)
         events(report.events, into: &md)
         latency(report.latency, into: &md)
         throughput(report, into: &md)
