@@ -60,15 +60,30 @@ public struct RunError: Error, CustomStringConvertible {
 public enum ReplayRun {
     /// The configuration a request describes: the profile with the overrides laid over it, checked once.
     public static func configuration(_ request: RunRequest) throws -> RunConfig {
-        let config = try ProfileLoader.read(path: request.profilePath).validated(overlaying: request.overrides)
+        let profile = try ProfileLoader.read(path: request.profilePath)
+        let config = try profile.validated(overlaying: request.overrides)
+        try profile.requireFiles()
         // The `simulator:` section (and the APNs model under it) by the simulator's own rules.
         try SimulatorConfigFile.check(run: config)
         return config
     }
 
+    /// Every file a run of `config` reads, the provider key and CA certificate of `request` included.
+    public static func inputFiles(_ config: RunConfig, _ request: RunRequest) -> [OutputPath.Input] {
+        config.inputFiles + [request.credentials.keyPath.map { OutputPath.Input("the provider key", $0) },
+                             request.caCertificatePath.map { OutputPath.Input("the CA certificate", $0) }].compactMap { $0 }
+    }
+
+    /// Throws ``OutputPath/Refusal`` when `folder` (where the run, or a sweep of it, writes) is or holds a file
+    /// the run reads.
+    public static func refuseOverwritingInputs(_ folder: String, _ config: RunConfig, _ request: RunRequest) throws {
+        try OutputPath.refuseOverwriting(folder, inputs: inputFiles(config, request))
+    }
+
     /// - Parameter log: receives the start line (progress goes to `request.progress`).
     public static func execute(_ request: RunRequest, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
         let config = try configuration(request)
+        try refuseOverwritingInputs(request.outDirectory, config, request)
         let runID = request.runID ?? RunIdentity.fresh()
         var metrics: (live: LiveMetrics, server: MetricsServer)?
         if let listen = request.metricsListen {
