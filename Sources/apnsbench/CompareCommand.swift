@@ -33,6 +33,7 @@ struct CompareCommand: ParsableCommand {
               apnsbench compare reports/baselines/ci reports/ci-runs
               apnsbench compare --exact-counts before/report.json after/report.json
               apnsbench compare base/report.json new/report.json --format junit --out compare.xml
+              apnsbench compare base new --format md --summary >> "$GITHUB_STEP_SUMMARY"
 
             \(ExitCodes.compareHelp)
             """)
@@ -74,6 +75,9 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML; html: a self-contained page with both sides' percentile spectra overlaid.")
     var format: Format = .md
 
+    @Flag(name: .long, help: "With --format md: the verdict and the rows that decide it only (regressions; improvements under --fail-on-improvement), short enough for a pull-request comment.")
+    var summary = false
+
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
     var out: String?
 
@@ -92,6 +96,8 @@ struct CompareCommand: ParsableCommand {
         guard absFloorMs >= 0, absFloorMs.isFinite else { throw ValidationError("--abs-floor-ms must be 0 or more, found \(absFloorMs)") }
         guard absFloorPps >= 0, absFloorPps.isFinite else { throw ValidationError("--abs-floor-pps must be 0 or more, found \(absFloorPps)") }
         if deadTokenSplit, !exactCounts { throw ValidationError("--dead-token-split goes with --exact-counts") }
+        if summary, format != .md { throw ValidationError("--summary is a short Markdown form; --format \(format.rawValue) has no short form") }
+        if summary, exactCounts { throw ValidationError("--summary goes with the metric comparison, not --exact-counts") }
         if exactCounts, format != .md { throw ValidationError("--exact-counts writes text; --format \(format.rawValue) is for the metric comparison") }
     }
 
@@ -110,7 +116,7 @@ struct CompareCommand: ParsableCommand {
                                         new: .init(argument: new, reports: b.map(\.path)), b, options: options)
         let bytes: Data
         switch format {
-        case .md: bytes = Data(ComparisonMarkdown.render(result).utf8)
+        case .md: bytes = Data((summary ? ComparisonMarkdown.renderSummary(result) : ComparisonMarkdown.render(result)).utf8)
         case .json: bytes = try result.encoded() + Data("\n".utf8)
         case .junit: bytes = Data(ComparisonJUnit.render(result).utf8)
         case .html: bytes = Data(ComparisonHtml.render(result, baseline: a.map(\.report), new: b.map(\.report)).utf8)

@@ -37,6 +37,18 @@ final class ComparisonFormatTests: XCTestCase {
         XCTAssertTrue(rows.contains { $0[0] == "response time p99" && $0[1].hasSuffix(" ms") })
     }
 
+    /// `--summary`: the verdict line and the regressions alone, for a pull-request comment.
+    func testSummaryHoldsTheVerdictAndTheRegressionsOnly() {
+        let md = ComparisonMarkdown.renderSummary(Self.mixed)
+        XCTAssertTrue(md.hasPrefix("### apnsbench compare: ❌ regression — 2 regressions, 1 improvement, "), md)
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| metric") && !$0.hasPrefix("| ---") }
+        XCTAssertEqual(rows, ["| delivered | 5 | 4 | -20.0% | ❌ regression |",
+                              "| rejected ServiceUnavailable | 0 | 1 | new | ❌ regression (new: not there before) |"], md)
+        let clean = ComparisonMarkdown.renderSummary(CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run()]))
+        XCTAssertTrue(clean.hasPrefix("### apnsbench compare: ✅ no regression — 0 regressions"), clean)
+        XCTAssertFalse(clean.contains("| metric"), "no table without a regression: \(clean)")
+    }
+
     func testMarkdownOfIncomparableRunsNamesEachDifference() {
         let r = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run { $0.configuration.transport.streams = 7; $0.environment.cpuCount = 16 }])
         let md = ComparisonMarkdown.render(r)

@@ -41,6 +41,27 @@ public enum ComparisonMarkdown {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The short form for a pull-request comment (`--summary`): the verdict line, the two sides, and only the
+    /// rows that decide it (regressions; improvements too under `--fail-on-improvement`), or the refusals of
+    /// incomparable runs. Rows left out are counted in the verdict line.
+    public static func renderSummary(_ r: ComparisonReport) -> String {
+        var lines = ["### apnsbench compare: \(headline(r))", ""]
+        lines.append("Baseline \(Format.code(r.baseline.argument)) (\(r.baseline.runs)) · new \(Format.code(r.new.argument)) (\(r.new.runs)) · workload \(Format.code(r.workload))")
+        if r.verdict == .incomparable {
+            lines += ["", "| field | baseline | new |", "| --- | --- | --- |"]
+            for d in r.refusals { lines.append("| \(Format.code(d.field)) | \(Format.cell(d.baseline)) | \(Format.cell(d.new)) |") }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let shown = r.rows.filter { $0.verdict == .regression || ($0.verdict == .improvement && r.failOnImprovement) }
+        guard !shown.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+        lines += ["", "| metric | baseline | new | change % | verdict |", "| --- | --: | --: | --: | --- |"]
+        for row in shown {
+            let pct = row.changePercent.map { signed($0, places: 1) + "%" } ?? ((row.change ?? 0) != 0 ? "new" : "")
+            lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(pct) | \(verdict(row, r)) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// `❌ regression — 2 regressions, 1 improvement, 39 unchanged or within tolerance or noise`.
     public static func headline(_ r: ComparisonReport) -> String {
         let regressions = r.regressions.count, improvements = r.improvements.count
