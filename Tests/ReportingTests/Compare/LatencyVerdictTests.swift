@@ -94,7 +94,7 @@ final class LatencyVerdictTests: XCTestCase {
         }
         let few = compare(samples: 9_999)
         XCTAssertEqual(few.row("service time p99.9")?.verdict, .tooFewSamples)
-        XCTAssertEqual(few.row("service time p99.9")?.note, "9 samples beyond p99.9 in the smallest run (9999 in all); at least 10 are needed")
+        XCTAssertEqual(few.row("service time p99.9")?.note, "9 samples beyond p99.9 in the smallest run (of 9999); at least 10 are needed")
         XCTAssertEqual(few.row("service time p99")?.verdict, .regression, "99 beyond p99: enough")
         XCTAssertEqual(few.row("service time p99.9")?.baselineSamples, 9_999)
         XCTAssertEqual(few.row("service time p99.9")?.newSamples, 9_999)

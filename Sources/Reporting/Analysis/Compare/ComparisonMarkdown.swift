@@ -124,6 +124,7 @@ public enum ComparisonMarkdown {
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
         var s = String(format: "%.3f", v)
         while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
         return s
     }
 

@@ -104,18 +104,26 @@ public enum CountFindings {
         func median(_ reports: [RunReport], _ value: (RunReport) -> Int) -> Double { Statistics.median(reports.map { Double(value($0)) }) ?? 0 }
         func spread(_ values: [Double]) -> Double { (values.max() ?? 0) - (values.min() ?? 0) }
         let findings: [ComparisonReport.Row.Verdict] = [.regression, .improvement]
-        for i in rows.indices where findings.contains(rows[i].verdict) && rows[i].metric != "planned" {
-            let noise = max(spread(rows[i].baselineRuns), spread(rows[i].newRuns))
+        // Planned pushes are fixed by the recording, unless a duration cut the runs: then where the end fell
+        // decides how many were planned too.
+        let durationBound = (baseline + new).allSatisfy { $0.configuration.schedule.durationSeconds != nil }
+        for i in rows.indices where findings.contains(rows[i].verdict) && (rows[i].metric != "planned" || durationBound) {
+            // Each side's median lies within its own runs' range: the two ranges together bound honest noise.
+            let noise = spread(rows[i].baselineRuns) + spread(rows[i].newRuns)
             if let change = rows[i].change, noise > 0, abs(change) <= noise {
                 rows[i].verdict = .withinNoise
                 rows[i].note = "within the runs' own spread of \(ComparisonMarkdown.number(noise))"
             }
         }
+        // Where the end fell decides which pushes near it were due: pushes of any class move to or from
+        // after_end. A change no bigger than after_end's own is that, unless a reason or cause is new.
         let afterEnd = NotSentCause.afterEnd.rawValue
         let moved = median(new) { $0.pushes.notSent[afterEnd] ?? 0 } - median(baseline) { $0.pushes.notSent[afterEnd] ?? 0 }
-        if let i = rows.firstIndex(where: { $0.metric == "delivered" }), rows[i].verdict == .regression, let change = rows[i].change, moved >= -change {
+        let pushClasses = ["delivered", "rejected ", "failed ", "not sent ", "timed out"]
+        for i in rows.indices where findings.contains(rows[i].verdict) && pushClasses.contains(where: rows[i].metric.hasPrefix) {
+            guard moved != 0, let change = rows[i].change, abs(change) <= abs(moved), (rows[i].baseline ?? 0) != 0 else { continue }
             rows[i].verdict = .withinNoise
-            rows[i].note = "\(ComparisonMarkdown.number(-change)) fewer delivered and \(ComparisonMarkdown.number(moved)) more due after the run's end (after_end: where the end fell)"
+            rows[i].note = "\(ComparisonMarkdown.signed(change)) while after_end moved \(ComparisonMarkdown.signed(moved)) (pushes due after the run's end: where the end fell)"
         }
         let deadToken = NotSentCause.deadToken.rawValue, unregistered = Reason.unregistered.rawValue
         func dead(_ r: RunReport) -> Int { (r.pushes.notSent[deadToken] ?? 0) + (r.pushes.rejected[unregistered]?.count ?? 0) }

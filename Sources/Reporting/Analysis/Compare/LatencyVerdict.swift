@@ -64,7 +64,7 @@ public enum LatencyVerdict {
         let beyond = Int((Double(fewest) * share).rounded(.down))
         if beyond < minimumSamplesBeyond, [.regression, .improvement, .withinNoise].contains(row.verdict) {
             row.verdict = .tooFewSamples
-            row.note = "\(beyond) samples beyond \(percentile) in the smallest run (\(fewest) in all); at least \(minimumSamplesBeyond) are needed"
+            row.note = "\(beyond) samples beyond \(percentile) in the smallest run (of \(fewest)); at least \(minimumSamplesBeyond) are needed"
         }
         return row
     }
