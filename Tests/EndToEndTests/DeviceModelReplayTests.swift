@@ -44,6 +44,13 @@ final class DeviceModelReplayTests: XCTestCase {
         XCTAssertEqual(broken.violations().map(\.field), ["device.outcomes (sum)"], "an outcome too many is found")
         let summary = try String(contentsOf: dir.appendingPathComponent("paced/summary.md"), encoding: .utf8)
         XCTAssertTrue(summary.contains("## On the device"), summary)
+        // latency.hlog carries each time-to-device histogram under its own tag.
+        let hlog = try String(contentsOf: dir.appendingPathComponent("paced/latency.hlog"), encoding: .utf8)
+        for (priority, summary) in b.timeToDevice.byPriority {
+            let line = try XCTUnwrap(hlog.split(separator: "\n").first { $0.hasPrefix("Tag=timeToDevice.priority\(priority),") })
+            let decoded = try EncodedHistogram.decode(String(line.split(separator: ",").last!))
+            XCTAssertEqual(Int(decoded.totalCount), summary.count)
+        }
     }
 
     func testShardsMergeToTheWholeRunsDeviceSection() throws {
