@@ -31,6 +31,9 @@ public struct RunSettingOptions: ParsableArguments {
     @Option(name: .setting(.priority), help: .setting(.priority))
     var priority: String?
 
+    @Option(name: .setting(.priorityOverride), help: .setting(.priorityOverride))
+    var priorityOverride: String?
+
     @Option(name: .setting(.coalesce), help: .setting(.coalesce))
     var coalesce: String?
 
@@ -122,6 +125,7 @@ public struct RunSettingOptions: ParsableArguments {
         o.streams = streams
         o.workers = workers
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
+        o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
         o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0) }
         o.expirationSeconds = expiration
         o.collapseID = collapseId

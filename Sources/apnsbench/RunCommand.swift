@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
             DIR/summary.md, DIR/latency.hlog and DIR/report.html (self-contained, opens offline). Progress shows \
             as it goes (--quiet: none). The SLO (profile keys slo_p99_ms, slo_min_delivered, slo_max_error_share, \
             slo_max_would_not_decode, or the --slo-* flags) is checked once the report is written: one ✓/✗ line per rule, and exit 99 when \
-            one is missed. Flags override the profile's values; every value is checked once, and an error \
+            one is missed (--junit FILE: the same rules as JUnit XML, one testcase each). Flags override the profile's values; every value is checked once, and an error \
             names the flag or the profile's key and line it came from.
 
             \(ExitCodes.help)
@@ -57,6 +57,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
+    @Option(name: .long, help: ArgumentHelp("Also write the SLO as JUnit XML here: one testcase per rule, a failure per rule missed (for CI test reports); written whatever the exit code.", valueName: "FILE"))
+    var junit: String?
+
     @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
     var quiet = false
 
@@ -69,6 +72,13 @@ struct RunCommand: ParsableCommand {
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
         _ = try schedule()
+        if let junit {
+            let folder = (junit as NSString).deletingLastPathComponent
+            var isFolder: ObjCBool = false
+            if !folder.isEmpty, !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
+                throw ValidationError("--junit \(junit): the folder \(folder) does not exist")
+            }
+        }
         guard drain >= 0, drain <= 600 else { throw ValidationError("--drain \(drain) must be between 0 and 600 seconds") }
     }
 
@@ -111,6 +121,11 @@ struct RunCommand: ParsableCommand {
             throw ExitCodes.usage
         }
         print(SummaryText.console(result.report))
+        if let junit {
+            do { try Data(SLOJUnit.render(result.report).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) } catch {
+                throw CommandError("cannot write --junit \(junit): \(error.localizedDescription)")
+            }
+        }
         print("report: \(result.reportPaths.joined(separator: ", "))")
         if let stop = result.stoppedAt {
             FileHandle.standardError.write(Data("apnsbench: stopped at a bad stream line (bad_lines: stop): \(stop)\n".utf8))

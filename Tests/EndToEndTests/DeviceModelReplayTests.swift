@@ -46,6 +46,30 @@ final class DeviceModelReplayTests: XCTestCase {
         XCTAssertTrue(summary.contains("## On the device"), summary)
     }
 
+    func testShardsMergeToTheWholeRunsDeviceSection() throws {
+        let dir = try ScratchFolder.make("device-model-shards")
+        defer { ScratchFolder.remove(dir) }
+        let model = dir.appendingPathComponent("model.yaml")
+        try "simulator:\n  device: { offline_share: 0.5, wake_interval_seconds: 120 }\n".write(to: model, atomically: true, encoding: .utf8)
+        func run(_ shard: RunConfig.Shard?, _ name: String) throws -> RunReport {
+            var request = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
+            request.outDirectory = dir.appendingPathComponent(name).path
+            request.overrides.apnsModel = model.path
+            request.overrides.shard = shard
+            request.runID = "device-shards"
+            request.overrides.priority = .powerAware
+            return try ReplayRun.execute(request, log: { _ in }).report
+        }
+        let whole = try run(nil, "whole")
+        let shards = try (0..<2).map { try run(RunConfig.Shard(index: $0, count: 2), "shard\($0)") }
+        let merged = try ReportMerge.merge(shards.enumerated().map { .init(source: "shard\($0.offset)", report: $0.element) })
+        let a = try XCTUnwrap(whole.device), b = try XCTUnwrap(merged.device)
+        XCTAssertEqual(b.outcomes, a.outcomes)
+        XCTAssertEqual(b.timeToDevice.histograms, a.timeToDevice.histograms, "the histograms added exactly")
+        XCTAssertEqual(b.timeToDevice.byPriority.mapValues(\.p99), a.timeToDevice.byPriority.mapValues(\.p99))
+        XCTAssertEqual(merged.violations(), [])
+    }
+
     func testWithoutADeviceModelTheReportHasNoDeviceSection() throws {
         let dir = try ScratchFolder.make("device-model-off")
         defer { ScratchFolder.remove(dir) }

@@ -36,6 +36,17 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(r.output.contains("bad.yaml:6: 'streams' must be between 1 and 1000"), r.output)
     }
 
+    /// `--version` names apnsbench's release and the transport libraries loaded, the ones a report records.
+    func testVersionNamesLibcurlNghttp2AndTheTLSLibrary() throws {
+        let r = try apnsbench(["--version"])
+        XCTAssertEqual(r.status, 0, r.output)
+        let lines = r.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }, ["apnsbench", "libcurl", "nghttp2", "TLS"], r.output)
+        XCTAssertTrue(lines[1].hasPrefix("libcurl 8."), r.output)
+        XCTAssertTrue(lines[2].range(of: #"^nghttp2 \d+\.\d+"#, options: .regularExpression) != nil, r.output)
+        XCTAssertTrue(lines[3].hasPrefix("TLS OpenSSL "), r.output)
+    }
+
     func testHelpListsEveryExitCode() throws {
         for arguments in [["--help"], ["run", "--help"]] {
             let r = try apnsbench(arguments)
@@ -73,8 +84,18 @@ final class ExitCodeTests: XCTestCase {
         let dir = try ScratchFolder.make("exit")
         defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
-        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out], directory: RepoFiles.root)
+        let junit = dir.appendingPathComponent("slo.xml").path
+        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out, "--junit", junit],
+                                   directory: RepoFiles.root)
         XCTAssertEqual(missed.status, 99, missed.output)
+        // The SLO as JUnit: one testcase per rule, the missed one failing, valid to the JUnit schema's rules.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(xml.components(separatedBy: "<testcase ").count - 1, 2, xml)
+        XCTAssertTrue(xml.contains("<testsuites name=\"apnsbench slo\" tests=\"2\" failures=\"1\""), xml)
+        XCTAssertTrue(xml.contains("name=\"p99 response time (from the intended send) ≤ 1 ms\">\n      <failure type=\"slo-missed\""), xml)
+        let check = try runChild(URL(fileURLWithPath: "/usr/bin/env"), ["python3", RepoFiles.root.path + "/scripts/check-junit.py", junit])
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertTrue(check.output.contains("(2 testcases, 1 failures)"), check.output)
         XCTAssertTrue(missed.output.contains("✗ p99 response time (from the intended send): "), missed.output)
         XCTAssertTrue(missed.output.contains("target ≤ 1 ms (at most)"), missed.output)
         XCTAssertTrue(missed.output.contains("✓ rejected share of planned pushes: "), missed.output)

@@ -7,6 +7,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var streams: Int?
     public var workers: Int?
     public var priority: Priority?
+    public var priorityOverride: PriorityOverride?
     public var schedule: Schedule?
     public var durationSeconds: Double?
     public var loopRecording: Bool?

@@ -16,6 +16,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case pushTimeout = "push_timeout_ms"
     case tokenRefresh = "token_refresh_minutes"
     case priority
+    case priorityOverride = "priority_override"
     case expiration = "expiration_seconds"
     case collapseID = "collapse_id"
     case retryAttempts = "retry_attempts"

@@ -235,6 +235,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var expirationSeconds: Int?
         /// `apns-collapse-id` on every push, 1–64 bytes; nil sends none. Default nil.
         public var collapseID: String?
+        /// `apns-priority` laid over the pushes in its scope whatever their events chose; nil: none. Default nil.
+        public var priorityOverride: PriorityOverride?
         public init() {}
     }
 

@@ -242,6 +242,12 @@ public enum RunSettings {
              load: .text { c, text in c.payload.priority = try SettingText.priority(.priority, text) }) { "\($0.payload.priority.rawValue)" }
             .overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil }
             .varied { text, o in o.priority = try SettingText.priority(.priority, text) },
+        both(.priorityOverride, flag: "--priority-override", report: "payload.priorityOverride", value: "PRIORITY[:SCOPE]",
+             rule: "1, 5 or 10, then :all (the default) or :PUSH_TYPE", example: "5:liveactivity",
+             help: "apns-priority of every push in the scope, whatever its event chose (--priority only sets it where the event chooses none): all pushes, or those of one push type (5:liveactivity: the Live Activity pushes). The report counts the pushes it reached and changed.", varies: true,
+             load: .text { c, text in c.payload.priorityOverride = try SettingText.priorityOverride(.priorityOverride, text) }) { $0.payload.priorityOverride.map { json($0.description) } }
+            .overlay { c, o in if let v = o.priorityOverride { c.payload.priorityOverride = v }; return o.priorityOverride != nil }
+            .varied { text, o in o.priorityOverride = try SettingText.priorityOverride(.priorityOverride, text) },
         both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", range: SettingRange(0, 2_592_000), rule: " (30 days)",
              help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.", load: .int { $0.payload.expirationSeconds = $1 }) {
             $0.payload.expirationSeconds.map { "\($0)" }

@@ -50,15 +50,11 @@ public struct DeviceTally {
 
     /// The report's section.
     public var section: RunReport.Device {
-        let summaries = { (hs: [String: Histogram<UInt64>]) in hs.mapValues { LatencySummary(histogram: $0, unit: "ms") } }
-        let priorities = Dictionary(uniqueKeysWithValues: byPriority.map { (String($0.key.rawValue), $0.value) })
-        let types = Dictionary(uniqueKeysWithValues: byPushType.map { ($0.key.rawValue, $0.value) })
-        return RunReport.Device(
+        RunReport.Device(
             parameters: parameters, pushes: pushes,
             outcomes: Dictionary(uniqueKeysWithValues: DeviceOutcomeClass.allCases.map { ($0.rawValue, outcomes[$0] ?? 0) }),
             replaced: replaced, dropped: dropped, shownStale: shownStale,
-            timeToDevice: .init(byPriority: summaries(priorities), byPushType: summaries(types),
-                                histograms: .init(byPriority: priorities.mapValues(EncodedHistogram.encode),
-                                                  byPushType: types.mapValues(EncodedHistogram.encode))))
+            timeToDevice: .init(histograms: Dictionary(uniqueKeysWithValues: byPriority.map { (String($0.key.rawValue), $0.value) }),
+                                byPushType: Dictionary(uniqueKeysWithValues: byPushType.map { ($0.key.rawValue, $0.value) })))
     }
 }

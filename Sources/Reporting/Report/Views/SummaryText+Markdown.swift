@@ -13,6 +13,7 @@ extension SummaryText {
         var md = ""
         heading(report, into: &md)
         pushes(report.pushes, into: &md)
+        received(report, into: &md)
         deviceContract(report, into: &md)
         device(report, into: &md)
         events(report.events, into: &md)
