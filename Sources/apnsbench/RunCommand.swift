@@ -27,8 +27,11 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The run profile (YAML).")
     var profile: String = "profiles/leave-requests.yaml"
 
-    @Option(name: .long, help: ArgumentHelp("Report folder.", valueName: "DIR"))
-    var out: String = "reports/latest"
+    @Option(name: .long, help: ArgumentHelp("Report folder (default reports/latest, replaced by every run). A folder named here that already holds a report is refused unless --force; one that is or holds an input of the run (the profile, recording, recipe, ...) is refused always.", valueName: "DIR"))
+    var out: String?
+
+    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    var force = false
 
     @OptionGroup(title: "Run settings (shared with sweep)")
     var settings: RunSettingOptions
@@ -91,7 +94,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var request = RunRequest(profilePath: profile)
-        request.outDirectory = out
+        request.outDirectory = out ?? request.outDirectory
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
         var o = try settings.overrides()
@@ -109,7 +113,9 @@ struct RunCommand: ParsableCommand {
         request.stop = signals.stop
 
         let result: RunResult
-        do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as RunConfigFlagError {
+        do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as OutputPath.Refusal {
+            throw ValidationError(e.description)
+        } catch let e as RunConfigFlagError {
             // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
             FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n".utf8))
             throw ExitCodes.usage

@@ -103,7 +103,7 @@ final class ExitCodeTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) written before the exit")
         }
         // The same run with the rule met exits 0; a flag overrides the profile's rule.
-        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--quiet"], directory: RepoFiles.root)
+        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(met.status, 0, met.output)
         XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)
         XCTAssertFalse(met.output.contains("apnsbench: replaying"), "--quiet drops the start line: \(met.output)")
@@ -124,9 +124,9 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(missed.output.contains("↳ would not decode on device"), missed.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"), "written before the exit")
         // A flag overrides the profile's rule; the fixed template meets it.
-        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--quiet"], directory: RepoFiles.root)
+        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(allowed.status, 0, allowed.output)
-        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--quiet"], directory: RepoFiles.root)
+        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(fixed.status, 0, fixed.output)
         XCTAssertTrue(fixed.output.contains("✓ delivered pushes the device would not decode: 0.00 % (0)"), fixed.output)
 

@@ -15,6 +15,7 @@ extension SummaryText {
         pushes(report.pushes, into: &md)
         received(report, into: &md)
         deviceContract(report, into: &md)
+        device(report, into: &md)
         events(report.events, into: &md)
         latency(report.latency, into: &md)
         throughput(report, into: &md)

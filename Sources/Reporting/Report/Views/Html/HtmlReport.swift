@@ -45,6 +45,7 @@ public struct HtmlReport {
         html += outcomes()
         html += received()
         html += deviceContract()
+        html += device()
         html += badLines()
         html += spectrum()
         html += throughputOverTime()
