@@ -86,6 +86,11 @@ final class SimulatorReportTests: XCTestCase {
         let check = try apnsbench(["report", "--check", a + "/report.json"])
         XCTAssertEqual(check.status, 0, check.output)
 
+        // A folder that holds a report is not replaced without --force, before anything listens.
+        let again = try apnsbench(["simulate", "--port", "0", "--report", a])
+        XCTAssertEqual(again.status, 64, again.output)
+        XCTAssertTrue(again.output.contains("--report \(a) already holds a report"), again.output)
+
         let same = try apnsbench(["compare", a, b, "--format", "md", "--summary"])
         XCTAssertEqual(same.status, 0, same.output)
         let changed = try apnsbench(["compare", a, p, "--format", "md", "--summary"])
