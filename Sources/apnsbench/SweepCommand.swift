@@ -82,6 +82,9 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The production peak to set the knee against, pushes a second (beside the recording's busiest second and minute).", valueName: "RATE"))
     var peak: Double?
 
+    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    var force = false
+
     @Flag(name: .long, help: "Do not replay the recording again when a step outlasts it: the search then ends at the rate the recording can sustain for a whole step.")
     var noLoop = false
 
@@ -112,8 +115,15 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         if let cooldown, !(0...600).contains(cooldown) { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
         if !vary.isEmpty {
-            for v in vary {
-                if case .failure(let e) = TuningMatrix.parse(v) { throw ValidationError(e.description) }
+            switch TuningMatrix.parse(all: vary) {
+            case .failure(let e): throw ValidationError(e.description)
+            case .success(let axes):
+                for axis in axes {
+                    for value in axis.values {
+                        var scratch = RunConfigOverrides()
+                        do { try TuningMatrix.apply(axis.key, value, to: &scratch) } catch let e as RunError { throw ValidationError(e.description) }
+                    }
+                }
             }
             if speed != nil, rate != nil { throw ValidationError("choose one of --speed and --rate") }
             if let speed, !((Double(speed) ?? 0) > 0) { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded pace, above 0") }
@@ -130,8 +140,9 @@ struct SweepCommand: ParsableCommand {
     }
 
     func runMatrix() throws {
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         var request = TuningMatrix.Request(profilePath: profile)
-        request.vary = vary.compactMap { try? TuningMatrix.parse($0).get() }
+        request.vary = try TuningMatrix.parse(all: vary).get()
         request.outDirectory = out ?? "reports/matrix"
         request.cooldownSeconds = cooldown ?? 2
         request.overrides = try settings.overrides()
@@ -148,8 +159,11 @@ struct SweepCommand: ParsableCommand {
         do {
             outcome = try TuningMatrix.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
-            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --vary KEY=V1,V2 [<options>]\n".utf8))
-            throw ExitCodes.usage
+            throw usage(e.description)
+        } catch let e as TuningMatrix.ValueError {
+            throw usage(e.description)
+        } catch let e as OutputPath.Refusal {
+            throw usage(e.description)
         }
         print("")
         print(TuningMatrix.markdown(outcome.cells, fit: outcome.fit))
@@ -158,6 +172,14 @@ struct SweepCommand: ParsableCommand {
             print("matrix: stopped: \(why)")
             throw ExitCode(code)
         }
+    }
+
+    /// A usage error found once the profile is read (a flag's or a `--vary` value out of range): said as
+    /// the parser says one, exit 64.
+    func usage(_ message: String) -> ExitCode {
+        let form = vary.isEmpty ? "--rate LOW..HIGH" : "--vary KEY=V1,V2"
+        FileHandle.standardError.write(Data("Error: \(message)\nUsage: apnsbench sweep <profile> \(form) [<options>]\n".utf8))
+        return ExitCodes.usage
     }
 
     func run() throws {
@@ -169,6 +191,7 @@ struct SweepCommand: ParsableCommand {
         request.stepSeconds = stepSeconds
         request.cooldownSeconds = cooldown ?? 5
         request.outDirectory = out ?? "reports/sweep"
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.overrides = try settings.overrides()
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
@@ -180,10 +203,17 @@ struct SweepCommand: ParsableCommand {
         request.stop = signals.stop
         let outcome: RateSweep.Outcome
         do {
+            var first = RunRequest(profilePath: profile)
+            first.overrides = request.overrides
+            first.overrides.loopRecording = nil  // each step sets its own length
+            first.credentials = request.credentials
+            first.caCertificatePath = request.caCertificatePath
+            try ReplayRun.refuseOverwritingInputs(request.outDirectory, try ReplayRun.configuration(first), first)
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
-            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --rate LOW..HIGH [<options>]\n".utf8))
-            throw ExitCodes.usage
+            throw usage(e.description)
+        } catch let e as OutputPath.Refusal {
+            throw usage(e.description)
         }
         print("")
         print(RateSweep.markdown(outcome))

@@ -35,6 +35,9 @@ struct RunInputs {
         contractChecks = kinds.map { k in k.pushType == w.parts[k.part].pushType ? checks[k.part] : nil }
         liveActivityKinds = kinds.map { $0.pushType == .liveactivity }
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
+        for (part, recipe) in zip(w.parts, recipes) {
+            try RecordingCheck.requireEvent(stream: part.stream, shape: recipe.recordShape, profile: config.profilePath)
+        }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
         key = try Self.signingKey(credentials, target: config.target)

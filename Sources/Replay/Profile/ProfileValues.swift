@@ -22,7 +22,7 @@ struct ProfileValues {
         for entry in try reader.map(root).entries {
             guard ProfileLoader.knownKeys.contains(entry.key) else {
                 throw ProfileError(file: file, line: entry.line,
-                                   message: "unknown key '\(entry.key)'\(entry.key == "template" ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : "") (known keys: \(ProfileLoader.knownKeys.joined(separator: ", ")))")
+                                   message: "unknown key '\(entry.key)'\(entry.key == "template" ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : "") (known keys: \(ProfileLoader.knownKeys.joined(separator: ", ")))\(NameSuggestion.phrase(for: entry.key, among: ProfileLoader.knownKeys))")
             }
             values[entry.key] = entry.node
         }

@@ -45,7 +45,8 @@ public enum StrictYAML {
         public func document(_ yaml: String, path: String = "", syntaxPath: String = "") throws -> Entry? {
             let root: Node?
             do { root = try Yams.compose(yaml: yaml) } catch {
-                throw self.error(file, Self.line(of: error), syntaxPath, "is not valid YAML: \(error)")
+                let (line, message) = YAMLSyntaxMessage.explain(error, yaml: yaml)
+                throw self.error(file, line, syntaxPath, message)
             }
             return root.map { Entry(path: path, line: $0.mark?.line, node: $0) }
         }

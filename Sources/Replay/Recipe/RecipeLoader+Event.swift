@@ -94,8 +94,8 @@ extension Builder {
             typeText = try reader.text(e)
         } else {
             let map = try reader.map(e)
-            try reader.only(map, RecipeLoader.fieldKeys)
-            guard let t = map["type"] else { throw fail(e, "needs 'type:' (string, int, number, bool, token, [int], [string])") }
+            try reader.check(map, RecipeForms.field, at: e)
+            let t = map["type"]!
             typeText = try reader.text(t)
             m = map
         }
@@ -118,6 +118,7 @@ extension Builder {
         guard !rule.path.isEmpty, !rule.path.contains(where: \.isEmpty) else { throw fail(m?["from"] ?? e, "must be a field path like body.status") }
         if let m {
             if let one = m["one_of"] {
+                guard !(try reader.list(one)).isEmpty else { throw fail(one, "lists no value: no line could give this field") }
                 rule.oneOf = try reader.list(one).map { item in
                     switch type {
                     case .int: return .int(try reader.int(item))
@@ -199,7 +200,7 @@ extension Builder {
     /// `default:` or `absent:` for an absent value.
     func mappedSource(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool) throws -> Recipe.Source {
         let m = try reader.map(e)
-        try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty"])
+        try reader.check(m, RecipeForms.source, at: e)
         var s: Recipe.Source
         if let v = m["via"] {
             s = .related(try relation(via: v, event: event))

@@ -93,11 +93,8 @@ extension Builder {
             src = try source(named: try reader.text(entry), entry, event: event, recipient: recipient)
         } else {
             let mm = try reader.map(entry)
-            try reader.only(mm, ["from", "map", "default"])
-            guard let from = mm["from"] else {
-                throw fail(entry, isExpiration ? "must be a number of seconds, a field, {from: FIELD, default: N} or {from: FIELD, map: {VALUE: N}, default: N}"
-                                               : "must be text, a format like 'order-{{order_id}}', {from: FIELD, default: TEXT} or {from: FIELD, map: {VALUE: TEXT}, default: TEXT}")
-            }
+            try reader.check(mm, RecipeForms.headerValue, at: entry)
+            let from = mm["from"]!
             guard mm["map"] == nil else { return nil }
             src = try source(from, event: event, recipient: recipient)
             if let d = mm["default"] {

@@ -5,12 +5,9 @@ extension Builder {
     /// One push rule; `place` is its 1-based place in the event's list (nil: the event's only rule, a mapping).
     mutating func compilePush(_ e: Entry, event: Recipe.EventRule, place: Int?) throws -> Recipe.PushRule {
         let m = try reader.map(e)
-        try reader.only(m, RecipeLoader.pushKeys)
-        guard let toEntry = m["to"] else { throw fail(e, "needs 'to:', {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
-        let (to, recipient) = try target(toEntry, event: event)
-        guard let templateEntry = m["template"] else {
-            throw fail(e, "needs 'template:', the payload template file (relative to the recipe)")
-        }
+        try reader.check(m, RecipeForms.push, at: e)
+        let (to, recipient) = try target(m["to"]!, event: event)
+        let templateEntry = m["template"]!
         let templatePath = resolve(try reader.text(templateEntry))
         let template: PayloadTemplate
         do {
@@ -48,8 +45,8 @@ extension Builder {
     func priority(_ p: Entry, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.PrioritySource {
         if case .mapping = p.node {
             let mm = try reader.map(p)
-            try reader.only(mm, ["from", "map", "default"])
-            guard let from = mm["from"], let table = mm["map"] else { throw fail(p, "must be a number, a field, or {from: FIELD, map: {VALUE: 10}, default: 5}") }
+            try reader.check(mm, RecipeForms.priority, at: p)
+            let from = mm["from"]!, table = mm["map"]!
             func priority(_ e: Entry) throws -> Priority {
                 let n = try reader.int(e)
                 guard let p = Priority(rawValue: n) else { throw fail(e, "must be 10, 5 or 1, found \(n)") }
@@ -79,7 +76,7 @@ extension Builder {
     /// Whom the push goes to, and the entity type its recipients are.
     func target(_ e: Entry, event: Recipe.EventRule) throws -> (Recipe.Target, Int?) {
         let m = try reader.map(e)
-        try reader.only(m, ["token", "entity", "group", "key", "if_absent"])
+        try reader.check(m, RecipeForms.to, at: e)
         let names = event.fields.map(\.name)
         func field(_ entry: Entry) throws -> Int {
             let name = try reader.text(entry)

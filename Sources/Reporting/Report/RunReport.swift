@@ -81,6 +81,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var broadcast: Broadcast?
     /// The shards a merged report was made of (`apnsbench merge`); absent for a single process's run.
     public var merged: Merged?
+    /// The device side of delivery, when the run modelled it (``Device``); nil otherwise.
+    public var device: Device?
+    /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.
+    public var received: Received?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,

@@ -121,15 +121,11 @@ public struct SweepStep: Codable, Sendable, Equatable {
             overloadReasons: r.pushes.rejected.filter { $0.value.status == 429 || $0.value.status >= 500 }.keys.sorted(),
             // The trend reads every interval: a queue grows from the step's start, and a slow start only
             // hides a rise, it never makes one.
-            intervalP99Millis: whole.compactMap { e in
-                e.responseTime.flatMap { EncodedPercentiles.values($0, at: [99])?.first }.map { Double($0) / 1000 }
-            },
+            intervalP99Millis: Self.intervalMillis(whole, at: 99),
             processCPU: processCPU)
         warmupSeconds = from
         deliveredOfSent = sent > 0 ? Double(r.pushes.delivered) / Double(sent) : nil
-        intervalP50Millis = whole.compactMap { e in
-            e.responseTime.flatMap { EncodedPercentiles.values($0, at: [50])?.first }.map { Double($0) / 1000 }
-        }
+        intervalP50Millis = Self.intervalMillis(whole, at: 50)
         scheduledRate = rate
         speed = recordedSpeed
         notSendableShare = share
@@ -166,6 +162,11 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// The warm-up a step of `stepSeconds` leaves out: a fifth of it, at least one interval, at most 5 s.
     public static func warmup(stepSeconds: Double, interval: Double) -> Double {
         min(5, max(interval, (stepSeconds / 5 / interval).rounded(.up) * interval))
+    }
+
+    /// Each interval's percentile of its deliveries, ms, in order (intervals with deliveries).
+    static func intervalMillis(_ entries: [RunReport.TimelineEntry], at percentile: Double) -> [Double] {
+        entries.compactMap { e in e.responseTime.flatMap { EncodedPercentiles.values($0, at: [percentile])?.first }.map { Double($0) / 1000 } }
     }
 
     /// p99 of the deliveries in `entries`, their per-interval histograms added up; nil when they hold none.
