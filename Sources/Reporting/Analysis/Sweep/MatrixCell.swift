@@ -53,7 +53,7 @@ public struct MatrixCell: Codable, Equatable {
             stalenessP50Millis = Double(s.p50)
             stalenessP99Millis = Double(s.p99)
         }
-        deliveredShare = r.pushes.due > 0 ? Double(r.pushes.delivered) / Double(r.pushes.due) : nil
+        deliveredShare = r.pushes.deliveredShare
         concurrency = r.configuration.transport.connections * r.configuration.transport.streams
         throughput = r.throughput.pushesPerSecond
         overrideReached = r.priorityOverride?.reached
