@@ -1,7 +1,7 @@
 import APNsCore
 import ArgumentParser
 import Foundation
-import Harness
+
 
 /// The run settings `run` and `sweep` share: where pushes go, with which key, and every knob of how they
 /// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
