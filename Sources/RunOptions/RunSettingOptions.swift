@@ -61,6 +61,12 @@ public struct RunSettingOptions: ParsableArguments {
     @Option(name: .setting(.sloMaxWouldNotDecode), help: .setting(.sloMaxWouldNotDecode))
     var sloMaxWouldNotDecode: Double?
 
+    @Option(name: .setting(.sloP99TimeToDevice), help: .setting(.sloP99TimeToDevice))
+    var sloP99TimeToDeviceMs: Int?
+
+    @Option(name: .setting(.sloMaxThrottledShare), help: .setting(.sloMaxThrottledShare))
+    var sloMaxThrottledShare: Double?
+
     @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
     var reportInterval: Int?
 
@@ -135,6 +141,8 @@ public struct RunSettingOptions: ParsableArguments {
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
+        o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
+        o.sloMaxThrottledShare = sloMaxThrottledShare
         o.reportIntervalSeconds = reportInterval
         o.failFastSeconds = failFast
         o.stallTimeoutSeconds = stallTimeout
