@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Reporting
@@ -41,6 +42,7 @@ struct ModelFitCommand: ParsableCommand {
         let path = FileManager.default.fileExists(atPath: report, isDirectory: &isFolder) && isFolder.boolValue
             ? (report as NSString).appendingPathComponent("report.json") : report
         let measured = try RunReport.load(from: path)
+        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the report", path)]) } }
         let fit: ModelFit
         do { fit = try ModelFit.fit(measured, force: force) } catch let e as ModelFit.FitError {
             FileHandle.standardError.write(Data("Error: \(path): \(e)\n".utf8))
