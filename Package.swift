@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["APNsCore"], exclude: ["es256_oracle.py"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestSupport"]),
         // Every flag of the shared option groups reaches the configuration, driven from the settings table.
-        .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", "Replay", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
         .testTarget(
             name: "APNsSimulatorTests",

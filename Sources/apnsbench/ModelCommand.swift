@@ -20,7 +20,7 @@ struct ModelFitCommand: ParsableCommand {
             Reads a report of a run against your real path to APNs and writes a model file whose `simulator:` \
             section `apnsbench sweep PROFILE --apns-model FILE` and profiles (`simulator: {model: FILE}`) accept. \
             Measure at a low fixed rate, so that nothing queues on the client: for example against sandbox, \
-            `apnsbench run PROFILE --target sandbox --rate 20 --duration 300` (production stays behind \
+            `apnsbench run PROFILE --target sandbox --rate 20 --duration 300s` (production stays behind \
             --allow-production-load above 100 pushes/s). The file records the source report's run id, date \
             and target.
 
