@@ -154,7 +154,7 @@ let package = Package(
             dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py", "Peers"]
         ),
-        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.
