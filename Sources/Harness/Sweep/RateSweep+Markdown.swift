@@ -33,7 +33,9 @@ extension RateSweep {
                 out.append(String(format: "**Knee: x%g the recorded pace** (it offered %.0f pushes/s), ", x, knee)
                     + (o.verdict?.bracket.map { $0.replacingOccurrences(of: " pushes/s", with: "× the recorded pace") } ?? ""))
             } else {
-                out.append(String(format: "**Knee: %.0f pushes/s**", knee) + (o.verdict?.bracket.map { ", " + $0 } ?? ""))
+                // The bracket is in the schedule's rates (the search's); the knee in pushes offered (less the not sendable).
+                let scheduled = o.verdict?.knee.map { String(format: " offered (scheduled %.0f/s)", $0) } ?? ""
+                out.append(String(format: "**Knee: %.0f pushes/s**%@", knee, scheduled) + (o.verdict?.bracket.map { ", scheduled " + $0 } ?? ""))
             }
         } else {
             out.append("**No step passed**: the lowest rate already fails (see its verdict)")

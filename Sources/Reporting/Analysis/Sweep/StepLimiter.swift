@@ -31,6 +31,9 @@ public struct StepLimiter: Codable, Sendable, Equatable {
     public var ceiling: Double?
     /// The setting to change, when it is the client's, the recording's or the host's.
     public var fix: String?
+    /// On a disturbed host: what the step's numbers would name without the disturbance (its line), for a
+    /// planner to weigh; nil otherwise.
+    public var withoutDisturbance: String?
 
     public init(kind: Kind, evidence: String, ceiling: Double? = nil, fix: String? = nil) {
         self.kind = kind
@@ -43,7 +46,9 @@ public struct StepLimiter: Codable, Sendable, Equatable {
     public static let risingService = 1.5
 
     /// `client window: … — raise --streams …`.
-    public var line: String { "\(kind.rawValue): \(evidence)" + (fix.map { "; \($0)" } ?? "") }
+    public var line: String {
+        "\(kind.rawValue): \(evidence)" + (fix.map { "; \($0)" } ?? "") + (withoutDisturbance.map { "; without it: \($0)" } ?? "")
+    }
 
     /// The limiter of `step`, judged against the sweep's first (lowest-rate) step; nil when it passed.
     public static func classify(_ step: SweepStep, first: SweepStep?, criteria: KneeCriteria) -> StepLimiter? {
@@ -61,8 +66,12 @@ public struct StepLimiter: Codable, Sendable, Equatable {
             return StepLimiter(kind: .target, evidence: what + " at " + rate(step.offeredRate))
         }
         if let host = step.host, host.disturbed {
-            return StepLimiter(kind: .hostDisturbed, evidence: host.summary,
-                               fix: "measure again on a quiet host (the sweep re-measures a disturbed failing step once)")
+            var quiet = step
+            quiet.host = nil
+            var l = StepLimiter(kind: .hostDisturbed, evidence: host.summary,
+                                fix: "measure again on a quiet host (the sweep re-measures a disturbed failing step once)")
+            l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map { "\($0.kind.rawValue) (\($0.evidence))" }
+            return l
         }
         if let cpu = clientCPU(step) { return cpu }
         let service = step.serviceP50Millis, base = first?.serviceP50Millis
