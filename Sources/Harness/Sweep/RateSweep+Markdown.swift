@@ -43,6 +43,9 @@ extension RateSweep {
         if o.knee != nil, let limit = o.kneeLimit {
             out.append(String(format: "Limited by the **%@** (step %d at %.0f/s): ", limit.limiter?.kind.rawValue ?? (limit.client ? "client" : "target"),
                               limit.step, limit.offeredRate) + (limit.limiter.map { $0.line.dropFirst($0.kind.rawValue.count + 2).description } ?? limit.failures.joined(separator: "; ")))
+        } else if o.knee != nil, let ended = o.steps.last(where: { $0.result.streamEnded }), let l = ended.limiter {
+            out.append(String(format: "Limited by the **recording** (step %d at %.0f/s): ", ended.index, ended.result.offeredRate)
+                + l.line.dropFirst(l.kind.rawValue.count + 2).description)
         } else if o.knee != nil {
             out.append("No rate above the knee failed: raise the search's high bound to find the limit")
         }

@@ -74,6 +74,8 @@ final class StepLimiterTests: XCTestCase {
         XCTAssertEqual(kind(p), .clientCPU)
         var late = short()
         late.producerLateShare = 0.04
+        XCTAssertEqual(kind(late), .clientWindow, "a full window holds the producer back: its lateness is the window's")
+        late.windowFilled = false
         XCTAssertEqual(kind(late), .clientCPU)
     }
 

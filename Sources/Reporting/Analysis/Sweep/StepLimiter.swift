@@ -8,7 +8,7 @@ import Foundation
 /// - **host disturbed**: other processes or the hypervisor took CPU the run could have used (``HostLoad``);
 ///   its verdict is the host's, and the step is measured again;
 /// - **client CPU**: an engine thread or the producer near a full core, or the producer handing pushes over
-///   late;
+///   late while the window had room;
 /// - **target**, by its time: the service time's median more than ``risingService`` times the first step's;
 /// - **client window**: the in-flight window full while the service time stayed near its low-rate value.
 ///   Little's law caps the rate at window ÷ mean service time; raising `--streams` or `--connections`
@@ -93,7 +93,8 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         if let p = step.producerCPU, p >= KneeCriteria.saturatedCPU {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer %.0f%% of a core", p * 100), fix: fix)
         }
-        if let late = step.producerLateShare, late >= KneeCriteria.lateShare {
+        // A full window holds the producer back too: its lateness is then the window's, not its CPU's.
+        if !step.windowFilled, let late = step.producerLateShare, late >= KneeCriteria.lateShare {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer handed %.1f%% of pushes over late", late * 100), fix: fix)
         }
         return nil
