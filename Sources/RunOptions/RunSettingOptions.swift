@@ -1,7 +1,7 @@
 import APNsCore
 import ArgumentParser
 import Foundation
-import Harness
+
 
 /// The run settings `run` and `sweep` share: where pushes go, with which key, and every knob of how they
 /// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
@@ -31,6 +31,9 @@ public struct RunSettingOptions: ParsableArguments {
     @Option(name: .setting(.priority), help: .setting(.priority))
     var priority: String?
 
+    @Option(name: .setting(.priorityOverride), help: .setting(.priorityOverride))
+    var priorityOverride: String?
+
     @Option(name: .setting(.coalesce), help: .setting(.coalesce))
     var coalesce: String?
 
@@ -58,14 +61,20 @@ public struct RunSettingOptions: ParsableArguments {
     @Option(name: .setting(.sloMaxWouldNotDecode), help: .setting(.sloMaxWouldNotDecode))
     var sloMaxWouldNotDecode: Double?
 
+    @Option(name: .setting(.sloP99TimeToDevice), help: .setting(.sloP99TimeToDevice))
+    var sloP99TimeToDeviceMs: Int?
+
+    @Option(name: .setting(.sloMaxThrottledShare), help: .setting(.sloMaxThrottledShare))
+    var sloMaxThrottledShare: Double?
+
     @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
-    var reportInterval: Int?
+    var reportInterval: String?
 
     @Option(name: .setting(.failFast), help: .setting(.failFast))
-    var failFast: Double?
+    var failFast: String?
 
     @Option(name: .setting(.stallTimeout), help: .setting(.stallTimeout))
-    var stallTimeout: Int?
+    var stallTimeout: String?
 
     @Option(name: .setting(.liveActivityBudget), help: .setting(.liveActivityBudget))
     var liveActivityBudget: Int?
@@ -122,6 +131,7 @@ public struct RunSettingOptions: ParsableArguments {
         o.streams = streams
         o.workers = workers
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
+        o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
         o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0) }
         o.expirationSeconds = expiration
         o.collapseID = collapseId
@@ -131,9 +141,11 @@ public struct RunSettingOptions: ParsableArguments {
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
-        o.reportIntervalSeconds = reportInterval
-        o.failFastSeconds = failFast
-        o.stallTimeoutSeconds = stallTimeout
+        o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
+        o.sloMaxThrottledShare = sloMaxThrottledShare
+        o.reportIntervalSeconds = try flag(reportInterval) { Int(try SettingText.duration(.reportInterval, $0, wholeSeconds: true) / 1000) }
+        o.failFastSeconds = try flag(failFast) { Double(try SettingText.duration(.failFast, $0)) / 1000 }
+        o.stallTimeoutSeconds = try flag(stallTimeout) { Int(try SettingText.duration(.stallTimeout, $0, zeroTurnsOff: true, wholeSeconds: true) / 1000) }
         o.liveActivityBudget = liveActivityBudget
         o.apnsModel = apnsModel?.value
         o.allowProductionLoad = allowProductionLoad ? true : nil

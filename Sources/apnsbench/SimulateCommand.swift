@@ -1,3 +1,4 @@
+import APNsCore
 import APNsSimulator
 import ArgumentParser
 import Dispatch
@@ -71,6 +72,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("On stop, write what the simulator received here as a run report (report.json, summary.md, latency.hlog, report.html): every request by push type, topic, priority and answer, server time, the timeline, connections, provider tokens, the Live Activity budget per token. `report`, `compare` and `merge` read it.", valueName: "DIR"))
     var report: String?
 
+    @Flag(name: .long, help: "With --report: replace the report a folder already holds.")
+    var force = false
+
     @Option(name: .long, help: ArgumentHelp("Stop by itself after this many seconds (as SIGTERM would).", valueName: "SECONDS"))
     var duration: Double?
 
@@ -90,7 +94,12 @@ struct SimulateCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: report, isDirectory: &isFolder), !isFolder.boolValue {
                 throw ValidationError("--report \(report) is a file; it names the folder the report is written to")
             }
+            let inputs = [config.map { OutputPath.Input("the simulator's configuration", $0) },
+                          activityModel.map { OutputPath.Input("the ActivityKit model", $0) }].compactMap { $0 }
+            try refusingOutput { try OutputPath.refuseOverwriting(report, flag: "--report", inputs: inputs) }
+            try refusingOutput { try OutputPath.refuseReplacingReport(report, flag: "--report", force: force) }
         }
+        if force, report == nil { throw ValidationError("--force goes with --report") }
         if activityModel != nil, report == nil { throw ValidationError("--activity-model goes with --report (the verdicts are in the report)") }
         if activityModelType != nil, activityModel == nil { throw ValidationError("--activity-model-type goes with --activity-model") }
         if let activityModel, !FileManager.default.isReadableFile(atPath: activityModel) { throw ValidationError("--activity-model \(activityModel) cannot be read") }

@@ -44,6 +44,13 @@ final class DeviceModelReplayTests: XCTestCase {
         XCTAssertEqual(broken.violations().map(\.field), ["device.outcomes (sum)"], "an outcome too many is found")
         let summary = try String(contentsOf: dir.appendingPathComponent("paced/summary.md"), encoding: .utf8)
         XCTAssertTrue(summary.contains("## On the device"), summary)
+        // latency.hlog carries each time-to-device histogram under its own tag.
+        let hlog = try String(contentsOf: dir.appendingPathComponent("paced/latency.hlog"), encoding: .utf8)
+        for (priority, summary) in b.timeToDevice.byPriority {
+            let line = try XCTUnwrap(hlog.split(separator: "\n").first { $0.hasPrefix("Tag=timeToDevice.priority\(priority),") })
+            let decoded = try EncodedHistogram.decode(String(line.split(separator: ",").last!))
+            XCTAssertEqual(Int(decoded.totalCount), summary.count)
+        }
     }
 
     func testShardsMergeToTheWholeRunsDeviceSection() throws {
@@ -76,5 +83,34 @@ final class DeviceModelReplayTests: XCTestCase {
         var request = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
         request.outDirectory = dir.path
         XCTAssertNil(try ReplayRun.execute(request, log: { _ in }).report.device)
+    }
+}
+
+/// The device rules of an SLO: judged on the device section, and missed with the reason when devices were not modelled.
+final class DeviceSLOTests: XCTestCase {
+    func testTheDeviceRulesAreJudgedOnTheDeviceSection() throws {
+        let dir = try ScratchFolder.make("device-slo")
+        defer { ScratchFolder.remove(dir) }
+        let model = dir.appendingPathComponent("model.yaml")
+        try "simulator:\n  device: { activity_budget_per_hour: 1, activity_budget_burst: 1 }\n".write(to: model, atomically: true, encoding: .utf8)
+        var request = RunRequest(profilePath: DeviceModelReplayTests.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
+        request.outDirectory = dir.appendingPathComponent("modelled").path
+        request.overrides.apnsModel = model.path
+        request.overrides.sloMaxThrottledShare = 0.01
+        request.overrides.sloP99TimeToDeviceMillis = 1
+        let report = try ReplayRun.execute(request, log: { _ in }).report
+        let d = try XCTUnwrap(report.device)
+        let checks = SLOCheck.checks(report).filter { $0.what.contains("device") }
+        XCTAssertEqual(checks.map(\.met), [true, false], checks.map(\.line).joined(separator: "\n"))
+        XCTAssertTrue(checks[1].actual.hasSuffix(" (\(d.outcomes["throttled"]!))"), checks[1].actual)
+        XCTAssertGreaterThan(d.outcomes["throttled"]!, 0)
+
+        request.overrides.apnsModel = nil
+        request.outDirectory = dir.appendingPathComponent("unmodelled").path
+        let plain = try ReplayRun.execute(request, log: { _ in }).report
+        XCTAssertEqual(SLOCheck.checks(plain).filter { $0.what.contains("device") }.map(\.line), [
+            "✗ p99 time to device (from the intended send, recorded time): devices not modelled (no device: in the simulator's section), target ≤ 1 ms (at most)",
+            "✗ delivered pushes throttled on the device: devices not modelled (no device: in the simulator's section), target ≤ 1.00 % (at most)",
+        ])
     }
 }

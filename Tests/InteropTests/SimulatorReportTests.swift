@@ -82,9 +82,15 @@ final class SimulatorReportTests: XCTestCase {
         let summary = try String(contentsOfFile: a + "/summary.md", encoding: .utf8)
         XCTAssertTrue(summary.contains("| rejected: Unregistered (410) | 6 |"), summary)
         XCTAssertTrue(summary.contains("| liveactivity | com.example.interop.push-type.liveactivity | 10 | Unregistered | 6 |"), summary)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: a + "/report.html"))
+        let html = try String(contentsOfFile: a + "/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("<h2>Requests received by the simulator</h2>"), "report.html has the received section")
         let check = try apnsbench(["report", "--check", a + "/report.json"])
         XCTAssertEqual(check.status, 0, check.output)
+
+        // A folder that holds a report is not replaced without --force, before anything listens.
+        let again = try apnsbench(["simulate", "--port", "0", "--report", a])
+        XCTAssertEqual(again.status, 64, again.output)
+        XCTAssertTrue(again.output.contains("--report \(a) already holds a report"), again.output)
 
         let same = try apnsbench(["compare", a, b, "--format", "md", "--summary"])
         XCTAssertEqual(same.status, 0, same.output)

@@ -226,13 +226,13 @@ public enum RunSettings {
           default: "30000", range: SettingRange(1, 600_000), rule: " ms", help: "How long one push may take from send to answer before it counts as timed out, ms.", load: .int { $0.transport.pushTimeoutMillis = $1 }) {
             "\($0.transport.pushTimeoutMillis)"
         },
-        both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "SECONDS", default: "10s", range: SettingRange(1, 600),
-             help: "While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.", load: .duration { $0.transport.failFastSeconds = Double($1) / 1000 }) {
+        both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "DURATION", default: "10s", range: SettingRange(1, 600), rule: " seconds", example: "30s",
+             help: "While no request to the target has ever been answered, give up after DURATION of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.", load: .duration { $0.transport.failFastSeconds = Double($1) / 1000 }) {
             $0.transport.failFastSeconds.map(seconds)
         }.overlay { c, o in if let v = o.failFastSeconds { c.transport.failFastSeconds = v }; return o.failFastSeconds != nil },
-        both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "SECONDS", default: "10s",
-             range: SettingRange(1, 600), rule: " and shorter than the push timeout, 0 turns it off",
-             help: "The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls.", load: .wholeSeconds(zeroTurnsOff: true) { $0.transport.stallTimeoutSeconds = $1 }) {
+        both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "DURATION", default: "10s",
+             range: SettingRange(1, 600), rule: " seconds, whole, and shorter than the push timeout; 0 turns it off", example: "20s",
+             help: "The stall watchdog: when pushes on a connection have moved no byte for DURATION, give the connection up and retry its pushes by the retry policy; the report counts the stalls.", load: .wholeSeconds(zeroTurnsOff: true) { $0.transport.stallTimeoutSeconds = $1 }) {
             $0.transport.stallTimeoutSeconds.map { $0 == 0 ? "0" : "\($0)s" }
         }.overlay { c, o in if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }; return o.stallTimeoutSeconds != nil },
         s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
@@ -242,6 +242,12 @@ public enum RunSettings {
              load: .text { c, text in c.payload.priority = try SettingText.priority(.priority, text) }) { "\($0.payload.priority.rawValue)" }
             .overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil }
             .varied { text, o in o.priority = try SettingText.priority(.priority, text) },
+        both(.priorityOverride, flag: "--priority-override", report: "payload.priorityOverride", value: "PRIORITY[:SCOPE]",
+             rule: "1, 5 or 10, then :all (the default) or :PUSH_TYPE", example: "5:liveactivity",
+             help: "apns-priority of every push in the scope, whatever its event chose (--priority only sets it where the event chooses none): all pushes, or those of one push type (5:liveactivity: the Live Activity pushes). The report counts the pushes it reached and changed.", varies: true,
+             load: .text { c, text in c.payload.priorityOverride = try SettingText.priorityOverride(.priorityOverride, text) }) { $0.payload.priorityOverride.map { json($0.description) } }
+            .overlay { c, o in if let v = o.priorityOverride { c.payload.priorityOverride = v }; return o.priorityOverride != nil }
+            .varied { text, o in o.priorityOverride = try SettingText.priorityOverride(.priorityOverride, text) },
         both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", range: SettingRange(0, 2_592_000), rule: " (30 days)",
              help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.", load: .int { $0.payload.expirationSeconds = $1 }) {
             $0.payload.expirationSeconds.map { "\($0)" }
@@ -268,8 +274,8 @@ public enum RunSettings {
              help: "Open loop at a rate rising from FROM to TO pushes a second over SECONDS.") {
             if case let .ramp(a, b, t) = $0.schedule.mode { return "\"\(number(a)):\(number(b)):\(number(t))\"" } else { return nil }
         }.overlay { _, o in if case .ramp? = o.schedule { return true } else { return false } },
-        both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "SECONDS", example: "30",
-             help: "Stop sending after this many seconds (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, and those still not sent then count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
+        both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "DURATION", example: "30s",
+             help: "Stop sending after DURATION (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, and those still not sent then count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
         RunSetting(key: .loopRecording, profileKey: "loop_recording", flag: "--loop", profileOnly: nil, reportPath: "schedule.loopRecording",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads).",
@@ -305,7 +311,15 @@ public enum RunSettings {
              help: "SLO: at most this share of delivered pushes the device would not decode, checked against the profile's activity_model.", load: .number { $0.slo.maxWouldNotDecode = $1 }) {
             $0.slo.maxWouldNotDecode.map(number)
         }.overlay { c, o in if let v = o.sloMaxWouldNotDecode { c.slo.maxWouldNotDecode = v }; return o.sloMaxWouldNotDecode != nil },
-        both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "SECONDS", default: "1s", range: SettingRange(1, 3600), rule: " whole seconds",
+        both(.sloP99TimeToDevice, flag: "--slo-p99-time-to-device-ms", report: "slo.p99TimeToDeviceMillis", value: "MS", range: SettingRange(1, 2_592_000_000),
+             help: "SLO, with a device model (simulator device:): p99 time to device of the pushes shown, from the intended send, at most MS milliseconds of recorded time.",
+             load: .int { $0.slo.p99TimeToDeviceMillis = $1 }) { $0.slo.p99TimeToDeviceMillis.map { "\($0)" } }
+            .overlay { c, o in if let v = o.sloP99TimeToDeviceMillis { c.slo.p99TimeToDeviceMillis = v }; return o.sloP99TimeToDeviceMillis != nil },
+        both(.sloMaxThrottledShare, flag: "--slo-max-throttled-share", report: "slo.maxThrottledShare", value: "SHARE", range: SettingRange(0, 1),
+             help: "SLO, with a device model (simulator device:): at most this share of delivered pushes throttled on the device (past a Live Activity budget).",
+             load: .number { $0.slo.maxThrottledShare = $1 }) { $0.slo.maxThrottledShare.map(number) }
+            .overlay { c, o in if let v = o.sloMaxThrottledShare { c.slo.maxThrottledShare = v }; return o.sloMaxThrottledShare != nil },
+        both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "DURATION", default: "1s", range: SettingRange(1, 3600), rule: " seconds, whole", example: "5s",
              help: "The report timeline's interval.", load: .wholeSeconds(zeroTurnsOff: false) { $0.reportIntervalSeconds = $1 }) { $0.reportIntervalSeconds.map { "\($0)s" } }.overlay { c, o in if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }; return o.reportIntervalSeconds != nil },
         both(.liveActivityBudget, flag: "--live-activity-budget", report: "liveActivityBudget", value: "N", default: "10", range: SettingRange(0, 1_000_000), rule: ", 0 counts nothing",
              help: "The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it).", load: .int { $0.liveActivityBudget = $1 }) {

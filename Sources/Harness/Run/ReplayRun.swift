@@ -139,6 +139,7 @@ public enum ReplayRun {
         var interrupted: Bool
         /// The device side of delivery, when the simulator modelled devices.
         var device: RunReport.Device?
+        var priorityOverride: RunReport.PriorityOverrideCount?
 
         /// The run's report, whole.
         func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
@@ -148,6 +149,7 @@ public enum ReplayRun {
                                              staleness: staleness, simulator: simulator, startedAt: startedAt,
                                              durationSeconds: durationSeconds, facts: facts)
             report.device = device
+            report.priorityOverride = priorityOverride
             return report
         }
     }
@@ -177,7 +179,7 @@ public enum ReplayRun {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
-        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, liveActivityKinds: inputs.liveActivityKinds)
+        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
@@ -204,7 +206,8 @@ public enum ReplayRun {
                         engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
                         startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
-                        device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section })
+                        device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
+                        priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) })
     }
 
     /// One device feed per engine thread's recorder, when the embedded simulator models devices (device

@@ -93,10 +93,10 @@ public enum StrictYAML {
             return s.enumerated().map { i, node in Entry(path: "\(e.path)[\(i)]", line: node.mark?.line ?? e.line, node: node) }
         }
 
-        /// Refuses a key not in `known`, naming it and its line.
+        /// Refuses a key not in `known`, naming it, its line and the closest known key.
         public func only(_ m: Mapping, _ known: [String]) throws {
             for e in m.entries where !known.contains(e.key) {
-                throw fail(e, "is not a known key (known: \(known.joined(separator: ", ")))")
+                throw fail(e, "is not a known key (known: \(known.joined(separator: ", ")))\(NameSuggestion.phrase(for: e.key, among: known))")
             }
         }
 

@@ -206,7 +206,9 @@ extension Builder {
             s = .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
             s = .constant(try constant(c))
+            if case .string("") = try constant(c) { throw fail(c, "is empty: a constant names a value (for an empty string where a value is absent, write absent: empty)") }
         } else if let j = m["join"] {
+            guard !(try reader.list(j)).isEmpty else { throw fail(j, "joins nothing: list the values to join") }
             let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
             let sep = try m["separator"].map { e -> String in
                 guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
@@ -216,6 +218,7 @@ extension Builder {
         } else if let f = m["from"] {
             s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
             if let table = m["map"] {
+                guard !(try reader.map(table)).entries.isEmpty else { throw fail(table, "maps no value: give {VALUE: …} pairs, or leave 'map' out") }
                 var t: [String: RecipeValue] = [:]
                 for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
                 // A value the table does not name, or none: the default (or the value itself without one).

@@ -19,7 +19,9 @@ extension Builder {
         }
         let liveEvent = try m["live_activity_event"].map { entry -> Recipe.Source in
             if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
-            return try source(entry, event: event, recipient: recipient)
+            let s = try source(entry, event: event, recipient: recipient)
+            try refuseOtherThanUpdateOrEnd(s, entry, event: event)
+            return s
         }
         var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, liveActivityEvent: liveEvent)
         rule.name = try m["name"].map(reader.text) ?? place.map(String.init)
@@ -39,6 +41,29 @@ extension Builder {
         try header(m, event: event, recipient: recipient, into: &rule)
         rule.splitByRecipient()
         return rule
+    }
+
+    /// A `live_activity_event` table's values and default must each be `update` or `end`: an APNs event the
+    /// push would carry.
+    func refuseOtherThanUpdateOrEnd(_ s: Recipe.Source, _ entry: Entry, event: Recipe.EventRule) throws {
+        var constants: [RecipeValue] = []
+        var read: Recipe.Source?
+        switch s {
+        case let .map(_, table, otherwise): constants = Array(table.values) + (otherwise.map { [$0] } ?? [])
+        case let .orElse(inner, v): constants = [v]; read = inner
+        case let .constant(v): constants = [v]
+        default: read = s
+        }
+        // A field read as it is must only hold update or end (its one_of says so).
+        if case let .field(i)? = read {
+            let field = event.fields[i]
+            guard let allowed = field.oneOf, allowed.allSatisfy({ $0.text == "update" || $0.text == "end" }) else {
+                throw fail(entry, "reads '\(field.name)' as it is, but a Live Activity event is update or end: give the field one_of: [update, end], or map its values ({from: \(field.name), map: {VALUE: end}, default: update})")
+            }
+        }
+        for v in constants where v.text != "update" && v.text != "end" {
+            throw fail(entry, "maps to '\(v.text ?? "null")': a Live Activity event is update or end")
+        }
     }
 
     /// `priority:`: a number, a field holding one, or a table from a value.
@@ -135,6 +160,9 @@ extension Builder {
             }
             if isTime == true, template.slotKinds[i] == .integer, format == nil {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", |unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
+            }
+            if template.slotKinds[i] == .integer, case let .orElse(_, fallback) = src, case let .string(text) = fallback {
+                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with the default '\(text)', which is text, not an integer")
             }
             if template.slotKinds[i] == .integer, let t = type(of: src, event: event, recipient: recipient), t != .int, isTime != true {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a \(t.rawValue) value")

@@ -223,8 +223,12 @@ struct Builder {
 
     /// The names `set:` or `remember:` keep: a list of names, or a mapping's keys.
     func keptNames(_ e: Entry) throws -> [String] {
-        if case .sequence = e.node { return try reader.list(e).map(reader.text) }
-        return try reader.map(e).entries.map(\.key)
+        let names = try { () throws -> [String] in
+            if case .sequence = e.node { return try reader.list(e).map(reader.text) }
+            return try reader.map(e).entries.map(\.key)
+        }()
+        guard !names.isEmpty else { throw fail(e, "keeps nothing: name the fields to keep, or leave '\(e.key)' out") }
+        return names
     }
 
     /// The event's state change key (`upsert`, `create`, `update`, `remove`) and its entity entry.

@@ -1,6 +1,17 @@
 import APNsCore
 
 extension RunReport {
+    /// The pushes a priority override (`configuration.payload.priorityOverride`) reached: those in its scope,
+    /// and of them the ones sent at another priority than their events chose.
+    public struct PriorityOverrideCount: Codable, Sendable, Equatable {
+        public var reached: Int
+        public var changed: Int
+        public init(reached: Int, changed: Int) {
+            self.reached = reached
+            self.changed = changed
+        }
+    }
+
     /// The device side of delivery (present when the run modelled it): what the devices did with the pushes
     /// APNs accepted, judged in the recording's time by ``DeviceModel``, so that a replay at any speed gives
     /// the same section. Every delivered push is in exactly one of ``outcomes``.

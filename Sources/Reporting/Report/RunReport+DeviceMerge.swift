@@ -24,6 +24,15 @@ extension RunReport.Device {
         return total
     }
 
+    /// p99 time to device of every push shown, whatever its priority (from the encoded histograms); nil when
+    /// none was shown or a histogram does not decode.
+    public var overallP99Millis: Int? {
+        guard let hs = try? Self.decoded(timeToDevice.histograms.byPriority), !hs.isEmpty else { return nil }
+        var all = DeviceTally.makeHistogram()
+        for h in hs.values { all.add(h) }
+        return all.totalCount == 0 ? nil : Int(all.valueAtPercentile(99))
+    }
+
     private static func decoded(_ encoded: [String: String]) throws -> [String: Histogram<UInt64>] {
         try encoded.mapValues { try EncodedHistogram.decode($0) }
     }

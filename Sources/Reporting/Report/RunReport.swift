@@ -83,6 +83,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var merged: Merged?
     /// The device side of delivery, when the run modelled it (``Device``); nil otherwise.
     public var device: Device?
+    /// What the priority override reached, when one was set (``PriorityOverrideCount``).
+    public var priorityOverride: PriorityOverrideCount?
     /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.
     public var received: Received?
 

@@ -65,6 +65,28 @@ public struct SLOCheck: Sendable, Equatable {
                                 actual: p.wouldNotDecode == nil ? "not checked" : "\(percent(actual)) (\(count))",
                                 met: p.wouldNotDecode != nil && actual <= limit))
         }
+        out += deviceChecks(report)
+        return out
+    }
+
+    /// The device rules: judged on the report's device section; missed, and said so, when devices were not modelled.
+    static func deviceChecks(_ report: RunReport) -> [SLOCheck] {
+        let slo = report.configuration.slo, d = report.device
+        var out: [SLOCheck] = []
+        if let limit = slo.p99TimeToDeviceMillis {
+            let shown = d.map { $0.timeToDevice.byPriority.values.reduce(0) { $0 + $1.count } } ?? 0
+            let p99 = d?.overallP99Millis
+            out.append(SLOCheck(what: "p99 time to device (from the intended send, recorded time)", target: "≤ \(limit) ms",
+                                actual: d == nil ? "devices not modelled (no device: in the simulator's section)"
+                                    : p99.map { "\($0) ms" } ?? "no push shown",
+                                met: shown > 0 && (p99 ?? Int.max) <= limit))
+        }
+        if let limit = slo.maxThrottledShare {
+            let n = d?.outcomes["throttled"] ?? 0
+            out.append(SLOCheck(what: "delivered pushes throttled on the device", target: "≤ \(percent(limit))",
+                                actual: d == nil ? "devices not modelled (no device: in the simulator's section)" : "\(percent(d!.share(.throttled))) (\(n))",
+                                met: d != nil && d!.share(.throttled) <= limit))
+        }
         return out
     }
 

@@ -11,6 +11,12 @@ extension SummaryText {
         return "\(s / 3600) h \(s % 3600 / 60) min"
     }
 
+    /// `priority override 5:liveactivity reached 1,200 pushes, changed 1,150`, or nil without an override.
+    static func priorityOverrideLine(_ report: RunReport) -> String? {
+        guard let o = report.configuration.payload.priorityOverride, let n = report.priorityOverride else { return nil }
+        return "priority override \(o) reached \(n.reached) pushes and changed the priority of \(n.changed)"
+    }
+
     /// The console's line under `delivered`, or nil when devices were not modelled.
     static func deviceLine(_ report: RunReport) -> String? {
         guard let d = report.device else { return nil }
@@ -31,6 +37,7 @@ extension SummaryText {
         func line(_ text: String = "") { md += text + "\n" }
         line("## On the device")
         line()
+        if let o = priorityOverrideLine(report) { line("The " + o + ".\n") }
         line("What the devices did with the \(d.pushes) pushes APNs accepted, modelled in the recording's time (the same at any "
             + "replay speed; the model's numbers are assumptions where Apple publishes none, see docs/simulator.md).")
         line()
