@@ -116,7 +116,7 @@ let package = Package(
             dependencies: ["APNsCore", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The CLI: parses the command line, then calls Harness for run, sweep, plan and simulate, Reporting
-        // for report, compare, merge and model, and Replay for generate and recipe; APNsCore for the settings
+        // for report, compare, merge and model, and Replay for recipe and scale; APNsCore for the settings
         // table its flags are named from, APNsSimulator for `simulate`'s environment names.
         .executableTarget(
             name: "apnsbench",

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """The functions of Sources/ longer than a limit, longest first: a function is a `func`, `init`, `deinit`,
-`subscript`, a computed property or accessor with a body, or a closure constant (`let x: T = { … }`), from its
-declaration's first line to its closing brace. Strings and comments are skipped when braces are matched.
+`subscript`, an operator, a computed property or accessor with a body, or a closure constant (`let x: T = { … }`,
+`lazy var`), from its declaration's first line (however long its signature) to its closing brace. Strings and comments are skipped when braces are matched.
 
     scripts/function-lengths.py [--limit 60] [--most 8] [--check] [ROOT]
+    scripts/function-lengths.py --self-test     its reading of declarations, on Swift written here
 
 With --check it exits 1 when more than --most functions are over the limit, or one of them has no reason in its
 doc comment (a `///` line starting `Length:`).
 """
 import argparse, os, re, sys
 
-DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|static|final|override|mutating|nonmutating|convenience|required|class|nonisolated|@inline\(__always\)|@discardableResult)\s+)*"
-                  r"(?:func\s+[^\s(<]+|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<]|(?:var|let)\s+\w+\s*:[^=]*\{\s*$|(?:let|var)\s+\w+\s*(?::[^=]+)?=\s*\{)")
+DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|static|final|override|mutating|nonmutating|convenience|required|class|nonisolated|lazy|weak|unowned|dynamic|indirect|prefix|postfix|infix|@inline\(__always\)|@discardableResult)\s+)*"
+                  r"(?:func\s+(?:[^\s(<]+|[-+*/%<>=!&|^~.?]+)|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<]|(?:var|let)\s+\w+\s*:[^=]*\{\s*$|(?:let|var)\s+\w+\s*(?::[^=]+)?=\s*\{)")
+# What may continue a signature on its next line once its parameter list is closed.
+CONTINUATION = re.compile(r"^\s*(?:->|throws|rethrows|async|where|\{|[\w.]+\s*[:=]=?|&|,)")
 
 def strip(line, state):
     """The line without string literals and comments; state carries a block comment or a multi-line string."""
@@ -45,13 +48,17 @@ def functions(path):
     found = []
     for i, l in enumerate(lines):
         if not DECL.match(l) or state_in_comment(l): continue
-        depth, opened, j = 0, False, i
+        depth, parens, opened, j = 0, 0, False, i
         while j < len(clean):
             for ch in clean[j]:
-                if ch == "{": depth += 1; opened = True
-                elif ch == "}": depth -= 1
+                if ch in "([": parens += 1
+                elif ch in ")]": parens -= 1
+                elif ch == "{" and (opened or parens <= 0): depth += 1; opened = True
+                elif ch == "}" and opened: depth -= 1
             if opened and depth <= 0: break
-            if not opened and j > i + 6: break  # a protocol requirement or a stored property
+            # A signature of any length goes on while its parameters are open or its next line continues it;
+            # otherwise it was a protocol requirement or a stored property.
+            if not opened and parens <= 0 and (j + 1 >= len(clean) or not CONTINUATION.match(clean[j + 1])): break
             j += 1
         if not opened: continue
         doc, k = [], i - 1
@@ -65,7 +72,48 @@ def state_in_comment(l):
     s = l.strip()
     return s.startswith("//") or s.startswith("*")
 
+SELF_TEST = """protocol P {
+    func required(a: Int)
+    var name: String { get }
+}
+struct S {
+    public func long(
+        a: Int,
+        b: (Int) -> Void = { _ in },
+        c: Int
+    ) -> Int {
+        a
+    }
+    lazy var cache: [Int] = {
+        []
+    }()
+    static func < (lhs: S, rhs: S) -> Bool {
+        true
+    }
+    static func == (lhs: S, rhs: S) -> Bool { true }
+    func generic<T>(_ t: T)
+        -> T where T: Equatable {
+        t
+    }
+    var computed: Int {
+        1
+    }
+    let stored: Int
+}
+"""
+
+def self_test():
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".swift", delete=False) as f:
+        f.write(SELF_TEST)
+    got = [(n, line) for n, _, line, _, _ in functions(f.name)]
+    os.unlink(f.name)
+    want = [(7, 6), (3, 13), (3, 16), (1, 19), (4, 20), (3, 24)]
+    print("function-lengths self-test:", "ok" if got == want else f"FAILED: found {got}, expected {want}")
+    sys.exit(0 if got == want else 1)
+
 def main():
+    if sys.argv[1:] == ["--self-test"]: self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=60)
     ap.add_argument("--most", type=int, default=8)

@@ -73,6 +73,7 @@ end
 # a stated reason, at most 8 in all (no build needed, a second).
 begin "layout table and function lengths (scripts/check-architecture-layout.py, function-lengths.py)"
 python3 scripts/check-architecture-layout.py
+python3 scripts/function-lengths.py --self-test
 python3 scripts/function-lengths.py --check
 end
 

@@ -69,37 +69,6 @@ extension RunRecorder {
     ) -> RunReport {
         // One shard plans only its part of what the workload expects; the merge checks the whole.
         let expectedPlanned = (configuration.shard?.count ?? 1) > 1 ? nil : events.expectedPushes
-        var byPriority: [String: RunReport.PriorityLatency] = [:]
-        for priority in Priority.allCases {
-            let histograms = latency(priority: priority)
-            if histograms.count > 0 { byPriority[String(priority.rawValue)] = histograms.summary }
-        }
-        let overall = latency.summary
-        // By push type only when there is one (a mix of push types is not told apart per push).
-        let pushType = configuration.workload.commonPushType?.rawValue
-        var byOutcome: [String: RunReport.PriorityLatency] = [:]
-        var encodedByOutcome: [String: RunReport.EncodedPair] = [:]
-        for (name, histograms) in latencyByOutcome where histograms.count > 0 {
-            byOutcome[name] = histograms.summary
-            encodedByOutcome[name] = histograms.encoded
-        }
-        var encodedByPriority: [String: RunReport.EncodedPair] = [:]
-        for priority in Priority.allCases {
-            let histograms = latency(priority: priority)
-            if histograms.count > 0 { encodedByPriority[String(priority.rawValue)] = histograms.encoded }
-        }
-        let encodedOverall = latency.encoded
-        var pushes = RunReport.Pushes(
-            planned: planned,
-            expectedPlanned: expectedPlanned,
-            delivered: delivered,
-            rejected: rejected,
-            failed: failed,
-            timedOut: timedOut,
-            notSent: notSent,
-            balanced: balances(expectedPlanned: expectedPlanned)
-        )
-        pushes.wouldNotDecode = facts.contract.map { RunReport.WouldNotDecode(findings: $0, delivered: wouldNotDecode) }
         var eventsSection = RunReport.Events(events)
         eventsSection.streamSHA256 = facts.streamSHA256
         eventsSection.recordingPasses = facts.recordingPasses
@@ -110,21 +79,9 @@ extension RunRecorder {
             configuration: configuration,
             environment: environment,
             events: eventsSection,
-            pushes: pushes,
-            latency: RunReport.Latency(
-                serviceTime: overall.serviceTime,
-                responseTime: overall.responseTime,
-                byPriority: byPriority,
-                byPushType: overall.serviceTime.count > 0 ? pushType.map { [$0: overall] } ?? [:] : [:],
-                undeliveredSent: undeliveredSent,
-                byOutcome: byOutcome,
-                histograms: RunReport.EncodedLatency(
-                    overall: encodedOverall,
-                    byPriority: encodedByPriority,
-                    byPushType: overall.serviceTime.count > 0 ? pushType.map { [$0: encodedOverall] } ?? [:] : [:],
-                    byOutcome: encodedByOutcome
-                )
-            ),
+            pushes: pushesSection(expectedPlanned: expectedPlanned, contract: facts.contract),
+            // By push type only when there is one (a mix of push types is not told apart per push).
+            latency: latencySection(pushType: configuration.workload.commonPushType?.rawValue),
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),
             timeline: timelineEntries,
             engine: engine,
@@ -139,6 +96,57 @@ extension RunRecorder {
             liveActivityBudget: facts.liveActivityBudget,
             runID: facts.runID,
             broadcast: facts.broadcast
+        )
+    }
+
+    /// Every planned push by terminal class, balanced against `expectedPlanned` (nil: not checked here).
+    func pushesSection(expectedPlanned: Int?, contract: ContractFindings?) -> RunReport.Pushes {
+        var pushes = RunReport.Pushes(
+            planned: planned,
+            expectedPlanned: expectedPlanned,
+            delivered: delivered,
+            rejected: rejected,
+            failed: failed,
+            timedOut: timedOut,
+            notSent: notSent,
+            balanced: balances(expectedPlanned: expectedPlanned)
+        )
+        pushes.wouldNotDecode = contract.map { RunReport.WouldNotDecode(findings: $0, delivered: wouldNotDecode) }
+        return pushes
+    }
+
+    /// Latency overall, by priority, by outcome and, when the run has one push type, by push type; summaries
+    /// and the encoded histograms they come from.
+    func latencySection(pushType: String?) -> RunReport.Latency {
+        var byPriority: [String: RunReport.PriorityLatency] = [:]
+        var encodedByPriority: [String: RunReport.EncodedPair] = [:]
+        for priority in Priority.allCases {
+            let histograms = latency(priority: priority)
+            guard histograms.count > 0 else { continue }
+            byPriority[String(priority.rawValue)] = histograms.summary
+            encodedByPriority[String(priority.rawValue)] = histograms.encoded
+        }
+        var byOutcome: [String: RunReport.PriorityLatency] = [:]
+        var encodedByOutcome: [String: RunReport.EncodedPair] = [:]
+        for (name, histograms) in latencyByOutcome where histograms.count > 0 {
+            byOutcome[name] = histograms.summary
+            encodedByOutcome[name] = histograms.encoded
+        }
+        let overall = latency.summary, encodedOverall = latency.encoded
+        let typed = overall.serviceTime.count > 0 ? pushType : nil
+        return RunReport.Latency(
+            serviceTime: overall.serviceTime,
+            responseTime: overall.responseTime,
+            byPriority: byPriority,
+            byPushType: typed.map { [$0: overall] } ?? [:],
+            undeliveredSent: undeliveredSent,
+            byOutcome: byOutcome,
+            histograms: RunReport.EncodedLatency(
+                overall: encodedOverall,
+                byPriority: encodedByPriority,
+                byPushType: typed.map { [$0: encodedOverall] } ?? [:],
+                byOutcome: encodedByOutcome
+            )
         )
     }
 

@@ -20,23 +20,23 @@ import NIOHTTP2
 /// `content-length` on its HEADERS is never stored; one reset on a later frame stays stored as answered.
 ///
 /// Speed: one dictionary entry per stream and no allocation of its own. DATA and trailers update the
-/// stored entry in place (`receive(_:_:)`); a copy read out of the dictionary would copy and destroy the
-/// whole entry for each field read.
+/// stored entry in place (`receive(_:_:)`): the entry is set to `.answered` while its body is extended, so
+/// that the body's storage has one owner and grows without a copy.
 struct StreamStateMachine {
-    /// One request stream.
-    private struct PendingStream {
-        /// The headers the validator reads, gathered when the HEADERS frame arrived.
-        var fields: RequestHeaderFields
-        var body: ByteBuffer?
+    /// One request stream: receiving its request, or done with it.
+    private enum StreamState {
+        /// Headers gathered when the HEADERS frame arrived (what the validator reads), the body so far, and
+        /// the body bytes `content-length` still announces (nil without one).
+        case receiving(RequestHeaderFields, body: ByteBuffer?, remaining: Int?)
         /// Answered, or reset for a broken `content-length`: later frames are ignored.
-        var answered = false
-        /// Body bytes `content-length` still announces (nil without one).
-        var remaining: Int?
+        case answered
 
-        init(fields: RequestHeaderFields, answered: Bool) {
-            self.fields = fields
-            self.answered = answered
-            if case let .length(n) = fields.contentLength { remaining = n }
+        init(fields: RequestHeaderFields) {
+            if case let .length(n) = fields.contentLength {
+                self = .receiving(fields, body: nil, remaining: n)
+            } else {
+                self = .receiving(fields, body: nil, remaining: nil)
+            }
         }
     }
 
@@ -59,7 +59,7 @@ struct StreamStateMachine {
     /// limit, not the further bytes.
     static let bodyBytesKept = 8192
 
-    private var streams: [HTTP2StreamID: PendingStream] = [:]
+    private var streams: [HTTP2StreamID: StreamState] = [:]
     /// The highest stream id a HEADERS frame opened (refused and reset ones too).
     private(set) var highestStreamID: HTTP2StreamID = .rootStream
     /// Set by the stall fault: nothing is read or written on the connection any more.
@@ -95,7 +95,7 @@ struct StreamStateMachine {
     /// The connection's rules took the stream `receiveHeaders` returned as `.admit`: it is stored, and
     /// answered at once when its HEADERS ended it.
     mutating func admit(_ streamID: HTTP2StreamID, _ fields: RequestHeaderFields, endStream: Bool) -> Action {
-        streams[streamID] = PendingStream(fields: fields, answered: endStream)
+        streams[streamID] = endStream ? .answered : StreamState(fields: fields)
         return endStream ? .validate(streamID, fields, nil) : .none
     }
 
@@ -125,36 +125,36 @@ struct StreamStateMachine {
 
     // MARK: In place
 
-    private static func receive(_ d: HTTP2Frame.FramePayload.Data, streamID: HTTP2StreamID, _ stream: inout PendingStream) -> Action {
-        guard !stream.answered else { return .ignore }
-        if let left = stream.remaining {
+    private static func receive(_ d: HTTP2Frame.FramePayload.Data, streamID: HTTP2StreamID, _ stream: inout StreamState) -> Action {
+        guard case .receiving(let fields, var body, var remaining) = stream else { return .ignore }
+        stream = .answered  // until the end: `body` is then the one owner of its storage
+        if let left = remaining {
             let now = left - d.data.readableBytes
-            if now < 0 || (d.endStream && now != 0) {
-                stream.answered = true
-                return .reset(streamID, .protocolError)
-            }
-            stream.remaining = now
+            if now < 0 || (d.endStream && now != 0) { return .reset(streamID, .protocolError) }
+            remaining = now
         }
-        if case var .byteBuffer(buffer) = d.data, (stream.body?.readableBytes ?? 0) <= bodyBytesKept {
-            if stream.body == nil {
-                stream.body = buffer
+        if case var .byteBuffer(buffer) = d.data, (body?.readableBytes ?? 0) <= bodyBytesKept {
+            if body == nil {
+                body = buffer
             } else {
-                stream.body!.writeBuffer(&buffer)
+                body!.writeBuffer(&buffer)
             }
         }
-        guard d.endStream else { return .none }
-        stream.answered = true
-        return .validate(streamID, stream.fields, stream.body)
+        guard d.endStream else {
+            stream = .receiving(fields, body: body, remaining: remaining)
+            return .none
+        }
+        return .validate(streamID, fields, body)
     }
 
-    private static func receiveTrailers(endStream: Bool, streamID: HTTP2StreamID, _ stream: inout PendingStream) -> Action {
-        guard !stream.answered else { return .ignore }
-        if let left = stream.remaining, left != 0 {
-            stream.answered = true
+    private static func receiveTrailers(endStream: Bool, streamID: HTTP2StreamID, _ stream: inout StreamState) -> Action {
+        guard case let .receiving(fields, body, remaining) = stream else { return .ignore }
+        if let left = remaining, left != 0 {
+            stream = .answered
             return .reset(streamID, .protocolError)
         }
         guard endStream else { return .none }
-        stream.answered = true
-        return .validate(streamID, stream.fields, stream.body)
+        stream = .answered
+        return .validate(streamID, fields, body)
     }
 }
