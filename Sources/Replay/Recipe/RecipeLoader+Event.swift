@@ -159,7 +159,9 @@ extension Builder {
         switch e.node {
         case .scalar:
             if reader.isNull(e) { return .constant(.absent) }
-            return try source(named: try reader.text(e), e, event: event, recipient: recipient, liveEvent: liveEvent)
+            let text = try reader.text(e)
+            guard Self.isName(text) else { return .expression(try expression(text, e, event: event, recipient: recipient, liveEvent: liveEvent)) }
+            return try source(named: text, e, event: event, recipient: recipient, liveEvent: liveEvent)
         case .mapping:
             return try mappedSource(e, event: event, recipient: recipient, liveEvent: liveEvent)
         default:
@@ -199,9 +201,11 @@ extension Builder {
     /// `default:` or `absent:` for an absent value.
     func mappedSource(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool) throws -> Recipe.Source {
         let m = try reader.map(e)
-        try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty"])
+        try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty", "expr"])
         var s: Recipe.Source
-        if let v = m["via"] {
+        if let x = m["expr"] {
+            s = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient, liveEvent: liveEvent))
+        } else if let v = m["via"] {
             s = .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
             s = .constant(try constant(c))
@@ -221,7 +225,7 @@ extension Builder {
                 s = .map(s, t, otherwise: try m["default"].map(constant))
             }
         } else {
-            throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+            throw fail(e, "must be a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
         }
         if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
         if let a = m["absent"] {

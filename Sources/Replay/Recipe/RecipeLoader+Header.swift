@@ -93,7 +93,16 @@ extension Builder {
             src = try source(named: try reader.text(entry), entry, event: event, recipient: recipient)
         } else {
             let mm = try reader.map(entry)
-            try reader.only(mm, ["from", "map", "default"])
+            try reader.only(mm, ["from", "map", "default", "expr"])
+            if let x = mm["expr"] {
+                guard mm.entries.count == 1 else { throw fail(entry, "is {expr: …} alone: give a default inside it (x != null ? x : d)") }
+                src = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient))
+                try checkPerEvent(src, x, key: key, event: event, recipient: recipient)
+                if isExpiration, type(of: src, event: event, recipient: recipient) != .int {
+                    throw fail(x, "must compute an int: seconds after the run's start (an absolute time is 'expiration_at')")
+                }
+                return src
+            }
             guard let from = mm["from"] else {
                 throw fail(entry, isExpiration ? "must be a number of seconds, a field, {from: FIELD, default: N} or {from: FIELD, map: {VALUE: N}, default: N}"
                                                : "must be text, a format like 'order-{{order_id}}', {from: FIELD, default: TEXT} or {from: FIELD, map: {VALUE: TEXT}, default: TEXT}")

@@ -56,6 +56,11 @@ extension RecipeRules {
             push.channel = channel.index
             push.reach = Int32(clamping: reach)
         }
+        if exprFailure != nil {
+            // An expression read per push failed: the push is not sent, and counted.
+            exprFailure = nil
+            return notSent(.badLine, e, &push)
+        }
         return .push
     }
 
