@@ -64,6 +64,7 @@ final class RecipeExpressionReplayTests: XCTestCase {
                 template: activity.json
                 priority: "status == 'moving' ? 5 : 10"
                 collapse_id: {expr: "'delivery-' + delivery_id"}
+                expiration_at: "status == 'delivered' ? time - 60 : time + 600"
                 slots: \(activitySlots)
               - name: alert
                 when: \(when)
@@ -99,6 +100,9 @@ final class RecipeExpressionReplayTests: XCTestCase {
         XCTAssertEqual(ledger.sent.map(\.token), [activity, activity, ios1, ios2])
         XCTAssertEqual(ledger.sent.map(\.priority), [.powerAware, .immediate, .immediate, .immediate])
         XCTAssertEqual(ledger.sent[0].collapseID, "delivery-d1")
+        // expiration_at: 600 s after the event, sent as 600 s after the push's send; a time before the event: 0.
+        XCTAssertEqual(ledger.sent[0].expirationSeconds, 600)
+        XCTAssertEqual(ledger.sent[1].expirationSeconds, 0)
         // 2025-01-01T00:01:00Z is 1735689660 s; plus 900.
         XCTAssertEqual(ledger.sent[0].body, #"{"aps":{"event":"update","dismissal-date":1735690560,"content-state":{"status":"moving","left":6}}}"#)
         XCTAssertEqual(ledger.sent[1].body, #"{"aps":{"event":"update","dismissal-date":1735690561,"content-state":{"status":"delivered","left":0}}}"#)
@@ -141,6 +145,23 @@ final class RecipeExpressionReplayTests: XCTestCase {
             let a = try alerted(form), b = try alerted(expression)
             XCTAssertEqual(a, b, form)
             XCTAssertFalse(a.isEmpty, form)
+        }
+    }
+
+    func testAnEventWhoseRequiredEntityIsMissingCountsOneUnknownTargetAndRunsNoRule() throws {
+        let yaml = recipe().replacingOccurrences(of: "    match: {kind: status}\n", with: "    match: {kind: status}\n    require: delivery\n")
+        let ledger = try replay(yaml, lines(statuses: [("d9", #""status":"delivered""#), ("d1", #""status":"delivered""#)]))
+        // d9 was never created: one push not sent for the event, though two rules (and two phones) would have pushed.
+        XCTAssertEqual(ledger.notSent, ["unknown_target": 1])
+        XCTAssertEqual(ledger.applied.map(\.pushes), [0, 0, 0, 0, 0, 1, 3])
+        XCTAssertEqual(ledger.sent.map(\.token), [activity, ios1, ios2])
+        ledger.assertBalanced(linesRead: 7)
+    }
+
+    func testRequireNamesAnEntityTheEventNames() {
+        let yaml = recipe().replacingOccurrences(of: "    match: {kind: phone}\n", with: "    match: {kind: phone}\n    require: delivery\n")
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: yaml, file: file)) { error in
+            XCTAssertEqual("\(error)", "\(self.file):5: 'events.phone.require' requires a delivery, but event 'phone' has no field naming one (its key: delivery_id)")
         }
     }
 

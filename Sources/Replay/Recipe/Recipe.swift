@@ -46,6 +46,14 @@ public struct Recipe: Sendable {
         var state: StateChange?
         /// Its push rules, in order: each whose condition holds plans its pushes, in this order.
         var pushes: [PushRule]
+        /// `require: ENTITY`: the entity the event names by this field must exist, or the event plans one push
+        /// not sent (`unknown_target`) and changes nothing.
+        var require: Required?
+    }
+
+    struct Required: Sendable {
+        var field: Int
+        var entity: Int
     }
 
     enum Match: Sendable {
@@ -123,6 +131,9 @@ public struct Recipe: Sendable {
         var collapseID: HeaderText?
         /// `apns-expiration` read once per event, seconds after the run's start; nil: the header set's.
         var expiration: Source?
+        /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
+        /// it was after the event's recorded time.
+        var expirationAt = false
         /// `where:` of a group recipient: only the members for which it holds are pushed to.
         var recipientFilter: RecipeExpression?
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.

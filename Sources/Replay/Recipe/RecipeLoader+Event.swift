@@ -45,6 +45,7 @@ extension Builder {
             event.state = change
         }
         let rules = try pushEntries(m)
+        if let r = m["require"] { event.require = try required(r, event: event, hasPushes: !rules.isEmpty) }
         for (i, p) in rules.enumerated() {
             let rule = try compilePush(p, event: event, place: rules.count > 1 || p.key.isEmpty ? i + 1 : nil)
             if let name = rule.name, event.pushes.contains(where: { $0.name == name }) {
@@ -65,6 +66,20 @@ extension Builder {
                 keptKinds[entity, default: [:]][field] = now
             }
         }
+    }
+
+    /// `require: ENTITY`: an entity the event names by its key field.
+    func required(_ e: Entry, event: Recipe.EventRule, hasPushes: Bool) throws -> Recipe.Required {
+        let name = try reader.text(e)
+        guard let type = entities.firstIndex(where: { $0.name == name }) else {
+            throw fail(e, "names entity '\(name)', which no event creates (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
+        }
+        let keys = keyNames[type] ?? []
+        guard let field = event.fields.firstIndex(where: { keys.contains($0.name) }) else {
+            throw fail(e, "requires a \(name), but event '\(event.name)' has no field naming one (its key: \(keys.joined(separator: ", ")))")
+        }
+        guard hasPushes else { throw fail(e, "goes with 'push:': a missing \(name) counts one push not sent") }
+        return Recipe.Required(field: field, entity: type)
     }
 
     func unknownField(_ e: Entry, _ name: String, event: String, fields: [String]) -> Error {

@@ -33,6 +33,17 @@ extension Builder {
         return x
     }
 
+    /// A broadcast reaches every subscriber of a channel: a push rule to the broadcast group cannot filter them.
+    func refuseFilteredBroadcast(_ recipe: Recipe, _ b: Entry) throws {
+        for event in recipe.events {
+            for rule in event.pushes where rule.recipientFilter != nil {
+                if case let .group(g, _, _) = rule.to, g == recipe.broadcastGroup {
+                    throw fail(b, "makes group '\(groups[g])' a broadcast, which reaches every subscriber of a channel, but push rule '\(rule.name ?? "1")' of event '\(event.name)' filters it with 'where:'")
+                }
+            }
+        }
+    }
+
     /// What an expression knows of a value source: its type and whether it may be null.
     func exprType(_ src: Recipe.Source, event: Recipe.EventRule, recipient: Int?) -> (ExprType, Bool) {
         if case let .expression(x) = src { return (x.compiled.type, x.compiled.nullable) }

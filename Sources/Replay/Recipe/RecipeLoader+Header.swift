@@ -32,6 +32,17 @@ extension Builder {
                 mapped = try headerTable(entry, nil, \.expirationSeconds, event: event, into: mapped)
             }
         }
+        if let entry = m["expiration_at"] {
+            if m["expiration_seconds"] != nil { throw fail(entry, "does not go with 'expiration_seconds': give one expiration") }
+            let src = try source(entry, event: event, recipient: recipient)
+            try checkPerEvent(src, entry, key: "expiration_at", event: event, recipient: recipient)
+            guard isTime(src, recipient: recipient) == true || type(of: src, event: event, recipient: recipient) == .int else {
+                throw fail(entry, "must be a time (like \"time + 600\") or int seconds since 1970")
+            }
+            rule.expiration = src
+            rule.expirationAt = true
+            base.expirationPerPush = true
+        }
         if let entry = m["collapse_id"] {
             if case .scalar = entry.node {
                 let text = try reader.text(entry)

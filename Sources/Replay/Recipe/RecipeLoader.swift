@@ -7,8 +7,8 @@ import Foundation
 public enum RecipeLoader {
     /// The keys of a recipe's top level.
     static let topKeys = ["recipe", "description", "time", "request", "events", "broadcast"]
-    static let eventKeys = ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set", "member_of", "subscribe", "push"]
-    static let pushKeys = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event", "expiration_seconds", "collapse_id",
+    static let eventKeys = ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set", "member_of", "subscribe", "push", "require"]
+    static let pushKeys = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event", "expiration_seconds", "expiration_at", "collapse_id",
                            "slots", "remember", "after_end"]
     static let fieldKeys = ["type", "from", "nullable", "one_of", "non_empty", "empty_is_absent", "min"]
     static let methods: Set = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
@@ -135,6 +135,7 @@ struct Builder {
             guard let i = groups.firstIndex(of: name) else { throw neverRegistered(g, name) }
             guard !recipe.subscriptions.isEmpty else { throw fail(b, "needs an event with 'subscribe:': which channel each activity joined") }
             recipe.broadcastGroup = i
+            try refuseFilteredBroadcast(recipe, b)
         }
         Self.numberRules(&recipe)
         recipe.entities = entities

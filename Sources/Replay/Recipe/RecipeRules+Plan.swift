@@ -11,7 +11,9 @@ extension RecipeRules {
         var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: try pushPriority(index),
                                     liveEvent: liveEvent, headerSet: header(index))
         recipients(rules[index].to, rule: index, into: &entry)
-        if let source = rules[index].expiration { entry.expirationSeconds = try expirationSeconds(source) }
+        if let source = rules[index].expiration {
+            entry.expirationSeconds = try rules[index].expirationAt ? expirationAfterEvent(source) : expirationSeconds(source)
+        }
         if let format = rules[index].collapseID { entry.hasCollapseID = try writeCollapseID(format, rule: index) }
         fillPerEvent(index)
         plan.entries.append(entry)

@@ -96,6 +96,9 @@ public final class RecipeRules: WorkloadRules {
         event = try match(record)
         lastEventName = recipe.events[event].name
         try readFields(recipe.events[event], record.fields)
+        if let required = recipe.events[event].require, entityPlace(required.field, required.entity) == nil {
+            return planMissing()
+        }
         if let change = recipe.events[event].state { try apply(change) }
         try throwIfAnExpressionFailed()
         let pushes = recipe.events[event].pushes
@@ -113,6 +116,15 @@ public final class RecipeRules: WorkloadRules {
         // Counted once the whole event planned: a rule that fails makes the event a bad line.
         for entry in plan.entries { plannedByRule[entry.rule] += entry.count }
         return planned
+    }
+
+    /// An event whose required entity is missing: one push not sent, `unknown_target`, under its first rule;
+    /// nothing else of the event runs.
+    func planMissing() -> Int {
+        let rule = recipe.events[event].pushes[0].index
+        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
+        plannedByRule[rule] += 1
+        return 1
     }
 
     private func match(_ record: StreamRecord) throws -> Int {
