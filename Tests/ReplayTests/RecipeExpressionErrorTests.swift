@@ -156,4 +156,14 @@ extension RecipeLoaderErrorTests {
         assertRefused(rule("      slots: {n: \"string(count)\"}\n"), line: 23,
                       "'events.status.push.slots.n' fills integer slot 'n' of \(template) with a string value")
     }
+
+    func testAnAbsoluteExpirationMustBeATime() {
+        assertRefused(rule("      expiration_at: \"status + 'x'\"\n"), line: 23,
+                      "'events.status.push.expiration_at' must be a time (like \"time + 600\") or int seconds since 1970")
+    }
+
+    func testAnAbsoluteExpirationDoesNotGoWithARelativeOne() {
+        assertRefused(rule("      expiration_seconds: 60\n      expiration_at: \"time + 600\"\n"), line: 24,
+                      "'events.status.push.expiration_at' does not go with 'expiration_seconds': give one expiration")
+    }
 }
