@@ -147,13 +147,14 @@ let package = Package(
             ]
         ),
         // Clients nobody here wrote (h2load, aioapns) against `apnsbench simulate` run as a subprocess.
-        // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package.
+        // Also our encoded histograms and latency.hlog, read by the PyPI hdrhistogram package; and senders in
+        // Go and Python (Peers/) against `simulate --report`.
         .testTarget(
             name: "InteropTests",
             dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
-            exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py"]
+            exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py", "Peers"]
         ),
-        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.

@@ -70,7 +70,7 @@ YAML
     [ -n "$rate" ] && schedule=(--rate "$rate")
     say "running it against the embedded simulator (fast mode, ${schedule[*]})"
     t0=$(now)
-    "$bin" run "$work/p.yaml" --fast-simulator "${schedule[@]}" --out "$work/run" > "$work/run.log" 2>&1 || {
+    "$bin" run "$work/p.yaml" --fast-simulator "${schedule[@]}" --out "$work/run" --force > "$work/run.log" 2>&1 || {
         status=$?; tail -20 "$work/run.log" >&2; [ $status = 99 ] || exit $status; }
     run_ms=$(ms "$t0" "$(now)")
     report=$work/run/report.json

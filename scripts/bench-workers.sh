@@ -55,7 +55,7 @@ one() {
     local b0 t0 b1 t1 w0 w1
     read -r b0 t0 <<< "$(machine)"
     w0=$(date +%s.%N)
-    "$bin" run "$profile" --workers "$w" --out "$work/out" "$@" > "$work/log" 2>&1 &
+    "$bin" run "$profile" --workers "$w" --out "$work/out" --force "$@" > "$work/log" 2>&1 &
     local pid=$!
     # Per-thread CPU from /proc (utime + stime of each task; thread names have no spaces), sampled every
     # 0.25 s by one awk until the process exits; a thread's last sample counts, so threads that end early

@@ -1,66 +1,97 @@
 #!/usr/bin/env bash
-# The CI gate's false-alarm table: K honest trials and K trials with a planted regression, each one
-# `scripts/ci-regression.sh` (N fresh runs of profiles/ci.yaml compared with the committed baseline), and
-# a Markdown table of their exit codes and the response-time p99 row. The planted regression is the CI
-# simulator model answering after 28 ms instead of 20 ms (measured: the client's p50/p90 +25%, its p99
-# +15-20%),
-# and answering 3% of pushes 503 ServiceUnavailable, a reason the baseline never saw.
+# The CI gate's measured false-alarm and detection rates: K honest A/A trials and K trials with a planted
+# regression, each one `scripts/ci-regression.sh` at the gate's defaults (base and candidate interleaved, N runs a
+# side of S seconds), and a Markdown table of their exit codes. An A/A trial runs the same binary on both sides
+# (--base HEAD with APNSBENCH_BASE_BIN: what the gate sees when a change changes nothing); a planted trial
+# runs the candidate side against the CI simulator model with 10% more latency (22 ms instead of 20) and 1% of
+# pushes answered 503 ServiceUnavailable.
 #
-#   scripts/ci-false-alarms.sh [--trials K] [--runs N] [--sides honest,planted] [--out DIR]
+#   scripts/ci-false-alarms.sh [--trials K] [--runs N] [--duration S] [--sides honest,planted] [--out DIR] [--help]
 #
-#   --sides   which trials to run (default both); a table row is printed for each side run
+#   --trials K   trials a side (default 20)
+#   --runs N     runs a side in each trial (default: the gate's, 3)
+#   --duration S seconds a run (default: the gate's, 5)
+#   --sides      which trials to run (default both); a table row is printed for each
 #
-# Default 10 trials a side, 3 runs a trial: with profiles/ci.yaml's 60-s runs, about an hour on a quiet
-# 2-core machine. A trial's folder keeps its compare.md. Exits 0 when every honest trial exited 0 and every
-# planted one exited 2, else 1.
+# About 40 s a trial on a quiet 2-core machine at the defaults (6 runs of 5 s, each with a fresh simulator):
+# 40 trials in about half an hour. A trial's folder keeps its compare.md and summary.md. Prints, for each side,
+# how many trials exited 0 (no regression), 2 (regression) and otherwise, and which metrics the regressions
+# named. Exits 0 when no honest trial exited 2 and at least 19 in 20 planted ones did, else 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-trials=10 runs=3 sides="honest planted" out=reports/ci-false-alarms-$(date +%Y%m%d-%H%M%S)
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+trials=20 runs="" duration="" sides="honest planted" out=reports/ci-false-alarms-$(date +%Y%m%d-%H%M%S)
 while [ $# -gt 0 ]; do
     case "$1" in
+        -h|--help) usage; exit 0 ;;
         --trials) trials=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
+        --duration) duration=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --sides) sides=${2//,/ }; shift 2 ;;
-        *) echo "ci-false-alarms: unknown argument $1 (see the comment at the top of $0)" >&2; exit 64 ;;
+        *) echo "ci-false-alarms: unknown argument $1 (see --help)" >&2; exit 64 ;;
     esac
 done
+[[ $trials =~ ^[1-9][0-9]*$ ]] || { echo "ci-false-alarms: --trials must be a whole number of at least 1, found '$trials'" >&2; exit 64; }
+for side in $sides; do
+    case $side in honest|planted) ;; *) echo "ci-false-alarms: --sides takes honest and planted, found '$side'" >&2; exit 64 ;; esac
+done
+bin=${APNSBENCH_BIN:-.build/debug/apnsbench}
+[ -x "$bin" ] || { echo "ci-false-alarms: building $bin" >&2; swift build --product apnsbench >&2; }
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 mkdir -p "$out"
 planted=$out/planted-simulator.yaml
-sed -e 's/fixed_ms: 20/fixed_ms: 28/' -e 's/^faults:/faults:\n  service_unavailable_fraction: 0.03/' profiles/ci-simulator.yaml > "$planted"
-grep -q 'fixed_ms: 28' "$planted" && grep -q 'service_unavailable_fraction: 0.03' "$planted" \
+sed -e 's/fixed_ms: 20/fixed_ms: 22/' -e 's/^faults:/faults:\n  service_unavailable_fraction: 0.01/' profiles/ci-simulator.yaml > "$planted"
+grep -q 'fixed_ms: 22' "$planted" && grep -q 'service_unavailable_fraction: 0.01' "$planted" \
     || { echo "ci-false-alarms: could not plant the regression in a copy of profiles/ci-simulator.yaml" >&2; exit 1; }
 
 declare -A codes=()
-p99_row() { grep -m1 '^| response time p99 |' "$1" 2>/dev/null | awk -F'|' '{for (i = 3; i <= 7; i++) gsub(/^ +| +$/, "", $i); print $3 " → " $4 ", " $6 ": " $7}'; }
+# The metrics a trial's regressions name, from its summary.md (the regressions only).
+named() { grep '^| ' "$1" 2>/dev/null | grep -v '^| metric\|^| ---' | cut -d'|' -f2 | sed 's/^ *//; s/ *$//' | paste -sd, - | sed 's/,/, /g'; }
+started=$(date +%s)
 for kind in $sides; do
     for i in $(seq 1 "$trials"); do
         dir=$out/$kind-$i
-        args=(--runs "$runs" --out "$dir")
-        [ "$kind" = planted ] && args+=(--sim-config "$planted")
+        args=(--base HEAD --out "$dir")
+        [ -n "$runs" ] && args+=(--runs "$runs")
+        [ -n "$duration" ] && args+=(--duration "$duration")
+        [ "$kind" = planted ] && args+=(--sim-config-new "$planted")
         set +e
-        scripts/ci-regression.sh "${args[@]}" > "$out/$kind-$i.log" 2>&1
+        APNSBENCH_BIN=$bin APNSBENCH_BASE_BIN=$bin scripts/ci-regression.sh "${args[@]}" > "$out/$kind-$i.log" 2>&1
         code=$?
         set -e
         codes[$kind-$i]=$code
-        echo "ci-false-alarms: $kind trial $i of $trials: exit $code; p99 $(p99_row "$dir/compare.md")" >&2
+        echo "ci-false-alarms: $kind trial $i of $trials: exit $code$( [ "$code" = 2 ] && echo "; regressions: $(named "$dir/summary.md")" ) ($(( $(date +%s) - started )) s so far)" >&2
     done
 done
 
 ok=0
 {
-    echo "| trials | exit 0 (no regression) | exit 2 (regression) | other exits | response time p99 change (verdict) per trial |"
-    echo "| --- | --: | --: | --: | --- |"
+    echo "| trials (runs a side × seconds a run) | exit 0 (no regression) | exit 2 (regression) | other exits | trials naming a count regression (which) | trials naming a latency regression |"
+    echo "| --- | --: | --: | --: | --- | --: |"
     for kind in $sides; do
-        zero=0 two=0 other=0 rows=()
+        zero=0 two=0 other=0 latency=0
+        declare -A counts=()
         for i in $(seq 1 "$trials"); do
             case ${codes[$kind-$i]} in 0) zero=$((zero + 1)) ;; 2) two=$((two + 1)) ;; *) other=$((other + 1)) ;; esac
-            rows+=("$(p99_row "$out/$kind-$i/compare.md")")
+            [ "${codes[$kind-$i]}" = 2 ] || continue
+            IFS=',' read -ra metrics <<< "$(named "$out/$kind-$i/summary.md")"
+            flagged=0
+            for m in "${metrics[@]}"; do
+                m=${m# }
+                if [[ $m == *" time p"* || $m == throughput ]]; then flagged=1; else counts[$m]=$(( ${counts[$m]:-0} + 1 )); fi
+            done
+            latency=$((latency + flagged))
         done
-        joined=$(printf '%s; ' "${rows[@]}")
-        echo "| $trials $kind | $zero | $two | $other | ${joined%; } |"
-        if [ "$kind" = honest ] && [ "$zero" != "$trials" ]; then ok=1; fi
-        if [ "$kind" = planted ] && [ "$two" != "$trials" ]; then ok=1; fi
+        listed=""
+        for m in "${!counts[@]}"; do listed+="$m ${counts[$m]}, "; done
+        label=$([ "$kind" = honest ] && echo "A/A, identical sides" || echo "planted: +10% latency, 1% 503")
+        echo "| $trials $label (${runs:-3} × ${duration:-5} s) | $zero | $two | $other | ${listed%, } | $latency |"
+        unset counts
+        if [ "$kind" = honest ] && [ "$two" -gt 0 ]; then ok=1; fi
+        if [ "$kind" = planted ] && [ $((two * 20)) -lt $((19 * trials)) ]; then ok=1; fi
     done
+    echo
+    echo "$(( $(date +%s) - started )) s for $(( trials * $(echo $sides | wc -w) )) trials: \`scripts/ci-false-alarms.sh --trials $trials\`"
 } | tee "$out/table.md"
 exit $ok

@@ -40,7 +40,7 @@ for side in before after; do
     cd "$tree"
     mkdir -p "$out/$side"
     for p in "${profiles[@]}"; do
-        rc=0; "$bin" run "profiles/$p.yaml" --closed-loop --quiet --out "$out/$side/$p" > "$out/$side/$p.log" 2>&1 || rc=$?
+        rc=0; "$bin" run "profiles/$p.yaml" --closed-loop --quiet --out "$out/$side/$p" --force > "$out/$side/$p.log" 2>&1 || rc=$?
         # 0, or 99: the report was written and only an SLO was missed.
         [ $rc -eq 0 ] || [ $rc -eq 99 ] || { echo "compare-counts: $side $p exited $rc, see $out/$side/$p.log" >&2; exit 1; }
     done

@@ -41,6 +41,11 @@ if [ $want_test = 1 ]; then
     command -v chromium >/dev/null 2>&1 || missing+=(chromium)
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
     python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+    # Go and golang.org/x/net for the Go sender the simulator's report is tested with (Tests/InteropTests/Peers).
+    command -v go >/dev/null 2>&1 || missing+=(golang-go)
+    [ -d /usr/share/gocode/src/golang.org/x/net/http2 ] || missing+=(golang-golang-x-net-dev)
+    # PyYAML for the CI examples' structure check (scripts/check-ci-examples.py).
+    python3 -c 'import yaml' >/dev/null 2>&1 || missing+=(python3-yaml)
 fi
 
 updated=0
@@ -93,6 +98,13 @@ if [ $want_test = 1 ] && ! python3 -c 'import kubernetes_validate' >/dev/null 2>
     say "installing the Python package kubernetes-validate"
     python3 -m pip install -q 'kubernetes-validate==1.37.0' >&2 2>/dev/null || python3 -m pip install -q --break-system-packages 'kubernetes-validate==1.37.0' >&2
     python3 -c 'import kubernetes_validate' || { say "kubernetes-validate did not install"; exit 1; }
+fi
+
+# h2 for the Python sender the simulator's report is tested with (Tests/InteropTests/Peers/h2_sender.py).
+if [ $want_test = 1 ] && ! python3 -c 'import h2' >/dev/null 2>&1; then
+    say "installing the Python package h2"
+    python3 -m pip install -q h2 >&2 2>/dev/null || python3 -m pip install -q --break-system-packages h2 >&2
+    python3 -c 'import h2' || { say "h2 did not install"; exit 1; }
 fi
 
 # prometheus-client (module prometheus_client): its OpenMetrics parser reads what --metrics-listen serves.

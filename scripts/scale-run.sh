@@ -39,7 +39,7 @@ streams: 100
 EOF
     out="$work/report-$events"
     # shellcheck disable=SC2086
-    /usr/bin/time -v -o "$work/time-$events.txt" "$bin" run "$profile" --out "$out" ${RUN_ARGS:-} | grep -v '^ *[0-9.]* s  sent' || true
+    /usr/bin/time -v -o "$work/time-$events.txt" "$bin" run "$profile" --out "$out" --force ${RUN_ARGS:-} | grep -v '^ *[0-9.]* s  sent' || true
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time-$events.txt")
     python3 - "$out/report.json" "$((factor * 6000))" "$rss" "$(wc -c < "$stream")" <<'PY'
 import json, sys

@@ -104,7 +104,7 @@ EOF
 
 echo "soak.sh: running $out/soak.yaml ($seconds s at $rate pushes/s)" >&2
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" run "$out/soak.yaml" --out "$out" --metrics-listen "127.0.0.1:$port" > "$out/run.log" 2>&1 &
+"$bin" run "$out/soak.yaml" --out "$out/report" --force --metrics-listen "127.0.0.1:$port" > "$out/run.log" 2>&1 &
 pid=$!
 # From outside, every 2 s while it runs: seconds, resident KiB, open descriptors, CPU ticks (user + system),
 # pushes ended so far (the sum of apnsbench_pushes_total on its /metrics).
@@ -134,6 +134,6 @@ if [ "$rc" != 0 ]; then
 fi
 # The report's invariants, by the same check report, compare and merge make on every read.
 invariants=0
-"$bin" report --check "$out/report.json" >&2 || invariants=1
+"$bin" report --check "$out/report/report.json" >&2 || invariants=1
 
-exec python3 "$(pwd)/scripts/soak-check.py" "$out/report.json" "$out/samples.tsv" "$invariants" "$max_rss_slope" "$ticks" "$out/soak.svg"
+exec python3 "$(pwd)/scripts/soak-check.py" "$out/report/report.json" "$out/samples.tsv" "$invariants" "$max_rss_slope" "$ticks" "$out/soak.svg"

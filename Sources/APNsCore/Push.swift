@@ -106,6 +106,9 @@ public protocol OutcomeSink: AnyObject {
     /// (``OutgoingPush/contractFailure`` is not -1): delivered, but the device would not decode it.
     /// Default: ignored.
     func recordWouldNotDecode(_ push: OutgoingPush)
+    /// APNs accepted `push` (200), whose outcome is recorded next: the device model's input. Called for
+    /// every delivered push, before ``record(_:priority:intended:sent:completed:)``. Default: ignored.
+    func recordDelivered(_ push: OutgoingPush)
     /// An attempt that did not end the push was answered or failed with `cause` (an APNs reason such as
     /// `ServiceUnavailable`, or a transport error key such as `curl_7_couldnt_connect`), and the push is
     /// being sent again at monotonic `nanos`. Rare: only when the target refuses or fails. Default: ignored.
@@ -115,6 +118,7 @@ public protocol OutcomeSink: AnyObject {
 extension OutcomeSink {
     public func recordConnections(_ change: ConnectionTally, at nanos: UInt64) {}
     public func recordWouldNotDecode(_ push: OutgoingPush) {}
+    public func recordDelivered(_ push: OutgoingPush) {}
     public func recordResend(cause: String, at nanos: UInt64) {}
 
     /// Records `push` as planned and never sent, for `cause`, with its priority and intended time.

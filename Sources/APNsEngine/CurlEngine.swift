@@ -279,10 +279,10 @@ public final class CurlEngine: WakeableEngine {
     /// The loop ended: what the source still had planned after an early stop is recorded, and the counters
     /// are completed.
     private func finishRun(source: PushSource, sink: OutcomeSink, cpuAtStart: UInt64) -> EngineCounters {
-        if loop.stoppedEarly {
+        if case let .stopped(cause, endedAt) = loop.phase {
             // What the source still had planned ends as not sent, recorded here like every outcome.
             var scratch = OutgoingPush(bodyCapacity: 0)
-            sink.recordAbandoned(source, using: &scratch, stoppedAs: loop.stopCause, deadline: loop.endedAt)
+            sink.recordAbandoned(source, using: &scratch, stoppedAs: cause, deadline: endedAt)
         }
         reportConnections(to: sink)
         counters.reconnects = lifecycle.reconnects
@@ -434,6 +434,7 @@ public final class CurlEngine: WakeableEngine {
                     counters.devicesReached += Int(slot.push.reach)
                     // Marked where it was planned; the engine only passes the mark on.
                     if slot.push.contractFailure >= 0 { sink.recordWouldNotDecode(slot.push) }
+                    sink.recordDelivered(slot.push)
                     finish(slot, outcome: outcome, completed: completed, sink: sink)
                     continue
                 }

@@ -3,8 +3,8 @@ import APNsCore
 /// The engine's run loop as a state machine: what a turn of ``CurlEngine/run(source:sink:)`` decides, kept
 /// apart from libcurl so each decision is a value a test can check. The engine tells it what it sees (the
 /// time, what is staged, in flight and waiting, whether a stop was requested) and carries out the actions
-/// it returns; it holds only the loop's own bookkeeping: the run's end and grace, whether the source
-/// ended, the stop handled once, the fail-fast window and the busy turns. Nothing here allocates.
+/// it returns; it holds only the loop's own bookkeeping: the run's end and grace, its phase (running, source
+/// ended, stopped), the target's reachability (the fail-fast window) and the busy turns. Nothing here allocates.
 struct EngineLoop {
     /// The duration's end, and the end of the grace after it (monotonic ns); nil without a duration.
     let stopAt: UInt64?
@@ -13,21 +13,38 @@ struct EngineLoop {
     /// A push due within this long is sent now.
     let sendAheadNanos: UInt64
 
-    /// The source gave its end, or the stop ended what it had planned.
-    private(set) var exhausted = false
-    /// The stop (duration, or requested) was handled: staged and waiting pushes ended.
-    private(set) var stopHandled = false
-    /// The run stopped before its source ran dry: what the source still holds is recorded as not sent.
-    private(set) var stoppedEarly = false
-    /// The duration's end, once the run stopped there (not for a requested stop): pushes not yet due then
-    /// count as after the end.
-    private(set) var endedAt: UInt64?
-    /// What pushes not sent because the run stopped count as: `run_stopped`, or the requested stop's cause.
-    private(set) var stopCause = NotSentCause.runStopped
+    /// Where the run is: one value, so that no combination of "source ended", "stop handled" and the stop's
+    /// cause can disagree.
+    enum Phase: Equatable {
+        /// Pushes are taken from the source.
+        case running
+        /// The source gave its end: only what is staged, waiting or in flight remains.
+        case sourceEnded
+        /// The run's end (its grace over) or a requested stop was handled: what was staged and waiting ended
+        /// as `cause`, and what the source still holds counts as not sent. `endedAt` is the duration's end
+        /// when the run stopped there (pushes not yet due then count as after the end); nil for a requested
+        /// stop. Pushes in flight are still waited for, up to the drain deadline after a requested stop.
+        case stopped(cause: NotSentCause, endedAt: UInt64?)
+    }
+
+    /// Whether the target ever answered, or since when it has failed without an answer.
+    enum Reachability: Equatable {
+        /// Nothing answered or failed yet.
+        case unknown
+        /// Transfers failed in transport since this time, and none was answered: the fail-fast window runs.
+        case failingSince(UInt64)
+        /// A transfer was answered (any HTTP status): the target is reachable.
+        case answered
+    }
+
+    private(set) var phase = Phase.running
+    private(set) var reachability = Reachability.unknown
+
+    /// The source ended, or the stop ended what it had planned: nothing more is taken from it.
+    var exhausted: Bool { phase != .running }
     /// Whether any transfer was ever answered; until then failures count toward the fail-fast window.
-    private(set) var answered = false
-    /// When the first failure before any answer happened.
-    private(set) var unreachableSince: UInt64?
+    var answered: Bool { reachability == .answered }
+
     /// Turns in a row that went round without waiting because libcurl had work queued.
     private var busyTurns = 0
     /// Turns in a row that went round without any wait.
@@ -46,27 +63,34 @@ struct EngineLoop {
     // MARK: Facts the engine reports
 
     /// A transfer was answered (any HTTP status): the target is reachable.
-    mutating func answer() { answered = true }
+    mutating func answer() { reachability = .answered }
 
     /// A transfer failed in transport. Before any answer, the fail-fast window starts at the first.
     mutating func transportFailure(at now: UInt64) {
-        if !answered, unreachableSince == nil { unreachableSince = now }
+        if reachability == .unknown { reachability = .failingSince(now) }
     }
 
     /// Takes over what an earlier run on the same connections learned of the target's reachability.
     mutating func keepReachability(of earlier: EngineLoop) {
-        answered = earlier.answered
-        unreachableSince = earlier.unreachableSince
+        reachability = earlier.reachability
     }
 
     /// The source said it has nothing more.
-    mutating func sourceEnded() { exhausted = true }
+    mutating func sourceEnded() {
+        if phase == .running { phase = .sourceEnded }
+    }
+
+    /// The stop was handled (``Phase/stopped(cause:endedAt:)``).
+    var isStopped: Bool {
+        if case .stopped = phase { return true }
+        return false
+    }
 
     // MARK: Decisions
 
     /// No transfer was ever answered and failures went on past the fail-fast window: give up on the target.
     func givesUp(now: UInt64, stopRequested: Bool) -> Bool {
-        guard !answered, !stopRequested, let since = unreachableSince else { return false }
+        guard !stopRequested, case let .failingSince(since) = reachability else { return false }
         return now >= since + failFastNanos
     }
 
@@ -94,16 +118,14 @@ struct EngineLoop {
         // At the grace's end (or a requested stop) what is still staged or waiting to be resent ends now;
         // pushes in flight are waited for as always.
         let pending = !(exhausted && staged == nil && !retriesWaiting)
-        if !stopHandled, stop.requested || (pending && graceEnd.map { now >= $0 } ?? false) {
-            stopHandled = true
-            stopCause = stop.requested ? stop.cause : .runStopped
-            if !stop.requested { endedAt = stopAt }
-            exhausted = true
-            stoppedEarly = true
+        if !isStopped, stop.requested || (pending && graceEnd.map { now >= $0 } ?? false) {
+            let cause = stop.requested ? stop.cause : .runStopped
+            let endedAt = stop.requested ? nil : stopAt
+            phase = .stopped(cause: cause, endedAt: endedAt)
             if let intended = staged {
-                actions.staged = endedAt.map { NotSentCause.atDeadline($0, intended: intended) } ?? stopCause
+                actions.staged = endedAt.map { NotSentCause.atDeadline($0, intended: intended) } ?? cause
             }
-            if retriesWaiting { actions.retries = stopCause }
+            if retriesWaiting { actions.retries = cause }
         }
         // After a requested stop, what is still in flight at the drain deadline is given up.
         if stop.requested, inFlight > 0, now >= stop.drainDeadline { actions.inFlight = stop.cause }
@@ -170,10 +192,10 @@ struct EngineLoop {
         if let d = t.nextRetry, t.room { earliest(d) }
         if let d = t.lifecycleWake { earliest(d) }
         if t.stopRequested, t.inFlight > 0 { earliest(t.drainDeadline) }
-        if !answered, !t.stopRequested, let since = unreachableSince { earliest(since + failFastNanos) }
+        if !t.stopRequested, case let .failingSince(since) = reachability { earliest(since + failFastNanos) }
         // Wake at the end (to sort what is staged) and at the grace's end (to stop); past the grace's end with
         // nothing pending there is nothing to stop, only answers to wait for.
-        if !stopHandled, let stopAt, let graceEnd {
+        if !isStopped, let stopAt, let graceEnd {
             if t.now < stopAt { earliest(stopAt) } else if t.now < graceEnd { earliest(graceEnd) }
         }
         return .wait(due: due)

@@ -31,6 +31,9 @@ public struct RunSettingOptions: ParsableArguments {
     @Option(name: .setting(.priority), help: .setting(.priority))
     var priority: String?
 
+    @Option(name: .setting(.priorityOverride), help: .setting(.priorityOverride))
+    var priorityOverride: String?
+
     @Option(name: .setting(.coalesce), help: .setting(.coalesce))
     var coalesce: String?
 
@@ -57,6 +60,12 @@ public struct RunSettingOptions: ParsableArguments {
 
     @Option(name: .setting(.sloMaxWouldNotDecode), help: .setting(.sloMaxWouldNotDecode))
     var sloMaxWouldNotDecode: Double?
+
+    @Option(name: .setting(.sloP99TimeToDevice), help: .setting(.sloP99TimeToDevice))
+    var sloP99TimeToDeviceMs: Int?
+
+    @Option(name: .setting(.sloMaxThrottledShare), help: .setting(.sloMaxThrottledShare))
+    var sloMaxThrottledShare: Double?
 
     @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
     var reportInterval: Int?
@@ -122,6 +131,7 @@ public struct RunSettingOptions: ParsableArguments {
         o.streams = streams
         o.workers = workers
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
+        o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
         o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0) }
         o.expirationSeconds = expiration
         o.collapseID = collapseId
@@ -131,6 +141,8 @@ public struct RunSettingOptions: ParsableArguments {
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
+        o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
+        o.sloMaxThrottledShare = sloMaxThrottledShare
         o.reportIntervalSeconds = reportInterval
         o.failFastSeconds = failFast
         o.stallTimeoutSeconds = stallTimeout

@@ -14,7 +14,9 @@ struct CompareCommand: ParsableCommand {
             with the file, the field, what was expected and what was found. Runs must be comparable: the same schema, workload, recording (events.streamSHA256), \
             configuration (connections, streams, workers, schedule, priority, coalescing, retry, simulator mode, \
             target host) and environment (libcurl, nghttp2, cores; --allow-env-mismatch makes these warnings); \
-            otherwise nothing is compared and each difference is named (exit 5).
+            otherwise nothing is compared and each difference is named (exit 5). --differ-on KEY,... lets the sides differ \
+            on purpose in those configuration keys (a what-if: another APNs model, priority, connections); the output \
+            names what was varied.
 
             Counts are compared exactly, each with its polarity: fewer delivered, more rejections (a new reason \
             above all), more not sent, failed or timed out, more provider-token signings, connections or Live \
@@ -22,7 +24,11 @@ struct CompareCommand: ParsableCommand {
             p99, p99.9 of response and service time, overall and per priority) and throughput are flagged only \
             past both the relative and the absolute tolerance; with 3 or more runs per side also only when the \
             bootstrap 95% confidence interval of the median difference excludes 0 ("within noise" otherwise). \
-            With one run per side the tolerances decide alone, and the output says so.
+            With one run per side the tolerances decide alone, and the output says so. Each latency row shows the \
+            samples it rests on; a percentile with fewer than 10 samples beyond it in a run (p99.9 below 10,000 \
+            pushes) is "too few samples", never a regression. Counts that depend on timing are judged against \
+            their noise: a change within one side's own spread, delivered pushes moved to after_end, and the \
+            dead-token split (not sent dead_token against rejected Unregistered, when their sum holds).
 
             --exact-counts compares one report with one, the pushes and events sections field by field with no \
             tolerance (a change that keeps behaviour leaves them identical): each differing field is named, exit 2 \
@@ -33,6 +39,7 @@ struct CompareCommand: ParsableCommand {
               apnsbench compare reports/baselines/ci reports/ci-runs
               apnsbench compare --exact-counts before/report.json after/report.json
               apnsbench compare base/report.json new/report.json --format junit --out compare.xml
+              apnsbench compare base new --format md --summary >> "$GITHUB_STEP_SUMMARY"
 
             \(ExitCodes.compareHelp)
             """)
@@ -62,6 +69,9 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Different libcurl, nghttp2 or core count: warn instead of refusing.")
     var allowEnvMismatch = false
 
+    @Option(name: .long, help: ArgumentHelp("A what-if: the sides may differ on purpose in these configuration keys (comma-separated: model, priority, coalescing, connections, streams, workers, schedule, retry, expiration, token-refresh, live-activity-budget, or a report.json path such as configuration.payload.collapseID); every other difference still refuses, and the output names what was varied.", valueName: "KEY,..."))
+    var differOn: String?
+
     @Flag(name: .long, help: "Exit 4 when there are improvements and no regression (so the baseline gets updated).")
     var failOnImprovement = false
 
@@ -73,6 +83,9 @@ struct CompareCommand: ParsableCommand {
 
     @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML; html: a self-contained page with both sides' percentile spectra overlaid.")
     var format: Format = .md
+
+    @Flag(name: .long, help: "With --format md: the verdict and the rows that decide it only (regressions; improvements under --fail-on-improvement), short enough for a pull-request comment.")
+    var summary = false
 
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))
     var out: String?
@@ -92,6 +105,12 @@ struct CompareCommand: ParsableCommand {
         guard absFloorMs >= 0, absFloorMs.isFinite else { throw ValidationError("--abs-floor-ms must be 0 or more, found \(absFloorMs)") }
         guard absFloorPps >= 0, absFloorPps.isFinite else { throw ValidationError("--abs-floor-pps must be 0 or more, found \(absFloorPps)") }
         if deadTokenSplit, !exactCounts { throw ValidationError("--dead-token-split goes with --exact-counts") }
+        if let differOn {
+            do { _ = try DifferOn.fields(differOn) } catch { throw ValidationError("\(error)") }
+            if exactCounts { throw ValidationError("--differ-on goes with the metric comparison, not --exact-counts") }
+        }
+        if summary, format != .md { throw ValidationError("--summary is a short Markdown form; --format \(format.rawValue) has no short form") }
+        if summary, exactCounts { throw ValidationError("--summary goes with the metric comparison, not --exact-counts") }
         if exactCounts, format != .md { throw ValidationError("--exact-counts writes text; --format \(format.rawValue) is for the metric comparison") }
     }
 
@@ -106,11 +125,12 @@ struct CompareCommand: ParsableCommand {
                                    throughputFloor: absFloorPps)
         options.allowEnvironmentMismatch = allowEnvMismatch
         options.failOnImprovement = failOnImprovement
+        options.differOn = try differOn.map(DifferOn.fields) ?? []
         let result = Comparison.compare(baseline: .init(argument: baseline, reports: a.map(\.path)), a,
                                         new: .init(argument: new, reports: b.map(\.path)), b, options: options)
         let bytes: Data
         switch format {
-        case .md: bytes = Data(ComparisonMarkdown.render(result).utf8)
+        case .md: bytes = Data((summary ? ComparisonMarkdown.renderSummary(result) : ComparisonMarkdown.render(result)).utf8)
         case .json: bytes = try result.encoded() + Data("\n".utf8)
         case .junit: bytes = Data(ComparisonJUnit.render(result).utf8)
         case .html: bytes = Data(ComparisonHtml.render(result, baseline: a.map(\.report), new: b.map(\.report)).utf8)

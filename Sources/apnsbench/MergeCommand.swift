@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Reporting
@@ -37,8 +38,11 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Shard report folders (or report.json files), or a folder of them.", valueName: "DIR"))
     var inputs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the merged report.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("Where to write the merged report: a folder that is or holds a shard's report is refused, one that already holds a report is refused unless --force.", valueName: "DIR"))
     var out: String
+
+    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    var force = false
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give the shards' report folders: apnsbench merge DIR... --out DIR") }
@@ -46,6 +50,10 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let paths = try ReportFiles.expand(inputs, excluding: out)
+        try refusingOutput {
+            try OutputPath.refuseOverwriting(out, inputs: paths.map { OutputPath.Input("the shard report", $0) })
+            try OutputPath.refuseReplacingReport(out, force: force)
+        }
         var loaded: [ReportMerge.Input] = []
         for path in paths {
             loaded.append(ReportMerge.Input(source: (path as NSString).deletingLastPathComponent, report: try RunReport.load(from: path)))

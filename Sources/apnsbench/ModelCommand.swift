@@ -33,13 +33,16 @@ struct ModelFitCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the model file (default: model.yaml beside the report).", valueName: "FILE"))
     var out: String?
 
+    @Flag(name: .long, help: "Fit a run that queued on the client anyway (a full window, sends behind the schedule, a round trip of 0): the reasons become warnings.")
+    var force = false
+
     func run() throws {
         var isFolder: ObjCBool = false
         let path = FileManager.default.fileExists(atPath: report, isDirectory: &isFolder) && isFolder.boolValue
             ? (report as NSString).appendingPathComponent("report.json") : report
         let measured = try RunReport.load(from: path)
         let fit: ModelFit
-        do { fit = try ModelFit.fit(measured) } catch let e as ModelFit.FitError {
+        do { fit = try ModelFit.fit(measured, force: force) } catch let e as ModelFit.FitError {
             FileHandle.standardError.write(Data("Error: \(path): \(e)\n".utf8))
             throw ExitCodes.failure
         }

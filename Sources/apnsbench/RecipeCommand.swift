@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Replay
@@ -34,6 +35,10 @@ struct RecipeInitCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The recipe's name (default: the recording's file name).", valueName: "NAME"))
     var name: String?
+
+    func validate() throws {
+        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the recording", recording)]) } }
+    }
 
     func run() throws {
         let text = try RecipeScaffold.scaffold(recording: recording, name: name)

@@ -41,6 +41,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try RunReport.load(from: report)
+        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the report", report)]) } }
         if check {
             print("\(report): a valid report; every invariant holds")
             return

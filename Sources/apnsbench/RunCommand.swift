@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
             DIR/summary.md, DIR/latency.hlog and DIR/report.html (self-contained, opens offline). Progress shows \
             as it goes (--quiet: none). The SLO (profile keys slo_p99_ms, slo_min_delivered, slo_max_error_share, \
             slo_max_would_not_decode, or the --slo-* flags) is checked once the report is written: one ✓/✗ line per rule, and exit 99 when \
-            one is missed. Flags override the profile's values; every value is checked once, and an error \
+            one is missed (--junit FILE: the same rules as JUnit XML, one testcase each). Flags override the profile's values; every value is checked once, and an error \
             names the flag or the profile's key and line it came from.
 
             \(ExitCodes.help)
@@ -27,8 +27,11 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The run profile (YAML).")
     var profile: String = "profiles/leave-requests.yaml"
 
-    @Option(name: .long, help: ArgumentHelp("Report folder.", valueName: "DIR"))
-    var out: String = "reports/latest"
+    @Option(name: .long, help: ArgumentHelp("Report folder (default reports/latest, replaced by every run). A folder named here that already holds a report is refused unless --force; one that is or holds an input of the run (the profile, recording, recipe, ...) is refused always.", valueName: "DIR"))
+    var out: String?
+
+    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    var force = false
 
     @OptionGroup(title: "Run settings (shared with sweep)")
     var settings: RunSettingOptions
@@ -54,6 +57,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
     var drain: Double = 5
 
+    @Option(name: .long, help: ArgumentHelp("Also write the SLO as JUnit XML here: one testcase per rule, a failure per rule missed (for CI test reports); written whatever the exit code.", valueName: "FILE"))
+    var junit: String?
+
     @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
     var quiet = false
 
@@ -66,6 +72,13 @@ struct RunCommand: ParsableCommand {
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
         _ = try schedule()
+        if let junit {
+            let folder = (junit as NSString).deletingLastPathComponent
+            var isFolder: ObjCBool = false
+            if !folder.isEmpty, !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
+                throw ValidationError("--junit \(junit): the folder \(folder) does not exist")
+            }
+        }
         guard drain >= 0, drain <= 600 else { throw ValidationError("--drain \(drain) must be between 0 and 600 seconds") }
     }
 
@@ -81,7 +94,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var request = RunRequest(profilePath: profile)
-        request.outDirectory = out
+        request.outDirectory = out ?? request.outDirectory
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
         var o = try settings.overrides()
@@ -99,12 +113,19 @@ struct RunCommand: ParsableCommand {
         request.stop = signals.stop
 
         let result: RunResult
-        do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as RunConfigFlagError {
+        do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as OutputPath.Refusal {
+            throw ValidationError(e.description)
+        } catch let e as RunConfigFlagError {
             // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
             FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n".utf8))
             throw ExitCodes.usage
         }
         print(SummaryText.console(result.report))
+        if let junit {
+            do { try Data(SLOJUnit.render(result.report).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) } catch {
+                throw CommandError("cannot write --junit \(junit): \(error.localizedDescription)")
+            }
+        }
         print("report: \(result.reportPaths.joined(separator: ", "))")
         if let stop = result.stoppedAt {
             FileHandle.standardError.write(Data("apnsbench: stopped at a bad stream line (bad_lines: stop): \(stop)\n".utf8))

@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Replay
@@ -44,13 +45,12 @@ struct ScaleCommand: ParsableCommand {
 
     func validate() throws {
         guard factor >= 1 else { throw ValidationError("--factor \(factor) must be 1 or more") }
-        for path in [out, deadTokens].compactMap({ $0 }) where Self.same(path, recording) {
-            throw ValidationError("\(path) is the recording itself: write the scaled recording elsewhere")
-        }
+        try refuseOverwriting([.init("the recording", recording)])
     }
 
     func run() throws {
         let config = try ProfileLoader.load(path: profile)
+        try refuseOverwriting(config.inputFiles)
         guard config.workload.mix == nil else {
             throw ProfileError(file: profile, line: nil, message: "is a mix of recordings: scale each with its own app's profile")
         }
@@ -88,9 +88,11 @@ struct ScaleCommand: ParsableCommand {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Whether two paths name one file (symbolic links and `..` resolved).
-    private static func same(_ a: String, _ b: String) -> Bool {
-        func resolved(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
-        return resolved(a) == resolved(b)
+    /// Refuses an --out or --dead-tokens that is, or holds, one of `inputs` (a usage error naming both).
+    private func refuseOverwriting(_ inputs: [OutputPath.Input]) throws {
+        try refusingOutput {
+            if let out, out != "-" { try OutputPath.refuseOverwriting(out, inputs: inputs) }
+            if let deadTokens { try OutputPath.refuseOverwriting(deadTokens, flag: "--dead-tokens", inputs: inputs) }
+        }
     }
 }

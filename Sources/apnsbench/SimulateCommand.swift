@@ -1,8 +1,10 @@
+import APNsCore
 import APNsSimulator
 import ArgumentParser
 import Dispatch
 import Foundation
 import Harness
+import Reporting
 import RunOptions
 
 /// `apnsbench simulate`: the APNs simulator on its own, for any client to point at.
@@ -18,7 +20,9 @@ struct SimulateCommand: ParsableCommand {
             order); with none, a demo key is made and written beside the CA with a ready bearer token. Binds loopback \
             unless told otherwise. On SIGINT or SIGTERM it stops as a server taken down for maintenance does: it stops \
             accepting, sends every connection GOAWAY, answers what it had taken (up to 2 s), closes, and prints its \
-            counters. The same simulator runs in-process for `apnsbench run`.
+            counters. With --report DIR it also writes what it received as a run report when it stops (SIGINT, SIGTERM, \
+            --duration, or POST /stop on --control-listen): a sender's own pushes, in any language, gated with \
+            `apnsbench compare` like a run. The same simulator runs in-process for `apnsbench run`.
 
             \(ExitCodes.help)
             """)
@@ -65,7 +69,45 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep the CA, the server certificate and its key in this folder: read when it holds them, else made and written there. A restarted simulator is then the same server to clients that trust its CA.", valueName: "DIR"))
     var tlsDir: String?
 
+    @Option(name: .long, help: ArgumentHelp("On stop, write what the simulator received here as a run report (report.json, summary.md, latency.hlog, report.html): every request by push type, topic, priority and answer, server time, the timeline, connections, provider tokens, the Live Activity budget per token. `report`, `compare` and `merge` read it.", valueName: "DIR"))
+    var report: String?
+
+    @Flag(name: .long, help: "With --report: replace the report a folder already holds.")
+    var force = false
+
+    @Option(name: .long, help: ArgumentHelp("Stop by itself after this many seconds (as SIGTERM would).", valueName: "SECONDS"))
+    var duration: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Serve POST /stop over HTTP/1.1 here (e.g. 127.0.0.1:0): stops the simulator as SIGTERM would, for CI steps that cannot signal it. The address is printed as `control: http://HOST:PORT/stop`.", valueName: "ADDR:PORT"))
+    var controlListen: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --report: the app's ActivityKit model (a Swift file); each Live Activity payload received is checked against it, and the report counts those the device would not decode, by field.", valueName: "FILE"))
+    var activityModel: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --activity-model: the attributes struct's name (default: the one declaring ActivityAttributes).", valueName: "NAME"))
+    var activityModelType: String?
+
     func validate() throws {
+        if report != nil, fast { throw ValidationError("--report counts the requests the validating simulator reads; --fast reads none") }
+        if let report {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: report, isDirectory: &isFolder), !isFolder.boolValue {
+                throw ValidationError("--report \(report) is a file; it names the folder the report is written to")
+            }
+            let inputs = [config.map { OutputPath.Input("the simulator's configuration", $0) },
+                          activityModel.map { OutputPath.Input("the ActivityKit model", $0) }].compactMap { $0 }
+            try refusingOutput { try OutputPath.refuseOverwriting(report, flag: "--report", inputs: inputs) }
+            try refusingOutput { try OutputPath.refuseReplacingReport(report, flag: "--report", force: force) }
+        }
+        if force, report == nil { throw ValidationError("--force goes with --report") }
+        if activityModel != nil, report == nil { throw ValidationError("--activity-model goes with --report (the verdicts are in the report)") }
+        if activityModelType != nil, activityModel == nil { throw ValidationError("--activity-model-type goes with --activity-model") }
+        if let activityModel, !FileManager.default.isReadableFile(atPath: activityModel) { throw ValidationError("--activity-model \(activityModel) cannot be read") }
+        if let duration, !(duration > 0 && duration <= 86_400) { throw ValidationError("--duration \(duration) must be between 0 and 86400 seconds") }
+        if let controlListen {
+            guard let (host, _) = MetricsServer.parse(controlListen) else { throw ValidationError("--control-listen '\(controlListen)' must be HOST:PORT, like 127.0.0.1:0") }
+            if !allowRemote, !SimulatorLaunch.isLoopback(host) { throw ValidationError("--control-listen \(controlListen) is not a loopback address; say --allow-remote to serve other hosts") }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0-65535") }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads \(threads) must be 1-64") }
         if let config, !FileManager.default.isReadableFile(atPath: config) { throw ValidationError("--config \(config) cannot be read") }
@@ -96,19 +138,50 @@ struct SimulateCommand: ParsableCommand {
         options.seed = seed
         options.caOut = caOut
         options.tlsDirectory = tlsDir
+        let recording = try report.map { _ in
+            try activityModel.map { try SimulatorRecording(activityModel: $0, attributesType: activityModelType) } ?? SimulatorRecording(check: nil)
+        }
+        options.requestObserver = recording
+        let started = Date()
         // Signals are taken over before `ready` is printed: a client that stops the simulator as soon as it
         // reads `ready` must not find SIGTERM ignored with nothing listening yet (it would be lost).
         let signals = SignalStop(.simulator)
         let launch = try SimulatorLaunch.start(options)
-        print(launch.lines.joined(separator: "\n"))
+        let control: StopEndpoint?
+        do { control = try controlListen.map { try StopEndpoint(listen: $0) } } catch {
+            launch.simulator.stop()
+            throw error
+        }
+        var lines = launch.lines
+        if let control { lines.insert("control: http://\(control.address)/stop", at: max(0, lines.count - 1)) }
+        print(lines.joined(separator: "\n"))
         fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
 
-        signals.wait()
+        let reason = waitForStop(signals, control)
         // As a server taken down for maintenance: GOAWAY on every connection, what was taken answered.
         launch.simulator.stopGracefully(graceSeconds: 2)
-        print("apnsbench simulate: stopped\n" + launch.simulator.counterSnapshot.text)
+        control?.close()
+        print("apnsbench simulate: stopped (\(reason))\n" + launch.simulator.counterSnapshot.text)
+        if let recording, let report {
+            let inputs = SimulatorRecording.ReportInputs(
+                counters: launch.simulator.counterSnapshot, budgetPerHour: launch.simulator.configuration.liveActivity.priority10Budget,
+                startedAt: started, durationSeconds: Date().timeIntervalSince(started), configPath: config, stopReason: reason)
+            do { print("report: " + (try ReportWriter.write(recording.report(inputs), to: report)).joined(separator: ", ")) } catch {
+                throw CommandError("cannot write the report to \(report): \(error.localizedDescription)")
+            }
+        }
         fflush(nil)  // all C streams; Swift 6 refuses the global `stdout`
         withExtendedLifetime(signals) {}  // in place until the counters are out: a second signal exits saying so
+    }
+
+    /// Waits for SIGINT or SIGTERM, `--duration`, or `POST /stop`, and says which came.
+    private func waitForStop(_ signals: SignalStop, _ control: StopEndpoint?) -> String {
+        let deadline = duration.map { Date().addingTimeInterval($0) }
+        while true {
+            if signals.wait(timeout: 0.1) { return signals.received == SIGINT ? "SIGINT" : "SIGTERM" }
+            if control?.stopRequested == true { return "POST /stop" }
+            if let deadline, Date() >= deadline { return "--duration \(duration.map { String(format: "%g", $0) } ?? "") s" }
+        }
     }
 }
 

@@ -14,13 +14,22 @@ struct SweepCommand: ParsableCommand {
             Each step replays the profile at a fixed rate for --step-seconds and writes a full report under \
             DIR/step-NN/. A step passes when the client sent at least 99% of the offered rate (else it says the \
             client saturated, with the process's CPU), the corrected p99 is within slo_p99_ms (default 1000), the \
-            delivered share meets slo_min_delivered (default 0.99) with no new 429 or 5xx class, and p99 does not \
-            rise within the step. --search exponential doubles from the low bound until a step fails, then bisects \
+            delivered share meets slo_min_delivered (default 0.99) with no new 429 or 5xx class, and p50 does not \
+            rise within the step; each step's first fifth (1-5 s) is warm-up, left out. A failing step names its \
+            limiter from its own numbers: client CPU, client window (with window ÷ service time and the setting to \
+            raise), target, recording, or host disturbed (other processes or steal took CPU: such a failing step is \
+            measured again). Before the knee is named, it and the failing rate above it are repeated (--repeats, \
+            default 2) and judged by the repeats: "between X and Y pushes/s (2 of 2 repeats passed at X)". The \
+            headroom sets the knee against the recording's busiest second and minute and --peak RATE. --search exponential doubles from the low bound until a step fails, then bisects \
             to within 5%; binary bisects the bounds; steps:N tries N evenly spaced rates. Against the embedded \
             simulator give it an APNs model (--apns-model, or the profile's simulator: section), or the knee is \
             this machine's. Writes DIR/sweep.md and DIR/sweep.json.
 
             Example:  apnsbench sweep profiles/order-changes.yaml --rate 500..20000 --apns-model near --out reports/sweep
+
+            --speed LOW..HIGH searches recorded-pace multiples instead of fixed rates: each step replays the \
+            recording at X times its pace, bursts and lulls as recorded, and the knee is a multiple (with the rate \
+            it offered).
 
             With --vary KEY=V1,V2 (repeatable) it replays the same recording once per combination of the values \
             instead (delivery, connections, streams, workers, priority, coalesce), each a full run under \
@@ -52,8 +61,8 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run every combination of these values side by side instead of searching for the knee (repeatable; keys: \(TuningMatrix.keys.joined(separator: ", "))).", valueName: "KEY=V1,V2"))
     var vary: [String] = []
 
-    @Option(name: .setting(.speed), help: .setting(.speed))
-    var speed: Double?
+    @Option(name: .long, help: ArgumentHelp("With --vary: replay at X times the recorded pace. Without it: search the knee over recorded-pace multiples LOW..HIGH (the recording's own shape of traffic) instead of fixed rates.", valueName: "X|LOW..HIGH"))
+    var speed: String?
 
     @Option(name: .long, help: ArgumentHelp("How the knee is searched: exponential doubles from LOW until a step fails, then bisects to within 5%; binary bisects the bounds; steps:N tries N (2-100) evenly spaced rates.", valueName: "MODE"))
     var search: RateSearch.Mode = .exponential
@@ -67,6 +76,15 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where the runs' reports and the sweep's table go (default reports/sweep for the knee, reports/matrix with --vary).", valueName: "DIR"))
     var out: String?
 
+    @Option(name: .long, help: ArgumentHelp("Repeat the knee and the failing rate above it this many times each before naming the knee, 0-10 (default 2).", valueName: "N"))
+    var repeats = 2
+
+    @Option(name: .long, help: ArgumentHelp("The production peak to set the knee against, pushes a second (beside the recording's busiest second and minute).", valueName: "RATE"))
+    var peak: Double?
+
+    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    var force = false
+
     @Flag(name: .long, help: "Do not replay the recording again when a step outlasts it: the search then ends at the rate the recording can sustain for a whole step.")
     var noLoop = false
 
@@ -74,40 +92,66 @@ struct SweepCommand: ParsableCommand {
     var settings: RunSettingOptions
 
     func bounds() throws -> (Double, Double) {
-        guard let rate else { throw ValidationError("give --rate LOW..HIGH (the knee) or --vary KEY=V1,V2 (side by side)") }
-        let parts = rate.components(separatedBy: "..")
-        guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]), lo > 0, hi >= lo else {
+        if let speed {
+            guard let (lo, hi) = Self.range(speed) else {
+                throw ValidationError("--speed '\(speed)' must be LOW..HIGH recorded-pace multiples, 0 < LOW <= HIGH, like 10..500")
+            }
+            return (lo, hi)
+        }
+        guard let rate else { throw ValidationError("give --rate LOW..HIGH or --speed LOW..HIGH (the knee), or --vary KEY=V1,V2 (side by side)") }
+        guard let (lo, hi) = Self.range(rate) else {
             throw ValidationError("--rate '\(rate)' must be LOW..HIGH pushes a second, 0 < LOW <= HIGH, like 500..20000")
         }
+        return (lo, hi)
+    }
+
+    /// `LOW..HIGH` with 0 < LOW <= HIGH.
+    static func range(_ text: String) -> (Double, Double)? {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]), lo > 0, hi >= lo, hi.isFinite else { return nil }
         return (lo, hi)
     }
 
     func validate() throws {
         if let cooldown, !(0...600).contains(cooldown) { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
         if !vary.isEmpty {
-            for v in vary {
-                if case .failure(let e) = TuningMatrix.parse(v) { throw ValidationError(e.description) }
+            switch TuningMatrix.parse(all: vary) {
+            case .failure(let e): throw ValidationError(e.description)
+            case .success(let axes):
+                for axis in axes {
+                    for value in axis.values {
+                        var scratch = RunConfigOverrides()
+                        do { try TuningMatrix.apply(axis.key, value, to: &scratch) } catch let e as RunError { throw ValidationError(e.description) }
+                    }
+                }
             }
             if speed != nil, rate != nil { throw ValidationError("choose one of --speed and --rate") }
+            if let speed, !((Double(speed) ?? 0) > 0) { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded pace, above 0") }
             if let rate, Double(rate) == nil { throw ValidationError("--rate '\(rate)' with --vary must be one rate R (pushes a second)") }
             if noLoop { throw ValidationError("--no-loop goes with the knee search (--rate LOW..HIGH); each --vary run replays the recording once") }
             if search != .exponential { throw ValidationError("--search goes with the knee search (--rate LOW..HIGH), not with --vary") }
             return
         }
-        if speed != nil { throw ValidationError("--speed goes with --vary (the knee search sets the rate itself)") }
+        if speed != nil, rate != nil { throw ValidationError("choose one of --rate LOW..HIGH (fixed rates) and --speed LOW..HIGH (recorded-pace multiples)") }
+        guard (0...10).contains(repeats) else { throw ValidationError("--repeats \(repeats) must be between 0 and 10") }
+        if let peak, !(peak > 0 && peak.isFinite) { throw ValidationError("--peak \(peak) must be a rate above 0 (pushes a second)") }
         _ = try bounds()
         guard stepSeconds >= 3, stepSeconds <= 3600 else { throw ValidationError("--step-seconds \(stepSeconds) must be between 3 and 3600") }
     }
 
     func runMatrix() throws {
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         var request = TuningMatrix.Request(profilePath: profile)
-        request.vary = vary.compactMap { try? TuningMatrix.parse($0).get() }
+        request.vary = try TuningMatrix.parse(all: vary).get()
         request.outDirectory = out ?? "reports/matrix"
         request.cooldownSeconds = cooldown ?? 2
         request.overrides = try settings.overrides()
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
-        if let speed { request.overrides.schedule = .recorded(speed: speed) }
+        if let speed {
+            guard let x = Double(speed), x > 0, x.isFinite else { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded pace, above 0") }
+            request.overrides.schedule = .recorded(speed: x)
+        }
         if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
         let signals = SignalStop(drainSeconds: 5)  // run's default drain for the step under way
         request.stop = signals.stop
@@ -115,8 +159,11 @@ struct SweepCommand: ParsableCommand {
         do {
             outcome = try TuningMatrix.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
-            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --vary KEY=V1,V2 [<options>]\n".utf8))
-            throw ExitCodes.usage
+            throw usage(e.description)
+        } catch let e as TuningMatrix.ValueError {
+            throw usage(e.description)
+        } catch let e as OutputPath.Refusal {
+            throw usage(e.description)
         }
         print("")
         print(TuningMatrix.markdown(outcome.cells, fit: outcome.fit))
@@ -127,26 +174,46 @@ struct SweepCommand: ParsableCommand {
         }
     }
 
+    /// A usage error found once the profile is read (a flag's or a `--vary` value out of range): said as
+    /// the parser says one, exit 64.
+    func usage(_ message: String) -> ExitCode {
+        let form = vary.isEmpty ? "--rate LOW..HIGH" : "--vary KEY=V1,V2"
+        FileHandle.standardError.write(Data("Error: \(message)\nUsage: apnsbench sweep <profile> \(form) [<options>]\n".utf8))
+        return ExitCodes.usage
+    }
+
     func run() throws {
         if !vary.isEmpty { return try runMatrix() }
         let (lo, hi) = try bounds()
         var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)
         request.mode = search
+        request.pace = speed == nil ? .rate : .speed
         request.stepSeconds = stepSeconds
         request.cooldownSeconds = cooldown ?? 5
         request.outDirectory = out ?? "reports/sweep"
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.overrides = try settings.overrides()
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
         request.overrides.loopRecording = !noLoop
+        request.repeats = repeats
+        request.peak = peak
+        request.progress = RunProgress(mode: isatty(STDOUT_FILENO) == 1 ? .terminal : .plain, plainEvery: max(5, stepSeconds / 3))
         let signals = SignalStop(drainSeconds: 5)  // run's default drain for the step under way
         request.stop = signals.stop
         let outcome: RateSweep.Outcome
         do {
+            var first = RunRequest(profilePath: profile)
+            first.overrides = request.overrides
+            first.overrides.loopRecording = nil  // each step sets its own length
+            first.credentials = request.credentials
+            first.caCertificatePath = request.caCertificatePath
+            try ReplayRun.refuseOverwritingInputs(request.outDirectory, try ReplayRun.configuration(first), first)
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
-            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench sweep <profile> --rate LOW..HIGH [<options>]\n".utf8))
-            throw ExitCodes.usage
+            throw usage(e.description)
+        } catch let e as OutputPath.Refusal {
+            throw usage(e.description)
         }
         print("")
         print(RateSweep.markdown(outcome))

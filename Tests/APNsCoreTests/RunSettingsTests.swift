@@ -40,12 +40,13 @@ final class RunSettingsTests: XCTestCase {
             "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
             "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
             "activity_model", "activity_model_type", "date_decoding", "activity_model_flags", "slo_max_would_not_decode",
+            "priority_override", "slo_p99_time_to_device_ms", "slo_max_throttled_share",
         ])
         XCTAssertEqual(RunSettings[.pushTimeout].reportPath, "transport.pushTimeoutMillis")
         XCTAssertEqual(RunSettings[.connections].flag, "--connections")
         XCTAssertEqual(ConfigKey.loopRecording.flag, "--loop")
         XCTAssertNil(ConfigKey.pushTimeout.flag)
-        XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey), ["delivery", "connections", "streams", "workers", "priority", "coalesce"])
+        XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey), ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
     }
 
     /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,
@@ -90,6 +91,7 @@ final class RunSettingsTests: XCTestCase {
         c.transport.stallTimeoutSeconds = 5
         c.payload.expirationSeconds = 60
         c.payload.collapseID = "x"
+        c.payload.priorityOverride = PriorityOverride(priority: .powerAware, scope: .pushType(.liveactivity))
         c.schedule.mode = .recorded(speed: 2)
         c.schedule.durationSeconds = 30
         c.schedule.loopRecording = true
@@ -98,6 +100,8 @@ final class RunSettingsTests: XCTestCase {
         c.slo.minDelivered = 0.9
         c.slo.maxErrorShare = ["rejected": 0.1]
         c.slo.maxWouldNotDecode = 0
+        c.slo.p99TimeToDeviceMillis = 60_000
+        c.slo.maxThrottledShare = 0.05
         c.reportIntervalSeconds = 2
         c.liveActivityBudget = 5
         c.simulator.settings = .object(["seed": .int(1)])
@@ -160,7 +164,8 @@ final class RunSettingsTests: XCTestCase {
         o.retryAttempts = 2; o.fastSimulator = true; o.sloP99Millis = 9; o.sloMinDelivered = 0.5; o.sloMaxErrorShare = ["failed": 0.2]
         o.sloMaxWouldNotDecode = 0.1; o.reportIntervalSeconds = 3; o.failFastSeconds = 4; o.stallTimeoutSeconds = 5
         o.liveActivityBudget = 6; o.apnsModel = "far"; o.allowProductionLoad = true; o.shard = .init(index: 1, count: 2)
-        o.delivery = .broadcast; o.keepChannels = true
+        o.delivery = .broadcast; o.keepChannels = true; o.priorityOverride = PriorityOverride(priority: .powerAware, scope: .pushType(.liveactivity))
+        o.sloP99TimeToDeviceMillis = 60_000; o.sloMaxThrottledShare = 0.1
         let flagged = Set(RunSettings.all.filter { $0.flag != nil }.map(\.key)).subtracting([.target, .schedule, .speed, .ramp])
         XCTAssertEqual(o.keys, flagged)
         var profile = Self.full()

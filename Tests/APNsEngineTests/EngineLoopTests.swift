@@ -29,12 +29,12 @@ final class EngineLoopTests: XCTestCase {
         var loop = timed()
         XCTAssertEqual(loop.stopActions(now: 105 * s, staged: 112 * s, retriesWaiting: true, inFlight: 3, stop: noStop), .init())
         XCTAssertEqual(loop.stopActions(now: 110 * s, staged: 112 * s, retriesWaiting: true, inFlight: 3, stop: noStop), .init(staged: .afterEnd))
-        XCTAssertFalse(loop.stopHandled)
+        XCTAssertEqual(loop.phase, .running)
         // The grace's end: what waits to be resent and a push staged from before the end end now.
         let atGraceEnd = loop.stopActions(now: 115 * s, staged: 109 * s, retriesWaiting: true, inFlight: 3, stop: noStop)
         XCTAssertEqual(atGraceEnd, .init(staged: .runStopped, retries: .runStopped), "due before the end: it stopped, not after the end")
-        XCTAssertTrue(loop.stopHandled && loop.stoppedEarly && loop.exhausted)
-        XCTAssertEqual(loop.endedAt, 110 * s)
+        XCTAssertEqual(loop.phase, .stopped(cause: .runStopped, endedAt: 110 * s))
+        XCTAssertTrue(loop.exhausted)
         XCTAssertEqual(loop.stopActions(now: 116 * s, staged: nil, retriesWaiting: false, inFlight: 3, stop: noStop), .init(), "handled once")
     }
 
@@ -42,7 +42,7 @@ final class EngineLoopTests: XCTestCase {
         var loop = timed()
         loop.sourceEnded()
         XCTAssertEqual(loop.stopActions(now: 120 * s, staged: nil, retriesWaiting: false, inFlight: 2, stop: noStop), .init())
-        XCTAssertFalse(loop.stoppedEarly, "the source ended before the grace did: nothing was cut")
+        XCTAssertEqual(loop.phase, .sourceEnded, "the source ended before the grace did: nothing was cut")
     }
 
     func testARequestedStopEndsStagedAndWaitingPushesForItsCauseThenGivesUpInFlightAtTheDrainDeadline() {
@@ -50,8 +50,7 @@ final class EngineLoopTests: XCTestCase {
         let stop = (requested: true, cause: NotSentCause.interrupted, drainDeadline: 20 * s)
         XCTAssertEqual(loop.stopActions(now: 10 * s, staged: 30 * s, retriesWaiting: true, inFlight: 4, stop: stop),
                        .init(staged: .interrupted, retries: .interrupted))
-        XCTAssertNil(loop.endedAt)
-        XCTAssertEqual(loop.stopCause, .interrupted)
+        XCTAssertEqual(loop.phase, .stopped(cause: .interrupted, endedAt: nil))
         XCTAssertEqual(loop.stopActions(now: 19 * s, staged: nil, retriesWaiting: false, inFlight: 4, stop: stop), .init())
         XCTAssertEqual(loop.stopActions(now: 20 * s, staged: nil, retriesWaiting: false, inFlight: 4, stop: stop), .init(inFlight: .interrupted))
         XCTAssertEqual(loop.stopActions(now: 21 * s, staged: nil, retriesWaiting: false, inFlight: 0, stop: stop), .init())
@@ -61,10 +60,12 @@ final class EngineLoopTests: XCTestCase {
         var loop = timed()
         loop.transportFailure(at: 101 * s)
         loop.transportFailure(at: 105 * s)
+        XCTAssertEqual(loop.reachability, .failingSince(101 * s), "the window starts at the first failure")
         XCTAssertFalse(loop.givesUp(now: 110 * s, stopRequested: false))
         XCTAssertTrue(loop.givesUp(now: 111 * s, stopRequested: false), "10 s after the first failure")
         XCTAssertFalse(loop.givesUp(now: 111 * s, stopRequested: true), "a stop already requested is not requested again")
         loop.answer()
+        XCTAssertEqual(loop.reachability, .answered)
         XCTAssertFalse(loop.givesUp(now: 200 * s, stopRequested: false))
         var next = timed()
         next.keepReachability(of: loop)

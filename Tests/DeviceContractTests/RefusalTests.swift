@@ -18,7 +18,8 @@ final class RefusalTests: XCTestCase {
             XCTAssertEqual(error.file, "Bad.swift", file: file, line: testLine)
             XCTAssertEqual(error.line, line, "\(error)", file: file, line: testLine)
             XCTAssertTrue(error.message.contains(fragment), "\(error) should mention \(fragment)", file: file, line: testLine)
-            XCTAssertTrue(error.description.hasPrefix("Bad.swift:\(line): "), error.description, file: file, line: testLine)
+            // A syntax error at a token names its column too (file:line:column:, as the compiler does).
+            XCTAssertTrue(error.description.hasPrefix("Bad.swift:\(line):\(error.column.map { "\($0):" } ?? "") "), error.description, file: file, line: testLine)
         }
     }
 
@@ -63,6 +64,10 @@ final class RefusalTests: XCTestCase {
         assertRefused("struct A: ActivityAttributes {\n    let s = \"open\n}\n", line: 2, "unterminated string literal")
         assertRefused("struct A: ActivityAttributes {\n    struct ContentState: Codable, Hashable {\n", line: 3, "missing '}'")
         assertRefused("struct A: ActivityAttributes {\n}\n}\n", line: 3, "unexpected '}'")
+        XCTAssertEqual((try? ModelDeclaration.parse(source: "struct A {\n}\n  }\n", file: "Bad.swift")).map { "\($0)" } ?? "refused", "refused")
+        do { _ = try ModelDeclaration.parse(source: "struct A {\n}\n  }\n", file: "Bad.swift") } catch {
+            XCTAssertEqual(error.description, "Bad.swift:3:3: unexpected '}'")
+        }
         assertRefused("struct A: ActivityAttributes {\n    var x: [Int\n}\n", line: 3, "unbalanced '}'")
         assertRefused("func f() {\n", line: 1, "unbalanced '{'")
     }

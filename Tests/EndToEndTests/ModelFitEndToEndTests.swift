@@ -75,9 +75,19 @@ final class ModelFitEndToEndTests: XCTestCase {
             sweep.stepSeconds = 3
             sweep.cooldownSeconds = 0
             sweep.precision = 0.02
+            sweep.repeats = 0
+            sweep.remeasureDisturbed = false
             sweep.outDirectory = dir.appendingPathComponent("sweep-\(model == nil ? "chosen" : "fitted")").path
             let outcome = try RateSweep.execute(sweep) { _ in }
             print(RateSweep.markdown(outcome))
+            // A model without a capacity at a small window: the client's window is the limit, named with its
+            // ceiling (8 ÷ about 55 ms) and the setting to raise.
+            let limit = try XCTUnwrap(outcome.kneeLimit?.limiter, RateSweep.markdown(outcome))
+            if limit.kind != .hostDisturbed {
+                XCTAssertEqual(limit.kind, .clientWindow, RateSweep.markdown(outcome))
+                XCTAssertEqual(try XCTUnwrap(limit.ceiling), 8 / 0.055, accuracy: 8 / 0.055 * 0.25, limit.line)
+                XCTAssertTrue(limit.fix?.contains("--streams (now 8)") ?? false, limit.line)
+            }
             return try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
         }
         let original = try knee(chosen, model: nil)

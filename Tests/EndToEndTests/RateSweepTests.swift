@@ -29,11 +29,23 @@ final class RateSweepTests: XCTestCase {
         request.overrides.connections = 1
         request.stepSeconds = 4
         request.cooldownSeconds = 0
+        // One repeat of each deciding rate (two would add another 8 s to the suite).
+        request.repeats = 1
+        // The suite's other workers share the cores: a re-measurement of every disturbed step would double
+        // the time, and the knee is checked against the model anyway.
+        request.remeasureDisturbed = false
         request.outDirectory = dir.appendingPathComponent("out").path
         let outcome = try RateSweep.execute(request) { _ in }
 
         let knee = try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
         XCTAssertEqual(knee, capacity, accuracy: capacity * 0.05, RateSweep.markdown(outcome))
+        // The knee and the failing rate above it were repeated after the search, and the bracket says how they fared.
+        let verdict = try XCTUnwrap(outcome.verdict)
+        XCTAssertEqual(verdict.kneeRepeats, 1, RateSweep.markdown(outcome))
+        XCTAssertEqual(verdict.kneeRepeatsPassed, 1)
+        XCTAssertGreaterThanOrEqual(verdict.aboveRepeats, 1)
+        XCTAssertTrue(outcome.steps.contains { $0.purpose == .repeated && $0.result.scheduledRate == verdict.knee })
+        XCTAssertTrue(RateSweep.markdown(outcome).contains("between "), RateSweep.markdown(outcome))
         let firstFailure = try XCTUnwrap(outcome.steps.first { !$0.passed })
         XCTAssertFalse(firstFailure.failures.isEmpty)
         XCTAssertTrue(firstFailure.failures.allSatisfy { $0.contains("p99") || $0.contains("p50") || $0.contains("window") }, "\(firstFailure.failures)")
@@ -42,5 +54,14 @@ final class RateSweepTests: XCTestCase {
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: request.outDirectory + "/sweep.md"))
         XCTAssertNil(outcome.ceiling, "the window, not the client, held the overloaded steps back")
+        // A model with a capacity is the target's limit: its service time rises with the offered rate.
+        let limit = try XCTUnwrap(outcome.kneeLimit?.limiter, RateSweep.markdown(outcome))
+        let limitStep = try XCTUnwrap(outcome.steps.first { $0.index == outcome.kneeLimit?.step })
+        if limit.kind == .hostDisturbed {
+            // Only when every failure at that rate was measured on a disturbed host.
+            XCTAssertEqual(limitStep.result.host?.disturbed, true)
+        } else {
+            XCTAssertEqual(limit.kind, .target, RateSweep.markdown(outcome))
+        }
     }
 }

@@ -77,6 +77,7 @@ final class SimulatorConfigFileTests: XCTestCase {
     func testErrorsNameTheKey() {
         XCTAssertTrue(error("faults:\n  latncy: 1")?.description.hasPrefix("simulator configuration sim.yaml:2: 'faults.latncy' is not a known key") ?? false,
                       "\(String(describing: error("faults:\n  latncy: 1")))")
+        XCTAssertTrue(error("faults:\n  latncy: 1")?.description.hasSuffix("; did you mean 'latency'?") ?? false, "the closest known key is suggested")
         XCTAssertEqual(error("max_concurrent_streams: many")?.description,
                        "simulator configuration sim.yaml:1: 'max_concurrent_streams' must be an integer, found 'many'")
         XCTAssertTrue(error("faults: { internal_server_error_fraction: 0.7, service_unavailable_fraction: 0.7 }")?.message.contains("more than 1") ?? false)

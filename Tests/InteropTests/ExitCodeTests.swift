@@ -36,6 +36,17 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(r.output.contains("bad.yaml:6: 'streams' must be between 1 and 1000"), r.output)
     }
 
+    /// `--version` names apnsbench's release and the transport libraries loaded, the ones a report records.
+    func testVersionNamesLibcurlNghttp2AndTheTLSLibrary() throws {
+        let r = try apnsbench(["--version"])
+        XCTAssertEqual(r.status, 0, r.output)
+        let lines = r.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }, ["apnsbench", "libcurl", "nghttp2", "TLS"], r.output)
+        XCTAssertTrue(lines[1].hasPrefix("libcurl 8."), r.output)
+        XCTAssertTrue(lines[2].range(of: #"^nghttp2 \d+\.\d+"#, options: .regularExpression) != nil, r.output)
+        XCTAssertTrue(lines[3].hasPrefix("TLS OpenSSL "), r.output)
+    }
+
     func testHelpListsEveryExitCode() throws {
         for arguments in [["--help"], ["run", "--help"]] {
             let r = try apnsbench(arguments)
@@ -73,16 +84,26 @@ final class ExitCodeTests: XCTestCase {
         let dir = try ScratchFolder.make("exit")
         defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
-        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out], directory: RepoFiles.root)
+        let junit = dir.appendingPathComponent("slo.xml").path
+        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out, "--junit", junit],
+                                   directory: RepoFiles.root)
         XCTAssertEqual(missed.status, 99, missed.output)
+        // The SLO as JUnit: one testcase per rule, the missed one failing, valid to the JUnit schema's rules.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(xml.components(separatedBy: "<testcase ").count - 1, 2, xml)
+        XCTAssertTrue(xml.contains("<testsuites name=\"apnsbench slo\" tests=\"2\" failures=\"1\""), xml)
+        XCTAssertTrue(xml.contains("name=\"p99 response time (from the intended send) ≤ 1 ms\">\n      <failure type=\"slo-missed\""), xml)
+        let check = try runChild(URL(fileURLWithPath: "/usr/bin/env"), ["python3", RepoFiles.root.path + "/scripts/check-junit.py", junit])
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertTrue(check.output.contains("(2 testcases, 1 failures)"), check.output)
         XCTAssertTrue(missed.output.contains("✗ p99 response time (from the intended send): "), missed.output)
         XCTAssertTrue(missed.output.contains("target ≤ 1 ms (at most)"), missed.output)
-        XCTAssertTrue(missed.output.contains("✓ rejected share of planned pushes: "), missed.output)
+        XCTAssertTrue(missed.output.contains("✓ rejected share of pushes owed ("), missed.output)
         for file in ["report.json", "summary.md", "latency.hlog"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) written before the exit")
         }
         // The same run with the rule met exits 0; a flag overrides the profile's rule.
-        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--quiet"], directory: RepoFiles.root)
+        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(met.status, 0, met.output)
         XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)
         XCTAssertFalse(met.output.contains("apnsbench: replaying"), "--quiet drops the start line: \(met.output)")
@@ -103,9 +124,9 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(missed.output.contains("↳ would not decode on device"), missed.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"), "written before the exit")
         // A flag overrides the profile's rule; the fixed template meets it.
-        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--quiet"], directory: RepoFiles.root)
+        let allowed = try apnsbench(["run", iso, "--slo-max-would-not-decode", "1", "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(allowed.status, 0, allowed.output)
-        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--quiet"], directory: RepoFiles.root)
+        let fixed = try apnsbench(["run", try profile(in: dir, extra: model), "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
         XCTAssertEqual(fixed.status, 0, fixed.output)
         XCTAssertTrue(fixed.output.contains("✓ delivered pushes the device would not decode: 0.00 % (0)"), fixed.output)
 

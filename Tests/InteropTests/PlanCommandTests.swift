@@ -43,8 +43,9 @@ final class PlanCommandTests: XCTestCase {
         let run = try apnsbench(["run", p, "--out", dir.appendingPathComponent("out").path], directory: RepoFiles.root)
         XCTAssertEqual(plan.status, 1, plan.output)
         XCTAssertEqual(plan.status, run.status, run.output)
-        XCTAssertTrue(plan.output.contains("missing.ndjson (from \(p)) cannot be read"), plan.output)
-        XCTAssertTrue(run.output.contains("missing.ndjson (from \(p)) cannot be read"), run.output)
+        let message = "'stream' names \(dir.appendingPathComponent("missing.ndjson").path), which cannot be read (no such file)"
+        XCTAssertTrue(plan.output.contains(message), plan.output)
+        XCTAssertTrue(run.output.contains(message), run.output)
     }
 
     func testABadLineUnderStopExits3NamingIt() throws {

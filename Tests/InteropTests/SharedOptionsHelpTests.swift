@@ -30,8 +30,9 @@ final class SharedOptionsHelpTests: XCTestCase {
         for flag in ["--target", "--ca-cert", "--key-path", "--key-id", "--team-id"] {
             XCTAssertNotNil(s[flag], "sweep --help lists \(flag)")
         }
-        // Sweep's own --rate (LOW..HIGH) and --out (a folder of runs) share a name, not a meaning.
-        let shared = Set(r.keys).intersection(s.keys).subtracting(["--rate", "--out"])
+        // Sweep's own --rate and --speed (LOW..HIGH, or one value with --vary) and --out (a folder of runs)
+        // share a name, not a meaning.
+        let shared = Set(r.keys).intersection(s.keys).subtracting(["--rate", "--speed", "--out"])
         XCTAssertGreaterThanOrEqual(shared.count, 25, "\(shared.sorted())")
         for flag in shared.sorted() { XCTAssertEqual(r[flag], s[flag], flag) }
         // Every flag of the table is one of run's.
@@ -48,5 +49,16 @@ final class SharedOptionsHelpTests: XCTestCase {
         XCTAssertTrue(r.output.contains("--no-loop goes with the knee search"), r.output)
         let s = try apnsbench(["sweep", "profiles/leave-requests.yaml", "--rate", "10..20", "--search", "steps:1"])
         XCTAssertEqual(s.status, 64, s.output)
+        for (args, message) in [
+            (["--speed", "2"], "--speed '2' must be LOW..HIGH recorded-pace multiples"),
+            (["--speed", "1..10", "--rate", "10..20"], "choose one of --rate LOW..HIGH (fixed rates) and --speed LOW..HIGH"),
+            (["--rate", "10..20", "--repeats", "11"], "--repeats 11 must be between 0 and 10"),
+            (["--rate", "10..20", "--peak", "0"], "--peak 0.0 must be a rate above 0"),
+            (["--vary", "connections=1,2", "--speed", "1..2"], "--speed '1..2' with --vary must be one multiple X"),
+        ] {
+            let refused = try apnsbench(["sweep", "profiles/leave-requests.yaml"] + args)
+            XCTAssertEqual(refused.status, 64, refused.output)
+            XCTAssertTrue(refused.output.contains(message), "\(args): \(refused.output)")
+        }
     }
 }

@@ -128,7 +128,7 @@ extension RecipeLoaderErrorTests {
 
     func testAFilterGoesWithAGroup() {
         assertRefused(recipe(fields: Self.fields, push: "    push:\n      to: {entity: request, key: request_id, where: 'true'}\n      template: t.json\n"), line: 21,
-                      "'events.status.push.to.where' filters a group's members: it goes with {group: G, key: …}")
+                      "'events.status.push.to.where' does not go with 'entity': 'to' is {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
     }
 
     func testAComputedPriorityMustBeAnInt() {

@@ -22,7 +22,7 @@ extension RecipeLoaderErrorTests {
 
     func testAnUnknownTestIsRefusedWithTheKnownOnes() {
         assertRefused(recipe(push: push("      when: {status: {is: ok}}\n")), line: 20,
-                      "'events.status.push.when.status.is' is not a known key (known: equals, one_of, not, present, absent, gt, ge, lt, le)")
+                      "'events.status.push.when.status.is' is not a known key (known: present, absent, equals, one_of, not, gt, ge, lt, le)")
     }
 
     func testAConditionOnAValueTheFieldNeverHasIsRefused() {

@@ -79,6 +79,27 @@ final class SweepHtmlTests: XCTestCase {
         XCTAssertTrue(html.contains("&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt; &amp; co"))
     }
 
+    /// The knee's bracket, the limiter and the headroom head the page, bold where marked, escaped; each
+    /// failing step's limiter is in the table.
+    func testTheFindingsAndEachStepsLimiterAreShown() throws {
+        var withLimiter = steps
+        withLimiter[3].limiter = "client window: window ÷ mean service time 29.0 ms = 6897 pushes/s; raise --streams (now 100)"
+        let html = SweepHtml.render(steps: withLimiter, knee: 3000, sloP99Millis: 500, title: "order-changes", conclusion: [
+            "**Knee: 3000 pushes/s**, between 3,000 and 3,500 pushes/s (2 of 2 repeats passed at 3,000; 0 of 2 at 3,500)",
+            "Limited by the **client window** (step 6 at 3500/s): <window>",
+            "**Headroom**: 125.4× the busiest second (26 pushes/s)",
+        ])
+        Self.assertSelfContained(html)
+        let section = try XCTUnwrap(html.components(separatedBy: "id=\"conclusion\"").last?.components(separatedBy: "</section>").first)
+        XCTAssertTrue(section.contains("<strong>Knee: 3000 pushes/s</strong>, between 3,000 and 3,500 pushes/s (2 of 2 repeats passed at 3,000; 0 of 2 at 3,500)"), section)
+        XCTAssertTrue(section.contains("Limited by the <strong>client window</strong> (step 6 at 3500/s): &lt;window&gt;"), section)
+        XCTAssertTrue(section.contains("<strong>Headroom</strong>: 125.4× the busiest second"), section)
+        XCTAssertTrue(html.contains("<td>client window: window ÷ mean service time 29.0 ms = 6897 pushes/s; raise --streams (now 100)</td>"))
+        XCTAssertLessThan(try XCTUnwrap(html.range(of: "id=\"conclusion\"")).lowerBound, try XCTUnwrap(html.range(of: "id=\"throughput\"")).lowerBound,
+                          "the findings come before the charts")
+        XCTAssertFalse(render().contains("id=\"conclusion\""), "no findings, no section")
+    }
+
     func testNoStepsAndNoKneeSaySo() {
         let empty = render([], knee: nil)
         Self.assertSelfContained(empty)

@@ -7,6 +7,7 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var streams: Int?
     public var workers: Int?
     public var priority: Priority?
+    public var priorityOverride: PriorityOverride?
     public var schedule: Schedule?
     public var durationSeconds: Double?
     public var loopRecording: Bool?
@@ -21,6 +22,8 @@ public struct RunConfigOverrides: Equatable, Sendable {
     /// Laid over the profile's classes one by one.
     public var sloMaxErrorShare: [String: Double]?
     public var sloMaxWouldNotDecode: Double?
+    public var sloP99TimeToDeviceMillis: Int?
+    public var sloMaxThrottledShare: Double?
     public var reportIntervalSeconds: Int?
     public var failFastSeconds: Double?
     public var stallTimeoutSeconds: Int?

@@ -16,6 +16,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case pushTimeout = "push_timeout_ms"
     case tokenRefresh = "token_refresh_minutes"
     case priority
+    case priorityOverride = "priority_override"
     case expiration = "expiration_seconds"
     case collapseID = "collapse_id"
     case retryAttempts = "retry_attempts"
@@ -29,6 +30,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sloMinDelivered = "slo_min_delivered"
     case sloMaxErrorShare = "slo_max_error_share"
     case sloMaxWouldNotDecode = "slo_max_would_not_decode"
+    case sloP99TimeToDevice = "slo_p99_time_to_device_ms"
+    case sloMaxThrottledShare = "slo_max_throttled_share"
     case activityModel = "activity_model"
     case reportInterval = "report_interval"
     case failFast = "fail_fast"
@@ -177,6 +180,7 @@ extension RunConfig {
     /// The SLO's objectives, and the ActivityKit model they and the contract check need.
     private func validateObjectives() throws {
         if let p99 = slo.p99Millis { try Self.check(.sloP99, p99) }
+        if let p99 = slo.p99TimeToDeviceMillis { try Self.check(.sloP99TimeToDevice, p99) }
         if let share = slo.minDelivered { try Self.checkShare(.sloMinDelivered, share) }
         for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard SLO.ErrorClass(rawValue: name) != nil else {
@@ -188,6 +192,7 @@ extension RunConfig {
             throw RunConfigError(.activityModel, "applies to Live Activity pushes (the device decodes their content-state); \(name) sends \(part.pushType.rawValue) pushes"
                 + (workload.mix == nil ? "" : " (its part \(part.name))"))
         }
+        if let share = slo.maxThrottledShare { try Self.checkShare(.sloMaxThrottledShare, share) }
         if let share = slo.maxWouldNotDecode {
             try Self.checkShare(.sloMaxWouldNotDecode, share)
             guard workload.parts.contains(where: { $0.activityModel != nil }) else {

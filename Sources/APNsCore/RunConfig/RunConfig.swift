@@ -235,6 +235,8 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var expirationSeconds: Int?
         /// `apns-collapse-id` on every push, 1–64 bytes; nil sends none. Default nil.
         public var collapseID: String?
+        /// `apns-priority` laid over the pushes in its scope whatever their events chose; nil: none. Default nil.
+        public var priorityOverride: PriorityOverride?
         public init() {}
     }
 
@@ -276,10 +278,17 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// At most this share of delivered pushes that the device would not decode (checked against the
         /// workload's ``Workload/activityModel``), 0–1; 0 allows none.
         public var maxWouldNotDecode: Double?
+        /// With a device model: p99 time to device (from the intended send, ms of recorded time) of the pushes shown,
+        /// at most this, 1 ms – 30 days; and at most this share of delivered pushes throttled on the device, 0–1.
+        public var p99TimeToDeviceMillis: Int?
+        public var maxThrottledShare: Double?
         public init() {}
 
         /// Whether any rule is set.
-        public var isEmpty: Bool { p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty && maxWouldNotDecode == nil }
+        public var isEmpty: Bool {
+            p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty && maxWouldNotDecode == nil
+                && p99TimeToDeviceMillis == nil && maxThrottledShare == nil
+        }
 
         /// The classes `slo_max_error_share` may limit, each a share of the planned pushes.
         public enum ErrorClass: String, CaseIterable, Sendable {

@@ -242,6 +242,12 @@ public enum RunSettings {
              load: .text { c, text in c.payload.priority = try SettingText.priority(.priority, text) }) { "\($0.payload.priority.rawValue)" }
             .overlay { c, o in if let v = o.priority { c.payload.priority = v }; return o.priority != nil }
             .varied { text, o in o.priority = try SettingText.priority(.priority, text) },
+        both(.priorityOverride, flag: "--priority-override", report: "payload.priorityOverride", value: "PRIORITY[:SCOPE]",
+             rule: "1, 5 or 10, then :all (the default) or :PUSH_TYPE", example: "5:liveactivity",
+             help: "apns-priority of every push in the scope, whatever its event chose (--priority only sets it where the event chooses none): all pushes, or those of one push type (5:liveactivity: the Live Activity pushes). The report counts the pushes it reached and changed.", varies: true,
+             load: .text { c, text in c.payload.priorityOverride = try SettingText.priorityOverride(.priorityOverride, text) }) { $0.payload.priorityOverride.map { json($0.description) } }
+            .overlay { c, o in if let v = o.priorityOverride { c.payload.priorityOverride = v }; return o.priorityOverride != nil }
+            .varied { text, o in o.priorityOverride = try SettingText.priorityOverride(.priorityOverride, text) },
         both(.expiration, flag: "--expiration", report: "payload.expirationSeconds", value: "SECONDS", range: SettingRange(0, 2_592_000), rule: " (30 days)",
              help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.", load: .int { $0.payload.expirationSeconds = $1 }) {
             $0.payload.expirationSeconds.map { "\($0)" }
@@ -305,6 +311,14 @@ public enum RunSettings {
              help: "SLO: at most this share of delivered pushes the device would not decode, checked against the profile's activity_model.", load: .number { $0.slo.maxWouldNotDecode = $1 }) {
             $0.slo.maxWouldNotDecode.map(number)
         }.overlay { c, o in if let v = o.sloMaxWouldNotDecode { c.slo.maxWouldNotDecode = v }; return o.sloMaxWouldNotDecode != nil },
+        both(.sloP99TimeToDevice, flag: "--slo-p99-time-to-device-ms", report: "slo.p99TimeToDeviceMillis", value: "MS", range: SettingRange(1, 2_592_000_000),
+             help: "SLO, with a device model (simulator device:): p99 time to device of the pushes shown, from the intended send, at most MS milliseconds of recorded time.",
+             load: .int { $0.slo.p99TimeToDeviceMillis = $1 }) { $0.slo.p99TimeToDeviceMillis.map { "\($0)" } }
+            .overlay { c, o in if let v = o.sloP99TimeToDeviceMillis { c.slo.p99TimeToDeviceMillis = v }; return o.sloP99TimeToDeviceMillis != nil },
+        both(.sloMaxThrottledShare, flag: "--slo-max-throttled-share", report: "slo.maxThrottledShare", value: "SHARE", range: SettingRange(0, 1),
+             help: "SLO, with a device model (simulator device:): at most this share of delivered pushes throttled on the device (past a Live Activity budget).",
+             load: .number { $0.slo.maxThrottledShare = $1 }) { $0.slo.maxThrottledShare.map(number) }
+            .overlay { c, o in if let v = o.sloMaxThrottledShare { c.slo.maxThrottledShare = v }; return o.sloMaxThrottledShare != nil },
         both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "SECONDS", default: "1s", range: SettingRange(1, 3600), rule: " whole seconds",
              help: "The report timeline's interval.", load: .wholeSeconds(zeroTurnsOff: false) { $0.reportIntervalSeconds = $1 }) { $0.reportIntervalSeconds.map { "\($0)s" } }.overlay { c, o in if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }; return o.reportIntervalSeconds != nil },
         both(.liveActivityBudget, flag: "--live-activity-budget", report: "liveActivityBudget", value: "N", default: "10", range: SettingRange(0, 1_000_000), rule: ", 0 counts nothing",

@@ -13,6 +13,11 @@ public enum SettingText {
         return p
     }
 
+    /// A priority override: `5`, or `5:liveactivity` (``PriorityOverride``).
+    public static func priorityOverride(_ key: ConfigKey, _ text: String) throws -> PriorityOverride {
+        do { return try PriorityOverride(text: text) } catch { throw RunConfigError(key, "must be PRIORITY or PRIORITY:SCOPE: \(error)") }
+    }
+
     /// A window of recorded time in ms: a duration like `250ms` or `1s` (``DurationText``), or `0`, which
     /// turns the setting off.
     public static func window(_ key: ConfigKey, _ text: String) throws -> Int64 {

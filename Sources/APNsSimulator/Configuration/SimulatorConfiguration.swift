@@ -71,6 +71,9 @@ public struct SimulatorConfiguration: Sendable {
     public var broadcast = BroadcastSettings()
     /// Injected latency, 5xx, GOAWAY, resets, delayed SETTINGS. Default none.
     public var faults = FaultInjection()
+    /// The device side of delivery: what devices do with the pushes accepted (``DeviceModel``), judged by the
+    /// run in the recording's time. Default nil (not modelled).
+    public var device: DeviceModelParameters?
     /// Seed of every random choice of fault injection. Default 0.
     public var seed: UInt64 = 0
 

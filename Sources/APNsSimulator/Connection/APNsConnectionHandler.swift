@@ -36,6 +36,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// the HPACK encoder finds the name in its table and Huffman-codes only the value afterwards.
     private var apnsIDNameIndexed = false
     private var uniqueIDNameIndexed = false
+    /// Where each answered push is told (`simulate --report`); nil: nowhere.
+    private let requestLog: ConnectionRequestLog?
 
     /// Counts beyond `ConnectionCounters` that go straight to the totals.
     private struct TotalsDelta {
@@ -45,7 +47,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// `channels`: the simulator's broadcast channels (nil: a store of the connection's own, for tests).
     init(configuration: SimulatorConfiguration, validator: RequestValidator, counters: SimulatorCounterBox,
-         rewriter: SettingsRewriter, connectionID: Int, channels: ChannelStore? = nil) {
+         rewriter: SettingsRewriter, connectionID: Int, channels: ChannelStore? = nil, requestLog: ConnectionRequestLog? = nil) {
         self.configuration = configuration
         self.validator = validator
         let store = channels ?? ChannelStore(limitPerBundle: configuration.broadcast.channelLimitPerBundle)
@@ -54,6 +56,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         self.rewriter = rewriter
         self.policy = ConnectionPolicy(configuration: configuration, connectionID: connectionID)
         self.delta = ConnectionCounters(id: connectionID)
+        self.requestLog = requestLog
         rewriter.enqueue(configuration.initialMaxConcurrentStreams)
     }
 
@@ -212,15 +215,20 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             respondToBroadcastAPI(context: context, streamID: streamID, fields, body: body)
             return
         }
+        let arrival = requestLog == nil ? 0 : context.eventLoop.now.uptimeNanoseconds
         let verificationsBefore = auth.verifications
         var decision = validator.evaluate(fields, body: body ?? ByteBuffer(), auth: &auth, tape: &payloadTape)
         totals.verifications += auth.verifications - verificationsBefore
         delta.requests += 1
 
-        guard let answer = connectionRules(accepted: decision.verdict == .accept, context: context) else { return }
+        guard let answer = connectionRules(accepted: decision.verdict == .accept, context: context) else {
+            if requestLog != nil { log(fields, nil, arrival: arrival, delayMilliseconds: 0, body: body, context: context) }
+            return
+        }
         // A fault that replaces a valid answer.
         if let injected = answer.injected { decision = Decision(.reject(injected)) }
         let shutdownAfter = answer.goAwayAfter
+        if requestLog != nil { log(fields, decision, arrival: arrival, delayMilliseconds: answer.delayMilliseconds, body: body, context: context) }
 
         switch decision.verdict {
         case .accept:
@@ -244,6 +252,27 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         send(responseFrames(decision, streamID: streamID, apnsID: apnsID), context: context, streamID: streamID,
              delayMilliseconds: delay, shutdownAfter: shutdownAfter)
+    }
+
+    /// Tells the request log what a push was answered (nil `decision`: nothing, the connection was reset or
+    /// stalled), and when: the validation's end plus the model's delay.
+    private func log(_ fields: RequestHeaderFields, _ decision: Decision?, arrival: UInt64, delayMilliseconds: Double,
+                     body: ByteBuffer?, context: ChannelHandlerContext) {
+        guard let requestLog else { return }
+        var status = 0, reason: String? = "no_answer"
+        if let decision {
+            switch decision.verdict {
+            case .accept: (status, reason) = (200, nil)
+            case let .reject(r): (status, reason) = (r.status, r.rawValue)
+            }
+        }
+        let prefix = "/3/device/"
+        let token = fields.path.flatMap { $0.hasPrefix(prefix) ? $0.dropFirst(prefix.utf8.count) : nil }
+        let answerAt = context.eventLoop.now.uptimeNanoseconds + UInt64(max(0, delayMilliseconds) * 1_000_000)
+        requestLog.answered(AnsweredRequest(
+            pushType: fields.pushType, topic: fields.topic, priority: fields.priority, deviceToken: token, status: status, reason: reason,
+            arrivalNanos: arrival, answerNanos: answerAt, payload: fields.pushType == "liveactivity" ? body : nil,
+            budgetOverrun: decision?.budgetOverrun ?? false))
     }
 
     /// The connection's rules for a request just validated (stream limit, faults, GOAWAY), or nil when

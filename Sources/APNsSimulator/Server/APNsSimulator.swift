@@ -22,6 +22,9 @@ public final class APNsSimulator {
     /// HTTP contract of `/1/apps/<bundle>/channels` and `/4/broadcasts/apps/<bundle>`, served on the
     /// same port as `/3/device`, is in `ChannelRequests.swift`. Unused in fast mode.
     public let channels: ChannelStore
+    /// Told every answered push, one log per connection (`simulate --report`); set before ``start()``.
+    /// Validating mode only: the fast handler answers without reading requests.
+    public var requestObserver: RequestObserver?
 
     public init(configuration: SimulatorConfiguration, certificates: SimulatorCertificates? = nil) throws {
         var configuration = configuration
@@ -58,6 +61,7 @@ public final class APNsSimulator {
         let counters = self.counters
         let channels = self.channels
         let open = self.open
+        let observer = requestObserver
 
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -67,7 +71,7 @@ public final class APNsSimulator {
                 open.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     try Self.configure(channel: channel, configuration: configuration, sslContext: sslContext,
-                                       validator: validator, counters: counters, channels: channels)
+                                       validator: validator, counters: counters, channels: channels, observer: observer)
                 }
             }
         let channel = try bootstrap.bind(host: configuration.host, port: configuration.port).wait()
@@ -78,7 +82,8 @@ public final class APNsSimulator {
     /// The pipeline of one connection: [TLS] → [SETTINGS rewriter] → HTTP/2 (frames, no per-stream
     /// channels) → the connection handler (validating, or fast).
     static func configure(channel: Channel, configuration: SimulatorConfiguration, sslContext: NIOSSLContext?,
-                          validator: RequestValidator, counters: SimulatorCounterBox, channels: ChannelStore) throws {
+                          validator: RequestValidator, counters: SimulatorCounterBox, channels: ChannelStore,
+                          observer: RequestObserver? = nil) throws {
         let id = counters.openConnection()
         let sync = channel.pipeline.syncOperations
         if let sslContext { try sync.addHandler(NIOSSLServerHandler(context: sslContext)) }
@@ -112,7 +117,8 @@ public final class APNsSimulator {
             try sync.addHandler(rewriter)
             try sync.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: stream))
             try sync.addHandler(APNsConnectionHandler(configuration: configuration, validator: validator, counters: counters,
-                                                      rewriter: rewriter, connectionID: id, channels: channels))
+                                                      rewriter: rewriter, connectionID: id, channels: channels,
+                                                      requestLog: observer?.connectionOpened(id: id)))
         }
     }
 

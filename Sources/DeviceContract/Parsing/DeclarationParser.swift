@@ -23,6 +23,15 @@ struct DeclarationParser {
     var tree = DeclarationTree()
 
     static let maxNesting = 32
+    /// Swift's keywords that no name may be without backquotes (the contextual ones, `get`, `open`, `type`
+    /// …, may).
+    static let reservedWords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
+        "let", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript",
+        "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
+        "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false", "is", "nil", "self",
+        "super", "throws", "true", "try",
+    ]
     /// Attributes on a type or extension that do not change how it decodes.
     static let typeAttributes: Set<String> = [
         "available", "frozen", "MainActor", "preconcurrency", "usableFromInline", "dynamicMemberLookup", "propertyWrapper",
@@ -55,10 +64,10 @@ struct DeclarationParser {
             let token = current
             if token.kind == .endOfFile {
                 if case .file = context { return }
-                throw error(token.line, "missing '}' at the end of the file")
+                throw error(at: token, "missing '}' at the end of the file")
             }
             if token.isPunctuation("}") {
-                if case .file = context { throw error(token.line, "unexpected '}'") }
+                if case .file = context { throw error(at: token, "unexpected '}'") }
                 return
             }
             if token.isPunctuation(";") {
@@ -70,6 +79,9 @@ struct DeclarationParser {
                 continue
             }
             try parseDeclaration(in: context, depth: depth)
+            if !current.startsLine, current.kind != .endOfFile, !current.isPunctuation(";"), !current.isPunctuation("}") {
+                throw error(at: current, "consecutive declarations on a line must be separated by ';', found '\(current.text)'")
+            }
         }
     }
 
@@ -285,14 +297,17 @@ struct DeclarationParser {
     mutating func advance(_ count: Int = 1) { position = min(position + count, tokens.count - 1) }
 
     mutating func expectIdentifier(_ what: String) throws(ModelError) -> String {
-        guard current.kind == .identifier else { throw error(current.line, "expected \(what), found '\(current.text)'") }
+        guard current.kind == .identifier else { throw error(at: current, "expected \(what), found '\(current.text)'") }
+        if !current.isEscaped, Self.reservedWords.contains(current.text) {
+            throw error(at: current, "expected \(what), found the keyword '\(current.text)' (a name spelled so is written `\(current.text)`)")
+        }
         defer { advance() }
         return current.text
     }
 
     mutating func expectPunctuation(_ text: String) throws(ModelError) {
         guard current.isPunctuation(text) else {
-            throw error(current.line, "expected '\(text)', found '\(current.kind == .endOfFile ? "end of file" : current.text)'")
+            throw error(at: current, "expected '\(text)', found '\(current.kind == .endOfFile ? "end of file" : current.text)'")
         }
         advance()
     }
@@ -324,6 +339,11 @@ struct DeclarationParser {
 
     func error(_ line: Int, _ message: String) -> ModelError {
         ModelError(file: file, line: line, message: message)
+    }
+
+    /// A syntax error at `token`: its line and column.
+    func error(at token: Token, _ message: String) -> ModelError {
+        ModelError(file: file, line: token.line, column: token.column > 0 ? token.column : nil, message: message)
     }
 }
 

@@ -8,6 +8,8 @@ struct SwiftLexer {
     private let file: String
     private var index = 0
     private var line = 1
+    /// Where the current line starts in `bytes`, for a token's column.
+    private var lineStart = 0
     private var sawLineBreak = true
     private var tokens: [Token] = []
 
@@ -29,8 +31,11 @@ struct SwiftLexer {
             try skipTrivia()
             guard let byte = peek() else { break }
             let startLine = line
+            let startColumn = index - lineStart + 1
             let startsLine = sawLineBreak
             sawLineBreak = false
+            let before = tokens.count
+            defer { if tokens.count > before { tokens[before].column = startColumn } }
             if isIdentifierStart(byte) {
                 let start = index
                 while let next = peek(), isIdentifierContinue(next) { index += 1 }
@@ -105,6 +110,7 @@ struct SwiftLexer {
 
     private mutating func newLine() {
         line += 1
+        lineStart = index
         sawLineBreak = true
     }
 

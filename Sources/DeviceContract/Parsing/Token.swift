@@ -22,6 +22,8 @@ struct Token: Sendable {
     /// True for a backquoted identifier.
     let isEscaped: Bool
     let stringValue: String?
+    /// 1-based column (in UTF-8 bytes, as the compiler counts) of the token's first character; 0 when unknown.
+    var column = 0
 
     func isPunctuation(_ character: String) -> Bool { kind == .punctuation && text == character }
 

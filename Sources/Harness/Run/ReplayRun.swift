@@ -60,15 +60,30 @@ public struct RunError: Error, CustomStringConvertible {
 public enum ReplayRun {
     /// The configuration a request describes: the profile with the overrides laid over it, checked once.
     public static func configuration(_ request: RunRequest) throws -> RunConfig {
-        let config = try ProfileLoader.read(path: request.profilePath).validated(overlaying: request.overrides)
+        let profile = try ProfileLoader.read(path: request.profilePath)
+        let config = try profile.validated(overlaying: request.overrides)
+        try profile.requireFiles()
         // The `simulator:` section (and the APNs model under it) by the simulator's own rules.
         try SimulatorConfigFile.check(run: config)
         return config
     }
 
+    /// Every file a run of `config` reads, the provider key and CA certificate of `request` included.
+    public static func inputFiles(_ config: RunConfig, _ request: RunRequest) -> [OutputPath.Input] {
+        config.inputFiles + [request.credentials.keyPath.map { OutputPath.Input("the provider key", $0) },
+                             request.caCertificatePath.map { OutputPath.Input("the CA certificate", $0) }].compactMap { $0 }
+    }
+
+    /// Throws ``OutputPath/Refusal`` when `folder` (where the run, or a sweep of it, writes) is or holds a file
+    /// the run reads.
+    public static func refuseOverwritingInputs(_ folder: String, _ config: RunConfig, _ request: RunRequest) throws {
+        try OutputPath.refuseOverwriting(folder, inputs: inputFiles(config, request))
+    }
+
     /// - Parameter log: receives the start line (progress goes to `request.progress`).
     public static func execute(_ request: RunRequest, log: @escaping (String) -> Void = { print($0) }) throws -> RunResult {
         let config = try configuration(request)
+        try refuseOverwritingInputs(request.outDirectory, config, request)
         let runID = request.runID ?? RunIdentity.fresh()
         var metrics: (live: LiveMetrics, server: MetricsServer)?
         if let listen = request.metricsListen {
@@ -122,14 +137,20 @@ public enum ReplayRun {
         var readFailure: (stream: String, error: Error)?
         var stoppedAt: StreamLineError?
         var interrupted: Bool
+        /// The device side of delivery, when the simulator modelled devices.
+        var device: RunReport.Device?
+        var priorityOverride: RunReport.PriorityOverrideCount?
 
         /// The run's report, whole.
         func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
             var facts = facts
             facts.openDescriptors = openDescriptors
-            return recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
-                                       staleness: staleness, simulator: simulator, startedAt: startedAt,
-                                       durationSeconds: durationSeconds, facts: facts)
+            var report = recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
+                                             staleness: staleness, simulator: simulator, startedAt: startedAt,
+                                             durationSeconds: durationSeconds, facts: facts)
+            report.device = device
+            report.priorityOverride = priorityOverride
+            return report
         }
     }
 
@@ -158,7 +179,7 @@ public enum ReplayRun {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
-        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, liveActivityKinds: inputs.liveActivityKinds)
+        let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
@@ -167,6 +188,7 @@ public enum ReplayRun {
         if metrics != nil { for r in workerRecorders { r.detailedProgress = true } }
         let start = MonotonicTime.now()
         for r in recorders { r.start(atNanos: start) }
+        let feeds = deviceFeeds(config, inputs: inputs, target: target, workerRecorders: workerRecorders, start: start)
         request.progress?.begin(config, at: start) { driver.streamProgress }
         defer { request.progress?.end() }
         pool.stop = stop
@@ -183,7 +205,26 @@ public enum ReplayRun {
                         environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
                         engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
                         startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
-                        readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested)
+                        readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
+                        device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
+                        priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) })
+    }
+
+    /// One device feed per engine thread's recorder, when the embedded simulator models devices (device
+    /// delivery only: a broadcast reaches channels, not tokens).
+    private static func deviceFeeds(_ config: RunConfig, inputs: RunInputs, target: RunTarget, workerRecorders: [RunRecorder],
+                                    start: UInt64) -> (feeds: [DeviceFeed], parameters: DeviceModelParameters)? {
+        guard let parameters = target.simulator?.configuration.device, config.deliveryMode != .broadcast else { return nil }
+        let kinds = config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)).map { k in
+            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.collapseIDPerPush ? nil : k.collapseID,
+                            expirationSeconds: k.expirationPerPush ? nil : k.expirationSeconds)
+        }
+        let feeds = workerRecorders.map { r in
+            let feed = DeviceFeed(kinds: kinds, startNanos: start)
+            r.deviceFeed = feed
+            return feed
+        }
+        return (feeds, parameters)
     }
 
     /// The pool's progress snapshots, to the progress line and the live metrics (when either is there).

@@ -13,8 +13,9 @@ struct RunInputs {
     /// The device-contract check of each push kind (a part's, for each header set of its rules), from the
     /// ActivityKit model the part names; nil where it names none.
     let contractChecks: [PayloadCheck?]
-    /// Whether each push kind (as ``contractChecks``) sends Live Activity pushes, which the Live Activity budget counts.
-    let liveActivityKinds: [Bool]
+    /// The push type each push kind (as ``contractChecks``) sends: the Live Activity budget counts the Live
+    /// Activity kinds, a priority override reaches the kinds in its scope.
+    let kindTypes: [PushType]
     let key: SigningKey
     /// Device tokens the stream plants as dead (the embedded simulator answers them 410).
     let deadTokens: [String]
@@ -33,8 +34,11 @@ struct RunInputs {
         let kinds = config.pushKinds(overrides: recipes.map(\.headerVariants))
         // By push kind: its part's check where the kind still sends the part's push type.
         contractChecks = kinds.map { k in k.pushType == w.parts[k.part].pushType ? checks[k.part] : nil }
-        liveActivityKinds = kinds.map { $0.pushType == .liveactivity }
+        kindTypes = kinds.map(\.pushType)
         let digests = try w.parts.map { (name: $0.name, sha256: try Self.digest(stream: $0.stream, profile: config.profilePath)) }
+        for (part, recipe) in zip(w.parts, recipes) {
+            try RecordingCheck.requireEvent(stream: part.stream, shape: recipe.recordShape, profile: config.profilePath)
+        }
         streamSHA256 = w.mix == nil ? digests[0].sha256 : FileDigest.sha256(parts: digests)
         deadTokens = try w.deadTokens.map(Self.readTokenList) ?? []
         key = try Self.signingKey(credentials, target: config.target)

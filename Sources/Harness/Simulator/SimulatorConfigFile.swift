@@ -32,6 +32,7 @@ import Yams
 ///   rate_limit: { pushes: 50, window_seconds: 60 }
 /// live_activity: { missing_keys: reject, priority10_budget: 10, budget_window_seconds: 3600 }
 /// broadcast: { channel_limit: 10000, enabled_bundle_ids: [com.example.app] }   # channels per app; apps with the capability (default all)
+/// device: { wake_interval_seconds: 600, offline_share: 0.1, throttle: drop }   # the device model (docs/simulator.md); {} for its defaults
 /// faults:
 ///   latency: { fixed_ms: 5 }            # or { uniform_ms: [1, 10] } or { lognormal_ms: { p50: 40, p99: 200 } }
 ///   round_trip_ms: 20                  # added to every answer: the network's share
@@ -57,6 +58,7 @@ public enum SimulatorConfigFile {
         "environment", "threads", "fast", "seed", "initial_max_concurrent_streams", "max_concurrent_streams",
         "hard_max_concurrent_streams", "drop_stream_limit_after_rejection", "provider_token_lifetime_seconds",
         "provider_token_min_rotation_seconds", "token_update_penalty_seconds", "topics", "devices", "live_activity", "faults", "broadcast",
+        "device",
     ]
 
     /// Reads the file at `path` and applies it to `configuration`.
@@ -155,6 +157,7 @@ public enum SimulatorConfigFile {
             if let x = m["enabled_bundle_ids"] { c.broadcast.enabledBundleIDs = Set(try r.list(x).map { try r.string($0) }) }
         }
         if let v = top["faults"] { try faults(v, r, &c.faults) }
+        if let v = top["device"] { c.device = try device(v, r) }
         configuration = c
     }
 
@@ -196,6 +199,37 @@ public enum SimulatorConfigFile {
             guard let p = rl["pushes"], let w = rl["window_seconds"] else { throw r.fail(x, "needs pushes and window_seconds") }
             d.rateLimit = .init(pushes: try r.int(p, 1...Int.max), windowSeconds: try r.number(w, 0.001...1e9))
         }
+    }
+
+    /// The device model's parameters: every key optional, each over its default (``DeviceModelParameters``).
+    private static func device(_ v: Entry, _ r: Reader) throws -> DeviceModelParameters {
+        var d = DeviceModelParameters()
+        guard !r.isNull(v) else { return d }
+        let m = try r.map(v)
+        typealias P = DeviceModelParameters
+        let seconds: [(String, WritableKeyPath<P, Double>)] = [
+            ("wake_interval_seconds", \.wakeIntervalSeconds), ("power_first_deferral_seconds", \.powerFirstDeferralSeconds),
+            ("online_seconds", \.onlineSeconds), ("offline_seconds", \.offlineSeconds), ("storage_seconds", \.storageSeconds),
+            ("activity_budget_per_hour", \.activityBudgetPerHour), ("frequent_budget_per_hour", \.frequentBudgetPerHour),
+            ("push_to_start_per_hour", \.pushToStartPerHour), ("ended_activity_seconds", \.endedActivitySeconds),
+        ]
+        let counts: [(String, WritableKeyPath<P, Int>)] = [
+            ("activity_budget_burst", \.activityBudgetBurst), ("frequent_budget_burst", \.frequentBudgetBurst),
+            ("push_to_start_burst", \.pushToStartBurst),
+        ]
+        try r.only(m, seconds.map(\.0) + counts.map(\.0) + ["on_time_ms", "offline_share", "frequent_updates", "throttle", "seed"])
+        for (key, path) in seconds { if let x = m[key] { d[keyPath: path] = try r.number(x, 0.001...1e9) } }
+        for (key, path) in counts { if let x = m[key] { d[keyPath: path] = try r.int(x, 1...1_000_000) } }
+        if let x = m["on_time_ms"] { d.onTimeMillis = Int64(try r.int(x, 0...86_400_000)) }
+        if let x = m["offline_share"] { d.offlineShare = try r.number(x, 0...1) }
+        if let x = m["frequent_updates"] { d.frequentUpdates = try r.bool(x) }
+        if let x = m["seed"] { d.seed = UInt64(try r.int(x, 0...Int.max)) }
+        if let x = m["throttle"] {
+            let s = try r.string(x)
+            guard let t = P.ThrottleAction(rawValue: s) else { throw r.fail(x, "must be drop or delay, found '\(s)'") }
+            d.throttle = t
+        }
+        return d
     }
 
     private static func faults(_ v: Entry, _ r: Reader, _ f: inout FaultInjection) throws {

@@ -55,6 +55,8 @@ public struct SimulatorLaunch {
         /// else made and written); nil: fresh ones each start.
         public var tlsDirectory: String?
 
+        /// Told every answered push (`simulate --report`: a ``SimulatorRecording``); nil: nothing recorded.
+        public var requestObserver: RequestObserver?
         public init() {}
     }
 
@@ -119,6 +121,7 @@ public struct SimulatorLaunch {
             certificates = options.tlsNames.isEmpty ? nil : try SimulatorCertificates.generate(extraDNSNames: options.tlsNames)
         }
         let simulator = try APNsSimulator(configuration: c, certificates: certificates)
+        simulator.requestObserver = options.requestObserver
         try simulator.start()
         do {
             return try SimulatorLaunch(simulator: simulator, configuration: c, demo: demo, caOut: options.caOut)

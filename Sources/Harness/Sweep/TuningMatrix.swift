@@ -47,6 +47,61 @@ public enum TuningMatrix {
         return .success((parts[0], values))
     }
 
+    /// Every `--vary` argument parsed (``parse(_:)``), a key given twice refused: the product of its values
+    /// would hold two values for one setting in each combination.
+    public static func parse(all arguments: [String]) -> Result<[(key: String, values: [String])], RunError> {
+        var parsed: [(key: String, values: [String])] = []
+        for argument in arguments {
+            switch parse(argument) {
+            case .failure(let e): return .failure(e)
+            case .success(let axis):
+                if let earlier = parsed.first(where: { $0.key == axis.key }) {
+                    let both = (earlier.values + axis.values).joined(separator: ",")
+                    return .failure(RunError("--vary \(axis.key) is given twice (\(axis.key)=\(earlier.values.joined(separator: ",")) and \(argument)): give its values once, --vary \(axis.key)=\(both)"))
+                }
+                parsed.append(axis)
+            }
+        }
+        return .success(parsed)
+    }
+
+    /// A `--vary` value its setting refuses: a usage error, exit 64 as for the setting's flag, reported before
+    /// anything runs (`--vary connections=65: must be between 1 and 64, found 65`).
+    public struct ValueError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The configuration of every combination, each checked as its run will check it (the profile, the
+    /// command line's values and the combination's): a value out of range or a combination the settings'
+    /// rules refuse is a ``ValueError`` naming `--vary KEY=VALUE`; a flag's is a ``RunConfigFlagError``; a
+    /// profile's a ``ProfileError``. Then the run's inputs (recipes, stream, key) are read once, so that a
+    /// bad one fails before the first run starts.
+    public static func check(_ request: Request) throws -> [RunConfig] {
+        var configurations: [RunConfig] = []
+        for combination in combinations(request.vary) {
+            var run = RunRequest(profilePath: request.profilePath)
+            run.overrides = request.overrides
+            for (key, value) in combination {
+                do { try apply(key, value, to: &run.overrides) } catch let e as RunError { throw ValueError(description: e.description) }
+            }
+            run.credentials = request.credentials
+            run.caCertificatePath = request.caCertificatePath
+            do { configurations.append(try ReplayRun.configuration(run)) } catch let e as RunConfigFlagError {
+                guard let (key, value) = combination.first(where: { RunSettings.profile($0.0)?.key == e.error.key }) else { throw e }
+                let others = combination.filter { $0.0 != key }.map { "\($0.0)=\($0.1)" }
+                throw ValueError(description: "--vary \(key)=\(value): \(e.error.problem)" + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))"))
+            }
+        }
+        if let first = configurations.first {
+            var run = RunRequest(profilePath: request.profilePath)
+            run.credentials = request.credentials
+            run.caCertificatePath = request.caCertificatePath
+            try ReplayRun.refuseOverwritingInputs(request.outDirectory, first, run)
+            _ = try RunInputs(first, credentials: request.credentials, caCertificatePath: request.caCertificatePath)
+        }
+        return configurations
+    }
+
     /// `overrides` with `key` set to `value`, as the setting's row in ``RunSettings`` reads a varied value;
     /// an error naming `--vary key=value` when the value is not one.
     public static func apply(_ key: String, _ value: String, to o: inout RunConfigOverrides) throws {
@@ -84,10 +139,8 @@ public enum TuningMatrix {
 
     /// Runs every cell; `log` gets a line per cell as it ends.
     public static func execute(_ request: Request, log: (String) -> Void) throws -> Outcome {
-        // Every value is read before the first run, so a bad one is refused before anything is sent.
-        for axis in request.vary {
-            for value in axis.values { var scratch = RunConfigOverrides(); try apply(axis.key, value, to: &scratch) }
-        }
+        // Every combination is checked before the first run, so a bad value is refused before anything is sent.
+        _ = try check(request)
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
         var cells: [MatrixCell] = []
         var interrupted: String?

@@ -58,7 +58,7 @@ public final class DeviceContractSource: PushSource {
 
     /// One key per distinct `path: reason`, in the order found; array places are written `[]`, so every
     /// element failing the same way is one key.
-    static func keys(_ failures: [DecodeFailure]) -> [String] {
+    public static func keys(_ failures: [DecodeFailure]) -> [String] {
         var keys: [String] = []
         for failure in failures {
             let key = "\(withoutPlaces(failure.path.isEmpty ? "payload" : failure.path)): \(failure.reason.rawValue)"

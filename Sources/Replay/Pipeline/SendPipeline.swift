@@ -8,6 +8,7 @@ import DeviceContract
 /// 1. the workload (`WorkloadDriver`, `MixedWorkload` or `LoopingReplay`, in Replay/Driver): events read from
 ///    the recording and pushes planned by the recipe's rules (Replay/Recipe);
 /// 2. `ShardFilter`: only this shard's pushes, in a sharded run;
+///    `PriorityOverrideSource`: the priority override laid over the pushes in its scope, when one is set;
 /// 3. `Coalescer`: one push per activity and window, when coalescing is on;
 /// 4. `DeviceContractSource`: each push that will be sent is checked against the app's ActivityKit model,
 ///    unchanged, when a model is named;
@@ -20,21 +21,25 @@ public struct SendPipeline {
     public let coalescer: Coalescer?
     public let contract: DeviceContractSource?
     public let budget: LiveActivityBudgetSource?
+    public let priorityOverride: PriorityOverrideSource?
 
     /// - Parameters:
     ///   - checks: the device-contract check of each push kind (nil where none).
-    ///   - liveActivityKinds: whether each push kind sends Live Activity pushes (the budget counts those only);
-    ///     nil: one kind per part of the workload, as its push type says.
-    public init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = [], liveActivityKinds: [Bool]? = nil) {
+    ///   - kindTypes: the push type of each push kind (the budget counts the Live Activity kinds only; a priority
+    ///     override reaches the kinds in its scope); nil: one kind per part of the workload, as its push type says.
+    public init(_ driver: PushSource, _ config: RunConfig, checks: [PayloadCheck?] = [], kindTypes: [PushType]? = nil) {
         var source: PushSource = driver
+        let kinds = kindTypes ?? config.workload.parts.map(\.pushType)
         if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
+        priorityOverride = config.payload.priorityOverride.map { [source] in PriorityOverrideSource(source, override: $0, kinds: kinds) }
+        if let priorityOverride { source = priorityOverride }
         coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
         if let coalescer { source = coalescer }
         contract = checks.contains { $0 != nil } ? DeviceContractSource(source, checks: checks) : nil
         if let contract { source = contract }
         let perHour = config.liveActivityBudgetPerHour
         // Only the push kinds that send Live Activity updates count against the budget (a mix's parts, a rule's own push type).
-        let counted = liveActivityKinds ?? config.workload.parts.map { $0.pushType == .liveactivity }
+        let counted = kinds.map { $0 == .liveactivity }
         budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour, countedKinds: counted) : nil
         if let budget { source = budget }
         if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }

@@ -169,7 +169,7 @@ public enum ProfileLoader {
             for (k, v) in pairs {
                 guard let key = k.string, mixPartKeys.contains(key) else {
                     throw ProfileError(file: file, line: k.mark?.line,
-                                       message: "unknown key '\(k.string ?? "?")' in '\(place)' (a part's keys: \(mixPartKeys.joined(separator: ", ")))")
+                                       message: "unknown key '\(k.string ?? "?")' in '\(place)' (a part's keys: \(mixPartKeys.joined(separator: ", ")))\(NameSuggestion.phrase(for: k.string ?? "", among: mixPartKeys))")
                 }
                 fields[key] = v
             }
@@ -259,6 +259,19 @@ public struct Profile: Sendable {
             throw ProfileError(file: file, line: line(of: e.key), message: e.description)
         }
         return config
+    }
+
+    /// Every recording and dead-token list the profile names, checked readable before anything runs: one
+    /// that is not is an error naming the profile's file, the key's line and the key.
+    public func requireFiles() throws {
+        let w = config.workload
+        var named: [(key: String, path: String)] = []
+        for (i, part) in w.parts.enumerated() { named.append((w.mix == nil ? "stream" : "mix[\(i)].stream", part.stream)) }
+        if let dead = w.deadTokens { named.append(("dead_tokens", dead)) }
+        for (key, path) in named where !FileManager.default.isReadableFile(atPath: path) {
+            let why = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
+            throw ProfileError(file: file, line: lines[key.hasPrefix("mix[") ? "mix" : key], message: "'\(key)' names \(path), which cannot be read (\(why))")
+        }
     }
 
     /// The line a failed rule about `key` points at: its key's (the section's for a `simulator.` key, the

@@ -45,7 +45,8 @@ public enum StrictYAML {
         public func document(_ yaml: String, path: String = "", syntaxPath: String = "") throws -> Entry? {
             let root: Node?
             do { root = try Yams.compose(yaml: yaml) } catch {
-                throw self.error(file, Self.line(of: error), syntaxPath, "is not valid YAML: \(error)")
+                let (line, message) = YAMLSyntaxMessage.explain(error, yaml: yaml)
+                throw self.error(file, line, syntaxPath, message)
             }
             return root.map { Entry(path: path, line: $0.mark?.line, node: $0) }
         }
@@ -92,10 +93,10 @@ public enum StrictYAML {
             return s.enumerated().map { i, node in Entry(path: "\(e.path)[\(i)]", line: node.mark?.line ?? e.line, node: node) }
         }
 
-        /// Refuses a key not in `known`, naming it and its line.
+        /// Refuses a key not in `known`, naming it, its line and the closest known key.
         public func only(_ m: Mapping, _ known: [String]) throws {
             for e in m.entries where !known.contains(e.key) {
-                throw fail(e, "is not a known key (known: \(known.joined(separator: ", ")))")
+                throw fail(e, "is not a known key (known: \(known.joined(separator: ", ")))\(NameSuggestion.phrase(for: e.key, among: known))")
             }
         }
 

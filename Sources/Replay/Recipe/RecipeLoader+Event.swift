@@ -109,8 +109,8 @@ extension Builder {
             typeText = try reader.text(e)
         } else {
             let map = try reader.map(e)
-            try reader.only(map, RecipeLoader.fieldKeys)
-            guard let t = map["type"] else { throw fail(e, "needs 'type:' (string, int, number, bool, token, [int], [string])") }
+            try reader.check(map, RecipeForms.field, at: e)
+            let t = map["type"]!
             typeText = try reader.text(t)
             m = map
         }
@@ -133,6 +133,7 @@ extension Builder {
         guard !rule.path.isEmpty, !rule.path.contains(where: \.isEmpty) else { throw fail(m?["from"] ?? e, "must be a field path like body.status") }
         if let m {
             if let one = m["one_of"] {
+                guard !(try reader.list(one)).isEmpty else { throw fail(one, "lists no value: no line could give this field") }
                 rule.oneOf = try reader.list(one).map { item in
                     switch type {
                     case .int: return .int(try reader.int(item))
@@ -216,7 +217,7 @@ extension Builder {
     /// `default:` or `absent:` for an absent value.
     func mappedSource(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool) throws -> Recipe.Source {
         let m = try reader.map(e)
-        try reader.only(m, ["const", "from", "via", "map", "default", "absent", "join", "separator", "if_empty", "expr"])
+        try reader.check(m, RecipeForms.source, at: e)
         var s: Recipe.Source
         if let x = m["expr"] {
             s = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient, liveEvent: liveEvent))
@@ -224,7 +225,9 @@ extension Builder {
             s = .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
             s = .constant(try constant(c))
+            if case .string("") = try constant(c) { throw fail(c, "is empty: a constant names a value (for an empty string where a value is absent, write absent: empty)") }
         } else if let j = m["join"] {
+            guard !(try reader.list(j)).isEmpty else { throw fail(j, "joins nothing: list the values to join") }
             let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
             let sep = try m["separator"].map { e -> String in
                 guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
@@ -234,6 +237,7 @@ extension Builder {
         } else if let f = m["from"] {
             s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
             if let table = m["map"] {
+                guard !(try reader.map(table)).entries.isEmpty else { throw fail(table, "maps no value: give {VALUE: …} pairs, or leave 'map' out") }
                 var t: [String: RecipeValue] = [:]
                 for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
                 // A value the table does not name, or none: the default (or the value itself without one).

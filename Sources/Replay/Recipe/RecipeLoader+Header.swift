@@ -109,9 +109,8 @@ extension Builder {
             src = try source(named: try reader.text(entry), entry, event: event, recipient: recipient)
         } else {
             let mm = try reader.map(entry)
-            try reader.only(mm, ["from", "map", "default", "expr"])
+            try reader.check(mm, RecipeForms.headerValue, at: entry)
             if let x = mm["expr"] {
-                guard mm.entries.count == 1 else { throw fail(entry, "is {expr: …} alone: give a default inside it (x != null ? x : d)") }
                 src = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient))
                 try checkPerEvent(src, x, key: key, event: event, recipient: recipient)
                 if isExpiration, type(of: src, event: event, recipient: recipient) != .int {
@@ -119,10 +118,7 @@ extension Builder {
                 }
                 return src
             }
-            guard let from = mm["from"] else {
-                throw fail(entry, isExpiration ? "must be a number of seconds, a field, {from: FIELD, default: N} or {from: FIELD, map: {VALUE: N}, default: N}"
-                                               : "must be text, a format like 'order-{{order_id}}', {from: FIELD, default: TEXT} or {from: FIELD, map: {VALUE: TEXT}, default: TEXT}")
-            }
+            let from = mm["from"]!
             guard mm["map"] == nil else { return nil }
             src = try source(from, event: event, recipient: recipient)
             if let d = mm["default"] {

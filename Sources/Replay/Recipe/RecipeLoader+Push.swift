@@ -5,12 +5,9 @@ extension Builder {
     /// One push rule; `place` is its 1-based place in the event's list (nil: the event's only rule, a mapping).
     mutating func compilePush(_ e: Entry, event: Recipe.EventRule, place: Int?) throws -> Recipe.PushRule {
         let m = try reader.map(e)
-        try reader.only(m, RecipeLoader.pushKeys)
-        guard let toEntry = m["to"] else { throw fail(e, "needs 'to:', {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
-        let (to, recipient) = try target(toEntry, event: event)
-        guard let templateEntry = m["template"] else {
-            throw fail(e, "needs 'template:', the payload template file (relative to the recipe)")
-        }
+        try reader.check(m, RecipeForms.push, at: e)
+        let (to, recipient) = try target(m["to"]!, event: event)
+        let templateEntry = m["template"]!
         let templatePath = resolve(try reader.text(templateEntry))
         let template: PayloadTemplate
         do {
@@ -22,12 +19,14 @@ extension Builder {
         }
         let liveEvent = try m["live_activity_event"].map { entry -> Recipe.Source in
             if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
-            return try source(entry, event: event, recipient: recipient)
+            let s = try source(entry, event: event, recipient: recipient)
+            try refuseOtherThanUpdateOrEnd(s, entry, event: event)
+            return s
         }
         var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, liveActivityEvent: liveEvent)
         rule.name = try m["name"].map(reader.text) ?? place.map(String.init)
         rule.when = try m["when"].map { try condition($0, event: event) }
-        if let w = try reader.map(toEntry)["where"] {
+        if let w = try reader.map(m["to"]!)["where"] {
             rule.recipientFilter = try condition(try reader.text(w), w, event: event, recipient: recipient, what: "'where'")
         }
         if let p = m["priority"] { rule.priority = try priority(p, event: event, recipient: recipient) }
@@ -47,13 +46,36 @@ extension Builder {
         return rule
     }
 
+    /// A `live_activity_event` table's values and default must each be `update` or `end`: an APNs event the
+    /// push would carry.
+    func refuseOtherThanUpdateOrEnd(_ s: Recipe.Source, _ entry: Entry, event: Recipe.EventRule) throws {
+        var constants: [RecipeValue] = []
+        var read: Recipe.Source?
+        switch s {
+        case let .map(_, table, otherwise): constants = Array(table.values) + (otherwise.map { [$0] } ?? [])
+        case let .orElse(inner, v): constants = [v]; read = inner
+        case let .constant(v): constants = [v]
+        default: read = s
+        }
+        // A field read as it is must only hold update or end (its one_of says so).
+        if case let .field(i)? = read {
+            let field = event.fields[i]
+            guard let allowed = field.oneOf, allowed.allSatisfy({ $0.text == "update" || $0.text == "end" }) else {
+                throw fail(entry, "reads '\(field.name)' as it is, but a Live Activity event is update or end: give the field one_of: [update, end], or map its values ({from: \(field.name), map: {VALUE: end}, default: update})")
+            }
+        }
+        for v in constants where v.text != "update" && v.text != "end" {
+            throw fail(entry, "maps to '\(v.text ?? "null")': a Live Activity event is update or end")
+        }
+    }
+
     /// `priority:`: a number, a field holding one, or a table from a value.
     func priority(_ p: Entry, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.PrioritySource {
         if case .mapping = p.node {
             let mm = try reader.map(p)
-            try reader.only(mm, ["from", "map", "default", "expr"])
+            try reader.check(mm, RecipeForms.priority, at: p)
             if let x = mm["expr"] { return try computedPriority(try expression(try reader.text(x), x, event: event, recipient: recipient), x) }
-            guard let from = mm["from"], let table = mm["map"] else { throw fail(p, "must be a number, a field, or {from: FIELD, map: {VALUE: 10}, default: 5}") }
+            let from = mm["from"]!, table = mm["map"]!
             func priority(_ e: Entry) throws -> Priority {
                 let n = try reader.int(e)
                 guard let p = Priority(rawValue: n) else { throw fail(e, "must be 10, 5 or 1, found \(n)") }
@@ -93,8 +115,7 @@ extension Builder {
     /// Whom the push goes to, and the entity type its recipients are.
     func target(_ e: Entry, event: Recipe.EventRule) throws -> (Recipe.Target, Int?) {
         let m = try reader.map(e)
-        try reader.only(m, ["token", "entity", "group", "key", "if_absent", "where"])
-        if let w = m["where"], m["group"] == nil { throw fail(w, "filters a group's members: it goes with {group: G, key: …}") }
+        try reader.check(m, RecipeForms.to, at: e)
         let names = event.fields.map(\.name)
         func field(_ entry: Entry) throws -> Int {
             let name = try reader.text(entry)
@@ -153,6 +174,9 @@ extension Builder {
             }
             if isTime == true, template.slotKinds[i] == .integer, format == nil {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", |unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
+            }
+            if template.slotKinds[i] == .integer, case let .orElse(_, fallback) = src, case let .string(text) = fallback {
+                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with the default '\(text)', which is text, not an integer")
             }
             if template.slotKinds[i] == .integer, let t = type(of: src, event: event, recipient: recipient), t != .int, isTime != true {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a \(t.rawValue) value")

@@ -1,8 +1,6 @@
 import Yams
 
 extension Builder {
-    static let testKeys = ["equals", "one_of", "not", "present", "absent"] + Recipe.Comparison.allCases.map(\.rawValue)
-
     /// `when:`: a mapping of values to tests, all of which must hold, or `all: […]` / `any: […]` of such mappings.
     func condition(_ e: Entry, event: Recipe.EventRule) throws -> Recipe.Condition {
         if case .scalar = e.node {
@@ -42,7 +40,8 @@ extension Builder {
             return [.test(src, .equals(try value(entry, allowed: allowed, key: entry.key)))]
         }
         let m = try reader.map(entry)
-        try reader.only(m, Self.testKeys)
+        try reader.check(m, RecipeForms.test, at: entry)
+        try refuseNeverHolding(m, entry)
         return try m.entries.map { t -> Recipe.Condition in
             switch t.key {
             case "equals": return .test(src, .equals(try value(t, allowed: allowed, key: entry.key)))
@@ -59,6 +58,38 @@ extension Builder {
                 }
                 return .test(src, .compare(Recipe.Comparison(rawValue: t.key)!, try reader.number(t)))
             }
+        }
+    }
+
+    /// One field's value tests that no value could pass together: an empty `one_of`, an `equals` that
+    /// `one_of` or `not` excludes, a `one_of` whose every value `not` excludes, bounds that leave no number.
+    private func refuseNeverHolding(_ m: StrictYAML.Mapping, _ entry: Entry) throws {
+        func texts(_ e: Entry) throws -> [String] {
+            if case .sequence = e.node { return try reader.list(e).map(reader.text) }
+            return [try reader.text(e)]
+        }
+        let excluded = try m["not"].map(texts) ?? []
+        if let one = m["one_of"] {
+            let values = try texts(one)
+            guard !values.isEmpty else { throw fail(one, "lists no value: the test can never hold") }
+            if values.allSatisfy(excluded.contains) { throw fail(one, "can never hold: 'not' excludes every value of 'one_of'") }
+            if let eq = m["equals"], !values.contains(try reader.text(eq)) { throw fail(eq, "can never hold: '\(try reader.text(eq))' is not one of 'one_of'") }
+        }
+        if let eq = m["equals"], excluded.contains(try reader.text(eq)) { throw fail(eq, "can never hold: 'not' excludes '\(try reader.text(eq))'") }
+        if let n = m["not"], case .sequence = n.node, excluded.isEmpty { throw fail(n, "lists no value: give the values the field must not have") }
+        var low = -Double.infinity, high = Double.infinity, lowOpen = false, highOpen = false
+        for t in m.entries {
+            guard let c = Recipe.Comparison(rawValue: t.key) else { continue }
+            let v = try reader.number(t)
+            switch c {
+            case .gt: if v >= low { low = v; lowOpen = true }
+            case .ge: if v > low { low = v; lowOpen = false }
+            case .lt: if v <= high { high = v; highOpen = true }
+            case .le: if v < high { high = v; highOpen = false }
+            }
+        }
+        if low > high || (low == high && (lowOpen || highOpen)) {
+            throw fail(entry, "can never hold: no number is \(m.entries.filter { Recipe.Comparison(rawValue: $0.key) != nil }.map { "\($0.key) \($0.node.string ?? "")" }.joined(separator: " and "))")
         }
     }
 

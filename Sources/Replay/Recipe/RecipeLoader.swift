@@ -5,12 +5,6 @@ import Foundation
 /// ``ProfileError`` naming the file, the line and the key path, and every name (fields, entities, groups,
 /// template slots) is resolved here, once.
 public enum RecipeLoader {
-    /// The keys of a recipe's top level.
-    static let topKeys = ["recipe", "description", "time", "request", "events", "broadcast"]
-    static let eventKeys = ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set", "member_of", "subscribe", "push", "require"]
-    static let pushKeys = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event", "expiration_seconds", "expiration_at", "collapse_id",
-                           "slots", "remember", "after_end"]
-    static let fieldKeys = ["type", "from", "nullable", "one_of", "non_empty", "empty_is_absent", "min"]
     static let methods: Set = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     /// Reads the recipe at `path`: a recipe file, or a recipe written in a profile (``inlinePath(_:key:)``).
@@ -95,9 +89,9 @@ struct Builder {
     /// - Parameter defaultName: the name of a recipe written in a profile without `recipe:` (the profile's).
     mutating func build(_ root: Entry, defaultName: String? = nil) throws -> Recipe {
         let top = try reader.map(root)
-        try reader.only(top, RecipeLoader.topKeys)
+        try reader.check(top, RecipeForms.recipe, at: root)
         guard let name = try top["recipe"].map(reader.text) ?? defaultName else { throw fail(root, "needs 'recipe: NAME', the workload's name in reports") }
-        guard let eventsEntry = top["events"] else { throw fail(root, "needs 'events:', a mapping of event names to their rules") }
+        let eventsEntry = top["events"]!
         var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], headerVariants: [])
         try readLineShape(top, into: &recipe)
         let events = try reader.map(eventsEntry).entries
@@ -129,8 +123,8 @@ struct Builder {
         }
         if let b = top["broadcast"] {
             let m = try reader.map(b)
-            try reader.only(m, ["group"])
-            guard let g = m["group"] else { throw fail(b, "needs 'group:', the group whose pushes become broadcasts") }
+            try reader.check(m, RecipeForms.broadcast, at: b)
+            let g = m["group"]!
             let name = try reader.text(g)
             guard let i = groups.firstIndex(of: name) else { throw neverRegistered(g, name) }
             guard !recipe.subscriptions.isEmpty else { throw fail(b, "needs an event with 'subscribe:': which channel each activity joined") }
@@ -148,7 +142,7 @@ struct Builder {
     func readLineShape(_ top: StrictYAML.Mapping, into recipe: inout Recipe) throws {
         if let t = top["time"] {
             let m = try reader.map(t)
-            try reader.only(m, ["field", "format"])
+            try reader.check(m, RecipeForms.time, at: t)
             if let f = m["field"] { recipe.timeField = try reader.text(f) }
             if let f = m["format"] {
                 let text = try reader.text(f)
@@ -160,7 +154,7 @@ struct Builder {
         }
         if let r = top["request"] {
             let m = try reader.map(r)
-            try reader.only(m, ["method", "path"])
+            try reader.check(m, RecipeForms.request, at: r)
             if let f = m["method"] { recipe.methodField = try reader.text(f) }
             if let f = m["path"] { recipe.pathField = try reader.text(f) }
         }
@@ -171,7 +165,7 @@ struct Builder {
     mutating func gatherState(_ events: [Entry]) throws {
         for e in events {
             let m = try reader.map(e)
-            try reader.only(m, RecipeLoader.eventKeys)
+            try reader.check(m, RecipeForms.event, at: e)
             if let (_, entity) = try stateOp(m, e) {
                 let type = entityIndex(try reader.text(entity))
                 if let k = m["key"], case .scalar = k.node {
@@ -230,8 +224,12 @@ struct Builder {
 
     /// The names `set:` or `remember:` keep: a list of names, or a mapping's keys.
     func keptNames(_ e: Entry) throws -> [String] {
-        if case .sequence = e.node { return try reader.list(e).map(reader.text) }
-        return try reader.map(e).entries.map(\.key)
+        let names = try { () throws -> [String] in
+            if case .sequence = e.node { return try reader.list(e).map(reader.text) }
+            return try reader.map(e).entries.map(\.key)
+        }()
+        guard !names.isEmpty else { throw fail(e, "keeps nothing: name the fields to keep, or leave '\(e.key)' out") }
+        return names
     }
 
     /// The event's state change key (`upsert`, `create`, `update`, `remove`) and its entity entry.

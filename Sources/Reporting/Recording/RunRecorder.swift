@@ -181,6 +181,13 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
         }
     }
 
+    /// When set, every delivered push is passed on to it: the device model's input. Default nil (off).
+    public var deviceFeed: DeviceFeed?
+
+    public func recordDelivered(_ push: OutgoingPush) {
+        deviceFeed?.observe(push)
+    }
+
     /// A delivered push whose payload failed the device-contract check: a sub-class of ``delivered``, by its
     /// failure set. Touched only for such pushes.
     public func recordWouldNotDecode(_ push: OutgoingPush) {

@@ -23,6 +23,9 @@ extension RunReport {
     ///   embedded simulator's counters, a reason the engine resent (a 503 above all) was resent or ended at
     ///   most as often as the simulator answered it (an answer on a connection that broke first never
     ///   reached the engine, so the engine may count fewer, never more).
+    /// - Device: every delivered push has one device outcome: `device.pushes = delivered = Σ device.outcomes`;
+    ///   the causes of `replaced` and `dropped` add up to them; the time-to-device histograms hold one value
+    ///   per displayed push (`on_time + late`), by priority and by push type.
     ///
     /// - Parameter schemaVersion: the version the file declared. A schema 1 report carries no attempt count
     ///   (its `engine.sent` is converted from `throughput.sent`), so that invariant is not checked for it.
@@ -36,6 +39,7 @@ extension RunReport {
         latencyViolations(check)
         timelineViolations(check)
         engineViolations(check, attempts: schemaVersion >= 2)
+        deviceViolations(check)
         return found
     }
 
@@ -58,6 +62,22 @@ extension RunReport {
         let balances = classes == p.planned && (p.expectedPlanned ?? p.planned) == p.planned && (p.wouldNotDecode?.total ?? 0) <= p.delivered
         check(p.balanced == balances, "pushes.balanced",
               balances ? "true (the classes add up to planned)" : "false (the classes do not add up to planned)", "\(p.balanced)")
+    }
+
+    private func deviceViolations(_ check: Check) {
+        guard let d = device else { return }
+        check(d.pushes == pushes.delivered, "device.pushes", "\(pushes.delivered) (pushes.delivered)", "\(d.pushes)")
+        let outcomes = d.outcomes.values.reduce(0, +)
+        check(outcomes == d.pushes, "device.outcomes (sum)", "\(d.pushes) (device.pushes)", "\(outcomes)")
+        for (name, causes) in [("replaced", d.replaced), ("dropped", d.dropped)] {
+            let sum = causes.values.reduce(0, +), total = d.outcomes[name] ?? 0
+            check(sum == total, "device.\(name) (sum)", "\(total) (device.outcomes.\(name))", "\(sum)")
+        }
+        let shown = (d.outcomes[DeviceOutcomeClass.onTime.rawValue] ?? 0) + (d.outcomes[DeviceOutcomeClass.late.rawValue] ?? 0)
+        for (name, byKey) in [("byPriority", d.timeToDevice.byPriority), ("byPushType", d.timeToDevice.byPushType)] {
+            let n = byKey.values.reduce(0) { $0 + $1.count }
+            check(n == shown, "device.timeToDevice.\(name) (count)", "\(shown) (on_time + late)", "\(n)")
+        }
     }
 
     private func eventViolations(_ check: Check) {

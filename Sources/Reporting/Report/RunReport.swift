@@ -81,6 +81,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var broadcast: Broadcast?
     /// The shards a merged report was made of (`apnsbench merge`); absent for a single process's run.
     public var merged: Merged?
+    /// The device side of delivery, when the run modelled it (``Device``); nil otherwise.
+    public var device: Device?
+    /// What the priority override reached, when one was set (``PriorityOverrideCount``).
+    public var priorityOverride: PriorityOverrideCount?
+    /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.
+    public var received: Received?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -371,6 +377,27 @@ extension RunReport {
         public var notSentDue: Int { notSentTotal - afterEnd }
         /// ``notSent`` without `after_end`.
         public var notSentDueByCause: [String: Int] { notSent.filter { $0.key != NotSentCause.afterEnd.rawValue } }
+
+        /// Not-sent causes that are no loss: the push was never owed to anyone. Due after the run's end
+        /// (`after_end`); replaced on purpose by a newer update (`coalesced`); nobody to receive it
+        /// (`no_recipients`, `no_token`, `unknown_target`); no target could take it (`dead_token`, a token
+        /// already answered 410; `channel_gone`). Every other cause (`bad_line`, `run_stopped`,
+        /// `interrupted`, `target_unreachable`, a workload's own) is a loss.
+        public static let notOwedCauses: Set<String> = [
+            NotSentCause.afterEnd.rawValue, NotSentCause.coalesced.rawValue, NotSentCause.noRecipients.rawValue,
+            NotSentCause.noToken.rawValue, NotSentCause.unknownTarget.rawValue, "dead_token", "channel_gone",
+        ]
+        /// Of ``notSent``: the pushes never owed (``notOwedCauses``).
+        public var notOwed: Int { notSent.filter { Self.notOwedCauses.contains($0.key) }.values.reduce(0, +) }
+        /// The pushes owed a delivery: `planned` less ``notOwed``. The delivered share and the SLO's error
+        /// shares are of these, in `run`, `merge`, `sweep` and `compare` alike.
+        public var owed: Int { planned - notOwed }
+        /// Of ``notSent``: the pushes owed and not sent (losses).
+        public var notSentLost: Int { notSentTotal - notOwed }
+        /// The delivered share: delivered ÷ ``owed``; nil when nothing was owed. Live Activity updates the
+        /// device's budget would throttle were accepted by APNs: delivered, and counted apart
+        /// (`liveActivityBudget`).
+        public var deliveredShare: Double? { owed > 0 ? Double(delivered) / Double(owed) : nil }
     }
 
     /// How often one APNs reason was answered, and its HTTP status.

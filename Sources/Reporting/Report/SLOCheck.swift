@@ -42,17 +42,18 @@ public struct SLOCheck: Sendable, Equatable {
                                 actual: r.count == 0 ? "no delivered pushes" : Format.fixed(actualMillis, places: 1) + " ms",
                                 met: r.count > 0 && actualMillis <= Double(p99)))
         }
-        // Shares are of the pushes due while the run ran: those due after its end were never owed.
-        let of = p.afterEnd > 0 ? "pushes due (planned \(p.planned) less \(p.afterEnd) due after the end)" : "planned pushes"
+        // Shares are of the pushes owed: those due after the end, replaced on purpose, or with nobody to
+        // receive them were never owed (``RunReport/Pushes/notOwedCauses``).
+        let of = ofOwed(p)
         if let share = slo.minDelivered {
-            let actual = p.due <= 0 ? 0 : Double(p.delivered) / Double(p.due)
+            let actual = p.deliveredShare ?? 0
             out.append(SLOCheck(what: "delivered share of \(of)", target: "≥ \(percent(share))",
-                                actual: percent(actual), met: p.due > 0 && actual >= share))
+                                actual: percent(actual), met: p.owed > 0 && actual >= share))
         }
         for errorClass in RunConfig.SLO.ErrorClass.allCases {
             guard let limit = slo.maxErrorShare?[errorClass.rawValue] else { continue }
             let count = Self.count(errorClass, in: p)
-            let actual = p.due <= 0 ? 0 : Double(count) / Double(p.due)
+            let actual = p.owed <= 0 ? 0 : Double(count) / Double(p.owed)
             out.append(SLOCheck(what: "\(errorClass.rawValue.replacingOccurrences(of: "_", with: " ")) share of \(of)",
                                 target: "≤ \(percent(limit))", actual: "\(percent(actual)) (\(count))", met: actual <= limit))
         }
@@ -64,6 +65,28 @@ public struct SLOCheck: Sendable, Equatable {
                                 actual: p.wouldNotDecode == nil ? "not checked" : "\(percent(actual)) (\(count))",
                                 met: p.wouldNotDecode != nil && actual <= limit))
         }
+        out += deviceChecks(report)
+        return out
+    }
+
+    /// The device rules: judged on the report's device section; missed, and said so, when devices were not modelled.
+    static func deviceChecks(_ report: RunReport) -> [SLOCheck] {
+        let slo = report.configuration.slo, d = report.device
+        var out: [SLOCheck] = []
+        if let limit = slo.p99TimeToDeviceMillis {
+            let shown = d.map { $0.timeToDevice.byPriority.values.reduce(0) { $0 + $1.count } } ?? 0
+            let p99 = d?.overallP99Millis
+            out.append(SLOCheck(what: "p99 time to device (from the intended send, recorded time)", target: "≤ \(limit) ms",
+                                actual: d == nil ? "devices not modelled (no device: in the simulator's section)"
+                                    : p99.map { "\($0) ms" } ?? "no push shown",
+                                met: shown > 0 && (p99 ?? Int.max) <= limit))
+        }
+        if let limit = slo.maxThrottledShare {
+            let n = d?.outcomes["throttled"] ?? 0
+            out.append(SLOCheck(what: "delivered pushes throttled on the device", target: "≤ \(percent(limit))",
+                                actual: d == nil ? "devices not modelled (no device: in the simulator's section)" : "\(percent(d!.share(.throttled))) (\(n))",
+                                met: d != nil && d!.share(.throttled) <= limit))
+        }
         return out
     }
 
@@ -73,9 +96,18 @@ public struct SLOCheck: Sendable, Equatable {
         case .rejected: return p.rejectedTotal
         case .failed: return p.failedTotal
         case .timedOut: return p.timedOut
-        case .notSent: return p.notSentDue
+        case .notSent: return p.notSentLost
         case .errors: return p.rejectedTotal + p.failedTotal + p.timedOut
         }
+    }
+
+    /// `pushes owed (planned 2000 less 310 not owed: 12 after the end, 298 coalesced)`, or `planned pushes`.
+    static func ofOwed(_ p: RunReport.Pushes) -> String {
+        guard p.notOwed > 0 else { return "planned pushes" }
+        let causes = p.notSent.filter { RunReport.Pushes.notOwedCauses.contains($0.key) && $0.value > 0 }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return "pushes owed (planned \(p.planned) less \(p.notOwed) not owed: \(causes))"
     }
 
     static func percent(_ share: Double) -> String { Format.fixed(share * 100, places: 2) + " %" }

@@ -80,12 +80,33 @@ final class ModelFitTests: XCTestCase {
         XCTAssertThrowsError(try ModelFit.fit(empty)) { e in
             XCTAssertTrue("\(e)".contains("no service-time histogram"), "\(e)")
         }
+        XCTAssertEqual(try ModelFit.fit(report(roundTrip: 20, p50: 5, p99: 40, pushes: 500)).warnings.count, 1, "few answers: a warning only")
         var queued = report(roundTrip: 20, p50: 5, p99: 40, pushes: 500)
         queued.engine.peakInFlight = queued.configuration.transport.window
-        let fit = try ModelFit.fit(queued)
+        XCTAssertThrowsError(try ModelFit.fit(queued)) { e in
+            XCTAssertTrue("\(e)".contains("refusing to fit: the in-flight window (\(queued.configuration.transport.window)) filled"), "\(e)")
+            XCTAssertTrue("\(e)".contains("Measure again at a low fixed rate, about"), "\(e)")
+        }
+        let fit = try ModelFit.fit(queued, force: true)
         XCTAssertEqual(fit.warnings.count, 2, "\(fit.warnings)")
         XCTAssertTrue(fit.warnings.contains { $0.contains("only 500 delivered") })
         XCTAssertTrue(fit.warnings.contains { $0.contains("window") })
+    }
+
+    /// A run whose pushes waited before they were sent (the response time's median far above the service
+    /// time's), or whose quantiles leave no round trip, is refused with the reason.
+    func testSendsBehindTheScheduleOrNoRoundTripAreRefused() throws {
+        var behind = report(roundTrip: 20, p50: 5, p99: 40)
+        behind.latency.responseTime.p50 = behind.latency.serviceTime.p50 + 40_000
+        XCTAssertThrowsError(try ModelFit.fit(behind)) { e in
+            XCTAssertTrue("\(e)".contains("the sends fell behind the schedule (response time p50"), "\(e)")
+        }
+        // Service times spread more below the median than above (queueing): the round trip comes out 0.
+        XCTAssertEqual(ModelFit.roundTrip(p10: 1, p50: 20, p99: 30), 0)
+        let clean = report(roundTrip: 20, p50: 5, p99: 40)
+        XCTAssertEqual(ModelFit.refusals(clean, roundTrip: 20, serviceMeanMillis: 30), [])
+        XCTAssertEqual(ModelFit.refusals(clean, roundTrip: 0, serviceMeanMillis: 30).count, 1)
+        XCTAssertTrue(ModelFit.refusals(clean, roundTrip: 0, serviceMeanMillis: 30)[0].contains("round trip at 0 ms or below"))
     }
 }
 

@@ -168,4 +168,28 @@ final class ComparabilityTests: XCTestCase {
         }
         XCTAssertEqual(d.map(\.field), ["configuration.payload.priority", "configuration.transport.streams", "environment.cpuCount"])
     }
+
+    /// `--differ-on`: the named keys may differ between the sides (what-if), the output names them, and
+    /// every other difference still refuses; a side's own repeats must still agree.
+    func testDifferOnLetsNamedKeysDifferAndRefusesTheRest() throws {
+        var options = Comparison.Options()
+        options.differOn = try DifferOn.fields("priority,model")
+        let whatIf = CompareFixtures.compare([CompareFixtures.run("a/report.json")], [CompareFixtures.run("b/report.json") {
+            $0.configuration.payload.priority = .powerAware
+            $0.configuration.simulator.model = "far"
+        }], options: options)
+        XCTAssertNotEqual(whatIf.verdict, .incomparable, "\(whatIf.refusals)")
+        XCTAssertEqual(whatIf.varied?.map(\.field), ["configuration.payload.priority", "configuration.simulator.model"])
+        XCTAssertTrue(ComparisonMarkdown.render(whatIf).contains("Varied on purpose (--differ-on): `configuration.payload.priority` 10 → 5, `configuration.simulator.model` (absent) → far."))
+        let other = CompareFixtures.compare([CompareFixtures.run("a/report.json")], [CompareFixtures.run("b/report.json") {
+            $0.configuration.payload.priority = .powerAware
+            $0.configuration.transport.streams = 7
+        }], options: options)
+        XCTAssertEqual(other.verdict, .incomparable)
+        XCTAssertEqual(other.refusals.map(\.field), ["configuration.transport.streams"])
+        let repeats = CompareFixtures.compare([CompareFixtures.run("a/1/report.json"), CompareFixtures.run("a/2/report.json") { $0.configuration.payload.priority = .powerAware }],
+                                              [CompareFixtures.run("b/report.json")], options: options)
+        XCTAssertEqual(repeats.verdict, .incomparable, "a side's repeats must agree even on a varied key")
+        XCTAssertThrowsError(try DifferOn.fields("colour")) { XCTAssertTrue("\($0)".contains("'colour' is not a key that can differ on purpose")) }
+    }
 }

@@ -25,6 +25,15 @@ enum CompareFixtures {
         }
     }
 
+    /// Every latency view's sample count set to `n` (the fixture delivers 5 pushes: too few for any
+    /// percentile's change to count).
+    static func setSamples(_ r: inout RunReport, to n: Int) {
+        r.latency.responseTime.count = n; r.latency.serviceTime.count = n
+        for k in r.latency.byPriority.keys {
+            r.latency.byPriority[k]!.responseTime.count = n; r.latency.byPriority[k]!.serviceTime.count = n
+        }
+    }
+
     static func compare(_ a: [LoadedReport], _ b: [LoadedReport], options: Comparison.Options = .init()) -> ComparisonReport {
         Comparison.compare(baseline: .init(argument: "base", reports: a.map(\.path)), a,
                            new: .init(argument: "new", reports: b.map(\.path)), b, options: options)

@@ -23,18 +23,34 @@ final class ComparisonFormatTests: XCTestCase {
     func testMarkdownPutsTheVerdictFirstAndRegressionsAtTheTop() {
         let md = ComparisonMarkdown.render(Self.mixed)
         XCTAssertTrue(md.hasPrefix("### apnsbench compare: ❌ regression — 2 regressions, 1 improvement, "), md)
-        XCTAssertTrue(md.contains("| metric | baseline | new | change | change % | verdict |"), md)
+        XCTAssertTrue(md.contains("| metric | baseline | new | change | change % | verdict | samples (baseline / new) |"), md)
         XCTAssertTrue(md.contains("Latency and throughput: single run per side: tolerances only. Counts: exact."), md)
         let rows = tableRows(md)
         XCTAssertEqual(rows.count, Self.mixed.rows.count)
         XCTAssertEqual(rows.prefix(3).map { $0[0] }, ["delivered", "rejected ServiceUnavailable", "connections opened"])
-        XCTAssertEqual(rows[0], ["delivered", "5", "4", "-1", "-20.0%", "❌ regression"])
-        XCTAssertEqual(rows[1], ["rejected ServiceUnavailable", "0", "1", "+1", "new", "❌ regression (new: not there before)"])
-        XCTAssertEqual(rows[2], ["connections opened", "3", "2", "-1", "-33.3%", "✅ improvement"])
+        XCTAssertEqual(rows[0], ["delivered", "5", "4", "-1", "-20.0%", "❌ regression", ""])
+        XCTAssertEqual(rows[1], ["rejected ServiceUnavailable", "0", "1", "+1", "new", "❌ regression (new: not there before)", ""])
+        XCTAssertEqual(rows[2], ["connections opened", "3", "2", "-1", "-33.3%", "✅ improvement", ""])
+        // Every latency row shows the samples each side rests on.
+        let latency = rows.filter { $0[0].contains(" time p") }
+        XCTAssertFalse(latency.isEmpty)
+        XCTAssertTrue(latency.allSatisfy { $0[6].range(of: #"^\d+ / \d+$"#, options: .regularExpression) != nil }, "\(latency)")
         let verdicts = rows.map(\.[5])
         let firstOther = verdicts.firstIndex { !$0.contains("regression") } ?? verdicts.count
         XCTAssertFalse(verdicts[firstOther...].contains { $0.contains("❌") }, "every regression comes before the rest")
         XCTAssertTrue(rows.contains { $0[0] == "response time p99" && $0[1].hasSuffix(" ms") })
+    }
+
+    /// `--summary`: the verdict line and the regressions alone, for a pull-request comment.
+    func testSummaryHoldsTheVerdictAndTheRegressionsOnly() {
+        let md = ComparisonMarkdown.renderSummary(Self.mixed)
+        XCTAssertTrue(md.hasPrefix("### apnsbench compare: ❌ regression — 2 regressions, 1 improvement, "), md)
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| metric") && !$0.hasPrefix("| ---") }
+        XCTAssertEqual(rows, ["| delivered | 5 | 4 | -20.0% | ❌ regression |",
+                              "| rejected ServiceUnavailable | 0 | 1 | new | ❌ regression (new: not there before) |"], md)
+        let clean = ComparisonMarkdown.renderSummary(CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run()]))
+        XCTAssertTrue(clean.hasPrefix("### apnsbench compare: ✅ no regression — 0 regressions"), clean)
+        XCTAssertFalse(clean.contains("| metric"), "no table without a regression: \(clean)")
     }
 
     func testMarkdownOfIncomparableRunsNamesEachDifference() {

@@ -89,4 +89,33 @@ final class CountFindingsTests: XCTestCase {
         XCTAssertEqual(r.method.counts, "exact, on the median of each side's runs")
         XCTAssertTrue(r.warnings.contains("rejected BadDeviceToken differs between the baseline runs: 3, 3, 2 (the median is compared)"), "\(r.warnings)")
     }
+
+    /// Counts that depend on timing are judged against their noise: a delivered push that moved to
+    /// `after_end` (where the run's end fell), the dead-token split while its sum holds, a change within one
+    /// side's own spread. Past that noise they are findings as before.
+    func testTimingDependentCountsAreJudgedAgainstTheirNoise() {
+        let movedToAfterEnd = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run {
+            $0.pushes.delivered -= 1
+            $0.pushes.notSent["after_end", default: 0] += 1
+        }])
+        XCTAssertEqual(movedToAfterEnd.row("delivered")?.verdict, .withinNoise)
+        XCTAssertEqual(movedToAfterEnd.verdict, .noRegression)
+        let lost = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run { $0.pushes.delivered -= 2; $0.pushes.notSent["after_end", default: 0] += 1 }])
+        XCTAssertEqual(lost.row("delivered")?.verdict, .regression, "2 fewer delivered, 1 more after the end")
+
+        func dead(_ notSent: Int, _ rejected: Int) -> LoadedReport {
+            CompareFixtures.run { $0.pushes.notSent["dead_token"] = notSent; $0.pushes.rejected["Unregistered"] = .init(status: 410, count: rejected) }
+        }
+        let split = CompareFixtures.compare([dead(2, 1)], [dead(1, 2)])
+        XCTAssertEqual(split.row("rejected Unregistered")?.verdict, .withinNoise)
+        XCTAssertEqual(split.row("not sent dead_token")?.verdict, .withinNoise)
+        XCTAssertEqual(split.verdict, .noRegression)
+        XCTAssertEqual(CompareFixtures.compare([dead(2, 1)], [dead(2, 2)]).row("rejected Unregistered")?.verdict, .regression, "the sum grew")
+
+        func runs(_ counts: [Int]) -> [LoadedReport] {
+            counts.enumerated().map { i, n in CompareFixtures.run("\(n)/\(i)/report.json") { $0.pushes.failed["curl_56_recv_error"] = n } }
+        }
+        XCTAssertEqual(CompareFixtures.compare(runs([3, 5, 4]), runs([5, 6, 5])).row("failed curl_56_recv_error")?.verdict, .withinNoise)
+        XCTAssertEqual(CompareFixtures.compare(runs([4, 4, 4]), runs([5, 5, 5])).row("failed curl_56_recv_error")?.verdict, .regression)
+    }
 }

@@ -73,11 +73,49 @@ final class LatencyVerdictTests: XCTestCase {
         // The fixture's latencies are a few ms; +30 % on a 0.5 ms floor passes both tolerances where they are above 1.7 ms.
         var options = Comparison.Options()
         options.tolerances.latencyFloorMillis = 0.5
-        let r = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run { CompareFixtures.scaleLatency(&$0, by: 1.3) }], options: options)
+        let many = { (r: inout RunReport) in CompareFixtures.setSamples(&r, to: 20_000) }
+        let r = CompareFixtures.compare([CompareFixtures.run { many(&$0) }], [CompareFixtures.run { many(&$0); CompareFixtures.scaleLatency(&$0, by: 1.3) }], options: options)
         XCTAssertEqual(r.verdict, .regression)
         XCTAssertEqual(r.row("service time p99")?.verdict, .regression)
         XCTAssertEqual(r.row("service time p50")?.baseline ?? 0, 6, accuracy: 0.01)   // 2, 4, 6, 8, 10 ms delivered
         XCTAssertEqual(r.row("service time p50")?.verdict, .regression)
         XCTAssertEqual(r.row("delivered")?.verdict, .unchanged)
+    }
+
+    /// A percentile with fewer than 10 samples beyond it in a run is "too few samples", never a finding, and
+    /// says so; with enough the same change is a regression. Every latency row carries both sides' samples.
+    func testAPercentileWithTooFewSamplesBeyondItIsNeverARegression() {
+        var options = Comparison.Options()
+        options.tolerances.latencyFloorMillis = 0.5
+        func compare(samples: Int) -> ComparisonReport {
+            CompareFixtures.compare([CompareFixtures.run { CompareFixtures.setSamples(&$0, to: samples) }],
+                                    [CompareFixtures.run { CompareFixtures.setSamples(&$0, to: samples); CompareFixtures.scaleLatency(&$0, by: 1.3) }],
+                                    options: options)
+        }
+        let few = compare(samples: 9_999)
+        XCTAssertEqual(few.row("service time p99.9")?.verdict, .tooFewSamples)
+        XCTAssertEqual(few.row("service time p99.9")?.note, "9 samples beyond p99.9 in the smallest run (of 9999); at least 10 are needed")
+        XCTAssertEqual(few.row("service time p99")?.verdict, .regression, "99 beyond p99: enough")
+        XCTAssertEqual(few.row("service time p99.9")?.baselineSamples, 9_999)
+        XCTAssertEqual(few.row("service time p99.9")?.newSamples, 9_999)
+        let enough = compare(samples: 10_000)
+        XCTAssertEqual(enough.row("service time p99.9")?.verdict, .regression)
+        let fixture = compare(samples: 5)
+        XCTAssertEqual(fixture.verdict, .noRegression, "5 samples: no percentile's change is a finding")
+        XCTAssertTrue(fixture.rows.filter { $0.kind == .latency }.allSatisfy { $0.verdict == .tooFewSamples || $0.verdict == .withinTolerance })
+    }
+
+    /// Reports of `simulate --report` on both sides: timing shown, not judged, with fewer than 3 runs a side.
+    func testASendersTimingIsJudgedOnlyWithThreeRunsASide() {
+        let received = RunReport.Received(requests: [], providerTokens: .init(verified: 1, tooManyUpdates: 0, expired: 0, invalidOrMissing: 0),
+                                          connections: .init(opened: 1, closed: 1, requestsPerConnection: [5]), liveActivityBudget: nil)
+        let sender = { (r: inout RunReport) in r.received = received; CompareFixtures.setSamples(&r, to: 100_000) }
+        let slower = { (r: inout RunReport) in sender(&r); CompareFixtures.scaleLatency(&r, by: 2); r.throughput.pushesPerSecond /= 2 }
+        let one = CompareFixtures.compare([CompareFixtures.run { sender(&$0) }], [CompareFixtures.run { slower(&$0) }])
+        XCTAssertEqual(one.verdict, .noRegression)
+        XCTAssertEqual(one.row("throughput")?.verdict, .notJudged)
+        XCTAssertEqual(one.row("service time p50")?.verdict, .notJudged)
+        let three = CompareFixtures.compare((1...3).map { CompareFixtures.run("b\($0)") { sender(&$0) } }, (1...3).map { CompareFixtures.run("n\($0)") { slower(&$0) } })
+        XCTAssertNotEqual(three.row("throughput")?.verdict, .notJudged)
     }
 }

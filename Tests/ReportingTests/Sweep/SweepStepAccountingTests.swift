@@ -77,3 +77,29 @@ final class SweepStepAccountingTests: XCTestCase {
         XCTAssertEqual(step.producerLateShare ?? 0, 0.025, accuracy: 1e-9)
     }
 }
+
+/// The warm-up: a step's first fifth is left out of its p99 (and of its sent rate when enough pushes remain).
+final class SweepStepWarmupTests: XCTestCase {
+    func testASlowStartIsLeftOutOfTheStepsP99ButNotOutOfItsTrend() throws {
+        let r = RunRecorder(intervalSeconds: 1)
+        r.start(atNanos: Fixtures.t0)
+        // 10 s at 100/s: the first second answered in 800 ms (connections opening; all in by 1.8 s), the rest in 5 ms.
+        for i in 0..<1000 {
+            let at = Fixtures.t0 + UInt64(i) * 10_000_000
+            r.record(.delivered, priority: .immediate, intended: at, sent: at, completed: at + (i < 100 ? 800_000_000 : 5_000_000))
+        }
+        var events = EventTally()
+        events.record(kind: "e", .producedPushes(r.planned))
+        let report = r.makeReport(configuration: Fixtures.configuration, events: events, environment: Fixtures.environment,
+                                  engine: EngineCounters(), startedAt: Fixtures.startedAt, durationSeconds: 10.2)
+        XCTAssertGreaterThan(Double(report.latency.responseTime.p99) / 1000, 700, "the whole run's p99 is the slow start's")
+        let step = SweepStep(report: report, offeredRate: 100, stepSeconds: 10)
+        XCTAssertEqual(step.warmupSeconds, 2)
+        XCTAssertEqual(step.p99Millis, 5, accuracy: 1, "the step's p99 leaves the first 2 s out")
+        // 800 pushes after the warm-up are more than the 500 the sent rate needs to leave it out too.
+        XCTAssertEqual(step.achievedRate, 100, accuracy: 1)
+        XCTAssertEqual(step.intervalP50Millis?.count, 10, "the trend reads every interval")
+        XCTAssertEqual(SweepStep.warmup(stepSeconds: 3, interval: 1), 1)
+        XCTAssertEqual(SweepStep.warmup(stepSeconds: 60, interval: 1), 5)
+    }
+}

@@ -8,6 +8,9 @@ public enum Comparison {
         public var allowEnvironmentMismatch = false
         /// Improvements fail the comparison (exit 4).
         public var failOnImprovement = false
+        /// Configuration fields (report.json paths or prefixes ending in `.`, from ``DifferOn``) the sides may
+        /// differ in on purpose (`--differ-on`): a what-if. Every other difference still refuses.
+        public var differOn: [String] = []
 
         public init(tolerances: ComparisonReport.Tolerances = .init(), allowEnvironmentMismatch: Bool = false, failOnImprovement: Bool = false) {
             self.tolerances = tolerances
@@ -26,7 +29,10 @@ public enum Comparison {
                 differences += Comparability.differences(side[0], run, between: "\(name) runs \(side[0].path) and \(run.path)")
             }
         }
-        differences += Comparability.differences(a[0], b[0], between: "baseline vs new")
+        var varied: [Difference] = []
+        for d in Comparability.differences(a[0], b[0], between: "baseline vs new") {
+            if d.kind == .configuration, DifferOn.covers(options.differOn, field: d.field) { varied.append(d) } else { differences.append(d) }
+        }
         var warnings: [String] = []
         var refusals = differences
         if options.allowEnvironmentMismatch {
@@ -38,9 +44,11 @@ public enum Comparison {
             latency: LatencyVerdict.method(baselineRuns: a.count, newRuns: b.count, tolerances: t),
             counts: a.count == 1 && b.count == 1 ? "exact" : "exact, on the median of each side's runs")
         func report(_ verdict: ComparisonReport.Verdict, _ rows: [ComparisonReport.Row]) -> ComparisonReport {
-            ComparisonReport(verdict: verdict, baseline: baseline, new: new, workload: a[0].report.configuration.workload.label,
-                             tolerances: t, method: method, failOnImprovement: options.failOnImprovement,
-                             refusals: refusals, warnings: warnings, rows: rows)
+            var r = ComparisonReport(verdict: verdict, baseline: baseline, new: new, workload: a[0].report.configuration.workload.label,
+                                     tolerances: t, method: method, failOnImprovement: options.failOnImprovement,
+                                     refusals: refusals, warnings: warnings, rows: rows)
+            r.varied = varied.isEmpty ? nil : varied
+            return r
         }
         guard refusals.isEmpty else { return report(.incomparable, []) }
 

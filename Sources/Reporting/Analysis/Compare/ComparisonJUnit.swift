@@ -43,7 +43,8 @@ public enum ComparisonJUnit {
 
             """
         out += cases.joined(separator: "\n") + (cases.isEmpty ? "" : "\n")
-        let systemOut = ([ComparisonMarkdown.headline(r), "latency and throughput: " + r.method.latency, "counts: " + r.method.counts] + r.warnings)
+        let varied = ComparisonMarkdown.variedLine(r).map { [$0] } ?? []
+        let systemOut = ([ComparisonMarkdown.headline(r), "latency and throughput: " + r.method.latency, "counts: " + r.method.counts] + varied + r.warnings)
             .joined(separator: "\n")
         out += "    <system-out>\(escape(systemOut))</system-out>\n  </testsuite>\n</testsuites>\n"
         return out

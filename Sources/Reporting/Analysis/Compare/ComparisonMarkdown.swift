@@ -24,19 +24,43 @@ public enum ComparisonMarkdown {
             let t = r.tolerances
             lines.append("Tolerances: latency percentiles \(number(t.latencyRelative * 100))% and \(number(t.latencyFloorMillis)) ms, "
                          + "throughput \(number(t.throughputRelative * 100))% and \(number(t.throughputFloor)) pushes/s (a change must pass both).")
+            if let v = variedLine(r) { lines += ["", v] }
         }
         if !r.warnings.isEmpty {
             lines.append("")
             for w in r.warnings { lines.append("> ⚠️ " + Format.cell(w)) }
         }
         if !r.rows.isEmpty {
-            lines += ["", "| metric | baseline | new | change | change % | verdict |", "| --- | --: | --: | --: | --: | --- |"]
+            lines += ["", "| metric | baseline | new | change | change % | verdict | samples (baseline / new) |", "| --- | --: | --: | --: | --: | --- | --: |"]
             for row in r.rows {
                 let pct: String
                 if let p = row.changePercent { pct = signed(p, places: 1) + "%" } else if (row.change ?? 0) != 0 { pct = "new" } else { pct = "" }
                 let change = row.change.map { $0 == 0 ? "0" : signed($0, places: row.kind == .count ? nil : places(row)) } ?? ""
-                lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(change) | \(pct) | \(verdict(row, r)) |")
+                lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(change) | \(pct) | \(verdict(row, r)) | \(samples(row)) |")
             }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The short form for a pull-request comment (`--summary`): the verdict line, the two sides, and only the
+    /// rows that decide it (regressions; improvements too under `--fail-on-improvement`), or the refusals of
+    /// incomparable runs. Rows left out are counted in the verdict line.
+    public static func renderSummary(_ r: ComparisonReport) -> String {
+        var lines = ["### apnsbench compare: \(headline(r))", ""]
+        lines.append("Baseline \(Format.code(r.baseline.argument)) (\(r.baseline.runs)) · new \(Format.code(r.new.argument)) (\(r.new.runs)) · workload \(Format.code(r.workload))")
+        if r.verdict == .incomparable {
+            lines += ["", "| field | baseline | new |", "| --- | --- | --- |"]
+            for d in r.refusals { lines.append("| \(Format.code(d.field)) | \(Format.cell(d.baseline)) | \(Format.cell(d.new)) |") }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let shown = r.rows.filter { $0.verdict == .regression || ($0.verdict == .improvement && r.failOnImprovement) }
+        if let v = variedLine(r) { lines += ["", v] }
+        guard !shown.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+        lines += ["", "| metric | baseline | new | change % | verdict |", "| --- | --: | --: | --: | --- |"]
+        for row in shown {
+            let pct = row.changePercent.map { signed($0, places: 1) + "%" } ?? ((row.change ?? 0) != 0 ? "new" : "")
+            let n = samples(row)
+            lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(pct) | \(verdict(row, r))\(n.isEmpty ? "" : " (samples \(n))") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -54,6 +78,19 @@ public enum ComparisonMarkdown {
         }
     }
 
+    /// `12044 / 11980` for a latency row; empty for the others.
+    static func samples(_ row: ComparisonReport.Row) -> String {
+        guard let a = row.baselineSamples, let b = row.newSamples else { return "" }
+        return "\(a) / \(b)"
+    }
+
+    /// `Varied on purpose (--differ-on): configuration.payload.priority 10 → 5.`, or nil.
+    static func variedLine(_ r: ComparisonReport) -> String? {
+        guard let varied = r.varied, !varied.isEmpty else { return nil }
+        return "Varied on purpose (--differ-on): " + varied.map { "\(Format.code($0.field)) \(Format.cell($0.baseline)) → \(Format.cell($0.new))" }
+            .joined(separator: ", ") + "."
+    }
+
     static func verdict(_ row: ComparisonReport.Row, _ r: ComparisonReport) -> String {
         let word: String
         switch row.verdict {
@@ -61,6 +98,8 @@ public enum ComparisonMarkdown {
         case .improvement: word = r.failOnImprovement ? "⚠️ improvement" : "✅ improvement"
         case .withinNoise: word = "≈ within noise"
         case .withinTolerance: word = "within tolerance"
+        case .tooFewSamples: word = "too few samples"
+        case .notJudged: word = "not judged"
         case .unchanged: word = "unchanged"
         }
         return row.note.map { word + " (" + Format.cell($0) + ")" } ?? word
@@ -85,6 +124,7 @@ public enum ComparisonMarkdown {
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
         var s = String(format: "%.3f", v)
         while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
         return s
     }
 

@@ -80,6 +80,12 @@ public struct ComparisonReport: Codable, Sendable, Equatable {
             /// Changed, but not past both tolerances.
             case withinTolerance = "within-tolerance"
             case unchanged
+            /// A percentile with fewer than ``LatencyVerdict/minimumSamplesBeyond`` samples beyond it in some run:
+            /// its change says nothing, whichever way it goes.
+            case tooFewSamples = "too-few-samples"
+            /// Timing of reports written by `apnsbench simulate --report` with fewer than 3 runs a side: the
+            /// server's time and the sender's rate on a shared machine, shown and not judged.
+            case notJudged = "not-judged"
 
             /// Sort rank: regressions first.
             var rank: Int {
@@ -87,8 +93,10 @@ public struct ComparisonReport: Codable, Sendable, Equatable {
                 case .regression: return 0
                 case .improvement: return 1
                 case .withinNoise: return 2
-                case .withinTolerance: return 3
-                case .unchanged: return 4
+                case .tooFewSamples: return 3
+                case .withinTolerance: return 4
+                case .notJudged: return 5
+                case .unchanged: return 6
                 }
             }
         }
@@ -113,6 +121,9 @@ public struct ComparisonReport: Codable, Sendable, Equatable {
         public var newRuns: [Double]
         /// The bootstrap interval of `new − baseline`, when one was computed.
         public var interval: Statistics.Interval?
+        /// Latency rows: the samples (delivered pushes) each side's percentiles rest on, summed over its runs.
+        public var baselineSamples: Int?
+        public var newSamples: Int?
 
         public init(metric: String, kind: Kind, unit: String, baseline: Double?, new: Double?, verdict: Verdict, note: String? = nil,
                     baselineRuns: [Double], newRuns: [Double], interval: Statistics.Interval? = nil) {
@@ -147,6 +158,9 @@ public struct ComparisonReport: Codable, Sendable, Equatable {
     public var failOnImprovement: Bool
     /// What made the runs incomparable; empty when they were compared.
     public var refusals: [Difference]
+    /// Configuration differences between the sides let through by `--differ-on`: what the comparison varied
+    /// on purpose. Absent when nothing was.
+    public var varied: [Difference]?
     /// Environment differences let through by `--allow-env-mismatch`, and other things worth knowing.
     public var warnings: [String]
     public var rows: [Row]

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The counts `compare` compares exactly: against the simulator they are deterministic for a given
 /// recording and configuration, so any change is a finding. Each count has a polarity that says which
 /// way is worse:
@@ -15,7 +17,8 @@
 /// | Live Activity updates the budget throttles in recorded time (the run's own `liveActivityBudget`) | more |
 ///
 /// With repeated runs each side's value is the median of its runs; a count that differs between the
-/// repeats of one side is noted (it should not, against the simulator).
+/// repeats of one side is noted, and a change within that spread is noise (``judgeTiming(_:baseline:new:)``),
+/// as are delivered pushes that moved to `after_end` and the dead-token split.
 public enum CountFindings {
     /// The simulator's counter of Live Activity priority-10 pushes past their budget.
     public static let budgetOverrunsKey = "liveactivity_budget_overruns"
@@ -80,13 +83,55 @@ public enum CountFindings {
 
     /// One row per count, unsorted; `notes` gets a line for each count that varies between one side's repeats.
     public static func rows(baseline: [RunReport], new: [RunReport], notes: inout [String]) -> [ComparisonReport.Row] {
-        metrics(baseline + new).map { metric in
+        var rows = metrics(baseline + new).map { metric in
             let a = baseline.compactMap(metric.value).map(Double.init)
             let b = new.compactMap(metric.value).map(Double.init)
             for (side, values) in [("baseline", a), ("new", b)] where Set(values).count > 1 {
                 notes.append("\(metric.name) differs between the \(side) runs: \(values.map(ComparisonMarkdown.number).joined(separator: ", ")) (the median is compared)")
             }
             return row(metric, baselineRuns: a, newRuns: b)
+        }
+        judgeTiming(&rows, baseline: baseline, new: new)
+        return rows
+    }
+
+    /// Counts that depend on timing are judged against their run-to-run noise, not exactly: a change no
+    /// bigger than the spread between one side's own runs; delivered pushes that moved to `after_end` (due
+    /// after the run's end, a matter of when the end fell); and the dead-token split (`not sent dead_token`
+    /// against `rejected Unregistered`: how many pushes to a dead token go out before its first 410 comes
+    /// back), when their sum is unchanged. Such changes are within noise, never regressions.
+    static func judgeTiming(_ rows: inout [ComparisonReport.Row], baseline: [RunReport], new: [RunReport]) {
+        func median(_ reports: [RunReport], _ value: (RunReport) -> Int) -> Double { Statistics.median(reports.map { Double(value($0)) }) ?? 0 }
+        func spread(_ values: [Double]) -> Double { (values.max() ?? 0) - (values.min() ?? 0) }
+        let findings: [ComparisonReport.Row.Verdict] = [.regression, .improvement]
+        // Planned pushes are fixed by the recording, unless a duration cut the runs: then where the end fell
+        // decides how many were planned too.
+        let durationBound = (baseline + new).allSatisfy { $0.configuration.schedule.durationSeconds != nil }
+        for i in rows.indices where findings.contains(rows[i].verdict) && (rows[i].metric != "planned" || durationBound) {
+            // Each side's median lies within its own runs' range: the two ranges together bound honest noise.
+            let noise = spread(rows[i].baselineRuns) + spread(rows[i].newRuns)
+            if let change = rows[i].change, noise > 0, abs(change) <= noise {
+                rows[i].verdict = .withinNoise
+                rows[i].note = "within the runs' own spread of \(ComparisonMarkdown.number(noise))"
+            }
+        }
+        // Where the end fell decides which pushes near it were due: pushes of any class move to or from
+        // after_end. A change no bigger than after_end's own is that, unless a reason or cause is new.
+        let afterEnd = NotSentCause.afterEnd.rawValue
+        let moved = median(new) { $0.pushes.notSent[afterEnd] ?? 0 } - median(baseline) { $0.pushes.notSent[afterEnd] ?? 0 }
+        let pushClasses = ["delivered", "rejected ", "failed ", "not sent ", "timed out"]
+        for i in rows.indices where findings.contains(rows[i].verdict) && pushClasses.contains(where: rows[i].metric.hasPrefix) {
+            guard moved != 0, let change = rows[i].change, abs(change) <= abs(moved), (rows[i].baseline ?? 0) != 0 else { continue }
+            rows[i].verdict = .withinNoise
+            rows[i].note = "\(ComparisonMarkdown.signed(change)) while after_end moved \(ComparisonMarkdown.signed(moved)) (pushes due after the run's end: where the end fell)"
+        }
+        let deadToken = NotSentCause.deadToken.rawValue, unregistered = Reason.unregistered.rawValue
+        func dead(_ r: RunReport) -> Int { (r.pushes.notSent[deadToken] ?? 0) + (r.pushes.rejected[unregistered]?.count ?? 0) }
+        guard median(baseline, dead) == median(new, dead) else { return }
+        for i in rows.indices where findings.contains(rows[i].verdict) && ["not sent \(deadToken)", "rejected \(unregistered)"].contains(rows[i].metric) {
+            rows[i].verdict = .withinNoise
+            rows[i].note = "dead-token split: not sent \(deadToken) + rejected \(unregistered) is \(ComparisonMarkdown.number(median(new, dead))) on both sides "
+                + "(which one a push to a dead token lands in is timing)"
         }
     }
 

@@ -11,6 +11,9 @@ import Foundation
 public enum LatencyVerdict {
     /// Runs per side from which the bootstrap decides significance.
     public static let minimumRunsForStatistics = 3
+    /// Samples a percentile needs beyond it in every run (for p99.9: 10,000 delivered pushes) before its
+    /// change may be a finding: with fewer, one or two slow answers move it past any tolerance.
+    public static let minimumSamplesBeyond = 10
 
     public static func method(baselineRuns: Int, newRuns: Int, tolerances: ComparisonReport.Tolerances) -> String {
         if baselineRuns == 1 && newRuns == 1 { return "single run per side: tolerances only" }
@@ -39,8 +42,31 @@ public enum LatencyVerdict {
         return out
     }
 
-    static var percentiles: [(name: String, pick: (LatencySummary) -> Int)] {
-        [("p50", { $0.p50 }), ("p90", { $0.p90 }), ("p99", { $0.p99 }), ("p99.9", { $0.p999 })]
+    /// Each percentile with the share of samples beyond it.
+    static var percentiles: [(name: String, beyond: Double, pick: (LatencySummary) -> Int)] {
+        [("p50", 0.5, { $0.p50 }), ("p90", 0.1, { $0.p90 }), ("p99", 0.01, { $0.p99 }), ("p99.9", 0.001, { $0.p999 })]
+    }
+
+    /// Reports written by `apnsbench simulate --report` on both sides with fewer than 3 runs a side: their
+    /// timing (the server's time, the sender's rate on a shared machine) is shown, not judged.
+    static func timingJudged(_ baseline: [RunReport], _ new: [RunReport]) -> Bool {
+        let senders = (baseline + new).allSatisfy { $0.received != nil }
+        return !senders || min(baseline.count, new.count) >= minimumRunsForStatistics
+    }
+
+    /// A latency row with its sample counts; a finding resting on too few samples beyond its percentile
+    /// becomes ``ComparisonReport/Row/Verdict/tooFewSamples``.
+    static func withSamples(_ row: ComparisonReport.Row, percentile: String, beyond share: Double, baseline: [Int], new: [Int]) -> ComparisonReport.Row {
+        var row = row
+        row.baselineSamples = baseline.reduce(0, +)
+        row.newSamples = new.reduce(0, +)
+        let fewest = (baseline + new).min() ?? 0
+        let beyond = Int((Double(fewest) * share).rounded(.down))
+        if beyond < minimumSamplesBeyond, [.regression, .improvement, .withinNoise].contains(row.verdict) {
+            row.verdict = .tooFewSamples
+            row.note = "\(beyond) samples beyond \(percentile) in the smallest run (of \(fewest)); at least \(minimumSamplesBeyond) are needed"
+        }
+        return row
     }
 
     /// One row for throughput and one per latency percentile and view, unsorted.
@@ -57,12 +83,20 @@ public enum LatencyVerdict {
                     if view.label.isEmpty { warnings.append("\(time): a run delivered nothing, so its latency is not compared") }
                     continue
                 }
-                for (p, pickP) in percentiles {
+                func counts(_ rs: [RunReport]) -> [Int] { rs.map { pickTime(view.pick($0)!).count } }
+                for (p, share, pickP) in percentiles {
                     func values(_ rs: [RunReport]) -> [Double] { rs.map { Double(pickP(pickTime(view.pick($0)!))) / 1_000 } }
-                    out.append(judge(metric: "\(time) \(p)\(view.label)", kind: .latency, unit: "ms",
-                                     baselineRuns: values(baseline), newRuns: values(new), lowerIsBetter: true,
-                                     relative: t.latencyRelative, floor: t.latencyFloorMillis, confidence: t.confidence))
+                    let row = judge(metric: "\(time) \(p)\(view.label)", kind: .latency, unit: "ms",
+                                    baselineRuns: values(baseline), newRuns: values(new), lowerIsBetter: true,
+                                    relative: t.latencyRelative, floor: t.latencyFloorMillis, confidence: t.confidence)
+                    out.append(withSamples(row, percentile: p, beyond: share, baseline: counts(baseline), new: counts(new)))
                 }
+            }
+        }
+        if !timingJudged(baseline, new) {
+            for i in out.indices where out[i].verdict != .unchanged {
+                out[i].verdict = .notJudged
+                out[i].note = "a sender's report (simulate --report): timing is judged with \(minimumRunsForStatistics)+ runs a side"
             }
         }
         return out

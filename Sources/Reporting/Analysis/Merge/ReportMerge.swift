@@ -66,6 +66,10 @@ public enum ReportMerge {
         let reasons = zip(shards, reports).compactMap { shard, r in r.stopReason.map { "shard \(r.configuration.shard!.index): \($0)" } }
         merged.stopReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
         merged.liveActivityBudget = budget(reports)
+        merged.device = try RunReport.Device.merged(reports.compactMap(\.device))
+        let overrides = reports.compactMap(\.priorityOverride)
+        merged.priorityOverride = overrides.isEmpty ? nil : .init(reached: overrides.reduce(0) { $0 + $1.reached },
+                                                                  changed: overrides.reduce(0) { $0 + $1.changed })
         merged.merged = RunReport.Merged(shards: reports.count, parts: shards.map { s in
             .init(index: s.report.configuration.shard!.index, startedAt: s.report.startedAt, durationSeconds: s.report.durationSeconds,
                   source: s.source, host: s.report.environment.hostname)

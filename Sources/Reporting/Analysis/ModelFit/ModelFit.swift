@@ -41,7 +41,8 @@ public struct ModelFit: Codable, Sendable, Equatable {
     static let z90 = 1.281_551_566
 
     /// Fits the model to `report`'s delivered pushes' service times and its answers.
-    public static func fit(_ report: RunReport) throws -> ModelFit {
+    /// `force` fits a run ``refusals(_:roundTrip:serviceMeanMillis:)`` would refuse, its reasons then warnings.
+    public static func fit(_ report: RunReport, force: Bool = false) throws -> ModelFit {
         guard let encoded = report.latency.histograms?.overall.serviceTime,
               let q = EncodedPercentiles.values(encoded, at: [10, 50, 99]), q.count == 3 else {
             throw FitError(description: "the report has no service-time histogram of delivered pushes to fit (nothing was delivered, or it was written before histograms were kept)")
@@ -51,13 +52,15 @@ public struct ModelFit: Codable, Sendable, Equatable {
             throw FitError(description: String(format: "the service times have no spread to fit (p10 %.3f ms, p50 %.3f ms, p99 %.3f ms)", p10, p50, p99))
         }
         let r = roundTrip(p10: p10, p50: p50, p99: p99)
-        var warnings: [String] = []
+        let problems = refusals(report, roundTrip: r, serviceMeanMillis: report.latency.serviceTime.mean / 1000)
+        if !problems.isEmpty, !force {
+            throw FitError(description: "refusing to fit: " + problems.joined(separator: "; ") + ". " + suggestion(report)
+                + " (--force fits it anyway, with these as warnings)")
+        }
+        var warnings: [String] = problems
         let delivered = report.latency.serviceTime.count
         if delivered < 2000 {
             warnings.append("only \(delivered) delivered pushes: p99 rests on few of them (measure at least 2,000)")
-        }
-        if report.engine.peakInFlight >= report.configuration.transport.window {
-            warnings.append("the in-flight window (\(report.configuration.transport.window)) filled: pushes waited on the client, so the service times hold queueing; measure at a lower rate")
         }
         let requests = max(1, report.engine.sent)
         func answers(_ reason: String) -> Int {
@@ -105,5 +108,47 @@ public struct ModelFit: Codable, Sendable, Equatable {
     static func rounded(_ v: Double, places: Int = 3) -> Double {
         let f = pow(10, Double(places))
         return (v * f).rounded() / f
+    }
+
+    /// Why the run cannot be fitted: its in-flight window filled (the service times hold the client's
+    /// queueing), its sends fell behind the schedule (pushes waited before they were sent: the response
+    /// time's median well above the service time's, pushes due and never sent, or 1% handed over late), or
+    /// its quantiles put the round trip at 0 or below. Empty when it can.
+    static func refusals(_ report: RunReport, roundTrip r: Double, serviceMeanMillis: Double) -> [String] {
+        var out: [String] = []
+        let window = report.configuration.transport.window
+        if report.engine.peakInFlight >= window {
+            out.append("the in-flight window (\(window)) filled, so the service times hold the client's queueing")
+        }
+        let response = Double(report.latency.responseTime.p50) / 1000, service = Double(report.latency.serviceTime.p50) / 1000
+        let lost = report.pushes.notSent[NotSentCause.runStopped.rawValue] ?? 0
+        let handed = report.pushes.delivered + report.pushes.rejectedTotal + report.pushes.failedTotal + report.pushes.timedOut + lost
+        let lateShare = handed > 0 ? Double(report.engine.producerLatePushes) / Double(handed) : 0
+        if response - service > max(5, service / 2) || lost > 0 || lateShare >= 0.01 {
+            var why = String(format: "response time p50 %.2f ms against service time p50 %.2f ms", response, service)
+            if lost > 0 { why += ", \(lost) pushes due and never sent" }
+            if lateShare >= 0.01 { why += String(format: ", %.1f%% of pushes handed to the engine late", lateShare * 100) }
+            out.append("the sends fell behind the schedule (\(why))")
+        }
+        if r <= 0 {
+            out.append("the service time quantiles put the round trip at 0 ms or below (the spread above the median is no wider than below it: queueing, not a path)")
+        }
+        _ = serviceMeanMillis
+        return out
+    }
+
+    /// Pushes sent a second over the run's sending window.
+    static func sentRate(_ report: RunReport) -> Double? {
+        report.throughput.pushesPerSecond > 0 ? report.throughput.pushesPerSecond : nil
+    }
+
+    /// `Measure again at about 140 pushes/s or less`: a tenth of what the window carries at the measured mean
+    /// service time (Little's law), and no more than a quarter of what the run sent.
+    static func suggestion(_ report: RunReport) -> String {
+        let mean = max(0.001, report.latency.serviceTime.mean / 1_000_000)
+        var rate = Double(report.configuration.transport.window) / mean / 10
+        if let sent = sentRate(report) { rate = min(rate, sent / 4) }
+        let shown = rate >= 10 ? (rate / 10).rounded(.down) * 10 : max(1, rate.rounded(.down))
+        return String(format: "Measure again at a low fixed rate, about %.0f pushes/s or less (run --rate %.0f)", shown, shown)
     }
 }

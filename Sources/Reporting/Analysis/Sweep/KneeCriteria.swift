@@ -93,11 +93,7 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         // allows (three standard errors of the difference of two shares): a model's random 2% of 503s may
         // show as 0.7% in 150 requests and 1.8% in 1,500, while shedding under overload is tens of percent.
         // The first step is the baseline: it has no classes of its own to compare with.
-        let new = first == nil ? [] : step.overloadReasons.filter { reason in
-            guard let share = step.overloadShares?[reason] else { return !(first?.overloadReasons.contains(reason) ?? false) }
-            let before = first?.overloadShares?[reason] ?? 0
-            return share - before >= max(Self.newOverloadShare, 3 * Self.standardError(share, step.requests, before, first?.requests))
-        }
+        let new = newOverloadReasons(of: step, first: first)
         if !new.isEmpty {
             let shares = new.map { r in step.overloadShares?[r].map { String(format: "%@ %.1f%% of requests (first step %.1f%%)", r, $0 * 100, (first?.overloadShares?[r] ?? 0) * 100) } ?? r }
             out.append("new overload answers: \(shares.joined(separator: ", "))")
@@ -108,6 +104,17 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
             out.append(String(format: "%@ rising within the step: %.1f ms early, %.1f ms late", what, early, late))
         }
         return out
+    }
+
+    /// The 429 and 5xx reasons whose share of the requests rose over the first step's by a point or more and
+    /// by more than chance allows; none without a first step.
+    public func newOverloadReasons(of step: SweepStep, first: SweepStep?) -> [String] {
+        guard let first else { return [] }
+        return step.overloadReasons.filter { reason in
+            guard let share = step.overloadShares?[reason] else { return !first.overloadReasons.contains(reason) }
+            let before = first.overloadShares?[reason] ?? 0
+            return share - before >= max(Self.newOverloadShare, 3 * Self.standardError(share, step.requests, before, first.requests))
+        }
     }
 
     /// A rise in p99 smaller than this is scheduling noise, not a queue: 1% of the SLO, at least 5 ms (a

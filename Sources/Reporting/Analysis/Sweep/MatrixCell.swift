@@ -25,6 +25,15 @@ public struct MatrixCell: Codable, Equatable {
     public var concurrency: Int?
     /// Pushes a second: completed pushes over the seconds from the first send to the last completion.
     public var throughput: Double?
+    /// Pushes the priority override reached, nil without one: how far the varied priority went.
+    public var overrideReached: Int?
+    /// On the device (when the run modelled devices): pushes throttled, replaced and shown late, and the time
+    /// to device (ms of recorded time) of priority 10 and 5 at p50 and p99, by priority's rawValue.
+    public var deviceThrottled: Int?
+    public var deviceReplaced: Int?
+    public var deviceLate: Int?
+    public var timeToDeviceP50Millis: [String: Int]?
+    public var timeToDeviceP99Millis: [String: Int]?
     public var label: String { settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
 
     public init(settings: [String: String], directory: String, report r: RunReport) {
@@ -44,9 +53,17 @@ public struct MatrixCell: Codable, Equatable {
             stalenessP50Millis = Double(s.p50)
             stalenessP99Millis = Double(s.p99)
         }
-        deliveredShare = r.pushes.due > 0 ? Double(r.pushes.delivered) / Double(r.pushes.due) : nil
+        deliveredShare = r.pushes.deliveredShare
         concurrency = r.configuration.transport.connections * r.configuration.transport.streams
         throughput = r.throughput.pushesPerSecond
+        overrideReached = r.priorityOverride?.reached
+        if let d = r.device {
+            deviceThrottled = d.outcomes["throttled"] ?? 0
+            deviceReplaced = d.outcomes["replaced"] ?? 0
+            deviceLate = d.outcomes["late"] ?? 0
+            timeToDeviceP50Millis = d.timeToDevice.byPriority.mapValues(\.p50)
+            timeToDeviceP99Millis = d.timeToDevice.byPriority.mapValues(\.p99)
+        }
     }
 
     /// The columns a cell may lack (its report predates them, or the run had no such thing), each with
@@ -58,7 +75,21 @@ public struct MatrixCell: Codable, Equatable {
         ("pushes saved", { $0.pushesSaved.map(String.init) }),
         ("staleness p50 ms", { $0.stalenessP50Millis.map { Format.fixed($0, places: 1) } }),
         ("staleness p99 ms", { $0.stalenessP99Millis.map { Format.fixed($0, places: 1) } }),
-    ] }
+        ("override reached", { $0.overrideReached.map(String.init) }),
+        ("device: throttled", { $0.deviceThrottled.map(String.init) }),
+        ("device: replaced", { $0.deviceReplaced.map(String.init) }),
+        ("device: late", { $0.deviceLate.map(String.init) }),
+    ] + timeToDeviceColumns }
+
+    /// Time to device at p50 and p99 for each priority, as columns.
+    static var timeToDeviceColumns: [(title: String, text: (MatrixCell) -> String?)] {
+        var columns: [(title: String, text: (MatrixCell) -> String?)] = []
+        for p in ["10", "5", "1"] {
+            columns.append(("to device p\(p) p50", { c in c.timeToDeviceP50Millis?[p].map(SummaryText.deviceTime) }))
+            columns.append(("to device p\(p) p99", { c in c.timeToDeviceP99Millis?[p].map(SummaryText.deviceTime) }))
+        }
+        return columns
+    }
 
     /// The optional columns that any of `cells` has.
     static func presentColumns(_ cells: [MatrixCell]) -> [(title: String, text: (MatrixCell) -> String?)] {

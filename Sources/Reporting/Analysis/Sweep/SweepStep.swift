@@ -1,4 +1,5 @@
 import APNsCore
+import Histogram
 
 /// One open-loop step of a rate sweep, as the knee criteria read it: taken from the step's report.
 public struct SweepStep: Codable, Sendable, Equatable {
@@ -10,15 +11,27 @@ public struct SweepStep: Codable, Sendable, Equatable {
     public var achievedRate: Double
     /// The schedule's own rate (the search's), pushes a second. Nil in steps recorded before it existed.
     public var scheduledRate: Double?
+    /// With a search over recorded-pace multiples: the step's multiple (its rate is then what the recording
+    /// offered at it).
+    public var speed: Double?
+    /// What the search varied: the multiple, or the schedule's rate.
+    public var searchValue: Double { speed ?? scheduledRate ?? offeredRate }
     /// Of the pushes the schedule gave a send time, the share the engine dropped as not sendable by nature
     /// (a token already answered 410, a broadcast channel gone).
     public var notSendableShare: Double = 0
     /// The window the rates were measured over, seconds.
     public var windowSeconds: Double?
+    /// The step's first seconds, left out of its p99, and of its sent rate when ``fewestSentAfterWarmup``
+    /// pushes remain after them: the connections and the pacing settle first. Nil in steps recorded before it existed (nothing left out).
+    public var warmupSeconds: Double?
     /// p99 response time from the intended send (corrected for coordinated omission), ms.
     public var p99Millis: Double
-    /// Delivered share of the pushes sent to the target (answered or not).
+    /// The delivered share of the pushes owed (``RunReport/Pushes/deliveredShare``): the run's own. In sweeps
+    /// of schema 1 it was the share of the pushes sent to the target.
     public var deliveredShare: Double
+    /// Delivered share of the pushes sent to the target (answered or not): what the target's answers alone
+    /// say, for the limiter. Nil in steps recorded before it existed.
+    public var deliveredOfSent: Double?
     /// Rejection reasons of the 429 and 5xx classes seen (the capacity's signs).
     public var overloadReasons: [String]
     /// Each of those reasons' answers (final or resent) as a share of the requests sent; nil in steps
@@ -45,6 +58,15 @@ public struct SweepStep: Codable, Sendable, Equatable {
     public var producerCPU: Double?
     /// The share of the pushes the producer handed to an engine more than 1 ms after they were due.
     public var producerLateShare: Double?
+    /// Connections and streams a connection: the window's factors, for the setting to raise.
+    public var connections: Int?
+    public var streamsPerConnection: Int?
+    /// Service time (send to answer) of the delivered pushes, ms: its mean (Little's law's) and p50.
+    public var serviceMeanMillis: Double?
+    public var serviceP50Millis: Double?
+    /// The host over the step (``HostLoad``): CPU other processes used, CPU the hypervisor took (steal), and
+    /// CPU left idle, in cores. Nil when `/proc/stat` could not be read (and in steps recorded before it).
+    public var host: HostLoad?
 
     public init(offeredRate: Double, achievedRate: Double, p99Millis: Double, deliveredShare: Double,
                 overloadReasons: [String] = [], intervalP99Millis: [Double] = [], processCPU: Double? = nil) {
@@ -63,7 +85,9 @@ public struct SweepStep: Codable, Sendable, Equatable {
 
     /// The step a report describes. `rate` is the schedule's; `stepSeconds` its scheduled length (the drain
     /// after it is not the offered load's).
-    public init(report r: RunReport, offeredRate rate: Double, stepSeconds: Double, processCPU: Double? = nil) {
+    /// With `recordedSpeed` the step replayed the recording at that multiple, and its rate is the pushes that
+    /// came due a second over the step.
+    public init(report r: RunReport, offeredRate fixedRate: Double, stepSeconds: Double, processCPU: Double? = nil, recordedSpeed: Double? = nil) {
         let interval = Double(r.configuration.timelineIntervalSeconds)
         // Pushes that went to the target, each once: what the stream itself leaves unsent (no token, no
         // recipients, dead tokens, the step's end) is not the target's doing.
@@ -74,23 +98,36 @@ public struct SweepStep: Codable, Sendable, Equatable {
         // the recording ran out.
         let lastSending = r.timeline.filter { $0.sent > 0 }.map { Double($0.second) + interval }.max() ?? stepSeconds
         let window = ended ? max(interval, min(stepSeconds, lastSending)) : stepSeconds
+        // The warm-up is left out when enough of the window remains after it.
+        let warmup = Self.warmup(stepSeconds: stepSeconds, interval: interval)
+        // (Not at the recorded pace: its bursts fall where they fall, and a burst in the warm-up would
+        // leave the rest short of the step's average.)
+        let from = recordedSpeed == nil && window - warmup >= max(interval, window / 2) ? warmup : 0
+        let whole = r.timeline.filter { Double($0.second) + interval <= window }
+        let measured = whole.filter { Double($0.second) >= from }
         // The timeline counts each push once, at its last attempt.
-        let sentInWindow = r.timeline.filter { Double($0.second) < window }.reduce(0) { $0 + $1.sent }
+        // The sent rate leaves the warm-up out only when what remains holds enough pushes that one sent across
+        // the step's last second boundary is no percent of them.
+        let sentFrom = fixedRate * (window - from) >= Self.fewestSentAfterWarmup ? from : 0
+        let sentInWindow = r.timeline.filter { Double($0.second) >= sentFrom && Double($0.second) < window }.reduce(0) { $0 + $1.sent }
         let share = sent + notSendable > 0 ? Double(notSendable) / Double(sent + notSendable) : 0
+        let lost = r.pushes.notSent[NotSentCause.runStopped.rawValue] ?? 0
+        let rate = recordedSpeed == nil ? fixedRate : Double(sent + notSendable + lost) / window
         self.init(
             offeredRate: rate * (1 - share),
-            achievedRate: Double(sentInWindow) / window,
-            p99Millis: Double(r.latency.responseTime.p99) / 1000,
-            deliveredShare: sent > 0 ? Double(r.pushes.delivered) / Double(sent) : 0,
+            achievedRate: Double(sentInWindow) / (window - sentFrom),
+            p99Millis: Self.p99Millis(measured) ?? Double(r.latency.responseTime.p99) / 1000,
+            deliveredShare: r.pushes.deliveredShare ?? 0,
             overloadReasons: r.pushes.rejected.filter { $0.value.status == 429 || $0.value.status >= 500 }.keys.sorted(),
-            intervalP99Millis: r.timeline.filter { Double($0.second) + interval <= window }.compactMap { e in
-                e.responseTime.flatMap { EncodedPercentiles.values($0, at: [99])?.first }.map { Double($0) / 1000 }
-            },
+            // The trend reads every interval: a queue grows from the step's start, and a slow start only
+            // hides a rise, it never makes one.
+            intervalP99Millis: Self.intervalMillis(whole, at: 99),
             processCPU: processCPU)
-        intervalP50Millis = r.timeline.filter { Double($0.second) + interval <= window }.compactMap { e in
-            e.responseTime.flatMap { EncodedPercentiles.values($0, at: [50])?.first }.map { Double($0) / 1000 }
-        }
+        warmupSeconds = from
+        deliveredOfSent = sent > 0 ? Double(r.pushes.delivered) / Double(sent) : nil
+        intervalP50Millis = Self.intervalMillis(whole, at: 50)
         scheduledRate = rate
+        speed = recordedSpeed
         notSendableShare = share
         self.requests = r.engine.sent
         let requests = Double(max(1, r.engine.sent))
@@ -106,5 +143,40 @@ public struct SweepStep: Codable, Sendable, Equatable {
         let scheduled = sent + notSendable
         if scheduled > 0 { producerLateShare = Double(r.engine.producerLatePushes) / Double(scheduled) }
         windowFilled = r.engine.peakInFlight >= r.configuration.transport.window
+        takeWindowAndServiceTime(r)
+    }
+
+    /// The window's factors and the service time, for the limiter.
+    private mutating func takeWindowAndServiceTime(_ r: RunReport) {
+        connections = r.configuration.transport.connections
+        streamsPerConnection = r.configuration.transport.streams
+        if r.latency.serviceTime.count > 0 {
+            serviceMeanMillis = r.latency.serviceTime.mean / 1000
+            serviceP50Millis = Double(r.latency.serviceTime.p50) / 1000
+        }
+    }
+
+    /// The sent rate leaves the warm-up out when at least this many pushes remain after it.
+    public static let fewestSentAfterWarmup = 500.0
+
+    /// The warm-up a step of `stepSeconds` leaves out: a fifth of it, at least one interval, at most 5 s.
+    public static func warmup(stepSeconds: Double, interval: Double) -> Double {
+        min(5, max(interval, (stepSeconds / 5 / interval).rounded(.up) * interval))
+    }
+
+    /// Each interval's percentile of its deliveries, ms, in order (intervals with deliveries).
+    static func intervalMillis(_ entries: [RunReport.TimelineEntry], at percentile: Double) -> [Double] {
+        entries.compactMap { e in e.responseTime.flatMap { EncodedPercentiles.values($0, at: [percentile])?.first }.map { Double($0) / 1000 } }
+    }
+
+    /// p99 of the deliveries in `entries`, their per-interval histograms added up; nil when they hold none.
+    static func p99Millis(_ entries: [RunReport.TimelineEntry]) -> Double? {
+        var sum: Histogram<UInt64>?
+        for e in entries {
+            guard let text = e.responseTime, let h = try? EncodedHistogram.decode(text) else { continue }
+            if sum == nil { sum = h } else { sum!.add(h) }
+        }
+        guard let sum, sum.totalCount > 0 else { return nil }
+        return Double(sum.valueAtPercentile(99)) / 1000
     }
 }

@@ -13,9 +13,12 @@ public struct SweepStepPoint: Codable, Sendable, Equatable {
     public var passed: Bool
     /// What the table says of the step: `pass`, or the failed criteria (``KneeCriteria/failures(of:first:)``).
     public var verdict: String
+    /// What limited a failing step (``StepLimiter/line``); nil when it passed.
+    public var limiter: String?
 
     public init(offered: Double, achieved: Double, p50Millis: Double, p99Millis: Double, p999Millis: Double,
-                passed: Bool, verdict: String) {
+                passed: Bool, verdict: String, limiter: String? = nil) {
+        self.limiter = limiter
         self.offered = offered
         self.achieved = achieved
         self.p50Millis = p50Millis

@@ -10,6 +10,9 @@ import Foundation
 /// - whole-run lines (start 0, length the run's duration), one per histogram in the report's
 ///   `latency.histograms`: `response` and `service` (all delivered pushes), then
 ///   `response.priority10`, `response.pushType.alert`, `response.outcome.rejected`, … and the same for `service`.
+/// - with a device model, `timeToDevice.priority10`, `timeToDevice.pushType.liveactivity`, …: the time to
+///   device of the pushes shown, whole-run, its values in **milliseconds** of recorded time (and its
+///   `Interval_Max` too), as the report's `device` section holds them.
 public enum LatencyLog {
     /// The file's name beside `report.json`.
     public static let fileName = "latency.hlog"
@@ -22,14 +25,14 @@ public enum LatencyLog {
         let interval = report.configuration.timelineIntervalSeconds
         var out = """
         #[Histogram log format version 1.3]
-        #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per \(interval) s interval, the rest whole-run]
+        #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per \(interval) s interval, the rest whole-run\(report.device == nil ? "" : "; timeToDevice.* values in milliseconds of recorded time")]
         #[StartTime: \(fixed(start)) (seconds since epoch), \(report.startedAt)]
         #[BaseTime: \(fixed(start)) (seconds since epoch)]
         "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
 
         """
-        func line(_ tag: String, _ from: Double, _ length: Double, _ encoded: String) {
-            let maxMillis = Double((try? EncodedHistogram.maxValue(encoded)) ?? 0) / 1_000
+        func line(_ tag: String, _ from: Double, _ length: Double, _ encoded: String, unitsPerMillisecond: Double = 1_000) {
+            let maxMillis = Double((try? EncodedHistogram.maxValue(encoded)) ?? 0) / unitsPerMillisecond
             out += "Tag=\(tag),\(fixed(from)),\(fixed(length)),\(fixed(maxMillis)),\(encoded)\n"
         }
         let whole = Swift.max(report.durationSeconds, Double(report.timeline.count * interval))
@@ -42,6 +45,11 @@ public enum LatencyLog {
                 line("response" + tagSafe(suffix), 0, whole, pair.responseTime)
                 line("service" + tagSafe(suffix), 0, whole, pair.serviceTime)
             }
+        }
+        if let d = report.device?.timeToDevice.histograms {
+            let lines = d.byPriority.sorted { $0.key < $1.key }.map { (".priority\($0.key)", $0.value) }
+                + d.byPushType.sorted { $0.key < $1.key }.map { (".pushType.\($0.key)", $0.value) }
+            for (suffix, encoded) in lines { line("timeToDevice" + tagSafe(suffix), 0, whole, encoded, unitsPerMillisecond: 1) }
         }
         for entry in report.timeline {
             if let encoded = entry.responseTime { line(intervalTag, Double(entry.second), Double(interval), encoded) }

@@ -13,7 +13,9 @@ extension SummaryText {
         var md = ""
         heading(report, into: &md)
         pushes(report.pushes, into: &md)
+        received(report, into: &md)
         deviceContract(report, into: &md)
+        device(report, into: &md)
         events(report.events, into: &md)
         latency(report.latency, into: &md)
         throughput(report, into: &md)

@@ -6,9 +6,17 @@ extension SummaryText {
     /// The title, the configuration line, when and how long it ran, and a stop, merge or shard note.
     static func heading(_ report: RunReport, into md: inout String) {
         func line(_ text: String = "") { md += text + "\n" }
-        line("# apnsbench run: \(Format.cell(report.configuration.profilePath))")
-        line()
-        line("**Configuration:** " + configurationLine(report.configuration, perEventPriority: report.latency.byPriority.count > 1))
+        if report.received != nil {
+            // Written by `apnsbench simulate --report`: the sender's configuration is not known, only what it sent.
+            line("# apnsbench simulate: the requests a sender made")
+            line()
+            line("**Seen from the simulator** (configuration \(Format.code(report.configuration.profilePath))): planned is every request received, "
+                 + "latency is the server time (last frame read to answer due), the timeline is arrivals and answers.")
+        } else {
+            line("# apnsbench run: \(Format.cell(report.configuration.profilePath))")
+            line()
+            line("**Configuration:** " + configurationLine(report.configuration, perEventPriority: report.latency.byPriority.count > 1))
+        }
         line()
         line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
             + "Written by \(report.generator.name) \(report.generator.version), report schema \(report.schemaVersion).")

@@ -25,6 +25,8 @@ public enum SummaryText {
         if let s = c.shard { lines.append("  shard      \(s) of run \(report.runID ?? "?")") }
         lines.append(row("delivered", p.delivered))
         if let line = wouldNotDecodeLine(report) { lines.append(line) }
+        if let line = deviceLine(report) { lines.append(line) }
+        if let line = priorityOverrideLine(report) { lines.append("  tuning     " + line) }
         lines.append(row("rejected", p.rejectedTotal, rejected))
         lines.append(row("failed", p.failedTotal, p.failed))
         lines.append(row("timed out", p.timedOut))

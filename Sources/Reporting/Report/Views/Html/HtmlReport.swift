@@ -43,7 +43,9 @@ public struct HtmlReport {
             """
         html += headline()
         html += outcomes()
+        html += received()
         html += deviceContract()
+        html += device()
         html += badLines()
         html += spectrum()
         html += throughputOverTime()
@@ -77,7 +79,7 @@ public struct HtmlReport {
         let c = r.configuration
         let v = verdict
         var h = "<header id=\"headline\" class=\"\(v.good ? "good" : "bad")\">\n"
-        h += "<h1>apnsbench run: \(HtmlEscape.text(c.name))</h1>\n"
+        h += r.received == nil ? "<h1>apnsbench run: \(HtmlEscape.text(c.name))</h1>\n" : "<h1>apnsbench simulate: the requests a sender made</h1>\n"
         h += "<p class=\"meta\">\(HtmlEscape.text(c.profilePath)) · workload \(HtmlEscape.text(c.workload.label)) → "
             + "\(HtmlEscape.text(c.target.description)) · started \(HtmlEscape.text(r.startedAt)) · ran "
             + "\(Format.fixed(r.durationSeconds, places: 1)) s · \(r.pushes.planned) pushes planned</p>\n"

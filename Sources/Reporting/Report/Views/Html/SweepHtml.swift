@@ -19,9 +19,12 @@ public enum SweepHtml {
     ///   - knee: the highest offered rate that passed; nil when none did.
     ///   - sloP99Millis: the p99 SLO the steps were judged by (`slo_p99_ms`).
     ///   - title: the page's heading, e.g. the profile's name; escaped here.
-    public static func render(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String) -> String {
+    ///   - conclusion: the sweep's findings (the knee's bracket, the limiter, the headroom), one line each,
+    ///     `**bold**` marked; escaped here.
+    public static func render(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String, conclusion: [String] = []) -> String {
         let sorted = steps.sorted { $0.offered < $1.offered }
         var body = headline(steps: steps, knee: knee, sloP99Millis: sloP99Millis, title: title)
+        if !conclusion.isEmpty { body += HtmlPage.section("conclusion", "Knee, limiter and headroom", findings(conclusion)) }
         body += HtmlPage.section("throughput", "Achieved rate against offered", throughputChart(sorted, knee: knee))
         body += HtmlPage.section("latency", "Latency against offered rate", latencyChart(sorted, knee: knee, slo: sloP99Millis))
         body += HtmlPage.section("steps", "Steps, in the order they ran", table(steps, knee: knee, slo: sloP99Millis))
@@ -49,6 +52,16 @@ public enum SweepHtml {
             h += "<p class=\"verdict\">✗ no knee: no step passed</p>\n"
         }
         return h + "</header>\n"
+    }
+
+    /// The findings as a list, `**x**` in bold.
+    static func findings(_ lines: [String]) -> String {
+        let items = lines.map { line -> String in
+            let parts = line.components(separatedBy: "**")
+            let html = parts.enumerated().map { i, p in i % 2 == 1 ? "<strong>\(HtmlEscape.escape(p))</strong>" : HtmlEscape.escape(p) }.joined()
+            return "<li>\(html)</li>"
+        }
+        return "<ul class=\"findings\">\n" + items.joined(separator: "\n") + "\n</ul>\n"
     }
 
     static func throughputChart(_ steps: [SweepStepPoint], knee: Double?) -> String {
@@ -100,9 +113,9 @@ public enum SweepHtml {
                     [String(i + 1), Format.fixed(s.offered, places: 0), Format.fixed(s.achieved, places: 0), share,
                      Format.fixed(s.p50Millis, places: 1),
                      s.p99Millis > slo ? "<td class=\"n over\">\(p99)</td>" : p99,
-                     Format.fixed(s.p999Millis, places: 1), verdict])
+                     Format.fixed(s.p999Millis, places: 1), verdict, HtmlEscape.text(s.limiter ?? "")])
         }
-        return HtmlPage.table(["#step", "#offered/s", "#achieved/s", "#achieved share", "#p50 ms", "#p99 ms", "#p99.9 ms", "verdict"], rows)
+        return HtmlPage.table(["#step", "#offered/s", "#achieved/s", "#achieved share", "#p50 ms", "#p99 ms", "#p99.9 ms", "verdict", "limiter"], rows)
             + "<p class=\"note\">A p99 over the SLO's \(HtmlEscape.escape(SvgChart.trim(slo))) ms is in bold red; the knee's row is highlighted.</p>\n"
     }
 }

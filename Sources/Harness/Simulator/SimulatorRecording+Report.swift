@@ -1,0 +1,82 @@
+import APNsCore
+import APNsEngine
+import APNsSimulator
+import Foundation
+import Reporting
+
+extension SimulatorRecording {
+    /// What the report says beside the recorded requests.
+    public struct ReportInputs {
+        /// The simulator's own counters at its stop (connections, verifications, per connection).
+        public var counters: SimulatorCounters
+        /// The Live Activity priority-10 budget per token per hour the simulator applied (nil: none).
+        public var budgetPerHour: Int?
+        public var startedAt: Date
+        public var durationSeconds: Double
+        /// The simulator's configuration file (`--config`), named in the report as its profile.
+        public var configPath: String?
+        /// What stopped it: `SIGINT`, `SIGTERM`, `--duration`, `POST /stop`.
+        public var stopReason: String
+
+        public init(counters: SimulatorCounters, budgetPerHour: Int?, startedAt: Date, durationSeconds: Double, configPath: String?, stopReason: String) {
+            self.counters = counters
+            self.budgetPerHour = budgetPerHour
+            self.startedAt = startedAt
+            self.durationSeconds = durationSeconds
+            self.configPath = configPath
+            self.stopReason = stopReason
+        }
+    }
+
+    /// The report of what was received, in the run report's schema (``RunReport/Received`` says how its
+    /// fields read from the server's side). Call once the simulator has stopped.
+    public func report(_ inputs: ReportInputs) -> RunReport {
+        let (recorder, events, classes, perToken) = merged()
+        var workload = RunConfig.Workload(name: "sender", stream: "-", recipe: "-", bundleID: "-")
+        workload.recipe = nil
+        workload.activityModel = modelFile
+        // The push type most requested names the workload's (the report's latency by push type needs one).
+        let byType = Dictionary(classes.map { ($0.key.pushType, $0.value) }, uniquingKeysWith: +)
+        if let top = byType.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }), let type = PushType(rawValue: top.key) {
+            workload.pushType = type
+        }
+        var configuration = RunConfig(name: "simulate", profilePath: inputs.configPath ?? "-", workload: workload)
+        configuration.liveActivityBudget = inputs.budgetPerHour
+        let c = inputs.counters
+        var engine = EngineCounters()
+        engine.sent = recorder.planned
+        engine.connectionsOpened = c.connectionsOpened
+        engine.providerTokenSignings = c.tokenVerifications
+        let curl = LibcurlInfo.loaded()
+        var facts = RunReport.RunFacts(stopReason: inputs.stopReason)
+        let contract = self.contract
+        facts.contract = contract?.findings
+        var report = recorder.makeReport(configuration: configuration, events: events,
+                                         environment: .current(libcurl: curl.version, ssl: curl.ssl, nghttp2: curl.nghttp2),
+                                         engine: engine, simulator: c.flattened, startedAt: inputs.startedAt,
+                                         durationSeconds: inputs.durationSeconds, facts: facts)
+        if let contract { report.pushes.wouldNotDecode = RunReport.WouldNotDecode(findings: contract.findings, delivered: contract.delivered) }
+        report.received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
+        return report
+    }
+
+    static func received(classes: [RequestKey: Int], perToken: [Substring: TokenCount], inputs: ReportInputs) -> RunReport.Received {
+        let rows = classes.map { RunReport.Received.RequestClass(pushType: $0.key.pushType, topic: $0.key.topic, priority: $0.key.priority,
+                                                                 answer: $0.key.answer, count: $0.value) }
+            .sorted { ($1.count, $0.pushType, $0.topic, $0.priority, $0.answer) < ($0.count, $1.pushType, $1.topic, $1.priority, $1.answer) }
+        func answered(_ reasons: Set<String>) -> Int { rows.filter { reasons.contains($0.answer) }.reduce(0) { $0 + $1.count } }
+        let c = inputs.counters
+        let tokens = RunReport.Received.ProviderTokens(
+            verified: c.tokenVerifications, tooManyUpdates: answered(["TooManyProviderTokenUpdates"]), expired: answered(["ExpiredProviderToken"]),
+            invalidOrMissing: answered(["InvalidProviderToken", "MissingProviderToken"]))
+        let connections = RunReport.Received.Connections(opened: c.connectionsOpened, closed: c.connectionsClosed,
+                                                         requestsPerConnection: c.connections.map(\.requests))
+        var budget: RunReport.Received.BudgetPerToken?
+        if !perToken.isEmpty {
+            budget = .init(perHour: inputs.budgetPerHour ?? 0, tokens: perToken.count, mostPerToken: perToken.values.map(\.pushes).max() ?? 0,
+                           tokensOverBudget: perToken.values.filter { $0.overruns > 0 }.count,
+                           overruns: perToken.values.reduce(0) { $0 + $1.overruns })
+        }
+        return RunReport.Received(requests: rows, providerTokens: tokens, connections: connections, liveActivityBudget: budget)
+    }
+}

@@ -1,0 +1,132 @@
+import APNsCore
+import APNsSimulator
+import DeviceContract
+import Foundation
+import NIOCore
+import Replay
+import Reporting
+
+/// What a standalone simulator received, for its report (`apnsbench simulate --report`): a request log
+/// per connection, each counting on its own event loop without a lock (a `RunRecorder`, the events by push
+/// type, the requests by class, Live Activity pushes per token), merged once the simulator has stopped.
+/// Only the device contract's findings are shared, behind a lock, and only Live Activity pushes with a
+/// model take it.
+public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
+    let startNanos: UInt64
+    private let check: PayloadCheck?
+    /// The model file the check was read from, named in the report's configuration.
+    private(set) var modelFile: RunConfig.ActivityModelFile?
+    private let lock = NSLock()
+    private var logs: [ConnectionLog] = []
+    private var findings = ContractFindings()
+    private var wouldNotDecode = WouldNotDecodeTally()
+
+    /// - Parameter check: the device contract for Live Activity payloads (`--activity-model`), or nil.
+    public init(check: PayloadCheck?, startNanos: UInt64 = NIODeadline.now().uptimeNanoseconds) {
+        self.check = check
+        self.startNanos = startNanos
+    }
+
+    /// With the device contract of an ActivityKit model file (`simulate --activity-model`), under the
+    /// checker's default date strategy; a file that cannot be read or parsed is bad input naming it.
+    public convenience init(activityModel path: String, attributesType: String?) throws {
+        let (model, sha256) = try ActivityModelLoader.read(path: path, attributesType: attributesType, profile: "--activity-model", line: nil)
+        self.init(check: PayloadCheck(model: model))
+        modelFile = RunConfig.ActivityModelFile(path: path, sha256: sha256, attributesType: attributesType)
+    }
+
+    public func connectionOpened(id: Int) -> ConnectionRequestLog {
+        let log = ConnectionLog(recording: self)
+        lock.withLock { logs.append(log) }
+        return log
+    }
+
+    /// The device contract's verdict on a Live Activity payload: counted in the shared findings, and in
+    /// the delivered ones that would not decode when it was answered 200.
+    func checkContract(_ payload: ByteBuffer, token: Substring?, delivered: Bool) {
+        guard let check else { return }
+        let verdict = check.checkAsSent(payload: payload.readableBytesView)
+        let failures = verdict.failures
+        var partly = false, event: String?
+        switch verdict {
+        case let .checked(e, _): event = e.rawValue
+        case let .checkedPartly(e, _): (event, partly) = (e.rawValue, true)
+        default: break
+        }
+        lock.withLock {
+            if failures.isEmpty {
+                if case .noEvent = verdict { findings.recordNotChecked() } else { findings.recordDecodes(partly: partly) }
+                return
+            }
+            let marks = findings.recordFailing(keys: DeviceContractSource.keys(failures), partly: partly) {
+                ContractFindings.Sample(token: DeviceToken.redacted(String(token ?? "")), event: event, failures: failures.map(\.description),
+                                        payload: Redaction.sanitize(String(buffer: payload), limit: ContractFindings.payloadExcerptLimit))
+            }
+            if delivered { wouldNotDecode.record(set: marks.set, sample: marks.sample) }
+        }
+    }
+
+    /// Every connection's counts, merged. Call once the simulator has stopped (its event loops are gone).
+    func merged() -> (recorder: RunRecorder, events: EventTally, classes: [RequestKey: Int], perToken: [Substring: TokenCount]) {
+        let recorder = RunRecorder()
+        recorder.start(atNanos: startNanos)
+        var events = EventTally(), classes: [RequestKey: Int] = [:], perToken: [Substring: TokenCount] = [:]
+        for log in lock.withLock({ logs }) {
+            recorder.merge(log.recorder)
+            events = events + log.events
+            classes.merge(log.classes, uniquingKeysWith: +)
+            perToken.merge(log.perToken) { TokenCount(pushes: $0.pushes + $1.pushes, overruns: $0.overruns + $1.overruns) }
+        }
+        return (recorder, events, classes, perToken)
+    }
+
+    var contract: (findings: ContractFindings, delivered: WouldNotDecodeTally)? {
+        check == nil ? nil : lock.withLock { (findings, wouldNotDecode) }
+    }
+
+    struct RequestKey: Hashable {
+        var pushType: String, topic: String, priority: String, answer: String
+    }
+
+    struct TokenCount {
+        var pushes = 0, overruns = 0
+    }
+
+    /// One connection's counts, touched on its event loop only.
+    final class ConnectionLog: ConnectionRequestLog {
+        let recorder = RunRecorder()
+        var events = EventTally()
+        var classes: [RequestKey: Int] = [:]
+        var perToken: [Substring: TokenCount] = [:]
+        private unowned let recording: SimulatorRecording
+
+        init(recording: SimulatorRecording) {
+            self.recording = recording
+            recorder.start(atNanos: recording.startNanos)
+        }
+
+        func answered(_ r: AnsweredRequest) {
+            let answer = r.status == 200 ? "200" : (r.reason ?? String(r.status))
+            classes[RequestKey(pushType: r.pushType ?? "-", topic: r.topic ?? "-", priority: r.priority ?? "-", answer: answer), default: 0] += 1
+            events.record(kind: r.pushType ?? "-", .producedPushes(1))
+            let outcome: Outcome
+            switch r.status {
+            case 200: outcome = .delivered
+            case 0: outcome = .failed(TransportError(code: -1, key: "no_answer"))
+            default:
+                // The status answered, also for a reason the client library does not list (the simulator's own).
+                let known = Reason(rawValue: answer)
+                outcome = .rejected(known.status == r.status ? known : Reason(rawValue: answer, status: r.status, handling: known.handling))
+            }
+            let priority = r.priority.flatMap { Int($0) }.flatMap(Priority.init(rawValue:)) ?? .immediate
+            recorder.record(outcome, priority: priority, intended: r.arrivalNanos, sent: r.arrivalNanos,
+                            completed: r.status == 0 ? 0 : max(r.answerNanos, r.arrivalNanos))
+            guard r.pushType == "liveactivity" else { return }
+            if priority == .immediate, let token = r.deviceToken {
+                perToken[token, default: TokenCount()].pushes += 1
+                if r.budgetOverrun { perToken[token, default: TokenCount()].overruns += 1 }
+            }
+            if let payload = r.payload { recording.checkContract(payload, token: r.deviceToken, delivered: r.status == 200) }
+        }
+    }
+}

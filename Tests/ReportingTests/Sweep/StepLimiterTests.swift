@@ -1,0 +1,105 @@
+import Reporting
+import XCTest
+
+/// The limiter of a failing step, named from its own numbers, on synthetic steps of each kind.
+final class StepLimiterTests: XCTestCase {
+    let criteria = KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99)
+    /// The sweep's first step: 500/s, service time 27 ms, nothing busy.
+    let first: SweepStep = {
+        var s = SweepStep(offeredRate: 500, achievedRate: 500, p99Millis: 60, deliveredShare: 1)
+        s.serviceP50Millis = 27
+        s.serviceMeanMillis = 29
+        s.requests = 1500
+        return s
+    }()
+
+    /// A step at 8,000/s that sent 6,800/s, the 2 × 100 window full, service time flat, engine at 40%.
+    func short() -> SweepStep {
+        var s = SweepStep(offeredRate: 8000, achievedRate: 6800, p99Millis: 300, deliveredShare: 1)
+        s.window = 200
+        s.connections = 2
+        s.streamsPerConnection = 100
+        s.windowFilled = true
+        s.serviceP50Millis = 28
+        s.serviceMeanMillis = 29
+        s.engineCPU = 0.4
+        s.producerCPU = 0.2
+        s.requests = 20_000
+        return s
+    }
+
+    func kind(_ s: SweepStep) -> StepLimiter.Kind? { StepLimiter.classify(s, first: first, criteria: criteria)?.kind }
+
+    func testAPassingStepHasNoLimiter() {
+        XCTAssertNil(StepLimiter.classify(first, first: first, criteria: criteria))
+    }
+
+    func testAFullWindowWithFlatServiceTimeIsTheClientsWindowWithItsCeilingAndTheSetting() throws {
+        let l = try XCTUnwrap(StepLimiter.classify(short(), first: first, criteria: criteria))
+        XCTAssertEqual(l.kind, .clientWindow)
+        // Little's law: 200 in flight ÷ 29 ms = 6,897/s.
+        XCTAssertEqual(try XCTUnwrap(l.ceiling), 200 / 0.029, accuracy: 0.01)
+        XCTAssertTrue(l.evidence.contains("2 connections × 100 streams") && l.evidence.contains("6897 pushes/s"), l.evidence)
+        XCTAssertEqual(l.fix, "raise --streams (now 100) or --connections (now 2): the ceiling grows with the window")
+    }
+
+    func testAFullWindowWithServiceTimeRisingIsTheTarget() {
+        var s = short()
+        s.serviceP50Millis = 90
+        s.serviceMeanMillis = 120
+        XCTAssertEqual(kind(s), .target)
+        XCTAssertTrue(StepLimiter.classify(s, first: first, criteria: criteria)!.evidence.contains("3.3× the first step's 27.0 ms"))
+        // 1.5× is still flat.
+        s.serviceP50Millis = 40
+        XCTAssertEqual(kind(s), .clientWindow)
+    }
+
+    func testNewOverloadAnswersOrUndeliveredSendsAreTheTarget() {
+        var s = short()
+        s.windowFilled = false
+        s.overloadReasons = ["TooManyRequests"]
+        s.overloadShares = ["TooManyRequests": 0.2]
+        XCTAssertEqual(kind(s), .target)
+        var t = short()
+        t.deliveredOfSent = 0.9
+        XCTAssertEqual(kind(t), .target)
+    }
+
+    func testASaturatedEngineOrProducerIsTheClientsCPU() {
+        var s = short()
+        s.engineCPU = 0.93
+        XCTAssertEqual(kind(s), .clientCPU)
+        var p = short()
+        p.producerCPU = 0.9
+        XCTAssertEqual(kind(p), .clientCPU)
+        var late = short()
+        late.producerLateShare = 0.04
+        XCTAssertEqual(kind(late), .clientCPU)
+    }
+
+    func testARecordingThatRanOutIsTheRecording() {
+        var s = short()
+        s.streamEnded = true
+        s.windowSeconds = 2
+        XCTAssertEqual(kind(s), .recording)
+    }
+
+    func testOtherWorkTakingTheCPUIsAHostDisturbance() {
+        var s = short()
+        s.engineCPU = 0.95
+        s.host = HostLoad(otherCores: 0.9, stealCores: 0, idleCores: 0.1, ownCores: 1.0)
+        XCTAssertEqual(kind(s), .hostDisturbed)
+        // Other work with a core left idle took nothing the run needed.
+        s.host = HostLoad(otherCores: 0.9, stealCores: 0, idleCores: 0.8, ownCores: 0.3)
+        XCTAssertEqual(kind(s), .clientCPU)
+        // Steal counts as other work.
+        s.host = HostLoad(otherCores: 0.1, stealCores: 0.5, idleCores: 0, ownCores: 1.4)
+        XCTAssertEqual(kind(s), .hostDisturbed)
+    }
+
+    func testNothingShowingIsUnknown() {
+        var s = short()
+        s.windowFilled = false
+        XCTAssertEqual(kind(s), .unknown)
+    }
+}
