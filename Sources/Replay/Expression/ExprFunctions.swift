@@ -45,28 +45,26 @@ extension ExprCompiler {
         guard let type = Self.signature(name, args.map(\.type)) else {
             throw ExprError(column: column, message: "\(name)() takes \(Self.usage(name)), found \(args.isEmpty ? "nothing" : args.map(\.type.description).joined(separator: " and "))")
         }
-        let evals = args.map(\.eval), shown = args.map(\.shown)
+        let first = args[0].eval, second = args.count > 1 ? args[1].eval : nil, shown = args.map(\.shown)
+        // One or two arguments, passed as values: nothing is allocated per call.
         return ExprNode(type: type, nullable: false, eval: { input in
-            var values: [ExprValue] = []
-            values.reserveCapacity(evals.count)
-            for (i, e) in evals.enumerated() {
-                let v = try e(input)
-                if v == .null { throw ExprFault(column: column, message: "\(name)() found \(shown[i]) null") }
-                values.append(v)
-            }
-            return try ExprConversions.apply(name, values, column: column)
+            let a = try first(input)
+            if a == .null { throw ExprFault(column: column, message: "\(name)() found \(shown[0]) null") }
+            let b = try second?(input)
+            if b == .null { throw ExprFault(column: column, message: "\(name)() found \(shown[1]) null") }
+            return try ExprConversions.apply(name, a, b, column: column)
         }, shown: "\(name)(…)", constant: nil)
     }
 }
 
 /// The functions' work at run time.
 enum ExprConversions {
-    static func apply(_ name: String, _ v: [ExprValue], column: Int) throws -> ExprValue {
+    static func apply(_ name: String, _ a: ExprValue, _ b: ExprValue?, column: Int) throws -> ExprValue {
         func fail(_ why: String) -> ExprFault { ExprFault(column: column, message: "\(name)() \(why)") }
-        switch (name, v[0]) {
+        switch (name, a) {
         case let ("size", .string(s)): return .int(s.unicodeScalars.count)
         case let ("size", .list(l)): return .int(l.count)
-        case ("int", .int), ("double", .double), ("string", .string), ("timestamp", .timestamp), ("duration", .duration): return v[0]
+        case ("int", .int), ("double", .double), ("string", .string), ("timestamp", .timestamp), ("duration", .duration): return a
         case let ("int", .double(d)):
             guard d.isFinite, d > -9.223372036854775808e18, d < 9.223372036854775807e18 else { throw fail("found \(d), out of an int's range") }
             return .int(Int(d))
@@ -90,12 +88,12 @@ enum ExprConversions {
         case let ("duration", .string(s)):
             guard let ms = ExprDuration.millis(s) else { throw fail("cannot read '\(s)' as a duration (like '900s', '15m', '1h30m')") }
             return .duration(ms)
-        case let ("startsWith", .string(s)): if case let .string(p) = v[1] { return .bool(s.hasPrefix(p)) }
-        case let ("endsWith", .string(s)): if case let .string(p) = v[1] { return .bool(s.hasSuffix(p)) }
-        case let ("contains", .string(s)): if case let .string(p) = v[1] { return .bool(p.isEmpty || s.contains(p)) }
+        case let ("startsWith", .string(s)): if case let .string(p)? = b { return .bool(s.hasPrefix(p)) }
+        case let ("endsWith", .string(s)): if case let .string(p)? = b { return .bool(s.hasSuffix(p)) }
+        case let ("contains", .string(s)): if case let .string(p)? = b { return .bool(p.isEmpty || s.contains(p)) }
         default: break
         }
-        throw fail("does not take \(v.map(\.type.description).joined(separator: " and "))")
+        throw fail("does not take \(([a] + (b.map { [$0] } ?? [])).map(\.type.description).joined(separator: " and "))")
     }
 }
 
