@@ -75,8 +75,17 @@ struct SimulateCommand: ParsableCommand {
     @Flag(name: .long, help: "With --report: replace the report a folder already holds.")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("Stop by itself after this many seconds (as SIGTERM would).", valueName: "SECONDS"))
-    var duration: Double?
+    @Option(name: .long, help: ArgumentHelp("Stop by itself after DURATION (30s, 5m; as SIGTERM would), at most 24h.", valueName: "DURATION"))
+    var duration: String?
+
+    /// `--duration` in seconds, nil when not given.
+    func durationSeconds() throws -> Double? {
+        try duration.map { text in
+            do { return Double(try SettingText.duration(.duration, text)) / 1000 } catch let e as RunConfigError {
+                throw ValidationError("--duration " + e.problem)
+            }
+        }
+    }
 
     @Option(name: .long, help: ArgumentHelp("Serve POST /stop over HTTP/1.1 here (e.g. 127.0.0.1:0): stops the simulator as SIGTERM would, for CI steps that cannot signal it. The address is printed as `control: http://HOST:PORT/stop`.", valueName: "ADDR:PORT"))
     var controlListen: String?
@@ -103,7 +112,7 @@ struct SimulateCommand: ParsableCommand {
         if activityModel != nil, report == nil { throw ValidationError("--activity-model goes with --report (the verdicts are in the report)") }
         if activityModelType != nil, activityModel == nil { throw ValidationError("--activity-model-type goes with --activity-model") }
         if let activityModel, !FileManager.default.isReadableFile(atPath: activityModel) { throw ValidationError("--activity-model \(activityModel) cannot be read") }
-        if let duration, !(duration > 0 && duration <= 86_400) { throw ValidationError("--duration \(duration) must be between 0 and 86400 seconds") }
+        if let seconds = try durationSeconds(), seconds > 86_400 { throw ValidationError("--duration \(duration ?? "") must be at most 24h") }
         if let controlListen {
             guard let (host, _) = MetricsServer.parse(controlListen) else { throw ValidationError("--control-listen '\(controlListen)' must be HOST:PORT, like 127.0.0.1:0") }
             if !allowRemote, !SimulatorLaunch.isLoopback(host) { throw ValidationError("--control-listen \(controlListen) is not a loopback address; say --allow-remote to serve other hosts") }
@@ -178,11 +187,11 @@ struct SimulateCommand: ParsableCommand {
 
     /// Waits for SIGINT or SIGTERM, `--duration`, or `POST /stop`, and says which came.
     private func waitForStop(_ signals: SignalStop, _ control: StopEndpoint?) -> String {
-        let deadline = duration.map { Date().addingTimeInterval($0) }
+        let deadline = (try? durationSeconds() ?? nil).flatMap { $0 }.map { Date().addingTimeInterval($0) }
         while true {
             if signals.wait(timeout: 0.1) { return signals.received == SIGINT ? "SIGINT" : "SIGTERM" }
             if control?.stopRequested == true { return "POST /stop" }
-            if let deadline, Date() >= deadline { return "--duration \(duration.map { String(format: "%g", $0) } ?? "") s" }
+            if let deadline, Date() >= deadline { return "--duration \(duration ?? "")" }
         }
     }
 }
