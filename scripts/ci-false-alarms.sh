@@ -6,12 +6,15 @@
 # runs the candidate side against the CI simulator model with 10% more latency (22 ms instead of 20) and 1% of
 # pushes answered 503 ServiceUnavailable.
 #
-#   scripts/ci-false-alarms.sh [--trials K] [--runs N] [--duration S] [--sides honest,planted] [--out DIR] [--help]
+#   scripts/ci-false-alarms.sh [--trials K] [--runs N] [--duration S] [--sides honest,planted] [--out DIR]
+#                              [--rejudge DIR] [--help]
 #
 #   --trials K   trials a side (default 20)
 #   --runs N     runs a side in each trial (default: the gate's, 3)
 #   --duration S seconds a run (default: the gate's, 5)
 #   --sides      which trials to run (default both); a table row is printed for each
+#   --rejudge D  run nothing: compare each trial's runs kept in D (an earlier --out) again at the gate's
+#                current defaults (ci-regression.sh --compare-only), and print the table
 #
 # About 40 s a trial on a quiet 2-core machine at the defaults (6 runs of 5 s, each with a fresh simulator):
 # 40 trials in about half an hour. A trial's folder keeps its compare.md and summary.md. Prints, for each side,
@@ -20,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
-trials=20 runs="" duration="" sides="honest planted" out=reports/ci-false-alarms-$(date +%Y%m%d-%H%M%S)
+trials=20 runs="" duration="" sides="honest planted" rejudge=0 out=reports/ci-false-alarms-$(date +%Y%m%d-%H%M%S)
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
         --duration) duration=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --sides) sides=${2//,/ }; shift 2 ;;
+        --rejudge) rejudge=1; out=$2; shift 2 ;;
         *) echo "ci-false-alarms: unknown argument $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -56,8 +60,10 @@ for kind in $sides; do
         [ -n "$runs" ] && args+=(--runs "$runs")
         [ -n "$duration" ] && args+=(--duration "$duration")
         [ "$kind" = planted ] && args+=(--sim-config-new "$planted")
+        [ "$rejudge" = 1 ] && args=(--out "$dir" --compare-only)
         set +e
-        APNSBENCH_BIN=$bin APNSBENCH_BASE_BIN=$bin scripts/ci-regression.sh "${args[@]}" > "$out/$kind-$i.log" 2>&1
+        log=$out/$kind-$i.log; [ "$rejudge" = 1 ] && log=$out/$kind-$i.rejudged.log
+        APNSBENCH_BIN=$bin APNSBENCH_BASE_BIN=$bin scripts/ci-regression.sh "${args[@]}" > "$log" 2>&1
         code=$?
         set -e
         codes[$kind-$i]=$code

@@ -161,7 +161,9 @@ struct SimulateCommand: ParsableCommand {
         // As a server taken down for maintenance: GOAWAY on every connection, what was taken answered.
         launch.simulator.stopGracefully(graceSeconds: 2)
         control?.close()
-        print("apnsbench simulate: stopped (\(reason))\n" + launch.simulator.counterSnapshot.text)
+        // A signal's sender knows what it sent; a stop it did not send itself is named.
+        let how = reason.hasPrefix("SIG") ? "" : " (\(reason))"
+        print("apnsbench simulate: stopped\(how)\n" + launch.simulator.counterSnapshot.text)
         if let recording, let report {
             let inputs = SimulatorRecording.ReportInputs(
                 counters: launch.simulator.counterSnapshot, budgetPerHour: launch.simulator.configuration.liveActivity.priority10Budget,

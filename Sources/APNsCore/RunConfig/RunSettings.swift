@@ -298,9 +298,9 @@ public enum RunSettings {
         both(.sloP99, flag: "--slo-p99-ms", report: "slo.p99Millis", value: "MS", range: SettingRange(1, 3_600_000),
              help: "SLO: p99 response time (from the intended send) at most MS milliseconds.", load: .int { $0.slo.p99Millis = $1 }) { $0.slo.p99Millis.map { "\($0)" } }.overlay { c, o in if let v = o.sloP99Millis { c.slo.p99Millis = v }; return o.sloP99Millis != nil },
         both(.sloMinDelivered, flag: "--slo-min-delivered", report: "slo.minDelivered", value: "SHARE", range: SettingRange(0, 1),
-             help: "SLO: at least this share of planned pushes delivered.", load: .number { $0.slo.minDelivered = $1 }) { $0.slo.minDelivered.map(number) }.overlay { c, o in if let v = o.sloMinDelivered { c.slo.minDelivered = v }; return o.sloMinDelivered != nil },
+             help: "SLO: at least this share of the pushes owed delivered (not owed: coalesced, nobody to receive, dead tokens, due after the end).", load: .number { $0.slo.minDelivered = $1 }) { $0.slo.minDelivered.map(number) }.overlay { c, o in if let v = o.sloMinDelivered { c.slo.minDelivered = v }; return o.sloMinDelivered != nil },
         both(.sloMaxErrorShare, flag: "--slo-max-error-share", report: "slo.maxErrorShare", value: "CLASS=SHARE", range: SettingRange(0, 1), rule: " for each class", example: "rejected=0.5",
-             help: "SLO: at most this share of planned pushes in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat the flag for several (laid over the profile's classes).") {
+             help: "SLO: at most this share of the pushes owed in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat the flag for several (laid over the profile's classes).") {
             $0.slo.maxErrorShare.map(json)
         }.overlay { c, o in
             // Laid over the profile's classes one by one.
