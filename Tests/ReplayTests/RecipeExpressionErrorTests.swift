@@ -166,4 +166,11 @@ extension RecipeLoaderErrorTests {
         assertRefused(rule("      expiration_seconds: 60\n      expiration_at: \"time + 600\"\n"), line: 24,
                       "'events.status.push.expiration_at' does not go with 'expiration_seconds': give one expiration")
     }
+
+    /// Found by the recipe fuzzer: YAML counts a lone carriage return as a line break, so a syntax error's
+    /// line can be past the last `\n`-separated line; the message shows the last lines instead of crashing.
+    func testASyntaxErrorPastTheLastNewlineIsAnErrorNotACrash() {
+        let yaml = "recipe:\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r fuzafter_end:ons\nevents:\n  leave.created:\n    maa.created}\n    fields: {request_id: int, sputring}\n    push:\n     id: int, sputring}\n    push:\n      when: \"has(request.toke] e + 600\"\n"
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: yaml, file: file)) { XCTAssertTrue($0 is ProfileError, "\($0)") }
+    }
 }

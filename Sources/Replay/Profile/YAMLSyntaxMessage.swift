@@ -52,7 +52,11 @@ enum YAMLSyntaxMessage {
     }
 
     /// The line and the one before and after it, numbered: `  7 | connections: 4`.
+    /// A line past the text's last (the YAML parser counts a lone `\r` as a line break; `lines` were split
+    /// on `\n`) shows the last lines.
     static func around(_ line: Int, _ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "" }
+        let line = min(max(line, 1), lines.count)
         let range = max(1, line - 1)...min(lines.count, line + 1)
         let width = String(range.upperBound).count
         return range.map { n in
