@@ -113,7 +113,7 @@ let package = Package(
         // named from the settings table; a library of its own so that a test parses them as the CLI does.
         .target(
             name: "RunOptions",
-            dependencies: ["APNsCore", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["APNsCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The CLI: parses the command line, then calls Harness for run, sweep, plan and simulate, Reporting
         // for report, compare, merge and model, and Replay for recipe and scale; APNsCore for the settings
@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["APNsCore"], exclude: ["es256_oracle.py"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestSupport"]),
         // Every flag of the shared option groups reaches the configuration, driven from the settings table.
-        .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", "Replay", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
         .testTarget(
             name: "APNsSimulatorTests",

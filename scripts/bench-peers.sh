@@ -91,7 +91,7 @@ run_run() {  # C S schedule-flags...
     local c=$1 s=$2; shift 2
     rm -rf "$work/run"
     timed "$bin" run profiles/order-changes.yaml --target "$url" --ca-cert "$work/ca.pem" --key-path "$keyp" --key-id "$kid" --team-id "$tid" \
-        --connections "$c" --streams "$s" --loop --duration "$seconds" --quiet --out "$work/run" "$@" || true
+        --connections "$c" --streams "$s" --loop --duration "${seconds}s" --quiet --out "$work/run" "$@" || true
     [ -f "$work/run/report.json" ] || { say "apnsbench run wrote no report:"; cat "$work/client.out" >&2; exit 1; }
     python3 - "$work/run/report.json" "$(cpu_of)" <<'PY'
 import json, sys

@@ -9,7 +9,9 @@
 #   scripts/bench-plan.sh .build/release/apnsbench [OUT_DIR] [TREE]
 #
 # TREE (default: this checkout) is BIN's own checkout: the profile names its order-changes recipe, or, in a
-# checkout from before recipes, its workload and template.
+# checkout from before recipes, its workload and template. RECIPE=FILE plans the same streams with another
+# recipe for the same events (profiles/examples/recipes/order-changes-expressions.yaml: the recipe written
+# with expressions).
 set -euo pipefail
 bin=${1:?usage: scripts/bench-plan.sh BIN [OUT_DIR] [TREE]}
 bin=$(realpath "$bin")
@@ -19,7 +21,7 @@ out=$(realpath "$out")
 cd "$(dirname "$0")/.."
 repo=$(realpath "${3:-.}")
 if [ -d "$repo/profiles/recipes" ]; then
-    workload="recipe: $repo/profiles/recipes/order-changes.yaml"
+    workload="recipe: $(realpath "${RECIPE:-$repo/profiles/recipes/order-changes.yaml}")"
 else
     workload=$(printf 'workload: order-changes\ntemplate: %s' "$repo/profiles/templates/order-changes.json")
 fi

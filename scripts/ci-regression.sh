@@ -131,7 +131,7 @@ run_once() {
     local sim_args=(simulate --h2c --port 0 --config "$model" --key-path "$key_path" --key-id "$key_id" --team-id "$team_id")
     local run_args=()
     if [ "$fast" = 1 ]; then sim_args+=(--fast); run_args+=(--closed-loop); fi
-    [ "$duration" != 0 ] && run_args+=(--duration "$duration")
+    [ "$duration" != 0 ] && run_args+=(--duration "${duration}s")
     "$run_bin" "${sim_args[@]}" > "$log" 2>&1 &
     sim_pid=$!
     for _ in $(seq 1 300); do grep -q '^ready' "$log" && break; sleep 0.1; done

@@ -31,7 +31,7 @@
 #   --stream-path PATH  the recorded stream's path inside the pods, instead of the ConfigMap (a large stream
 #                       from an image or volume of yours)
 #   --merge-wait S      how long the merge Job waits for the shards to end (default 21600, 6 h)
-#   -- RUN_FLAGS        passed on to every shard's `apnsbench run` (e.g. -- --rate 4000 --duration 600)
+#   -- RUN_FLAGS        passed on to every shard's `apnsbench run` (e.g. -- --rate 4000 --duration 600s)
 #
 # Exit 0 when written (the files and the next commands are printed), 1 when an input file cannot be used
 # (named), 64 for a bad flag or value.

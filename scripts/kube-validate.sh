@@ -48,7 +48,7 @@ else
     scripts/kube-render.sh --shards 4 --out "$tmp/simulator" --run-id validate-simulator \
         --sim-config profiles/ci-simulator.yaml --storage-class nfs-client >/dev/null
     scripts/kube-render.sh --shards 4 --out "$tmp/sandbox" --run-id validate-sandbox --target sandbox \
-        --profile profiles/order-changes.yaml -- --rate 2000 --duration 300 >/dev/null
+        --profile profiles/order-changes.yaml -- --rate 2000 --duration 300s >/dev/null
     dirs=("$tmp/simulator" "$tmp/sandbox")
 fi
 

@@ -8,7 +8,7 @@
 #     class, only retryable answers were retried, attempts = first sends + retries, each 503 the engine
 #     resent or ended was answered by the simulator, histograms and timeline against the totals;
 #   - nothing due was lost: no push due before the end unsent (run_stopped) or timed out, and the run met
-#     its SLO (delivered share of pushes due >= 80%: the recording's dead tokens and stores without
+#     its SLO (delivered share of pushes owed >= 80%: the recording's dead tokens and stores without
 #     followers are never delivered, 7% of its pushes over a whole pass and 14% of its first 3,500, while
 #     its devices are still registering: the 30-s soak replays no more than those);
 #   - no growth: the descriptor count stays within a band of 8 over the steady part (after the first fifth)

@@ -80,7 +80,9 @@ public struct PayloadTemplate: Sendable {
             case let .notJSON(s, d): return "template \(s): not valid JSON (\(d))"
             case let .unterminatedSlot(s, o): return "template \(s): '{{' at byte \(o) has no closing '}}'"
             case let .badSlotName(s, n): return "template \(s): slot name '\(n)' must be letters, digits and '_'"
-            case let .slotKindConflict(s, n): return "template \(s): slot '\(n)' is used both as a string and as an integer"
+            case let .slotKindConflict(s, n):
+                return "template \(s): slot '\(n)' is used both as a string and as an integer; give the integer use its own name, "
+                    + "\"{{#\(n)_number}}\", and fill both from one source in the recipe (slots: {\(n)_number: \(n)})"
             case let .notAnObject(s): return "template \(s): the payload must be a JSON object"
             case let .unknownFormat(s, n, f):
                 return "template \(s): slot '\(n)' has the format '\(f)'; formats are \(SlotFormat.allCases.map(\.rawValue).joined(separator: ", "))"

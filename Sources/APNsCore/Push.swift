@@ -11,6 +11,9 @@ public struct OutgoingPush: Sendable {
     public var intendedNanos: UInt64 = 0
     /// When the event behind this push was recorded, epoch milliseconds (for recorded-time pacing).
     public var recordedMillis: Int64 = 0
+    /// Whether ``expirationSeconds`` counts from the push's send rather than from the run's start: an
+    /// absolute expiration recorded with the event, shifted as the replay shifts the event's time.
+    public var expirationFromSend = false
     /// A broadcast: the index of its channel in the run's channel list (``EngineConfiguration``), and
     /// `deviceToken` holds the channel's id (so workers, holds and budgets key on the channel). -1: a push to
     /// one device at `deviceToken`.

@@ -1,5 +1,10 @@
 import APNsCore
 import CCurl
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// The request headers whose values differ from push to push (`apns-collapse-id` and `apns-expiration` read
 /// from each push), written into storage one transfer slot owns and linked in front of the push kind's
@@ -33,8 +38,10 @@ final class PushHeaderLines {
 
     /// The list to send `push` with: `list` behind the lines `headers` says the push carries, each left out
     /// when the push has no value for it.
+    /// - Parameter now: the wall clock in epoch seconds, read only for a push whose expiration counts from
+    ///   its send (``OutgoingPush/expirationFromSend``).
     func link(_ push: OutgoingPush, _ headers: PerPushHeaders, expirationBase: Int,
-              before list: UnsafeMutablePointer<curl_slist>?) -> UnsafeMutablePointer<curl_slist>? {
+              before list: UnsafeMutablePointer<curl_slist>?, now: () -> Int = { Int(time(nil)) }) -> UnsafeMutablePointer<curl_slist>? {
         var head = list
         if headers.collapseID, !push.collapseID.isEmpty {
             writeCollapse(push.collapseID)
@@ -42,7 +49,7 @@ final class PushHeaderLines {
             head = nodes
         }
         if headers.expiration, push.expirationSeconds >= 0 {
-            writeExpiration(push.expirationSeconds == 0 ? 0 : expirationBase + push.expirationSeconds)
+            writeExpiration(push.expirationSeconds == 0 ? 0 : (push.expirationFromSend ? now() : expirationBase) + push.expirationSeconds)
             nodes[1] = curl_slist(data: expirationText, next: head)
             head = nodes + 1
         }

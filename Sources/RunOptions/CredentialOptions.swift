@@ -1,6 +1,7 @@
+import APNsCore
 import ArgumentParser
 import Foundation
-import Harness
+
 
 /// The provider-key flags `run` and `simulate` share. Against real APNs (and `run` against anything but
 /// the simulator) a key is needed; the simulator accepts tokens of every key it is given.

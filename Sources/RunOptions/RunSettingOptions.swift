@@ -1,7 +1,7 @@
 import APNsCore
 import ArgumentParser
 import Foundation
-import Harness
+
 
 /// The run settings `run` and `sweep` share: where pushes go, with which key, and every knob of how they
 /// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
@@ -68,13 +68,13 @@ public struct RunSettingOptions: ParsableArguments {
     var sloMaxThrottledShare: Double?
 
     @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
-    var reportInterval: Int?
+    var reportInterval: String?
 
     @Option(name: .setting(.failFast), help: .setting(.failFast))
-    var failFast: Double?
+    var failFast: String?
 
     @Option(name: .setting(.stallTimeout), help: .setting(.stallTimeout))
-    var stallTimeout: Int?
+    var stallTimeout: String?
 
     @Option(name: .setting(.liveActivityBudget), help: .setting(.liveActivityBudget))
     var liveActivityBudget: Int?
@@ -143,9 +143,9 @@ public struct RunSettingOptions: ParsableArguments {
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
         o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
         o.sloMaxThrottledShare = sloMaxThrottledShare
-        o.reportIntervalSeconds = reportInterval
-        o.failFastSeconds = failFast
-        o.stallTimeoutSeconds = stallTimeout
+        o.reportIntervalSeconds = try flag(reportInterval) { Int(try SettingText.duration(.reportInterval, $0, wholeSeconds: true) / 1000) }
+        o.failFastSeconds = try flag(failFast) { Double(try SettingText.duration(.failFast, $0)) / 1000 }
+        o.stallTimeoutSeconds = try flag(stallTimeout) { Int(try SettingText.duration(.stallTimeout, $0, zeroTurnsOff: true, wholeSeconds: true) / 1000) }
         o.liveActivityBudget = liveActivityBudget
         o.apnsModel = apnsModel?.value
         o.allowProductionLoad = allowProductionLoad ? true : nil

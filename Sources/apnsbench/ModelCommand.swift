@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Reporting
@@ -19,7 +20,7 @@ struct ModelFitCommand: ParsableCommand {
             Reads a report of a run against your real path to APNs and writes a model file whose `simulator:` \
             section `apnsbench sweep PROFILE --apns-model FILE` and profiles (`simulator: {model: FILE}`) accept. \
             Measure at a low fixed rate, so that nothing queues on the client: for example against sandbox, \
-            `apnsbench run PROFILE --target sandbox --rate 20 --duration 300` (production stays behind \
+            `apnsbench run PROFILE --target sandbox --rate 20 --duration 300s` (production stays behind \
             --allow-production-load above 100 pushes/s). The file records the source report's run id, date \
             and target.
 
@@ -41,6 +42,7 @@ struct ModelFitCommand: ParsableCommand {
         let path = FileManager.default.fileExists(atPath: report, isDirectory: &isFolder) && isFolder.boolValue
             ? (report as NSString).appendingPathComponent("report.json") : report
         let measured = try RunReport.load(from: path)
+        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the report", path)]) } }
         let fit: ModelFit
         do { fit = try ModelFit.fit(measured, force: force) } catch let e as ModelFit.FitError {
             FileHandle.standardError.write(Data("Error: \(path): \(e)\n".utf8))

@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Harness
@@ -42,6 +43,7 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let config = try ReplayRun.configuration(RunRequest(profilePath: profile))
+        if let out, out != "-" { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: config.inputFiles) } }
         let recipes = try Workloads.recipes(for: config)
         let source = try PushPlan.source(config, recipes: recipes)
         let lines = try out.map { try PlanLineWriter(path: $0, config: config, recipes: recipes, showTokens: showTokens) }

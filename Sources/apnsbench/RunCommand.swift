@@ -49,13 +49,13 @@ struct RunCommand: ParsableCommand {
     var ramp: String?
 
     @Option(name: .setting(.duration), help: .setting(.duration))
-    var duration: Double?
+    var duration: String?
 
     @Flag(name: .setting(.loopRecording), help: .setting(.loopRecording))
     var loop = false
 
-    @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0-600, default 5.", valueName: "SECONDS"))
-    var drain: Double = 5
+    @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0 to 600s, default 5s.", valueName: "DURATION"))
+    var drain = "5s"
 
     @Option(name: .long, help: ArgumentHelp("Also write the SLO as JUnit XML here: one testcase per rule, a failure per rule missed (for CI test reports); written whatever the exit code.", valueName: "FILE"))
     var junit: String?
@@ -79,7 +79,22 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("--junit \(junit): the folder \(folder) does not exist")
             }
         }
-        guard drain >= 0, drain <= 600 else { throw ValidationError("--drain \(drain) must be between 0 and 600 seconds") }
+        _ = try durationSeconds()
+        guard try drainSeconds() <= 600 else { throw ValidationError("--drain \(drain) must be at most 600s") }
+    }
+
+    /// `--duration` in seconds, nil when not given.
+    func durationSeconds() throws -> Double? {
+        try duration.map { text in
+            do { return Double(try SettingText.duration(.duration, text)) / 1000 } catch let e as RunConfigError { throw ValidationError(e.flagDescription) }
+        }
+    }
+
+    /// `--drain` in seconds (0: none).
+    func drainSeconds() throws -> Double {
+        do { return Double(try SettingText.duration(.duration, drain, zeroTurnsOff: true)) / 1000 } catch let e as RunConfigError {
+            throw ValidationError("--drain " + e.problem)
+        }
     }
 
     /// The schedule the flags ask for, or nil to keep the profile's.
@@ -100,16 +115,16 @@ struct RunCommand: ParsableCommand {
         request.caCertificatePath = settings.caCertificatePath
         var o = try settings.overrides()
         o.schedule = try schedule()
-        o.durationSeconds = duration
+        o.durationSeconds = try durationSeconds()
         if loop { o.loopRecording = true }
         o.shard = try distributed.resolvedShard()
         request.overrides = o
         request.runID = try distributed.resolvedRunID()
         request.startAt = try distributed.startTime()
         request.metricsListen = distributed.metricsListen
-        request.metricsLingerSeconds = distributed.metricsLinger
+        request.metricsLingerSeconds = try distributed.lingerSeconds()
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
-        let signals = SignalStop(drainSeconds: drain)
+        let signals = SignalStop(drainSeconds: try drainSeconds())
         request.stop = signals.stop
 
         let result: RunResult

@@ -29,9 +29,16 @@ struct ShardOptions: ParsableArguments {
     var metricsListen: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --metrics-listen: after the report is written, keep serving its final totals this long (0-3600, default 0), so a last scrape sees them.",
-        valueName: "SECONDS"))
-    var metricsLinger: Double = 0
+        "With --metrics-listen: after the report is written, keep serving its final totals this long (0 to 3600s, default 0), so a last scrape sees them.",
+        valueName: "DURATION"))
+    var metricsLinger = "0"
+
+    /// `--metrics-linger` in seconds.
+    func lingerSeconds() throws -> Double {
+        do { return Double(try SettingText.duration(.duration, metricsLinger, zeroTurnsOff: true)) / 1000 } catch let e as RunConfigError {
+            throw ValidationError("--metrics-linger " + e.problem)
+        }
+    }
 
     /// The process's environment, where `--shards` reads JOB_COMPLETION_INDEX and the run id APNSBENCH_RUN_ID;
     /// not a command-line option (it is left out of `CodingKeys`).
@@ -46,10 +53,9 @@ struct ShardOptions: ParsableArguments {
         if let listen = metricsListen, MetricsServer.parse(listen) == nil {
             throw ValidationError("--metrics-listen '\(listen)' must be HOST:PORT, like 0.0.0.0:9464 or 127.0.0.1:0")
         }
-        guard metricsLinger >= 0, metricsLinger <= 3600 else {
-            throw ValidationError("--metrics-linger \(metricsLinger) must be between 0 and 3600 seconds")
-        }
-        if metricsLinger > 0, metricsListen == nil { throw ValidationError("--metrics-linger goes with --metrics-listen") }
+        let linger = try lingerSeconds()
+        guard linger <= 3600 else { throw ValidationError("--metrics-linger \(metricsLinger) must be at most 3600s") }
+        if linger > 0, metricsListen == nil { throw ValidationError("--metrics-linger goes with --metrics-listen") }
     }
 
     /// `--shard I/N`, or `--shards N` with I from JOB_COMPLETION_INDEX; nil for an unsharded run. Ranges are

@@ -62,5 +62,11 @@ final class HeaderSetTests: XCTestCase {
         XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))),
                        ["apns-collapse-id: " + String(repeating: "c", count: 100)] + shared, "a longer value grows the buffer")
         XCTAssertEqual(set.perPushHeaders(kind: 0), PerPushHeaders())
+        // An expiration that counts from the push's send (expiration_at) is added to the clock at the send.
+        push.expirationSeconds = 600
+        push.expirationFromSend = true
+        push.collapseID = []
+        XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate),
+                                       now: { 1_900_000_000 })), ["apns-expiration: 1900000600"] + shared)
     }
 }

@@ -72,6 +72,13 @@ final class OutputOverwriteTests: XCTestCase {
         XCTAssertEqual(error(scaffold.output), "Error: --out \(recording) is the recording \(recording), an input of this command: write elsewhere (no command writes over its own input)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: recording)), try Data(contentsOf: URL(fileURLWithPath: RepoFiles.stream("leave-requests"))))
 
+        let plan = try apnsbench(["plan", "profiles/leave-requests.yaml", "--out", "profiles/streams/leave-requests.ndjson"], directory: RepoFiles.root)
+        XCTAssertEqual(plan.status, 64, plan.output)
+        XCTAssertEqual(error(plan.output), "Error: --out profiles/streams/leave-requests.ndjson is the recording profiles/streams/leave-requests.ndjson, an input of this command: write elsewhere (no command writes over its own input)")
+        let fit = try apnsbench(["model", "fit", report, "--out", report])
+        XCTAssertEqual(fit.status, 64, fit.output)
+        XCTAssertEqual(error(fit.output), "Error: --out \(report) is the report \(report), an input of this command: write elsewhere (no command writes over its own input)")
+
         let run = try apnsbench(["run", "profiles/leave-requests.yaml", "--out", "profiles"], directory: RepoFiles.root)
         XCTAssertEqual(run.status, 64, run.output)
         XCTAssertEqual(error(run.output), "Error: --out profiles holds the profile profiles/leave-requests.yaml, an input of this command: write elsewhere (no command writes over its own input)")

@@ -54,7 +54,7 @@ final class ShardedRunTests: XCTestCase {
         for index in 0..<3 {
             var arguments = ["run", profile, "--shards", "3", "--run-id", "sharded-test", "--start-at", stamp,
                              "--out", shardRoot.appendingPathComponent("shard-\(index)").path] + common
-            if index == 0 { arguments += ["--metrics-listen", "127.0.0.1:0", "--metrics-linger", "60"] }
+            if index == 0 { arguments += ["--metrics-listen", "127.0.0.1:0", "--metrics-linger", "60s"] }
             shards.append(try ChildProcess(binary, arguments, environment: ["JOB_COMPLETION_INDEX": String(index)]))
         }
         // Shard 0 names its metrics port; fetch once the shards are sending.

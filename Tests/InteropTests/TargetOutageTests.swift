@@ -34,7 +34,7 @@ final class TargetOutageTests: XCTestCase {
         defer { ScratchFolder.remove(folder) }
         let out = folder.appendingPathComponent("run")
         let profile = try writeProfile(in: folder, bundleID: first.bundleID)
-        var arguments = ["run", profile, "--target", first.url, "--rate", "50", "--loop", "--duration", "\(Self.seconds)",
+        var arguments = ["run", profile, "--target", first.url, "--rate", "50", "--loop", "--duration", "\(Self.seconds)s",
                          "--out", out.path, "--key-path", first.keyPath, "--key-id", first.key.keyID, "--team-id", first.key.teamID, "--quiet"]
         if tls { arguments += ["--ca-cert", first.caPath] }
         let run = try ChildProcess(APNsBenchProcess.binary(), arguments)

@@ -11,7 +11,7 @@ extension RecipeLoaderErrorTests {
         "    push:\n      to: \(to)\n      template: t.json\n" + extra
     }
 
-    private static let toShape = "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}"
+    private static let toShape = "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}"
     private static let testShape = "{equals: V}, {one_of: […]}, {not: V}, {present: true}, {absent: true}, or gt/ge/lt/le: N"
 
     func testAnEmptyTestIsRefused() {
@@ -50,7 +50,7 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAValueSourceWithTwoKindsOrAKeyOfAnotherIsRefused() {
-        let shape = "a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}"
+        let shape = "a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}"
         assertRefused(recipe(push: push("      slots: {title: {const: x, from: title}}\n")), line: 20,
                       "'events.status.push.slots.title.from' does not go with 'const': a value source is \(shape)")
         assertRefused(recipe(push: push("      slots: {title: {from: title, separator: \"-\"}}\n")), line: 20,
@@ -59,7 +59,7 @@ extension RecipeLoaderErrorTests {
 
     func testAHeaderValueTakesOnlyItsKeys() {
         assertRefused(recipe(push: push("      collapse_id: {from: title, separator: x}\n")), line: 20,
-                      "'events.status.push.collapse_id.separator' is not a known key (known: from, map, default)")
+                      "'events.status.push.collapse_id.separator' is not a known key (known: from, map, default, expr)")
     }
 
     func testAFieldRuleThatBothRefusesAndAbsentsAnEmptyValueIsRefused() {
@@ -71,8 +71,8 @@ extension RecipeLoaderErrorTests {
 
     func testAMisspelledKeyGetsTheClosestKnownOne() {
         assertRefused(recipe(push: "    push:\n      to: {entity: request, key: request_id}\n      templte: t.json\n"), line: 19,
-                      "'events.status.push.templte' is not a known key (known: name, when, to, template, push_type, topic, priority, live_activity_event, expiration_seconds, collapse_id, slots, remember, after_end); did you mean 'template'?")
+                      "'events.status.push.templte' is not a known key (known: name, when, to, template, push_type, topic, priority, live_activity_event, expiration_seconds, expiration_at, collapse_id, slots, remember, after_end); did you mean 'template'?")
         assertRefused(recipe(push: push("", to: "{entity: request, kye: request_id}")), line: 18,
-                      "'events.status.push.to.kye' is not a known key (known: token, entity, key, group, if_absent); did you mean 'key'?")
+                      "'events.status.push.to.kye' is not a known key (known: token, entity, key, group, if_absent, where); did you mean 'key'?")
     }
 }

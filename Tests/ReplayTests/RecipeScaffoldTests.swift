@@ -47,6 +47,35 @@ final class RecipeScaffoldTests: XCTestCase {
         XCTAssertTrue(yaml.contains("    # push:"), yaml)
     }
 
+    func testASegmentTakingManyValuesIsACaptureSlugsIncluded() throws {
+        let staff = ["sakura-sushi", "pasta-place", "noodle-bar"].enumerated().map { i, slug in
+            #"{"at":"2025-01-01T00:00:0\#(i)Z","method":"POST","path":"/v1/restaurants/\#(slug)/staff","body":{"name":"n\#(i)"}}"#
+        }
+        let (yaml, recipe, ledger) = try scaffold(staff + [
+            #"{"at":"2025-01-01T00:00:05Z","method":"POST","path":"/v1/orders","body":{"n":1}}"#,
+            #"{"at":"2025-01-01T00:00:06Z","method":"POST","path":"/v1/devices","body":{"n":2}}"#,
+            #"{"at":"2025-01-01T00:00:07Z","method":"POST","path":"/v1/tablets","body":{"n":3}}"#,
+        ])
+        XCTAssertEqual(ledger.events.invalidTotal, 0, yaml)
+        // One event for every restaurant; the collections after the version stay events of their own.
+        XCTAssertEqual(recipe.events.map(\.name), ["orders.post", "devices.post", "tablets.post", "restaurants.staff.post"])
+        XCTAssertTrue(yaml.contains(#"match: "POST /v1/restaurants/:restaurantId/staff""#), yaml)
+        XCTAssertTrue(yaml.contains(#"restaurant_id: {type: string, from: path.restaurantId}"#), yaml)
+    }
+
+    func testAnObjectThatIsSometimesNullIsReadByItsMembersEachOptional() throws {
+        let (yaml, recipe, ledger) = try scaffold([
+            #"{"at":"2025-01-01T00:00:00Z","kind":"a","courier":{"name":"Sam","phone":"1"}}"#,
+            #"{"at":"2025-01-01T00:00:01Z","kind":"a","courier":null}"#,
+            #"{"at":"2025-01-01T00:00:02Z","kind":"a","courier":{"name":"Al","phone":"2"}}"#,
+        ])
+        XCTAssertEqual(ledger.events.invalidTotal, 0, yaml)
+        // Not a `string?` "always null": the object's members, absent on the line where it is null.
+        XCTAssertEqual(recipe.events[0].fields.map(\.shownAs), ["courier.name", "courier.phone"])
+        XCTAssertEqual(recipe.events[0].fields.map(\.optional), [true, true])
+        XCTAssertFalse(yaml.contains("always null"), yaml)
+    }
+
     func testEventsWithAKindFieldAreGroupedByItsValue() throws {
         let (yaml, recipe, ledger) = try scaffold([
             #"{"at":1735689600,"kind":"device.register","device_id":"d1","push_token":"\#(token)","store_ids":[1,2]}"#,

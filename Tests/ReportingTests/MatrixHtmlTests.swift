@@ -16,7 +16,7 @@ final class MatrixHtmlTests: XCTestCase {
         var cells = cells()
         for i in cells.indices { cells[i].deliveredShare = nil }
         // Worked out for the chart from planned and delivered.
-        XCTAssertTrue(MatrixHtml.render(cells: cells, usl: nil, title: "old").contains("Delivered share of planned</figcaption><svg"))
+        XCTAssertTrue(MatrixHtml.render(cells: cells, usl: nil, title: "old").contains("Delivered share of owed</figcaption><svg"))
     }
 
     func testThePageHasTheTableEveryChartAndTheFit() throws {
@@ -29,7 +29,7 @@ final class MatrixHtmlTests: XCTestCase {
             XCTAssertTrue(html.contains("<code>\(c.label)</code>"), "\(c.label) in the table")
             XCTAssertEqual(html.components(separatedBy: ">\(c.label)</text>").count - 1, 6, "\(c.label) labels a bar in each of the 6 charts")
         }
-        for title in ["Pushes sent", "Budget-throttled", "p99 response time", "Delivered share of planned", "Throughput", "Pushes saved by coalescing"] {
+        for title in ["Pushes sent", "Budget-throttled", "p99 response time", "Delivered share of owed", "Throughput", "Pushes saved by coalescing"] {
             XCTAssertTrue(html.contains("<figcaption>\(title)"), title)
         }
         XCTAssertEqual(html.components(separatedBy: "<svg class=\"bars\"").count - 1, 6)

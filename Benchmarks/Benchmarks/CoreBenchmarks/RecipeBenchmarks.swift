@@ -45,6 +45,15 @@ func recipeBenchmarks() {
         orderChangesFanOut(benchmark, RecipeRules(try! RecipeLoader.load(yaml: yaml, file: path), priority: .immediate))
     }
 
+    // The same fan-out planned by the recipe written with expressions
+    // (profiles/examples/recipes/order-changes-expressions.yaml): a `when:` and two slots computed once per event,
+    // and a `where:` tested on each of the 1 000 members.
+    Benchmark("RecipeFill_OrderChangesFanOutExpressions") { benchmark in
+        let path = recipePath("order-changes").replacingOccurrences(of: "profiles/recipes/order-changes.yaml",
+                                                                    with: "profiles/examples/recipes/order-changes-expressions.yaml")
+        orderChangesFanOut(benchmark, RecipeRules(try! RecipeLoader.load(path: path), priority: .immediate))
+    }
+
     // cdbl-leave: each line is one alert to the token it names. The measured call applies the line, which reads
     // its fields (the strings longer than 15 bytes are decoded into allocated strings, as every line's are: here the
     // token, title, body, target_id and thread_id), and fills its push (created_at, text: one string).

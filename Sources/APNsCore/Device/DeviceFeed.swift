@@ -47,22 +47,21 @@ public final class DeviceFeed {
             let sentAfter = push.intendedNanos > startNanos ? Int64((push.intendedNanos - startNanos) / 1_000_000) : 0
             device.expiration = seconds == 0 ? .immediately : .at(push.recordedMillis + max(0, Int64(seconds) * 1000 - sentAfter))
         }
-        if kind.pushType == .liveactivity { readActivityKeys(push.body, into: &device) }
+        if kind.pushType == .liveactivity { push.body.withUnsafeBufferPointer { Self.readActivityKeys($0, tape: &tape, into: &device) } }
         pushes.append(device)
     }
 
-    /// `aps.event`, `aps.stale-date` and `aps.dismissal-date` (epoch seconds, as recorded) of a Live Activity payload.
-    private func readActivityKeys(_ body: [UInt8], into device: inout DevicePush) {
-        body.withUnsafeBufferPointer { bytes in
-            do throws(JSONSyntaxError) { try tape.scan(bytes) } catch { return }
-            guard let aps = Self.member("aps", of: 0, tape.nodes, bytes), tape.nodes[aps].kind == .object else { return }
-            if let e = Self.member("event", of: aps, tape.nodes, bytes), tape.nodes[e].kind == .string {
-                let n = tape.nodes[e]
-                device.activityEvent = DevicePush.ActivityEvent(rawValue: String(decoding: bytes[n.start..<n.end], as: UTF8.self))
-            }
-            device.staleAtMillis = Self.member("stale-date", of: aps, tape.nodes, bytes).flatMap { Self.millis(tape.nodes[$0], bytes) }
-            device.dismissAtMillis = Self.member("dismissal-date", of: aps, tape.nodes, bytes).flatMap { Self.millis(tape.nodes[$0], bytes) }
+    /// Reads `aps.event`, `aps.stale-date` and `aps.dismissal-date` (epoch seconds, as written) of a Live Activity
+    /// payload into `device`, scanning it into `tape`; a payload that does not scan leaves them unset.
+    public static func readActivityKeys(_ bytes: UnsafeBufferPointer<UInt8>, tape: inout JSONTape, into device: inout DevicePush) {
+        do throws(JSONSyntaxError) { try tape.scan(bytes) } catch { return }
+        let nodes = tape.nodes
+        guard let aps = member("aps", of: 0, nodes, bytes), nodes[aps].kind == .object else { return }
+        if let e = member("event", of: aps, nodes, bytes), nodes[e].kind == .string {
+            device.activityEvent = DevicePush.ActivityEvent(rawValue: String(decoding: bytes[nodes[e].start..<nodes[e].end], as: UTF8.self))
         }
+        device.staleAtMillis = member("stale-date", of: aps, nodes, bytes).flatMap { millis(nodes[$0], bytes) }
+        device.dismissAtMillis = member("dismissal-date", of: aps, nodes, bytes).flatMap { millis(nodes[$0], bytes) }
     }
 
     /// The index of `key`'s value in the object at `object`, or nil.

@@ -270,9 +270,9 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public struct SLO: Codable, Equatable, Sendable {
         /// p99 response time (from the intended send) at most this many ms, 1 ms – 1 hour.
         public var p99Millis: Int?
-        /// At least this share of planned pushes delivered, 0–1.
+        /// At least this share of the pushes owed delivered, 0–1 (`RunReport.Pushes.deliveredShare`).
         public var minDelivered: Double?
-        /// At most this share of planned pushes in each named class, 0–1, by class
+        /// At most this share of the pushes owed in each named class, 0–1, by class
         /// (``ErrorClass``): `{"rejected": 0.01, "timed_out": 0}`.
         public var maxErrorShare: [String: Double]?
         /// At most this share of delivered pushes that the device would not decode (checked against the

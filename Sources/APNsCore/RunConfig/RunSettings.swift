@@ -226,13 +226,13 @@ public enum RunSettings {
           default: "30000", range: SettingRange(1, 600_000), rule: " ms", help: "How long one push may take from send to answer before it counts as timed out, ms.", load: .int { $0.transport.pushTimeoutMillis = $1 }) {
             "\($0.transport.pushTimeoutMillis)"
         },
-        both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "SECONDS", default: "10s", range: SettingRange(1, 600),
-             help: "While no request to the target has ever been answered, give up after SECONDS of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.", load: .duration { $0.transport.failFastSeconds = Double($1) / 1000 }) {
+        both(.failFast, flag: "--fail-fast", report: "transport.failFastSeconds", value: "DURATION", default: "10s", range: SettingRange(1, 600), rule: " seconds", example: "30s",
+             help: "While no request to the target has ever been answered, give up after DURATION of connect, DNS, TLS or ALPN failures and exit 1 naming the cause.", load: .duration { $0.transport.failFastSeconds = Double($1) / 1000 }) {
             $0.transport.failFastSeconds.map(seconds)
         }.overlay { c, o in if let v = o.failFastSeconds { c.transport.failFastSeconds = v }; return o.failFastSeconds != nil },
-        both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "SECONDS", default: "10s",
-             range: SettingRange(1, 600), rule: " and shorter than the push timeout, 0 turns it off",
-             help: "The stall watchdog: when pushes on a connection have moved no byte for SECONDS, give the connection up and retry its pushes by the retry policy; the report counts the stalls.", load: .wholeSeconds(zeroTurnsOff: true) { $0.transport.stallTimeoutSeconds = $1 }) {
+        both(.stallTimeout, flag: "--stall-timeout", report: "transport.stallTimeoutSeconds", value: "DURATION", default: "10s",
+             range: SettingRange(1, 600), rule: " seconds, whole, and shorter than the push timeout; 0 turns it off", example: "20s",
+             help: "The stall watchdog: when pushes on a connection have moved no byte for DURATION, give the connection up and retry its pushes by the retry policy; the report counts the stalls.", load: .wholeSeconds(zeroTurnsOff: true) { $0.transport.stallTimeoutSeconds = $1 }) {
             $0.transport.stallTimeoutSeconds.map { $0 == 0 ? "0" : "\($0)s" }
         }.overlay { c, o in if let v = o.stallTimeoutSeconds { c.transport.stallTimeoutSeconds = v }; return o.stallTimeoutSeconds != nil },
         s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
@@ -274,8 +274,8 @@ public enum RunSettings {
              help: "Open loop at a rate rising from FROM to TO pushes a second over SECONDS.") {
             if case let .ramp(a, b, t) = $0.schedule.mode { return "\"\(number(a)):\(number(b)):\(number(t))\"" } else { return nil }
         }.overlay { _, o in if case .ramp? = o.schedule { return true } else { return false } },
-        both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "SECONDS", example: "30",
-             help: "Stop sending after this many seconds (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, and those still not sent then count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
+        both(.duration, flag: "--duration", report: "schedule.durationSeconds", value: "DURATION", example: "30s",
+             help: "Stop sending after DURATION (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged (the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, and those still not sent then count as 'run_stopped'.", load: .duration { $0.schedule.durationSeconds = Double($1) / 1000 }) { $0.schedule.durationSeconds.map(seconds) }.overlay { c, o in if let v = o.durationSeconds { c.schedule.durationSeconds = v }; return o.durationSeconds != nil },
         RunSetting(key: .loopRecording, profileKey: "loop_recording", flag: "--loop", profileOnly: nil, reportPath: "schedule.loopRecording",
                    valueName: nil, defaultValue: "", rule: "",
                    help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends (the same tokens and payloads).",
@@ -298,9 +298,9 @@ public enum RunSettings {
         both(.sloP99, flag: "--slo-p99-ms", report: "slo.p99Millis", value: "MS", range: SettingRange(1, 3_600_000),
              help: "SLO: p99 response time (from the intended send) at most MS milliseconds.", load: .int { $0.slo.p99Millis = $1 }) { $0.slo.p99Millis.map { "\($0)" } }.overlay { c, o in if let v = o.sloP99Millis { c.slo.p99Millis = v }; return o.sloP99Millis != nil },
         both(.sloMinDelivered, flag: "--slo-min-delivered", report: "slo.minDelivered", value: "SHARE", range: SettingRange(0, 1),
-             help: "SLO: at least this share of planned pushes delivered.", load: .number { $0.slo.minDelivered = $1 }) { $0.slo.minDelivered.map(number) }.overlay { c, o in if let v = o.sloMinDelivered { c.slo.minDelivered = v }; return o.sloMinDelivered != nil },
+             help: "SLO: at least this share of the pushes owed delivered (not owed: coalesced, nobody to receive, dead tokens, due after the end).", load: .number { $0.slo.minDelivered = $1 }) { $0.slo.minDelivered.map(number) }.overlay { c, o in if let v = o.sloMinDelivered { c.slo.minDelivered = v }; return o.sloMinDelivered != nil },
         both(.sloMaxErrorShare, flag: "--slo-max-error-share", report: "slo.maxErrorShare", value: "CLASS=SHARE", range: SettingRange(0, 1), rule: " for each class", example: "rejected=0.5",
-             help: "SLO: at most this share of planned pushes in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat the flag for several (laid over the profile's classes).") {
+             help: "SLO: at most this share of the pushes owed in a class: rejected, failed, timed_out, not_sent or errors (the first three together); repeat the flag for several (laid over the profile's classes).") {
             $0.slo.maxErrorShare.map(json)
         }.overlay { c, o in
             // Laid over the profile's classes one by one.
@@ -319,7 +319,7 @@ public enum RunSettings {
              help: "SLO, with a device model (simulator device:): at most this share of delivered pushes throttled on the device (past a Live Activity budget).",
              load: .number { $0.slo.maxThrottledShare = $1 }) { $0.slo.maxThrottledShare.map(number) }
             .overlay { c, o in if let v = o.sloMaxThrottledShare { c.slo.maxThrottledShare = v }; return o.sloMaxThrottledShare != nil },
-        both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "SECONDS", default: "1s", range: SettingRange(1, 3600), rule: " whole seconds",
+        both(.reportInterval, flag: "--report-interval", report: "reportIntervalSeconds", value: "DURATION", default: "1s", range: SettingRange(1, 3600), rule: " seconds, whole", example: "5s",
              help: "The report timeline's interval.", load: .wholeSeconds(zeroTurnsOff: false) { $0.reportIntervalSeconds = $1 }) { $0.reportIntervalSeconds.map { "\($0)s" } }.overlay { c, o in if let v = o.reportIntervalSeconds { c.reportIntervalSeconds = v }; return o.reportIntervalSeconds != nil },
         both(.liveActivityBudget, flag: "--live-activity-budget", report: "liveActivityBudget", value: "N", default: "10", range: SettingRange(0, 1_000_000), rule: ", 0 counts nothing",
              help: "The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour of recorded time before iOS throttles (an assumption, Apple does not publish it).", load: .int { $0.liveActivityBudget = $1 }) {

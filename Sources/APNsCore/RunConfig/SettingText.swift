@@ -21,10 +21,20 @@ public enum SettingText {
     /// A window of recorded time in ms: a duration like `250ms` or `1s` (``DurationText``), or `0`, which
     /// turns the setting off.
     public static func window(_ key: ConfigKey, _ text: String) throws -> Int64 {
-        if text.trimmingCharacters(in: .whitespaces) == "0" { return 0 }
+        try duration(key, text, zeroTurnsOff: true)
+    }
+
+    /// A duration in ms (``DurationText``: `250ms`, `10s`, `5m`, the unit written), the one reader of every
+    /// duration setting's flag, profile key and `--vary` value. With `zeroTurnsOff`, `0` is read as 0 (the
+    /// setting off); with `wholeSeconds`, the duration must be whole seconds.
+    public static func duration(_ key: ConfigKey, _ text: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Int64 {
+        let off = zeroTurnsOff ? " (0 turns it off)" : ""
+        if zeroTurnsOff, text.trimmingCharacters(in: .whitespaces) == "0" { return 0 }
         guard let ms = DurationText.millis(text) else {
-            throw RunConfigError(key, "must be a duration like 250ms or 1s, at most a year (0 turns it off), found '\(text)'")
+            let like = wholeSeconds ? "10s or 1m" : "250ms, 10s or 5m"
+            throw RunConfigError(key, "must be a duration like \(like), at most a year\(off): \(DurationText.refusal(text))")
         }
+        if wholeSeconds, ms % 1000 != 0 { throw RunConfigError(key, "must be whole seconds, like 10s or 1m\(off), found '\(text)'") }
         return ms
     }
 

@@ -272,7 +272,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         requestLog.answered(AnsweredRequest(
             pushType: fields.pushType, topic: fields.topic, priority: fields.priority, deviceToken: token, status: status, reason: reason,
             arrivalNanos: arrival, answerNanos: answerAt, payload: fields.pushType == "liveactivity" ? body : nil,
-            budgetOverrun: decision?.budgetOverrun ?? false))
+            budgetOverrun: decision?.budgetOverrun ?? false, collapseID: fields.collapseID, expiration: fields.expiration))
     }
 
     /// The connection's rules for a request just validated (stream limit, faults, GOAWAY), or nil when

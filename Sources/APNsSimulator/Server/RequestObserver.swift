@@ -6,6 +6,9 @@ public struct AnsweredRequest {
     public var pushType: String?
     public var topic: String?
     public var priority: String?
+    /// `apns-collapse-id` and `apns-expiration` as sent (for the device model).
+    public var collapseID: String?
+    public var expiration: String?
     /// The path's device token (nil when the path is not `/3/device/<token>`).
     public var deviceToken: Substring?
     /// The HTTP status answered; 0 when the connection was reset or stalled instead (no answer).
@@ -22,7 +25,8 @@ public struct AnsweredRequest {
     public var budgetOverrun: Bool
 
     public init(pushType: String?, topic: String?, priority: String?, deviceToken: Substring?, status: Int, reason: String?,
-                arrivalNanos: UInt64, answerNanos: UInt64, payload: ByteBuffer? = nil, budgetOverrun: Bool = false) {
+                arrivalNanos: UInt64, answerNanos: UInt64, payload: ByteBuffer? = nil, budgetOverrun: Bool = false,
+                collapseID: String? = nil, expiration: String? = nil) {
         self.pushType = pushType
         self.topic = topic
         self.priority = priority
@@ -33,6 +37,8 @@ public struct AnsweredRequest {
         self.answerNanos = answerNanos
         self.payload = payload
         self.budgetOverrun = budgetOverrun
+        self.collapseID = collapseID
+        self.expiration = expiration
     }
 }
 

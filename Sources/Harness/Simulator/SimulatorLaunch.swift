@@ -121,6 +121,7 @@ public struct SimulatorLaunch {
             certificates = options.tlsNames.isEmpty ? nil : try SimulatorCertificates.generate(extraDNSNames: options.tlsNames)
         }
         let simulator = try APNsSimulator(configuration: c, certificates: certificates)
+        (options.requestObserver as? SimulatorRecording)?.deviceModel = c.device
         simulator.requestObserver = options.requestObserver
         try simulator.start()
         do {

@@ -57,6 +57,7 @@ extension SimulatorRecording {
                                          durationSeconds: inputs.durationSeconds, facts: facts)
         if let contract { report.pushes.wouldNotDecode = RunReport.WouldNotDecode(findings: contract.findings, delivered: contract.delivered) }
         report.received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
+        report.device = deviceSection()
         return report
     }
 

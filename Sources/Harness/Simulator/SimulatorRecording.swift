@@ -20,6 +20,10 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
     private var logs: [ConnectionLog] = []
     private var findings = ContractFindings()
     private var wouldNotDecode = WouldNotDecodeTally()
+    /// The device model's parameters when the simulator's configuration has `device:` (set before it starts),
+    /// and the wall clock at `startNanos`, which the model's times count on.
+    var deviceModel: DeviceModelParameters?
+    let startEpochMillis = Int64(Date().timeIntervalSince1970 * 1000)
 
     /// - Parameter check: the device contract for Live Activity payloads (`--activity-model`), or nil.
     public init(check: PayloadCheck?, startNanos: UInt64 = NIODeadline.now().uptimeNanoseconds) {
@@ -67,6 +71,16 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
     }
 
     /// Every connection's counts, merged. Call once the simulator has stopped (its event loops are gone).
+    /// The device side of what was accepted, when the configuration has `device:`: every connection's 200s in
+    /// the order they arrived, through the device model.
+    func deviceSection() -> RunReport.Device? {
+        guard let parameters = deviceModel else { return nil }
+        var pushes = lock.withLock { logs }.flatMap(\.devicePushes)
+        pushes = pushes.indices.sorted { pushes[$0].atMillis != pushes[$1].atMillis ? pushes[$0].atMillis < pushes[$1].atMillis : $0 < $1 }
+            .map { pushes[$0] }
+        return DeviceTally(pushes: pushes, parameters: parameters).section
+    }
+
     func merged() -> (recorder: RunRecorder, events: EventTally, classes: [RequestKey: Int], perToken: [Substring: TokenCount]) {
         let recorder = RunRecorder()
         recorder.start(atNanos: startNanos)
@@ -98,6 +112,9 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         var events = EventTally()
         var classes: [RequestKey: Int] = [:]
         var perToken: [Substring: TokenCount] = [:]
+        /// The pushes answered 200, for the device model (when it is on).
+        var devicePushes: [DevicePush] = []
+        private var tape = JSONTape()
         private unowned let recording: SimulatorRecording
 
         init(recording: SimulatorRecording) {
@@ -121,12 +138,29 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
             let priority = r.priority.flatMap { Int($0) }.flatMap(Priority.init(rawValue:)) ?? .immediate
             recorder.record(outcome, priority: priority, intended: r.arrivalNanos, sent: r.arrivalNanos,
                             completed: r.status == 0 ? 0 : max(r.answerNanos, r.arrivalNanos))
+            if r.status == 200, recording.deviceModel != nil { keepForDevice(r, priority: priority) }
             guard r.pushType == "liveactivity" else { return }
             if priority == .immediate, let token = r.deviceToken {
                 perToken[token, default: TokenCount()].pushes += 1
                 if r.budgetOverrun { perToken[token, default: TokenCount()].overruns += 1 }
             }
             if let payload = r.payload { recording.checkContract(payload, token: r.deviceToken, delivered: r.status == 200) }
+        }
+
+        /// An accepted push as the device model reads it, on the wall clock (a sender's pushes are sent when meant).
+        private func keepForDevice(_ r: AnsweredRequest, priority: Priority) {
+            guard let token = r.deviceToken else { return }
+            let at = recording.startEpochMillis + Int64((r.arrivalNanos &- recording.startNanos) / 1_000_000)
+            var push = DevicePush(token: String(token), atMillis: at, priority: priority,
+                                  pushType: r.pushType.flatMap(PushType.init(rawValue:)) ?? .alert, collapseID: r.collapseID)
+            if let e = r.expiration.flatMap({ Int64($0) }) { push.expiration = e == 0 ? .immediately : .at(e * 1000) }
+            if let payload = r.payload {
+                payload.withUnsafeReadableBytes { raw in
+                    DeviceFeed.readActivityKeys(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count),
+                                                tape: &tape, into: &push)
+                }
+            }
+            devicePushes.append(push)
         }
     }
 }

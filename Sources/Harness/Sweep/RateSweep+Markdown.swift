@@ -33,14 +33,19 @@ extension RateSweep {
                 out.append(String(format: "**Knee: x%g the recorded pace** (it offered %.0f pushes/s), ", x, knee)
                     + (o.verdict?.bracket.map { $0.replacingOccurrences(of: " pushes/s", with: "× the recorded pace") } ?? ""))
             } else {
-                out.append(String(format: "**Knee: %.0f pushes/s**", knee) + (o.verdict?.bracket.map { ", " + $0 } ?? ""))
+                // The bracket is in the schedule's rates (the search's); the knee in pushes offered (less the not sendable).
+                let scheduled = o.verdict?.knee.map { String(format: " offered (scheduled %.0f/s)", $0) } ?? ""
+                out.append(String(format: "**Knee: %.0f pushes/s**%@", knee, scheduled) + (o.verdict?.bracket.map { ", scheduled " + $0 } ?? ""))
             }
         } else {
             out.append("**No step passed**: the lowest rate already fails (see its verdict)")
         }
         if o.knee != nil, let limit = o.kneeLimit {
             out.append(String(format: "Limited by the **%@** (step %d at %.0f/s): ", limit.limiter?.kind.rawValue ?? (limit.client ? "client" : "target"),
-                              limit.step, limit.offeredRate) + (limit.limiter.map { $0.evidence + ($0.fix.map { "; " + $0 } ?? "") } ?? limit.failures.joined(separator: "; ")))
+                              limit.step, limit.offeredRate) + (limit.limiter.map { $0.line.dropFirst($0.kind.rawValue.count + 2).description } ?? limit.failures.joined(separator: "; ")))
+        } else if o.knee != nil, let ended = o.steps.last(where: { $0.result.streamEnded }), let l = ended.limiter {
+            out.append(String(format: "Limited by the **recording** (step %d at %.0f/s): ", ended.index, ended.result.offeredRate)
+                + l.line.dropFirst(l.kind.rawValue.count + 2).description)
         } else if o.knee != nil {
             out.append("No rate above the knee failed: raise the search's high bound to find the limit")
         }
@@ -67,7 +72,7 @@ extension RateSweep {
         out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% (of the pushes owed) and no new 429/5xx class; p50 not rising within a step (late third ≤ %.1f× early third)",
                       o.criteria.minSendShare * 100, o.criteria.sloP99Millis, o.criteria.minDelivered * 100, o.criteria.trendFactor)
         let warmup = o.steps.first?.result.warmupSeconds ?? 0
-        out += warmup > 0 ? String(format: "; each step's first %.0f s is warm-up, left out of its sent rate and p99.\n\n", warmup) : ".\n\n"
+        out += warmup > 0 ? String(format: "; each step's first %.0f s is warm-up, left out of its p99.\n\n", warmup) : ".\n\n"
         out += "Offered and sent count the pushes that could be sent: the schedule's rate less the pushes no target could take (tokens already answered 410, channels gone).\n\n"
         out += "| step | schedule/s | offered/s | sent/s | not sendable | p99 ms | delivered | engine thread CPU | producer CPU | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |\n"
         let percent: (Double?) -> String = { $0.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }

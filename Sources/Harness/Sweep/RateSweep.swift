@@ -172,7 +172,9 @@ public enum RateSweep {
         let r = report.latency.responseTime
         return SweepStepPoint(offered: step.result.offeredRate, achieved: step.result.achievedRate, p50Millis: Double(r.p50) / 1000,
                               p99Millis: Double(r.p99) / 1000, p999Millis: Double(r.p999) / 1000, passed: step.failures.isEmpty,
-                              verdict: step.failures.isEmpty ? "pass" : "fail: " + step.failures.joined(separator: "; "), limiter: step.limiter?.line)
+                              verdict: (step.failures.isEmpty ? "pass" : "fail: " + step.failures.joined(separator: "; "))
+                                  + (step.purpose.flatMap { $0 == .search ? nil : " (\($0.rawValue))" } ?? ""),
+                              limiter: step.limiter?.line)
     }
 
     /// Why the search ended at a step whose recording ran out, and what would let it go higher.

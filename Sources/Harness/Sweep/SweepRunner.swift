@@ -38,13 +38,15 @@ struct SweepRunner {
         }
     }
 
-    /// Repeats the knee and the failing rate above it until their repeats decide them.
+    /// Repeats the knee and the failing rate above it until their repeats decide them; when the repeats
+    /// moved the knee and left its bracket wider than the search's precision, the rate between is measured
+    /// and the new deciding rates repeated in turn.
     mutating func confirm() throws {
         guard interrupted == nil, recordingLimit == nil, request.repeats > 0 else { return }
         var budget = Self.repeatBudget * request.repeats * 2
-        while budget > 0, let rate = KneeVerdict.nextRepeat(measurements, wanted: request.repeats) {
+        while budget > 0, let (rate, kind) = KneeVerdict.next(measurements, wanted: request.repeats, precision: request.precision) {
             budget -= 1
-            guard let step = try measure(rate, purpose: .repeated), !step.result.streamEnded else { return }
+            guard let step = try measure(rate, purpose: kind), !step.result.streamEnded else { return }
         }
     }
 

@@ -121,7 +121,7 @@ public final class PlanLineWriter {
             if headerTails.indices.contains(kind) {
                 buffer.append(contentsOf: headerTails[kind])
                 if perPush[kind].expiration, push.expirationSeconds >= 0 {
-                    Self.appendKey("expiration_seconds", to: &buffer)
+                    Self.appendKey(push.expirationFromSend ? "expiration_after_send" : "expiration_seconds", to: &buffer)
                     buffer.appendDecimal(push.expirationSeconds)
                 }
                 if perPush[kind].collapseID, !push.collapseID.isEmpty {

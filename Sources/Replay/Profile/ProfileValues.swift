@@ -55,10 +55,14 @@ struct ProfileValues {
     func int(_ key: String) throws -> Int? { try entry(key).map(reader.int) }
     func number(_ key: String) throws -> Double? { try entry(key).map(reader.number) }
 
-    func duration(_ key: String) throws -> Int64? {
+    /// A duration key read by the settings' one duration reader (``SettingText/duration(_:_:zeroTurnsOff:wholeSeconds:)``).
+    func duration(_ key: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Int64? {
         guard let text = try string(key, required: false) else { return nil }
-        guard let ms = DurationText.millis(text) else { throw fail(key, "must be a duration of at most a year, like 500ms, 1s or 5m, found '\(text)'") }
-        return ms
+        do {
+            return try SettingText.duration(ConfigKey(rawValue: key) ?? .duration, text, zeroTurnsOff: zeroTurnsOff, wholeSeconds: wholeSeconds)
+        } catch let e as RunConfigError {
+            throw fail(key, e.problem)
+        }
     }
 
     /// Every one-value key, as the table of run settings reads and sets it.
@@ -73,14 +77,7 @@ struct ProfileValues {
             case .bool: value = .bool(try reader.bool(entry(key)!))
             case .duration: value = .millis(try duration(key)!)
             case let .wholeSeconds(zeroTurnsOff):
-                if zeroTurnsOff, case let .scalar(s) = node, s.string == "0" {
-                    value = .int(0)
-                } else {
-                    guard let ms = try duration(key), ms % 1000 == 0 else {
-                        throw fail(key, zeroTurnsOff ? "must be whole seconds, like 10s or 1m (0 turns it off)" : "must be whole seconds, like 1s, 10s or 1m")
-                    }
-                    value = .int(Int(ms / 1000))
-                }
+                value = .int(Int(try duration(key, zeroTurnsOff: zeroTurnsOff, wholeSeconds: true)! / 1000))
             }
             do { try load.apply(&config, value) } catch let e as RunConfigError {
                 throw ProfileError(file: file, line: node.mark?.line, message: e.description)

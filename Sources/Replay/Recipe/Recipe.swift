@@ -46,6 +46,14 @@ public struct Recipe: Sendable {
         var state: StateChange?
         /// Its push rules, in order: each whose condition holds plans its pushes, in this order.
         var pushes: [PushRule]
+        /// `require: ENTITY`: the entity the event names by this field must exist, or the event plans one push
+        /// not sent (`unknown_target`) and changes nothing.
+        var require: Required?
+    }
+
+    struct Required: Sendable {
+        var field: Int
+        var entity: Int
     }
 
     enum Match: Sendable {
@@ -123,6 +131,11 @@ public struct Recipe: Sendable {
         var collapseID: HeaderText?
         /// `apns-expiration` read once per event, seconds after the run's start; nil: the header set's.
         var expiration: Source?
+        /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
+        /// it was after the event's recorded time.
+        var expirationAt = false
+        /// `where:` of a group recipient: only the members for which it holds are pushed to.
+        var recipientFilter: RecipeExpression?
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.
         var perPushSlots: [Int] = []
         var perEventSlots: [Int] = []
@@ -161,6 +174,8 @@ public struct Recipe: Sendable {
         /// A table from a value's text to a priority; a value it does not name (or none): `otherwise`, or the
         /// profile's.
         case mapped(Source, [String: Priority], otherwise: Priority?)
+        /// An expression's int (10, 5 or 1; null: the profile's).
+        case computed(Source)
     }
 
     struct Slot: Sendable {
@@ -183,12 +198,19 @@ public struct Recipe: Sendable {
         case join([Source], separator: String, ifEmpty: Source?)
         /// A source with its own value for absent.
         case orElse(Source, RecipeValue)
+        /// Whether the entity the event names by its key field exists (true, or absent when it does not).
+        case entityExists(start: Int, entity: Int)
+        /// The push token of the entity the event names (absent: no entity, or none yet).
+        case entityToken(start: Int, entity: Int)
+        /// An expression (docs/recipes.md, "Expressions"), compiled when the recipe was loaded.
+        case expression(RecipeExpression)
 
         /// Whether its value depends on the push's recipient (its entity, key or token).
         var readsRecipient: Bool {
             switch self {
             case .recipient, .recipientKey, .activityTimestamp: return true
-            case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant: return false
+            case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant, .entityExists, .entityToken: return false
+            case let .expression(e): return e.readsRecipient
             case let .map(inner, _, _), let .orElse(inner, _): return inner.readsRecipient
             case let .join(parts, _, ifEmpty): return parts.contains(where: \.readsRecipient) || (ifEmpty?.readsRecipient ?? false)
             }

@@ -5,6 +5,8 @@ extension Recipe {
         case test(Source, Test)
         case all([Condition])
         case any([Condition])
+        /// A bool expression (`when: "status == 'delivered' && has(order.token)"`).
+        case expression(RecipeExpression)
     }
 
     /// One test of a value. Every constant was typed against the value's field when the recipe was loaded.

@@ -60,7 +60,7 @@ enum RecipeForms {
     static let broadcast = RecipeForm("'broadcast'", keys: ["group"], needs: [("group", "the group whose pushes become broadcasts")],
                                       shape: "{group: GROUP}")
     static let event = RecipeForm("an event", keys: ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set",
-                                                      "member_of", "subscribe", "push"],
+                                                      "member_of", "subscribe", "push", "require"],
                                   shape: "{match: …, fields: {…}, push: {…}}")
     /// A field's rule written as a mapping (`{type: int?, one_of: [5, 10]}`).
     static let field = RecipeForm("a field's rule", keys: ["type", "from", "nullable", "one_of", "non_empty", "empty_is_absent", "min"],
@@ -68,7 +68,7 @@ enum RecipeForms {
                                   apart: [("non_empty", "empty_is_absent", why: "an empty value cannot be both a bad line and absent")],
                                   shape: "{type: T, from: PATH, one_of: […], …}")
     static let push = RecipeForm("a push rule", keys: ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event",
-                                                       "expiration_seconds", "collapse_id", "slots", "remember", "after_end"],
+                                                       "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"],
                                  needs: [("to", "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}"),
                                          ("template", "the payload template file (relative to the recipe)")],
                                  shape: "{to: {…}, template: FILE, …}")
@@ -76,23 +76,26 @@ enum RecipeForms {
     static let to = RecipeForm("'to'", kinds: [
         RecipeForm.kind("token", ["token"]),
         RecipeForm.kind("entity", ["entity", "key"], needs: [("key", "the field that names the recipient")]),
-        RecipeForm.kind("group", ["group", "key", "if_absent"], needs: [("key", "the field that names the recipient")]),
-    ], shape: "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}")
+        RecipeForm.kind("group", ["group", "key", "if_absent", "where"], needs: [("key", "the field that names the recipient")]),
+    ], shape: "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
     /// A value source written as a mapping.
     static let source = RecipeForm("a value source", kinds: [
         RecipeForm.kind("from", ["from", "map", "default", "absent"]),
         RecipeForm.kind("via", ["via", "default", "absent"]),
         RecipeForm.kind("const", ["const"]),
         RecipeForm.kind("join", ["join", "separator", "if_empty"]),
-    ], shape: "a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+        RecipeForm.kind("expr", ["expr", "default", "absent"]),
+    ], shape: "a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
     /// `priority: {from, map, default}`.
     static let priority = RecipeForm("'priority'", kinds: [
         RecipeForm.kind("from", ["from", "map", "default"], needs: [("map", "a table of values to priorities, {VALUE: 10}")]),
-    ], shape: "a number, a field, or {from: FIELD, map: {VALUE: 10}, default: 5}")
+        RecipeForm.kind("expr", ["expr"]),
+    ], shape: "a number, a field, an expression, {expr: …} or {from: FIELD, map: {VALUE: 10}, default: 5}")
     /// `expiration_seconds` or `collapse_id` as a mapping: read per event, or a table of values.
     static let headerValue = RecipeForm("a header value", kinds: [
         RecipeForm.kind("from", ["from", "map", "default"]),
-    ], shape: "{from: FIELD, default: VALUE} or {from: FIELD, map: {VALUE: …}, default: …}")
+        RecipeForm.kind("expr", ["expr"]),
+    ], shape: "{from: FIELD, default: VALUE}, {from: FIELD, map: {VALUE: …}, default: …} or {expr: …}")
     /// One field's tests in `when:` (`status: {one_of: [a, b]}`): `present`/`absent` alone, else value tests.
     static let test = RecipeForm("a test", kinds: [
         RecipeForm.kind("present", ["present"]),

@@ -45,6 +45,7 @@ extension Builder {
             event.state = change
         }
         let rules = try pushEntries(m)
+        if let r = m["require"] { event.require = try required(r, event: event, hasPushes: !rules.isEmpty) }
         for (i, p) in rules.enumerated() {
             let rule = try compilePush(p, event: event, place: rules.count > 1 || p.key.isEmpty ? i + 1 : nil)
             if let name = rule.name, event.pushes.contains(where: { $0.name == name }) {
@@ -65,6 +66,20 @@ extension Builder {
                 keptKinds[entity, default: [:]][field] = now
             }
         }
+    }
+
+    /// `require: ENTITY`: an entity the event names by its key field.
+    func required(_ e: Entry, event: Recipe.EventRule, hasPushes: Bool) throws -> Recipe.Required {
+        let name = try reader.text(e)
+        guard let type = entities.firstIndex(where: { $0.name == name }) else {
+            throw fail(e, "names entity '\(name)', which no event creates (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
+        }
+        let keys = keyNames[type] ?? []
+        guard let field = event.fields.firstIndex(where: { keys.contains($0.name) }) else {
+            throw fail(e, "requires a \(name), but event '\(event.name)' has no field naming one (its key: \(keys.joined(separator: ", ")))")
+        }
+        guard hasPushes else { throw fail(e, "goes with 'push:': a missing \(name) counts one push not sent") }
+        return Recipe.Required(field: field, entity: type)
     }
 
     func unknownField(_ e: Entry, _ name: String, event: String, fields: [String]) -> Error {
@@ -160,7 +175,9 @@ extension Builder {
         switch e.node {
         case .scalar:
             if reader.isNull(e) { return .constant(.absent) }
-            return try source(named: try reader.text(e), e, event: event, recipient: recipient, liveEvent: liveEvent)
+            let text = try reader.text(e)
+            guard Self.isName(text) else { return .expression(try expression(text, e, event: event, recipient: recipient, liveEvent: liveEvent)) }
+            return try source(named: text, e, event: event, recipient: recipient, liveEvent: liveEvent)
         case .mapping:
             return try mappedSource(e, event: event, recipient: recipient, liveEvent: liveEvent)
         default:
@@ -202,7 +219,9 @@ extension Builder {
         let m = try reader.map(e)
         try reader.check(m, RecipeForms.source, at: e)
         var s: Recipe.Source
-        if let v = m["via"] {
+        if let x = m["expr"] {
+            s = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient, liveEvent: liveEvent))
+        } else if let v = m["via"] {
             s = .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
             s = .constant(try constant(c))
@@ -225,7 +244,7 @@ extension Builder {
                 s = .map(s, t, otherwise: try m["default"].map(constant))
             }
         } else {
-            throw fail(e, "must be a field name, or {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+            throw fail(e, "must be a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
         }
         if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
         if let a = m["absent"] {

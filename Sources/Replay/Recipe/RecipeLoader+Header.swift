@@ -14,7 +14,7 @@ extension Builder {
     /// value through a table (one header set each, built before the run), or read from each event: a field's
     /// value, or for the collapse id a format over fields (`order-{{order_id}}`), carried by each push.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
-                var base = HeaderOverride()
+        var base = HeaderOverride()
         var mapped: HeaderTables?
         if let t = m["push_type"] {
             let text = try reader.text(t)
@@ -31,6 +31,11 @@ extension Builder {
             } else {
                 mapped = try headerTable(entry, nil, \.expirationSeconds, event: event, into: mapped)
             }
+        }
+        if let entry = m["expiration_at"] {
+            if m["expiration_seconds"] != nil { throw fail(entry, "does not go with 'expiration_seconds': give one expiration") }
+            try expirationAt(entry, event: event, recipient: recipient, into: &rule)
+            base.expirationPerPush = true
         }
         if let entry = m["collapse_id"] {
             if case .scalar = entry.node {
@@ -67,6 +72,17 @@ extension Builder {
         rule.header = .mapped(from: mapped.from, table: table, otherwise: index(of: other))
     }
 
+    /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event.
+    private func expirationAt(_ entry: Entry, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
+        let src = try source(entry, event: event, recipient: recipient)
+        try checkPerEvent(src, entry, key: "expiration_at", event: event, recipient: recipient)
+        guard isTime(src, recipient: recipient) == true || type(of: src, event: event, recipient: recipient) == .int else {
+            throw fail(entry, "must be a time (like \"time + 600\") or int seconds since 1970")
+        }
+        rule.expiration = src
+        rule.expirationAt = true
+    }
+
     /// `{from: FIELD, map: {VALUE: …}, default: …}`: a header set per value, added to the push's other mapped header.
     private mutating func headerTable(_ entry: Entry, _ sp: WritableKeyPath<HeaderOverride, String?>?, _ ip: WritableKeyPath<HeaderOverride, Int?>?,
                                       event: Recipe.EventRule,
@@ -94,6 +110,14 @@ extension Builder {
         } else {
             let mm = try reader.map(entry)
             try reader.check(mm, RecipeForms.headerValue, at: entry)
+            if let x = mm["expr"] {
+                src = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient))
+                try checkPerEvent(src, x, key: key, event: event, recipient: recipient)
+                if isExpiration, type(of: src, event: event, recipient: recipient) != .int {
+                    throw fail(x, "must compute an int: seconds after the run's start (an absolute time is 'expiration_at')")
+                }
+                return src
+            }
             let from = mm["from"]!
             guard mm["map"] == nil else { return nil }
             src = try source(from, event: event, recipient: recipient)

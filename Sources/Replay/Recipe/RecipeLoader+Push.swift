@@ -26,6 +26,9 @@ extension Builder {
         var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, liveActivityEvent: liveEvent)
         rule.name = try m["name"].map(reader.text) ?? place.map(String.init)
         rule.when = try m["when"].map { try condition($0, event: event) }
+        if let w = try reader.map(m["to"]!)["where"] {
+            rule.recipientFilter = try condition(try reader.text(w), w, event: event, recipient: recipient, what: "'where'")
+        }
         if let p = m["priority"] { rule.priority = try priority(p, event: event, recipient: recipient) }
         rule.slots = try slots(m["slots"], template: template, templatePath: templatePath, event: event, recipient: recipient,
                                liveEvent: liveEvent != nil, place: e)
@@ -71,6 +74,7 @@ extension Builder {
         if case .mapping = p.node {
             let mm = try reader.map(p)
             try reader.check(mm, RecipeForms.priority, at: p)
+            if let x = mm["expr"] { return try computedPriority(try expression(try reader.text(x), x, event: event, recipient: recipient), x) }
             let from = mm["from"]!, table = mm["map"]!
             func priority(_ e: Entry) throws -> Priority {
                 let n = try reader.int(e)
@@ -86,11 +90,21 @@ extension Builder {
             return .fixed(priority)
         }
         let name = try reader.text(p)
+        guard Self.isName(name) else { return try computedPriority(try expression(name, p, event: event, recipient: recipient), p) }
         guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
             throw unknownField(p, name, event: event.name, fields: event.fields.map(\.name))
         }
         guard event.fields[i].type == .int else { throw fail(p, "field '\(name)' must be an int (10, 5 or 1)") }
         return .field(i)
+    }
+
+    /// A priority an expression computes: an int, read once per event.
+    private func computedPriority(_ x: RecipeExpression, _ e: Entry) throws -> Recipe.PrioritySource {
+        guard x.compiled.type == .int || x.compiled.type == .dyn else {
+            throw fail(e, "column 1: must compute an int (10, 5 or 1), found \(x.compiled.type), in \"\(x.compiled.text)\"")
+        }
+        if x.readsRecipient { throw fail(e, "is read once per event, so it cannot read the recipient") }
+        return .computed(.expression(x))
     }
 
     func resolve(_ path: String) -> String {
@@ -181,7 +195,8 @@ extension Builder {
     func isTime(_ s: Recipe.Source, recipient: Int?) -> Bool? {
         switch s {
         case .time: return true
-        case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant, .join, .recipientKey: return false
+        case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant, .join, .recipientKey, .entityExists, .entityToken: return false
+        case let .expression(x): return x.compiled.type == .timestamp ? true : (x.compiled.type == .dyn ? nil : false)
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.time
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
         case .map: return nil
@@ -193,7 +208,8 @@ extension Builder {
         switch s {
         case let .field(i): return event.fields[i].type == .token ? .string : event.fields[i].type
         case .timeUnix, .activityTimestamp: return .int
-        case .liveActivityEvent, .join: return .string
+        case .liveActivityEvent, .join, .entityToken: return .string
+        case let .expression(x): return x.compiled.type.fieldType
         case let .constant(v):
             switch v { case .int: return .int; case .string: return .string; default: return nil }
         case let .orElse(inner, _): return type(of: inner, event: event, recipient: recipient)

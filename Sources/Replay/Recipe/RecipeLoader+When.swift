@@ -3,6 +3,13 @@ import Yams
 extension Builder {
     /// `when:`: a mapping of values to tests, all of which must hold, or `all: […]` / `any: […]` of such mappings.
     func condition(_ e: Entry, event: Recipe.EventRule) throws -> Recipe.Condition {
+        if case .scalar = e.node {
+            let x = try condition(try reader.text(e), e, event: event, recipient: nil, what: "a condition")
+            if x.readsRecipient {
+                throw fail(e, "reads the recipient, but a condition is tested once per event, before its recipients are known (filter them with 'to: {…, where: …}')")
+            }
+            return .expression(x)
+        }
         let m = try reader.map(e)
         guard !m.entries.isEmpty else { throw fail(e, "tests nothing: give {FIELD: VALUE}, {FIELD: {one_of: […]}}, all: […] or any: […]") }
         var parts: [Recipe.Condition] = []

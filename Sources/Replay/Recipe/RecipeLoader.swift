@@ -129,6 +129,7 @@ struct Builder {
             guard let i = groups.firstIndex(of: name) else { throw neverRegistered(g, name) }
             guard !recipe.subscriptions.isEmpty else { throw fail(b, "needs an event with 'subscribe:': which channel each activity joined") }
             recipe.broadcastGroup = i
+            try refuseFilteredBroadcast(recipe, b)
         }
         Self.numberRules(&recipe)
         recipe.entities = entities

@@ -13,6 +13,23 @@ extension RecipeRules {
         }
     }
 
+    /// `expiration_at`: the seconds from the event's recorded time to the absolute time (a time, or int seconds
+    /// since 1970) it reads; 0 (now or never) when that time is not after the event; -1 when absent.
+    func expirationAfterEvent(_ source: Recipe.Source) throws -> Int {
+        let seconds: Int64
+        switch value(source, recipient: nil) {
+        case .absent, .omit: return -1
+        case let .time(ms): seconds = ms.floorDiv(1000)
+        case let .int(n): seconds = Int64(n)
+        case let v: throw StreamLineError(line: line, cause: .badValue(field: "expiration_at", why: "\(v.text ?? "a list") is not a time"))
+        }
+        let span = seconds - at.floorDiv(1000)
+        guard span <= 31_536_000 else {
+            throw StreamLineError(line: line, cause: .badValue(field: "expiration_at", why: "\(span) seconds after the event; APNs keeps a push at most 31536000"))
+        }
+        return span <= 0 ? 0 : Int(span)
+    }
+
     /// Writes the rule's collapse id for the event into ``collapseIDs``; false when a value it reads is absent
     /// (no header).
     func writeCollapseID(_ format: Recipe.HeaderText, rule: Int) throws -> Bool {

@@ -11,7 +11,9 @@ extension RecipeRules {
         var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: try pushPriority(index),
                                     liveEvent: liveEvent, headerSet: header(index))
         recipients(rules[index].to, rule: index, into: &entry)
-        if let source = rules[index].expiration { entry.expirationSeconds = try expirationSeconds(source) }
+        if let source = rules[index].expiration {
+            entry.expirationSeconds = try rules[index].expirationAt ? expirationAfterEvent(source) : expirationSeconds(source)
+        }
         if let format = rules[index].collapseID { entry.hasCollapseID = try writeCollapseID(format, rule: index) }
         fillPerEvent(index)
         plan.entries.append(entry)
@@ -41,6 +43,9 @@ extension RecipeRules {
                 return broadcast(groupKey, members: members, channels: channels, entityType: type, into: &entry)
             }
             guard !members.isEmpty else { return entry.recipients = .notSent(.noRecipients) }
+            if let filter = rules[rule].recipientFilter {
+                return keep(members, passing: filter, rule: rule, into: &entry)
+            }
             entry.recipients = .members
             entry.members = members
             entry.count = members.count
@@ -66,6 +71,13 @@ extension RecipeRules {
         case let .fixed(p): return p
         case let .mapped(source, table, otherwise):
             return text(source).flatMap { table[$0] } ?? otherwise ?? profilePriority
+        case let .computed(source):
+            let v = value(source, recipient: nil)
+            guard case let .int(n) = v else { return profilePriority }
+            guard let p = Priority(rawValue: n) else {
+                throw StreamLineError(line: line, cause: .badValue(field: expressionKey(source) ?? "priority", why: "\(n) is not 10, 5 or 1"))
+            }
+            return p
         case let .field(i):
             guard case let .int(n) = values[i] else { return profilePriority }
             guard let p = Priority(rawValue: n) else {
@@ -101,6 +113,7 @@ extension RecipeRules {
         case let .test(source, test): return test.holds(value(source, recipient: nil))
         case let .all(parts): return parts.allSatisfy { holds($0) }
         case let .any(parts): return parts.contains { holds($0) }
+        case let .expression(x): return evaluate(x, recipient: nil, key: nil) == .bool(true)
         }
     }
 }

@@ -56,6 +56,11 @@ extension RecipeRules {
             push.channel = channel.index
             push.reach = Int32(clamping: reach)
         }
+        if exprFailure != nil {
+            // An expression read per push failed: the push is not sent, and counted.
+            exprFailure = nil
+            return notSent(.badLine, e, &push)
+        }
         return .push
     }
 
@@ -84,7 +89,10 @@ extension RecipeRules {
         push.intendedNanos = 0
         push.recordedMillis = at
         push.kind += plan.entries[e].headerSet
-        if rules[r].expiration != nil { push.expirationSeconds = plan.entries[e].expirationSeconds }
+        if rules[r].expiration != nil {
+            push.expirationSeconds = plan.entries[e].expirationSeconds
+            push.expirationFromSend = rules[r].expirationAt
+        }
         if rules[r].collapseID != nil {
             push.collapseID.removeAll(keepingCapacity: true)
             if plan.entries[e].hasCollapseID { push.collapseID.append(contentsOf: collapseIDs[r]) }

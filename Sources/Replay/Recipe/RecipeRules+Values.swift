@@ -30,6 +30,13 @@ extension RecipeRules {
         case let .orElse(inner, otherwise):
             let v = value(inner, recipient: recipient, key: key)
             return v.isAbsent ? otherwise : v
+        case let .entityExists(start, type):
+            return entityPlace(start, type) == nil ? .absent : .bool(true)
+        case let .entityToken(start, type):
+            guard let place = entityPlace(start, type), let token = state.token(place), !token.isEmpty else { return .absent }
+            return .string(token)
+        case let .expression(x):
+            return evaluate(x, recipient: recipient, key: key)
         }
     }
 

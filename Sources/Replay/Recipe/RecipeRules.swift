@@ -40,6 +40,15 @@ public final class RecipeRules: WorkloadRules {
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
     var lastTime: (millis: Int64, text: String)?
 
+    /// The expression being evaluated: the sources of its names, and the recipient and key they read.
+    var exprInputs: [Recipe.Source] = []
+    var exprRecipient: Int?
+    var exprKey: EntityKey?
+    /// The first expression that failed on the event being planned or the push being filled, and where.
+    var exprFailure: (key: String, fault: ExprFault)?
+    /// Per rule: the members its `where:` kept, reused from event to event (empty for a rule without one).
+    var filtered: [[Int]]
+
     /// The name of the event the last line matched (what reports count it as).
     public internal(set) var lastEventName: String?
     /// Whether the last event has push rules and none of their conditions held (it planned nothing).
@@ -70,6 +79,7 @@ public final class RecipeRules: WorkloadRules {
         remembered = rules.map { Array(repeating: (0, .absent), count: $0.remember.count) }
         collapseIDs = rules.map { $0.collapseID == nil ? [] : { var b = [UInt8](); b.reserveCapacity(64); return b }() }
         plannedByRule = Array(repeating: 0, count: rules.count)
+        filtered = Array(repeating: [], count: rules.count)
         values.reserveCapacity(16)
         plan.entries.reserveCapacity(recipe.events.map(\.pushes.count).max() ?? 0)
     }
@@ -86,18 +96,35 @@ public final class RecipeRules: WorkloadRules {
         event = try match(record)
         lastEventName = recipe.events[event].name
         try readFields(recipe.events[event], record.fields)
+        if let required = recipe.events[event].require, entityPlace(required.field, required.entity) == nil {
+            return planMissing()
+        }
         if let change = recipe.events[event].state { try apply(change) }
+        try throwIfAnExpressionFailed()
         let pushes = recipe.events[event].pushes
         var planned = 0
         for r in pushes.indices {
             let index = pushes[r].index
-            if let when = rules[index].when, !holds(when) { continue }
+            if let when = rules[index].when, !holds(when) {
+                try throwIfAnExpressionFailed()
+                continue
+            }
             planned += try planRule(index)
+            try throwIfAnExpressionFailed()
         }
         lastEventHeldNoRule = planned == 0 && !pushes.isEmpty
         // Counted once the whole event planned: a rule that fails makes the event a bad line.
         for entry in plan.entries { plannedByRule[entry.rule] += entry.count }
         return planned
+    }
+
+    /// An event whose required entity is missing: one push not sent, `unknown_target`, under its first rule;
+    /// nothing else of the event runs.
+    func planMissing() -> Int {
+        let rule = recipe.events[event].pushes[0].index
+        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
+        plannedByRule[rule] += 1
+        return 1
     }
 
     private func match(_ record: StreamRecord) throws -> Int {

@@ -5,7 +5,10 @@ extension RecipeScaffold {
     static func fields(_ e: RecordingSurvey.Event) -> [Field] {
         var out: [Field] = []
         for (i, path) in e.order.enumerated() {
-            guard let survey = e.fields[path], var f = field(survey, lines: e.lines) else { continue }
+            guard let survey = e.fields[path] else { continue }
+            // An object that is null on some lines: its members are fields (absent on those lines), it is not one.
+            if survey.nulls == survey.present, e.order.contains(where: { $0.hasPrefix(path + ".") }) { continue }
+            guard var f = field(survey, lines: e.lines) else { continue }
             f.name = path.hasPrefix("path.") ? snake(String(path.dropFirst(5))) : path.split(separator: ".").last.map(String.init) ?? path
             if out.contains(where: { $0.name == f.name }) { f.name = path.replacingOccurrences(of: ".", with: "_") }
             f.from = path

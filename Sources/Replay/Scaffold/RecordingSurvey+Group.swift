@@ -46,8 +46,9 @@ extension RecordingSurvey {
             }
             let route = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
             var pattern: [String] = [], literals: [String] = [], captures: [String] = [], values: [String] = []
-            for segment in route.split(separator: "/").map(String.init) {
-                if Self.isIdentifier(segment) {
+            let segments = route.split(separator: "/").map(String.init)
+            for (i, segment) in segments.enumerated() {
+                if Self.isIdentifier(segment) || slugs.contains(Self.slugKey(method, segments, i)) {
                     var name = Self.captureName(after: literals.last)
                     if captures.contains(name) { name += String(captures.count + 1) }
                     captures.append(name)
@@ -61,6 +62,32 @@ extension RecordingSurvey {
             let name = (literals.filter { $0 != "api" && !Self.isVersion($0) } + [method.lowercased()]).joined(separator: ".")
             return ("\(method) /\(pattern.joined(separator: "/"))", name, captures, values)
         }
+    }
+
+    /// How many values a literal segment takes, on lines otherwise alike, to be a capture (a slug).
+    static let slugMinimum = 3
+
+    /// The routes (``slugKey(_:_:_:)``) whose literal segment takes ``slugMinimum`` or more values across the
+    /// lines: a segment after a collection's name (not the first, not after an id, a version or `api`), such as
+    /// `sakura-sushi` in `/v1/restaurants/sakura-sushi/staff`. One value, or two, stays a literal.
+    static func slugRoutes(_ objects: [FlatJSONObject]) -> Set<String> {
+        var values: [String: Set<String>] = [:]
+        for o in objects {
+            guard let method = (try? o.optionalString("method")) ?? nil, let full = (try? o.optionalString("path")) ?? nil else { continue }
+            let route = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let segments = route.split(separator: "/").map(String.init)
+            for i in segments.indices.dropFirst() where !isIdentifier(segments[i]) {
+                let before = segments[i - 1]
+                guard !isIdentifier(before), !isVersion(before), before != "api" else { continue }
+                values[slugKey(method, segments, i), default: []].insert(segments[i])
+            }
+        }
+        return Set(values.filter { $0.value.count >= slugMinimum }.keys)
+    }
+
+    /// The method and the path with segment `i` as `*` and ids as `:`.
+    static func slugKey(_ method: String, _ segments: [String], _ i: Int) -> String {
+        method + " " + segments.enumerated().map { $0.offset == i ? "*" : (isIdentifier($0.element) ? ":" : $0.element) }.joined(separator: "/")
     }
 
     /// A path segment that names one thing rather than a route: a number, a UUID, hex, or any segment

@@ -20,6 +20,7 @@ extension RecordingSurvey {
         let form = try Self.form(first, objects.map { $0.1 }, path: path)
         let (timeField, timeFormat) = try Self.time(first, path: path, line: objects[0].0)
         var survey = RecordingSurvey(path: path, form: form, timeField: timeField, timeFormat: timeFormat, events: [], lines: objects.count)
+        if form == .api { survey.slugs = Self.slugRoutes(objects.map { $0.1 }) }
         var byMatch: [String: Int] = [:]
         for (line, object) in objects { try survey.add(object, line: line, byMatch: &byMatch) }
         survey.sortForMatching()

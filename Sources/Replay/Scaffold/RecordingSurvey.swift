@@ -31,6 +31,8 @@ public struct RecordingSurvey {
     public var timeFormat: RecordShape.TimeFormat
     public var events: [Event]
     public var lines: Int
+    /// The routes whose literal segment at `*` takes many values (``slugRoutes(_:)``): captured like ids.
+    var slugs: Set<String> = []
 
     /// Keys of a line that are not an event's fields.
     static let apiKeys: Set = ["method", "path", "at"]

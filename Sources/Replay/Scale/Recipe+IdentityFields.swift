@@ -75,6 +75,9 @@ private struct IdentityFinder {
             if let when = rule.when { read(when) }
             if let l = rule.liveActivityEvent { read(l) }
             if case let .mapped(source, _, _) = rule.priority { read(source) }
+            if case let .computed(source) = rule.priority { read(source) }
+            if let filter = rule.recipientFilter { for input in filter.inputs { read(input) } }
+            if let e = rule.expiration { read(e) }
             if case let .mapped(source, _, _) = rule.header { read(source) }
         }
     }
@@ -102,6 +105,9 @@ private struct IdentityFinder {
             marked.insert(r.start)
             for hop in r.hops { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case let .map(inner, _, _), let .orElse(inner, _): key(inner)
+        case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
+        // A key an expression computes: each name it reads may be part of it.
+        case let .expression(x): for input in x.inputs { key(input) }
         case .join, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
             read(s)
         }
@@ -114,6 +120,8 @@ private struct IdentityFinder {
             marked.insert(r.start)
             for hop in r.hops.dropLast() { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case let .map(inner, _, _), let .orElse(inner, _): read(inner)
+        case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
+        case let .expression(x): for input in x.inputs { read(input) }
         case let .join(parts, _, ifEmpty):
             for p in parts { read(p) }
             if let ifEmpty { read(ifEmpty) }
@@ -126,6 +134,7 @@ private struct IdentityFinder {
         switch c {
         case let .test(source, _): read(source)
         case let .all(list), let .any(list): for inner in list { read(inner) }
+        case let .expression(x): for input in x.inputs { read(input) }
         }
     }
 }

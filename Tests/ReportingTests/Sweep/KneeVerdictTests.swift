@@ -45,6 +45,24 @@ final class KneeVerdictTests: XCTestCase {
         XCTAssertEqual(KneeVerdict.judge(m).bracket, "between 1,000 and 2,000 pushes/s (2 of 2 repeats passed at 1,000; 1 of 3 at 2,000)")
     }
 
+    /// Repeats that move the knee down leave a wide bracket: the rate halfway is measured, then repeated.
+    func testAWideBracketAfterTheRepeatsIsNarrowedByBisecting() throws {
+        var m = search([(1000, true), (2000, true), (4000, false), (3000, true)])
+        m += [M(rate: 3000, passed: false, kind: .repeated), M(rate: 3000, passed: false, kind: .repeated)]
+        m += [M(rate: 2000, passed: true, kind: .repeated), M(rate: 2000, passed: true, kind: .repeated)]
+        XCTAssertEqual(KneeVerdict.judge(m).above, 3000)
+        let next = try XCTUnwrap(KneeVerdict.next(m, wanted: 2, precision: 0.05))
+        XCTAssertEqual(next.rate, 2500)
+        XCTAssertEqual(next.kind, .search)
+        m.append(M(rate: 2500, passed: true, kind: .search))
+        XCTAssertEqual(KneeVerdict.next(m, wanted: 2, precision: 0.05)?.rate, 2500, "the new knee is repeated")
+        XCTAssertEqual(KneeVerdict.next(m, wanted: 2, precision: 0.05)?.kind, .repeated)
+        XCTAssertNil(KneeVerdict.next(search([(1000, true), (1040, false)]) + [
+            M(rate: 1000, passed: true, kind: .repeated), M(rate: 1000, passed: true, kind: .repeated),
+            M(rate: 1040, passed: false, kind: .repeated), M(rate: 1040, passed: false, kind: .repeated),
+        ], wanted: 2, precision: 0.05), "within the precision: decided")
+    }
+
     func testARemeasurementReplacesTheDisturbedStepAndNoRepeatsMeansNone() {
         let m = search([(1000, true), (2000, false)]) + [M(rate: 2000, passed: true, kind: .remeasure)]
         XCTAssertEqual(KneeVerdict.judge(m).knee, 2000)

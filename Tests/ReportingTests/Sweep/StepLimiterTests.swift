@@ -74,6 +74,8 @@ final class StepLimiterTests: XCTestCase {
         XCTAssertEqual(kind(p), .clientCPU)
         var late = short()
         late.producerLateShare = 0.04
+        XCTAssertEqual(kind(late), .clientWindow, "a full window holds the producer back: its lateness is the window's")
+        late.windowFilled = false
         XCTAssertEqual(kind(late), .clientCPU)
     }
 
@@ -89,6 +91,10 @@ final class StepLimiterTests: XCTestCase {
         s.engineCPU = 0.95
         s.host = HostLoad(otherCores: 0.9, stealCores: 0, idleCores: 0.1, ownCores: 1.0)
         XCTAssertEqual(kind(s), .hostDisturbed)
+        // It still says what the numbers would name on a quiet host.
+        let l = StepLimiter.classify(s, first: first, criteria: criteria)
+        XCTAssertEqual(l?.withoutDisturbance, "client CPU (engine thread 95% of a core)")
+        XCTAssertTrue(l?.line.hasSuffix("; without it: client CPU (engine thread 95% of a core)") ?? false, l?.line ?? "")
         // Other work with a core left idle took nothing the run needed.
         s.host = HostLoad(otherCores: 0.9, stealCores: 0, idleCores: 0.8, ownCores: 0.3)
         XCTAssertEqual(kind(s), .clientCPU)

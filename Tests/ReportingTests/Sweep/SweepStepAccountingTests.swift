@@ -78,7 +78,7 @@ final class SweepStepAccountingTests: XCTestCase {
     }
 }
 
-/// The warm-up: a step's first fifth is left out of its p99 (and of its sent rate when enough pushes remain).
+/// The warm-up: a step's first fifth is left out of its p99.
 final class SweepStepWarmupTests: XCTestCase {
     func testASlowStartIsLeftOutOfTheStepsP99ButNotOutOfItsTrend() throws {
         let r = RunRecorder(intervalSeconds: 1)
@@ -96,7 +96,7 @@ final class SweepStepWarmupTests: XCTestCase {
         let step = SweepStep(report: report, offeredRate: 100, stepSeconds: 10)
         XCTAssertEqual(step.warmupSeconds, 2)
         XCTAssertEqual(step.p99Millis, 5, accuracy: 1, "the step's p99 leaves the first 2 s out")
-        // 800 pushes after the warm-up are more than the 500 the sent rate needs to leave it out too.
+        // The sent rate is the whole step's (the not-sendable share it is set against is the whole step's).
         XCTAssertEqual(step.achievedRate, 100, accuracy: 1)
         XCTAssertEqual(step.intervalP50Millis?.count, 10, "the trend reads every interval")
         XCTAssertEqual(SweepStep.warmup(stepSeconds: 3, interval: 1), 1)

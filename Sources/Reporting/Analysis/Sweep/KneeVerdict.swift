@@ -54,6 +54,19 @@ public struct KneeVerdict: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// What to measure next once the search is done: a repeat of a deciding rate (``nextRepeat(_:wanted:)``),
+    /// else, when the repeats moved the knee and left its bracket wider than `precision` (relative), the rate
+    /// halfway between (a search step, repeated in turn once it decides); nil when the knee is decided.
+    public static func next(_ m: [Measurement], wanted: Int, precision: Double) -> (rate: Double, kind: Measurement.Kind)? {
+        guard wanted > 0 else { return nil }
+        if let rate = nextRepeat(m, wanted: wanted) { return (rate, .repeated) }
+        let v = judge(m)
+        guard let knee = v.knee, let above = v.above, (above - knee) / knee > precision else { return nil }
+        let mid = ((knee + above) / 2).rounded()
+        guard mid > knee, mid < above, !m.contains(where: { $0.rate == mid }) else { return nil }
+        return (mid, .search)
+    }
+
     /// Pass (true), fail (false) or an even split of its repeats (nil).
     static func ratePassed(_ rate: Double, _ m: [Measurement]) -> Bool? {
         let (n, passed) = repeats(rate, m)

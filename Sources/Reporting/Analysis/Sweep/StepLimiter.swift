@@ -8,7 +8,7 @@ import Foundation
 /// - **host disturbed**: other processes or the hypervisor took CPU the run could have used (``HostLoad``);
 ///   its verdict is the host's, and the step is measured again;
 /// - **client CPU**: an engine thread or the producer near a full core, or the producer handing pushes over
-///   late;
+///   late while the window had room;
 /// - **target**, by its time: the service time's median more than ``risingService`` times the first step's;
 /// - **client window**: the in-flight window full while the service time stayed near its low-rate value.
 ///   Little's law caps the rate at window ÷ mean service time; raising `--streams` or `--connections`
@@ -31,6 +31,9 @@ public struct StepLimiter: Codable, Sendable, Equatable {
     public var ceiling: Double?
     /// The setting to change, when it is the client's, the recording's or the host's.
     public var fix: String?
+    /// On a disturbed host: what the step's numbers would name without the disturbance (its line), for a
+    /// planner to weigh; nil otherwise.
+    public var withoutDisturbance: String?
 
     public init(kind: Kind, evidence: String, ceiling: Double? = nil, fix: String? = nil) {
         self.kind = kind
@@ -43,7 +46,9 @@ public struct StepLimiter: Codable, Sendable, Equatable {
     public static let risingService = 1.5
 
     /// `client window: … — raise --streams …`.
-    public var line: String { "\(kind.rawValue): \(evidence)" + (fix.map { "; \($0)" } ?? "") }
+    public var line: String {
+        "\(kind.rawValue): \(evidence)" + (fix.map { "; \($0)" } ?? "") + (withoutDisturbance.map { "; without it: \($0)" } ?? "")
+    }
 
     /// The limiter of `step`, judged against the sweep's first (lowest-rate) step; nil when it passed.
     public static func classify(_ step: SweepStep, first: SweepStep?, criteria: KneeCriteria) -> StepLimiter? {
@@ -61,8 +66,12 @@ public struct StepLimiter: Codable, Sendable, Equatable {
             return StepLimiter(kind: .target, evidence: what + " at " + rate(step.offeredRate))
         }
         if let host = step.host, host.disturbed {
-            return StepLimiter(kind: .hostDisturbed, evidence: host.summary,
-                               fix: "measure again on a quiet host (the sweep re-measures a disturbed failing step once)")
+            var quiet = step
+            quiet.host = nil
+            var l = StepLimiter(kind: .hostDisturbed, evidence: host.summary,
+                                fix: "measure again on a quiet host (the sweep re-measures a disturbed failing step once)")
+            l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map { "\($0.kind.rawValue) (\($0.evidence))" }
+            return l
         }
         if let cpu = clientCPU(step) { return cpu }
         let service = step.serviceP50Millis, base = first?.serviceP50Millis
@@ -84,7 +93,8 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         if let p = step.producerCPU, p >= KneeCriteria.saturatedCPU {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer %.0f%% of a core", p * 100), fix: fix)
         }
-        if let late = step.producerLateShare, late >= KneeCriteria.lateShare {
+        // A full window holds the producer back too: its lateness is then the window's, not its CPU's.
+        if !step.windowFilled, let late = step.producerLateShare, late >= KneeCriteria.lateShare {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer handed %.1f%% of pushes over late", late * 100), fix: fix)
         }
         return nil

@@ -21,8 +21,7 @@ public struct SweepStep: Codable, Sendable, Equatable {
     public var notSendableShare: Double = 0
     /// The window the rates were measured over, seconds.
     public var windowSeconds: Double?
-    /// The step's first seconds, left out of its p99, and of its sent rate when ``fewestSentAfterWarmup``
-    /// pushes remain after them: the connections and the pacing settle first. Nil in steps recorded before it existed (nothing left out).
+    /// The step's first seconds, left out of its p99: the connections and the pacing settle first. Nil in steps recorded before it existed (nothing left out).
     public var warmupSeconds: Double?
     /// p99 response time from the intended send (corrected for coordinated omission), ms.
     public var p99Millis: Double
@@ -106,16 +105,16 @@ public struct SweepStep: Codable, Sendable, Equatable {
         let whole = r.timeline.filter { Double($0.second) + interval <= window }
         let measured = whole.filter { Double($0.second) >= from }
         // The timeline counts each push once, at its last attempt.
-        // The sent rate leaves the warm-up out only when what remains holds enough pushes that one sent across
-        // the step's last second boundary is no percent of them.
-        let sentFrom = fixedRate * (window - from) >= Self.fewestSentAfterWarmup ? from : 0
-        let sentInWindow = r.timeline.filter { Double($0.second) >= sentFrom && Double($0.second) < window }.reduce(0) { $0 + $1.sent }
+        // The sent rate keeps the warm-up: the share not sendable (tokens found dead as the step goes) is known
+        // only for the whole step, and it grows within it, so a part of the step would be set against the wrong
+        // offered rate.
+        let sentInWindow = r.timeline.filter { Double($0.second) < window }.reduce(0) { $0 + $1.sent }
         let share = sent + notSendable > 0 ? Double(notSendable) / Double(sent + notSendable) : 0
         let lost = r.pushes.notSent[NotSentCause.runStopped.rawValue] ?? 0
         let rate = recordedSpeed == nil ? fixedRate : Double(sent + notSendable + lost) / window
         self.init(
             offeredRate: rate * (1 - share),
-            achievedRate: Double(sentInWindow) / (window - sentFrom),
+            achievedRate: Double(sentInWindow) / window,
             p99Millis: Self.p99Millis(measured) ?? Double(r.latency.responseTime.p99) / 1000,
             deliveredShare: r.pushes.deliveredShare ?? 0,
             overloadReasons: r.pushes.rejected.filter { $0.value.status == 429 || $0.value.status >= 500 }.keys.sorted(),
@@ -155,9 +154,6 @@ public struct SweepStep: Codable, Sendable, Equatable {
             serviceP50Millis = Double(r.latency.serviceTime.p50) / 1000
         }
     }
-
-    /// The sent rate leaves the warm-up out when at least this many pushes remain after it.
-    public static let fewestSentAfterWarmup = 500.0
 
     /// The warm-up a step of `stepSeconds` leaves out: a fifth of it, at least one interval, at most 5 s.
     public static func warmup(stepSeconds: Double, interval: Double) -> Double {

@@ -58,7 +58,7 @@ public enum MatrixHtml {
                            emptyText: "the Live Activity budget was not counted in these runs", bars: bars { $0.budgetThrottled.map(Double.init) }).render()
         out += SvgBarChart(title: "p99 response time (from the intended send)", axisLabel: "ms", emptyText: "no runs",
                            bars: bars { $0.p99Millis }).render()
-        out += SvgBarChart(title: "Delivered share of planned", axisLabel: "%", emptyText: "no pushes were planned in these runs",
+        out += SvgBarChart(title: "Delivered share of owed", axisLabel: "%", emptyText: "no pushes were planned in these runs",
                            bars: bars { share($0).map { $0 * 100 } }, format: { SvgBarChart.compact($0) + " %" }).render()
         if cells.contains(where: { $0.throughput != nil }) {
             out += SvgBarChart(title: "Throughput", axisLabel: "pushes/s", emptyText: "", bars: bars(\.throughput)).render()

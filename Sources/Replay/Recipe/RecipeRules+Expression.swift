@@ -1,0 +1,57 @@
+import APNsCore
+
+/// Evaluating a recipe's expressions for the event being planned: their names read the value sources they
+/// were resolved to, with the recipient of the push being filled (or of the member a `where:` tests).
+extension RecipeRules: ExprInput {
+    func read(_ variable: Int) -> ExprValue {
+        ExprValue(value(exprInputs[variable], recipient: exprRecipient, key: exprKey))
+    }
+
+    /// The expression's value; a failure (overflow, division by zero, a null where a value is needed) is kept
+    /// for the event, which then is a bad line naming the key, and the value is absent.
+    func evaluate(_ x: RecipeExpression, recipient: Int?, key: EntityKey?) -> RecipeValue {
+        exprInputs = x.inputs
+        exprRecipient = recipient
+        exprKey = key
+        do {
+            return try x.compiled.evaluate(self).recipeValue
+        } catch {
+            if exprFailure == nil {
+                exprFailure = (x.key, error as? ExprFault ?? ExprFault(column: 1, message: "\(error)"))
+            }
+            return .absent
+        }
+    }
+
+    /// The place of the entity an event field names (nil: the field is absent, or no such entity exists).
+    func entityPlace(_ field: Int, _ type: Int) -> Int? {
+        values[field].key.flatMap { state.place(type, $0) }
+    }
+
+    /// The key an expression source is written under, for messages.
+    func expressionKey(_ source: Recipe.Source) -> String? {
+        if case let .expression(x) = source { return x.key }
+        return nil
+    }
+
+    /// Makes the event a bad line when one of its expressions failed.
+    func throwIfAnExpressionFailed() throws {
+        guard let (key, fault) = exprFailure else { return }
+        exprFailure = nil
+        // A bad line plans nothing: the rules planned before the failure are dropped too.
+        plan.reset()
+        throw StreamLineError(line: line, cause: .badValue(field: key, why: "column \(fault.column): \(fault.message)"))
+    }
+
+    /// The group's members for which the rule's `where:` holds, in the group's order.
+    func keep(_ members: [Int], passing filter: RecipeExpression, rule: Int, into entry: inout EventPlan.Entry) {
+        filtered[rule].removeAll(keepingCapacity: true)
+        for place in members where evaluate(filter, recipient: place, key: state.key(place)) == .bool(true) {
+            filtered[rule].append(place)
+        }
+        guard !filtered[rule].isEmpty else { return entry.recipients = .notSent(.noRecipients) }
+        entry.recipients = .members
+        entry.members = filtered[rule]
+        entry.count = filtered[rule].count
+    }
+}
