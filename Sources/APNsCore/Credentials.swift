@@ -1,5 +1,3 @@
-import APNsCore
-
 /// A provider key given on the command line or in the environment (APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID).
 public struct Credentials: Sendable, Equatable {
     public var keyPath: String?
