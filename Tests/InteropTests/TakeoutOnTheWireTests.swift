@@ -9,26 +9,15 @@ import XCTest
 /// `apns-expiration` (from `expiration_at`) that the alerts do not.
 final class TakeoutOnTheWireTests: XCTestCase {
     func testEveryPlannedPushArrivesAsPlanned() throws {
-        let python = try requireTool("python3", package: "python3")
-        let probe = try runChild(python, ["-c", "import h2"])
-        guard probe.status == 0 else { throw InteropError("the Python library h2 is not installed: run scripts/install-deps.sh --test") }
         let dir = try ScratchFolder.make("takeout-wire", removedBy: addTeardownBlock)
-        let requests = dir.appendingPathComponent("requests").path
-        let capture = try ChildProcess(python, [RepoFiles.path("scripts/push-capture.py"), requests])
-        addTeardownBlock { _ = try? capture.stop() }
-        XCTAssertTrue(capture.output.wait(timeout: 30) { !$0.isEmpty }, "push-capture.py printed no port")
-        let port = try XCTUnwrap(capture.output.all.first)
-        let key = dir.appendingPathComponent("AuthKey_CAPTURE000.p8").path
-        let openssl = try runChild(try requireTool("openssl", package: "openssl"), ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
-        XCTAssertEqual(openssl.status, 0, openssl.output)
+        let capture = try PushCapture(in: dir, stoppedBy: self)
+        let requests = capture.requests
 
         let profile = "profiles/examples/takeout/takeout.yaml"
         let planPath = dir.appendingPathComponent("plan.ndjson").path
         let plan = try apnsbench(["plan", profile, "--show-tokens", "--out", planPath], directory: RepoFiles.root)
         XCTAssertEqual(plan.status, 0, plan.output)
-        let run = try apnsbench(["run", profile, "--closed-loop", "--target", "http://127.0.0.1:\(port)", "--key-path", key,
-                                 "--key-id", "CAPTURE000", "--team-id", "TEAMCAPTUR", "--quiet", "--out", dir.appendingPathComponent("out").path],
-                               directory: RepoFiles.root)
+        let run = try capture.run(profile, out: dir.appendingPathComponent("out").path)
         XCTAssertEqual(run.status, 0, run.output)
 
         // Each planned push to send, as the capture writes a request.
