@@ -46,7 +46,8 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(RunSettings[.connections].flag, "--connections")
         XCTAssertEqual(ConfigKey.loopRecording.flag, "--loop")
         XCTAssertNil(ConfigKey.pushTimeout.flag)
-        XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey), ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
+        XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey),
+            ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
     }
 
     /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,

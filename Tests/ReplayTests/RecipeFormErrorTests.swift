@@ -64,14 +64,16 @@ extension RecipeLoaderErrorTests {
 
     func testAFieldRuleThatBothRefusesAndAbsentsAnEmptyValueIsRefused() {
         assertRefused(recipe(fields: "      request_id: int\n      status: {type: string, non_empty: true, empty_is_absent: true}\n      title: string\n"),
-                      line: 15, "'events.status.fields.status.empty_is_absent' does not go with 'non_empty': an empty value cannot be both a bad line and absent")
+                      line: 15, "'events.status.fields.status.empty_is_absent' does not go with 'non_empty': "
+                          + "an empty value cannot be both a bad line and absent")
         assertRefused(recipe(fields: "      request_id: int\n      status: {type: string, one_of: []}\n      title: string\n"),
                       line: 15, "'events.status.fields.status.one_of' lists no value: no line could give this field")
     }
 
     func testAMisspelledKeyGetsTheClosestKnownOne() {
         assertRefused(recipe(push: "    push:\n      to: {entity: request, key: request_id}\n      templte: t.json\n"), line: 19,
-                      "'events.status.push.templte' is not a known key (known: name, when, to, template, push_type, topic, priority, live_activity_event, expiration_seconds, expiration_at, collapse_id, slots, remember, after_end); did you mean 'template'?")
+                      "'events.status.push.templte' is not a known key (known: name, when, to, template, push_type, topic, priority, live_activity_event, "
+                          + "expiration_seconds, expiration_at, collapse_id, slots, remember, after_end); did you mean 'template'?")
         assertRefused(recipe(push: push("", to: "{entity: request, kye: request_id}")), line: 18,
                       "'events.status.push.to.kye' is not a known key (known: token, entity, key, group, if_absent, where); did you mean 'key'?")
     }
