@@ -26,5 +26,5 @@ public enum APNsHeaders {
     public static let perPush: [APNsHeader] = all.filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! }
     /// The rows whose value is text a recipe writes per event or per push (read from a field, a format or an
     /// expression, or made per push), by slot.
-    public static let perPushText: [APNsHeader] = perPush.filter { if case .text = $0.value { return true } else { return false } }
+    public static let perPushText: [APNsHeader] = perPush.filter { if case .seconds = $0.value { return false } else { return true } }
 }

@@ -65,6 +65,8 @@ extension RecipeRules {
         return true
     }
 
+    private static let expirationSlot = APNsHeaders.expiration.slot!
+
     /// Writes the header values of entry `e`'s rule into `push` (read for the event, or made for this push), and
     /// clears the others, so the push holds only its own.
     @inline(__always)
@@ -73,7 +75,7 @@ extension RecipeRules {
         push.headers.clear()
         if rules[r].expiration != nil {
             let seconds = plan.entries[e].expirationSeconds, fromSend = rules[r].expirationAt
-            push.headers.update(APNsHeaders.expiration) { $0.seconds = seconds; $0.fromSend = fromSend }
+            push.headers.update(Self.expirationSlot) { $0.seconds = seconds; $0.fromSend = fromSend }
         }
         for t in rules[r].texts.indices {
             switch rules[r].texts[t].value {
