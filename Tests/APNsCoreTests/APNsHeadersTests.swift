@@ -21,6 +21,7 @@ final class APNsHeadersTests: XCTestCase {
                                inReportSamples: false),
         "apns-collapse-id": Row(key: "collapse_id", sources: [.profile, .recipeConstant, .field, .expression, .format], variesPerPush: true,
                                 slot: 1, inReportSamples: false),
+        "apns-id": Row(key: "apns_id", sources: [.field, .expression, .format, .perPush], variesPerPush: true, slot: 2, inReportSamples: true),
     ]
 
     func testEveryRowIsAsDeclared() {
@@ -41,10 +42,10 @@ final class APNsHeadersTests: XCTestCase {
         let kind = KindHeaderValues(pushType: .liveactivity, topic: "com.example.a.push-type.liveactivity", priority: .powerFirst,
                                     expiration: 0, collapseID: "c-1")
         let constants = APNsHeaders.all.map { $0.constant(of: kind) }
-        XCTAssertEqual(constants, [.text("liveactivity"), .text("com.example.a.push-type.liveactivity"), .number(1), .number(0), .text("c-1")])
+        XCTAssertEqual(constants, [.text("liveactivity"), .text("com.example.a.push-type.liveactivity"), .number(1), .number(0), .text("c-1"), nil])
         var own = kind
         own.perPush = HeaderSlots(APNsHeaders.perPush)
-        XCTAssertEqual(APNsHeaders.all.map { $0.constant(of: own) }, Array(constants.prefix(3)) + [nil, nil],
+        XCTAssertEqual(APNsHeaders.all.map { $0.constant(of: own) }, Array(constants.prefix(3)) + [nil, nil, nil],
                        "a header each push carries is no kind's constant")
         XCTAssertEqual(APNsHeaders.collapseID.line(.text("c-1")), "apns-collapse-id: c-1")
     }
@@ -61,6 +62,30 @@ final class APNsHeadersTests: XCTestCase {
         XCTAssertNil(collapse.refusal(constant: .text("fine")))
         XCTAssertEqual(APNsHeaders.priority.value.refusal(constant: .number(7)), "must be one of 1, 5, 10")
         XCTAssertNil(APNsHeaders.pushType.value.refusal(text: Array("voip".utf8)))
+        let uuid = APNsHeaders.apnsID.value
+        XCTAssertNil(uuid.refusal(text: Array("123e4567-e89b-12d3-a456-426614174000".utf8)))
+        XCTAssertNil(uuid.refusal(text: Array("123E4567-E89B-12D3-A456-426614174000".utf8)), "hex digits in either case, as APNs takes them")
+        XCTAssertEqual(uuid.refusal(text: Array("123e4567e89b12d3a456426614174000".utf8)),
+                       "'123e4567e89b12d3a456426614174000' is not a UUID (8-4-4-4-12 hex digits, like 123e4567-e89b-12d3-a456-426614174000)")
+        XCTAssertEqual(uuid.refusal(constant: .text("x")), "must be a UUID (8-4-4-4-12 hex digits)")
+    }
+
+    func testAUUIDMadePerPushIsCanonicalVersion4AndTheSameForTheSameSeed() {
+        var a: [UInt8] = [], b: [UInt8] = [], c: [UInt8] = []
+        a.reserveCapacity(36)
+        APNsHeaders.apnsID.value.generate(seed: 7, into: &a)
+        APNsHeaders.apnsID.value.generate(seed: 7, into: &b)
+        APNsHeaders.apnsID.value.generate(seed: 8, into: &c)
+        let text = String(decoding: a, as: UTF8.self)
+        XCTAssertNil(APNsHeaders.apnsID.value.refusal(text: a), text)
+        XCTAssertEqual(a, b)
+        XCTAssertNotEqual(a, c)
+        XCTAssertEqual(Array(text)[14], "4", "version 4: \(text)")
+        XCTAssertTrue("89ab".contains(Array(text)[19]), "variant 10xx: \(text)")
+        XCTAssertEqual(text, text.lowercased())
+        let capacity = a.capacity
+        APNsHeaders.apnsID.value.generate(seed: 9, into: &a)
+        XCTAssertEqual(a.capacity, capacity, "written into the same storage")
     }
 
     func testAPushsValuesAreClearedKeepingTheirRoom() {

@@ -29,6 +29,7 @@ final class HeaderRowsEngineTests: XCTestCase {
     private let ownLines: [String: (PushHeaderValue, String)] = [
         "apns-expiration": (PushHeaderValue(seconds: 60), "apns-expiration: 1800000060"),
         "apns-collapse-id": (PushHeaderValue(text: "order-7"), "apns-collapse-id: order-7"),
+        "apns-id": (PushHeaderValue(text: "123e4567-e89b-12d3-a456-426614174000"), "apns-id: 123e4567-e89b-12d3-a456-426614174000"),
     ]
 
     func testEachHeaderAPushCarriesIsLinkedInFrontInSlotOrder() {

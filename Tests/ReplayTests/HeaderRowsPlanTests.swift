@@ -21,9 +21,10 @@ final class HeaderRowsPlanTests: XCTestCase {
     private let expected: [String: (type: String, value: String, plan: String)] = [
         "apns-expiration": ("int?", "60", #","expiration_seconds":60"#),
         "apns-collapse-id": ("string?", #""order-7""#, #","collapse_id":"order-7""#),
+        "apns-id": ("string?", #""123e4567-e89b-12d3-a456-426614174000""#, #","apns_id":"123e4567-e89b-12d3-a456-426614174000""#),
     ]
     /// By header name: what a report sample keeps of the push.
-    private let inSamples: [String: String] = [:]
+    private let inSamples: [String: String] = ["apns-id": "123e4567-e89b-12d3-a456-426614174000"]
 
     func testEveryRowAPushCarriesIsReadFromAFieldAndWrittenInThePlan() throws {
         let rows = APNsHeaders.perPush

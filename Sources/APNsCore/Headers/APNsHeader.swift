@@ -38,6 +38,8 @@ public struct APNsHeader: Sendable {
         case seconds(ClosedRange<Int>)
         /// One of these texts.
         case oneOf([String])
+        /// A UUID in its canonical form, 8-4-4-4-12 hex digits; one made per push is a lowercase version 4 UUID.
+        case uuid
     }
 
     /// The header's name on the wire: `apns-collapse-id`.

@@ -20,8 +20,15 @@ public enum APNsHeaders {
         name: "apns-collapse-id", key: "collapse_id", sources: [.profile, .recipeConstant, .field, .expression, .format], carrier: .slot(1),
         value: .text(maxBytes: 64, noun: "a collapse id")) { $0.collapseID.map(KindHeaderValue.text) }
 
+    /// The client's id for the push, which APNs (and the simulator) echoes in its answer: a UUID read from an
+    /// event's field, or made for each push (`apns_id: per_push`, from the push's origin, so a plan is reproducible).
+    /// A report sample keeps it, to match an answer to its push.
+    public static let apnsID = APNsHeader(
+        name: "apns-id", key: "apns_id", sources: [.field, .expression, .format, .perPush], carrier: .slot(2),
+        value: .uuid, inReportSamples: true) { _ in nil }
+
     /// Every row, in list order.
-    public static let all: [APNsHeader] = [pushType, topic, priority, expiration, collapseID]
+    public static let all: [APNsHeader] = [pushType, topic, priority, expiration, collapseID, apnsID]
     /// The rows a push may carry itself, by slot.
     public static let perPush: [APNsHeader] = all.filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! }
     /// The rows whose value is text a recipe writes per event or per push (read from a field, a format or an

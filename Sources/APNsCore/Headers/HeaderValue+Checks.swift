@@ -12,6 +12,10 @@ extension APNsHeader.Value {
         case let .oneOf(texts):
             let text = String(decoding: bytes, as: UTF8.self)
             return texts.contains(text) ? nil : "'\(text)' is not one of \(texts.joined(separator: ", "))"
+        case .uuid:
+            guard !Self.isCanonicalUUID(bytes) else { return nil }
+            let shown = String(decoding: bytes.prefix(40), as: UTF8.self) + (bytes.count > 40 ? "…" : "")
+            return "'\(shown)' is not a UUID (8-4-4-4-12 hex digits, like 123e4567-e89b-12d3-a456-426614174000)"
         }
     }
 
@@ -28,6 +32,7 @@ extension APNsHeader.Value {
         case let (.text(maxBytes, _), .text(t)?) where t.utf8.count <= maxBytes: return nil
         case let (.seconds(range), .number(n)?) where range.contains(n): return nil
         case let (.oneOf(texts), c?) where texts.contains(c.text): return nil
+        case let (.uuid, .text(t)?) where Self.isCanonicalUUID(Array(t.utf8)): return nil
         default: return refusalText
         }
     }
@@ -39,6 +44,32 @@ extension APNsHeader.Value {
         bytes.removeAll(keepingCapacity: true)
         switch self {
         case .text, .seconds, .oneOf: break
+        case .uuid:
+            var random = SplitMix64(seed: seed)
+            Self.appendUUID(hi: random.next() & ~0xF000 | 0x4000, lo: random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000, to: &bytes)
+        }
+    }
+
+    /// `8-4-4-4-12` hex digits.
+    static func isCanonicalUUID(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (i, c) in bytes.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                if c != UInt8(ascii: "-") { return false }
+            } else if !DeviceToken.isHexDigit(c) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The 128 bits `hi` then `lo` as a lowercase canonical UUID, most significant digit first.
+    private static func appendUUID(hi: UInt64, lo: UInt64, to bytes: inout [UInt8]) {
+        for digit in 0 ..< 32 {
+            if digit == 8 || digit == 12 || digit == 16 || digit == 20 { bytes.append(UInt8(ascii: "-")) }
+            let word = digit < 16 ? hi : lo
+            let nibble = Int(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit & 15))) & 0xF
+            bytes.append(nibble < 10 ? UInt8(48 + nibble) : UInt8(87 + nibble))
         }
     }
 
@@ -48,6 +79,7 @@ extension APNsHeader.Value {
         case let .text(maxBytes, _): return "must be text of at most \(maxBytes) bytes (APNs' limit)"
         case let .seconds(range): return "must be a number of seconds from \(range.lowerBound) to \(range.upperBound)"
         case let .oneOf(texts): return "must be one of \(texts.joined(separator: ", "))"
+        case .uuid: return "must be a UUID (8-4-4-4-12 hex digits)"
         }
     }
 
@@ -57,6 +89,7 @@ extension APNsHeader.Value {
         case let .text(_, noun): return noun
         case .seconds: return "a number of seconds"
         case .oneOf: return "a value"
+        case .uuid: return "a UUID"
         }
     }
 
@@ -66,6 +99,7 @@ extension APNsHeader.Value {
         case let .text(maxBytes, _): return maxBytes
         case .seconds: return 20
         case let .oneOf(texts): return texts.map(\.utf8.count).max() ?? 0
+        case .uuid: return 36
         }
     }
 }
