@@ -96,7 +96,8 @@ let package = Package(
         ),
         // One run wired end to end (configuration -> inputs and target -> worker pool -> report), and what is built
         // around runs: the rate sweep and the tuning matrix, live progress and metrics, signals, broadcast channels,
-        // the run id and the start barrier. The CLI and the end-to-end tests call it.
+        // the run id and the start barrier; the simulator's configuration files read and the model file `model fit`
+        // writes, both through the simulator's table of keys. The CLI and the end-to-end tests call it.
         .target(
             name: "Harness",
             dependencies: [
@@ -116,8 +117,9 @@ let package = Package(
             dependencies: ["APNsCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The CLI: parses the command line, then calls Harness for run, sweep, plan and simulate, Reporting
-        // for report, compare, merge and model, and Replay for recipe and scale; APNsCore for the settings
-        // table its flags are named from, APNsSimulator for `simulate`'s environment names.
+        // for report, compare, merge and model (Harness writes model fit's file), and Replay for recipe and scale;
+        // APNsCore for the settings table its flags are named from, APNsSimulator for `simulate`'s environment
+        // names and its configuration keys' help.
         .executableTarget(
             name: "apnsbench",
             dependencies: [

@@ -55,6 +55,12 @@ final class SimulatorKeysTests: XCTestCase {
         XCTAssertGreaterThan(checked, 30)
     }
 
+    /// The device model's keys are the ones its parameters are kept under in a report (their Codable keys).
+    func testTheDeviceKeysAreTheDeviceModelsOwn() throws {
+        let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(DeviceModelParameters())) as? [String: Any]
+        XCTAssertEqual(Set(try XCTUnwrap(encoded).keys), Set(SimulatorKeys.children(of: "device").map(\.key)))
+    }
+
     static func text(_ v: ConfigValue) -> String {
         switch v {
         case let .double(d): SimulatorKeys.number(d)
