@@ -14,7 +14,7 @@ extension SimulatorKeys {
         K("faults.latency.fixed_ms", .number(0...600_000), "always this many ms") { c, v, _ in
             c.faults.latency = .fixed(milliseconds: v.number ?? 0)
         },
-        K("faults.latency.uniform_ms", .pair(0...600_000), "`[min, max]`: uniform between them, ms") { c, v, _ in
+        K("faults.latency.uniform_ms", .pair(0...600_000), "uniform between the two, ms") { c, v, _ in
             guard case let .pair(lo, hi) = v else { return }
             c.faults.latency = .uniform(minMilliseconds: lo, maxMilliseconds: hi)
         },
