@@ -27,8 +27,7 @@ final class SimulatorConfigTableTests: XCTestCase {
 
     /// The keys a section must have, each at a value of its own (`numberFrom` siblings: 1, at least theirs).
     static func required(_ path: String) -> [String] {
-        guard case let .section(rules)? = SimulatorKeys[path]?.kind else { return [] }
-        return SimulatorKeys.children(of: path).filter { rules.required.contains($0.key) }.map { "\($0.key): \(value($0))" }
+        SimulatorKeys.children(of: path).filter(\.required).map { "\($0.key): \(value($0))" }
     }
 
     /// `{a: {b: {key: text}}}` for the key at `path`, each section holding what it requires besides.

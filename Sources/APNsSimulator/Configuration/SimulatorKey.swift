@@ -31,13 +31,16 @@ public struct SimulatorKey: Sendable {
         case section(Section)
     }
 
-    /// What a mapping must hold besides known keys.
+    /// What a mapping must hold besides known keys (its keys that are ``required``).
     public struct Section: Sendable {
-        /// Keys it must have, and the message when one is missing (`needs pushes and window_seconds`).
-        public var required: [String] = []
-        public var needs = ""
-        /// Whether it must have exactly one of its keys (`needs` is the message otherwise).
+        /// Whether it must have exactly one of its keys.
         public var exactlyOne = false
+        /// A mapping that has what it needs, for the message when it has not.
+        public var example: String?
+        public init(exactlyOne: Bool = false, example: String? = nil) {
+            self.exactlyOne = exactlyOne
+            self.example = example
+        }
     }
 
     /// A value as its kind reads it; a section is `.section`, and `~` for a key that takes it `.null`.
@@ -86,7 +89,10 @@ public struct SimulatorKey: Sendable {
     public let help: String
     /// Whether `~` is a value (`device: ~` is the device model's defaults).
     public var nullable = false
-    /// Sets the value read; for a section, before its keys. Nil for a key its section's ``finish`` reads.
+    /// Whether its section must have it.
+    public var required = false
+    /// Sets the value read; for a section, before its keys (a new value for them to fill in). Nil for a key
+    /// only its section's ``finish`` reads.
     let apply: Apply?
     /// A section: after its keys, with their values by key (absent ones at their default).
     var finish: Finish?
@@ -140,6 +146,12 @@ public struct SimulatorKey: Sendable {
     func writing(_ w: @escaping @Sendable (SimulatorConfiguration) -> ConfigValue?) -> SimulatorKey {
         var k = self
         k.write = w
+        return k
+    }
+
+    func needed() -> SimulatorKey {
+        var k = self
+        k.required = true
         return k
     }
 

@@ -2,44 +2,28 @@ import APNsCore
 
 extension SimulatorKeys {
     static let faults: [K] = [
-        K("faults.latency", .section(.init(needs: "needs exactly one of fixed_ms, uniform_ms, lognormal_ms", exactlyOne: true)), default: "none",
-          "server time before an answer: one of `fixed_ms`, `uniform_ms`, `lognormal_ms`").writing { c in
-            switch c.faults.latency {
-            case .none: nil
-            case let .fixed(ms): .object(["fixed_ms": .double(ms)])
-            case let .uniform(lo, hi): .object(["uniform_ms": .array([.double(lo), .double(hi)])])
-            case let .lognormal(p50, p99): .object(["lognormal_ms": .object(["p50": .double(p50), "p99": .double(p99)])])
-            }
+        K("faults.latency", .section(.init(exactlyOne: true)), default: "none", "server time before an answer: one of the three below"),
+        .number("faults.latency.fixed_ms", 0...600_000, \.faults.fixedMilliseconds, default: "", "always this many ms"),
+        .leaf("faults.latency.uniform_ms", .pair(0...600_000), \.faults.uniformMilliseconds, default: "", "uniform between the two, ms",
+              read: { if case let .pair(lo, hi) = $0 { (lo, hi) } else { nil } },
+              write: { $0.map { .array([.double($0.min), .double($0.max)]) } }),
+        K("faults.latency.lognormal_ms", .section(.init()), "lognormal with this median and 99th percentile, ms") { c, _, _ in
+            c.faults.latency = .lognormal(p50Milliseconds: 0, p99Milliseconds: 0)
         },
-        K("faults.latency.fixed_ms", .number(0...600_000), "always this many ms") { c, v, _ in
-            c.faults.latency = .fixed(milliseconds: v.number ?? 0)
-        },
-        K("faults.latency.uniform_ms", .pair(0...600_000), "uniform between the two, ms") { c, v, _ in
-            guard case let .pair(lo, hi) = v else { return }
-            c.faults.latency = .uniform(minMilliseconds: lo, maxMilliseconds: hi)
-        },
-        K("faults.latency.lognormal_ms", .section(.init(required: ["p50", "p99"], needs: "needs p50 and p99")),
-          "lognormal with this median and 99th percentile, ms").finishing { c, v in
-            c.faults.latency = .lognormal(p50Milliseconds: v["p50"]?.number ?? 0, p99Milliseconds: v["p99"]?.number ?? 0)
-        },
-        K("faults.latency.lognormal_ms.p50", .number(0.001...600_000), "the median (required)"),
-        K("faults.latency.lognormal_ms.p99", .numberFrom("p50", upTo: 600_000), "the 99th percentile (required)"),
+        .number("faults.latency.lognormal_ms.p50", 0.001...600_000, \.faults.lognormalP50, default: "", "the median").needed(),
+        .leaf("faults.latency.lognormal_ms.p99", .numberFrom("p50", upTo: 600_000), \.faults.lognormalP99, default: "", "the 99th percentile",
+              read: { $0.number ?? 0 }, write: { .double($0) }).needed(),
         .number("faults.round_trip_ms", 0...600_000, \.faults.roundTripMilliseconds, default: "0", "added to every answer: the network's share"),
-        K("faults.capacity", .section(.init(required: ["per_connection_per_second"],
-                                            needs: "needs per_connection_per_second, like {per_connection_per_second: 2000}")), default: "none",
-          "each connection serves its requests first come first served at a rate, so they queue past it").finishing { c, v in
-            c.faults.capacity = .init(perConnectionPerSecond: v["per_connection_per_second"]?.number ?? 0,
-                                      overloadAfterMilliseconds: v["overload_after_ms"]?.number ?? 0,
-                                      overloadServiceUnavailableFraction: v["overload_503_fraction"]?.number ?? 0)
-        }.writing { c in
-            c.faults.capacity.map { p in
-                .object(["per_connection_per_second": .double(p.perConnectionPerSecond), "overload_after_ms": .double(p.overloadAfterMilliseconds),
-                         "overload_503_fraction": .double(p.overloadServiceUnavailableFraction)])
-            }
+        K("faults.capacity", .section(.init(example: "{per_connection_per_second: 2000}")), default: "none",
+          "each connection serves its requests first come first served at a rate, so they queue past it") { c, _, _ in
+            c.faults.capacity = FaultInjection.Capacity(perConnectionPerSecond: 0)
         },
-        K("faults.capacity.per_connection_per_second", .number(0.001...10_000_000), "requests a second one connection serves (required)"),
-        K("faults.capacity.overload_after_ms", .number(0...600_000), default: "1000", "past this wait in the queue a request is overloaded"),
-        K("faults.capacity.overload_503_fraction", .number(0...1), default: "0", "this share of overloaded requests is answered 503 at once"),
+        .number("faults.capacity.per_connection_per_second", 0.001...10_000_000, \.faults.capacityOrNew.perConnectionPerSecond, default: "",
+                "requests a second one connection serves").needed(),
+        .number("faults.capacity.overload_after_ms", 0...600_000, \.faults.capacityOrNew.overloadAfterMilliseconds, default: "1000",
+                "past this wait in the queue a request is overloaded"),
+        .number("faults.capacity.overload_503_fraction", 0...1, \.faults.capacityOrNew.overloadServiceUnavailableFraction, default: "0",
+                "this share of overloaded requests is answered 503 at once"),
         .number("faults.internal_server_error_fraction", 0...1, \.faults.internalServerErrorFraction, default: "0",
                 "share of valid requests answered 500 InternalServerError"),
         .number("faults.service_unavailable_fraction", 0...1, \.faults.serviceUnavailableFraction, default: "0",
@@ -52,23 +36,19 @@ extension SimulatorKeys {
                 "share of requests on which the connection is reset (TCP RST, no answer)"),
         .number("faults.stall_fraction", 0...1, \.faults.stallFraction, default: "0",
                 "share of requests on which the connection goes silent: it reads and answers nothing more"),
-        K("faults.latency_spike", .section(.init(required: ["fraction", "ms"], needs: "needs fraction and ms, like {fraction: 0.01, ms: 2000}")),
-          default: "none", "this share of answers waits this much more").finishing { c, v in
-            c.faults.latencySpike = (v["fraction"]?.number ?? 0, v["ms"]?.number ?? 0)
-        }.writing { c in
-            c.faults.latencySpike.map { .object(["fraction": .double($0.fraction), "ms": .double($0.milliseconds)]) }
+        K("faults.latency_spike", .section(.init(example: "{fraction: 0.01, ms: 2000}")), default: "none",
+          "this share of answers waits this much more") { c, _, _ in
+            c.faults.latencySpike = (0, 0)
         },
-        K("faults.latency_spike.fraction", .number(0...1), "the share (required)"),
-        K("faults.latency_spike.ms", .number(0...600_000), "the wait, ms (required)"),
-        K("faults.clock_step", .section(.init(required: ["after_seconds", "by_seconds"],
-                                              needs: "needs after_seconds and by_seconds, like {after_seconds: 60, by_seconds: 3700}")),
-          default: "none", "the wall clock jumps forward once (provider tokens age at once)").finishing { c, v in
-            c.faults.clockStep = .init(afterSeconds: v["after_seconds"]?.number ?? 0, bySeconds: v["by_seconds"]?.number ?? 0)
-        }.writing { c in
-            c.faults.clockStep.map { .object(["after_seconds": .double($0.afterSeconds), "by_seconds": .double($0.bySeconds)]) }
+        .number("faults.latency_spike.fraction", 0...1, \.faults.spikeFraction, default: "", "the share").needed(),
+        .number("faults.latency_spike.ms", 0...600_000, \.faults.spikeMilliseconds, default: "", "the wait, ms").needed(),
+        K("faults.clock_step", .section(.init(example: "{after_seconds: 60, by_seconds: 3700}")), default: "none",
+          "the wall clock jumps forward once (provider tokens age at once)") { c, _, _ in
+            c.faults.clockStep = .init(afterSeconds: 0, bySeconds: 0)
         },
-        K("faults.clock_step.after_seconds", .number(0...1e9), "when, after the simulator started (required)"),
-        K("faults.clock_step.by_seconds", .number(0...1e9), "by how much (required)"),
+        .number("faults.clock_step.after_seconds", 0...1e9, \.faults.clockStepOrNew.afterSeconds, default: "",
+                "when, after the simulator started").needed(),
+        .number("faults.clock_step.by_seconds", 0...1e9, \.faults.clockStepOrNew.bySeconds, default: "", "by how much").needed(),
         .integer("faults.goaway_after_streams", 1...Int.max, \.faults.goAwayAfterStreams, default: "never",
                  "GOAWAY Shutdown once a connection has answered this many streams"),
         .number("faults.goaway_after_seconds", 0.001...1e9, \.faults.goAwayAfterSeconds, default: "never",
@@ -117,5 +97,57 @@ extension SimulatorConfiguration {
     var deviceModel: DeviceModelParameters {
         get { device ?? DeviceModelParameters() }
         set { device = newValue }
+    }
+}
+
+/// Where the keys under a fault's section keep their values: the fault's parts, a new one's when the
+/// configuration has none (its section's key sets one before its keys are read).
+extension FaultInjection {
+    var fixedMilliseconds: Double? {
+        get { if case let .fixed(ms) = latency { ms } else { nil } }
+        set { if let newValue { latency = .fixed(milliseconds: newValue) } }
+    }
+
+    var uniformMilliseconds: (min: Double, max: Double)? {
+        get { if case let .uniform(lo, hi) = latency { (lo, hi) } else { nil } }
+        set { if let newValue { latency = .uniform(minMilliseconds: newValue.min, maxMilliseconds: newValue.max) } }
+    }
+
+    var lognormalP50: Double {
+        get { if case let .lognormal(p50, _) = latency { p50 } else { 0 } }
+        set { latency = .lognormal(p50Milliseconds: newValue, p99Milliseconds: lognormalP99) }
+    }
+
+    var lognormalP99: Double {
+        get { if case let .lognormal(_, p99) = latency { p99 } else { 0 } }
+        set { latency = .lognormal(p50Milliseconds: lognormalP50, p99Milliseconds: newValue) }
+    }
+
+    var capacityOrNew: Capacity {
+        get { capacity ?? Capacity(perConnectionPerSecond: 0) }
+        set { capacity = newValue }
+    }
+
+    var spikeFraction: Double {
+        get { latencySpike?.fraction ?? 0 }
+        set { latencySpike = (newValue, spikeMilliseconds) }
+    }
+
+    var spikeMilliseconds: Double {
+        get { latencySpike?.milliseconds ?? 0 }
+        set { latencySpike = (spikeFraction, newValue) }
+    }
+
+    var clockStepOrNew: ClockStep {
+        get { clockStep ?? ClockStep(afterSeconds: 0, bySeconds: 0) }
+        set { clockStep = newValue }
+    }
+}
+
+extension DeviceRegistry {
+    /// Where `devices.rate_limit`'s keys keep their values (a new limit's when there is none).
+    var rateLimitOrNew: RateLimit {
+        get { rateLimit ?? RateLimit(pushes: 0, windowSeconds: 0) }
+        set { rateLimit = newValue }
     }
 }

@@ -30,21 +30,33 @@ extension SimulatorKey {
         upper.map { "\(SimulatorKeys.number(lower)) to \(SimulatorKeys.number($0))" } ?? "\(SimulatorKeys.number(lower)) or more"
     }
 
+    /// The default as help and docs show it: `required` for a key its section must have.
+    public var defaultShown: String { required ? "required" : defaultText }
+
     /// The key's line in `simulate --help`.
     public var helpLine: String {
         var rule = typeText
         if !rangeText.isEmpty { rule += ", \(rangeText)" }
-        if !defaultText.isEmpty { rule += "; default \(defaultText)" }
+        if required { rule += "; required" } else if !defaultText.isEmpty { rule += "; default \(defaultText)" }
         return "\(path) (\(rule)): \(help)"
     }
 
     /// The key's row in docs/simulator.md's table: key, type, range, default, what it is.
     public var markdownRow: String {
-        "| `\(path)` | \(typeText) | \(rangeText) | \(defaultText) | \(help) |"
+        "| `\(path)` | \(typeText) | \(rangeText) | \(defaultShown) | \(help) |"
     }
 }
 
 extension SimulatorKeys {
+    /// What the section at `path` says when it lacks a key it must have (or, `exactlyOne`, has not one key):
+    /// `needs pushes and window_seconds`, `needs exactly one of fixed_ms, uniform_ms, lognormal_ms`.
+    public static func needs(_ path: String) -> String {
+        guard case let .section(rules)? = self[path]?.kind else { return "" }
+        let keys = children(of: path)
+        if rules.exactlyOne { return "needs exactly one of " + keys.map(\.key).joined(separator: ", ") }
+        return "needs " + keys.filter(\.required).map(\.key).joined(separator: " and ") + (rules.example.map { ", like \($0)" } ?? "")
+    }
+
     /// The header of docs/simulator.md's key table.
     public static let markdownHeader = "| key | type | range | default | what it is |\n| --- | --- | --- | --- | --- |"
 

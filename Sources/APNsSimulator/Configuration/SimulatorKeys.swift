@@ -57,14 +57,13 @@ public enum SimulatorKeys {
             let base = (file as NSString).deletingLastPathComponent
             try c.deviceRegistry.load(path: path.hasPrefix("/") || base.isEmpty ? path : (base as NSString).appendingPathComponent(path))
         },
-        K("devices.generate", .section(.init(required: ["bundle_id"], needs: "needs bundle_id")), default: "none",
-          "register generated tokens").finishing { c, v in
-            let hex = v["hex_length"]?.int ?? 64
+        K("devices.generate", .section(.init()), default: "none", "register generated tokens").finishing { c, v in
+            let hex = v["hex_length"]?.int ?? 0
             guard hex % 2 == 0 else { throw K.Problem("must be even, found \(hex)", at: "hex_length") }
             let tokens = DeviceRegistry.generatedTokens(count: v["count"]?.int ?? 0, seed: UInt64(v["seed"]?.int ?? 0), hexLength: hex)
             for t in tokens { c.deviceRegistry.register(token: t, bundleID: v["bundle_id"]?.text ?? "") }
         },
-        K("devices.generate.bundle_id", .text, "the tokens' bundle id (required)"),
+        K("devices.generate.bundle_id", .text, "the tokens' bundle id").needed(),
         K("devices.generate.count", .integer(1...10_000_000), default: "1000", "how many tokens"),
         K("devices.generate.seed", .integer(0...Int.max), default: "0", "seeds the tokens"),
         K("devices.generate.hex_length", .integer(64...200), default: "64", "hex digits a token, even"),
@@ -79,12 +78,11 @@ public enum SimulatorKeys {
                 "share of all tokens that are dead, decided from the token's bytes and the seed"),
         .choice("devices.dead_reason", \.deviceRegistry.deadFractionReason, default: "Unregistered", "the reason of tokens dead by dead_fraction"),
         .seed("devices.seed", \.deviceRegistry.seed, "seeds the dead fraction"),
-        K("devices.rate_limit", .section(.init(required: ["pushes", "window_seconds"], needs: "needs pushes and window_seconds")),
-          default: "none", "at most `pushes` pushes to one token in each window (429 TooManyRequests)").finishing { c, v in
-            c.deviceRegistry.rateLimit = .init(pushes: v["pushes"]?.int ?? 0, windowSeconds: v["window_seconds"]?.number ?? 0)
+        K("devices.rate_limit", .section(.init()), default: "none", "at most `pushes` pushes to one token in each window (429 TooManyRequests)") { c, _, _ in
+            c.deviceRegistry.rateLimit = .init(pushes: 0, windowSeconds: 0)
         },
-        K("devices.rate_limit.pushes", .integer(1...Int.max), "pushes a window (required)"),
-        K("devices.rate_limit.window_seconds", .number(0.001...1e9), "the window (required)"),
+        .integer("devices.rate_limit.pushes", 1...Int.max, \.deviceRegistry.rateLimitOrNew.pushes, default: "", "pushes a window").needed(),
+        .number("devices.rate_limit.window_seconds", 0.001...1e9, \.deviceRegistry.rateLimitOrNew.windowSeconds, default: "", "the window").needed(),
     ]
 
     static let liveActivity: [K] = [

@@ -52,7 +52,7 @@ extension ModelFit {
         var c = SimulatorConfiguration()
         c.faults.roundTripMilliseconds = Self.rounded(roundTripMillis)
         c.faults.latency = .lognormal(p50Milliseconds: Self.rounded(serverP50Millis), p99Milliseconds: Self.rounded(serverP99Millis))
-        var always: Set = ["faults.round_trip_ms", "faults.latency"]
+        var always: Set = ["faults.round_trip_ms", "faults.latency.lognormal_ms.p50", "faults.latency.lognormal_ms.p99"]
         let shares: [(String, Double, Int, WritableKeyPath<FaultInjection, Double>)] = [
             ("faults.service_unavailable_fraction", serviceUnavailableShare, 5, \.serviceUnavailableFraction),
             ("faults.too_many_requests_fraction", tooManyRequestsShare, 5, \.tooManyRequestsFraction),

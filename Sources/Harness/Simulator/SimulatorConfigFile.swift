@@ -97,10 +97,11 @@ public enum SimulatorConfigFile {
     /// Reads the keys of section `key` (at `e`), checks what it requires, and finishes it.
     private static func finish(_ key: SimulatorKey, _ e: Entry, _ r: Reader, _ c: inout SimulatorConfiguration) throws {
         guard case let .section(rules) = key.kind else { return }
-        let m = try r.map(e)
-        try r.only(m, SimulatorKeys.children(of: key.path).map(\.key))
-        if rules.exactlyOne, m.entries.count != 1 { throw r.fail(e, rules.needs) }
-        if rules.required.contains(where: { m[$0] == nil }) { throw r.fail(e, rules.needs) }
+        let m = try r.map(e), keys = SimulatorKeys.children(of: key.path)
+        try r.only(m, keys.map(\.key))
+        if rules.exactlyOne ? m.entries.count != 1 : keys.contains(where: { $0.required && m[$0.key] == nil }) {
+            throw r.fail(e, SimulatorKeys.needs(key.path))
+        }
         let values = try section(key.path, m, r, &c)
         do { try key.finish(values, in: &c) } catch let p as SimulatorKey.Problem {
             throw r.fail(p.key.flatMap { m[$0] } ?? e, p.message)
