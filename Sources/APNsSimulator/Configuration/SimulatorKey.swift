@@ -202,7 +202,7 @@ extension SimulatorKey {
     }
 
     /// One of an enumeration's raw values.
-    static func choice<E: RawRepresentable & CaseIterable>(_ path: String, _ place: WritableKeyPath<C, E> & Sendable, default d: String,
+    static func choice<E: RawRepresentable & CaseIterable & Sendable>(_ path: String, _ place: WritableKeyPath<C, E> & Sendable, default d: String,
                                                            _ help: String) -> SimulatorKey where E.RawValue == String {
         leaf(path, .choice(E.allCases.map(\.rawValue)), place, default: d, help,
              read: { v in E(rawValue: v.text ?? "") ?? E.allCases.first! }, write: { .string($0.rawValue) })

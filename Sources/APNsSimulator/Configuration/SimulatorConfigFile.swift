@@ -1,5 +1,4 @@
 import APNsCore
-import APNsSimulator
 import Foundation
 import YAMLReading
 import Yams

@@ -1,7 +1,6 @@
 import APNsCore
 import APNsSimulator
 import Foundation
-import Harness
 import XCTest
 
 /// The configuration file reader against the simulator's table, key by key: each key reads a value at the
