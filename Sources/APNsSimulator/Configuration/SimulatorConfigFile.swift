@@ -85,16 +85,16 @@ public enum SimulatorConfigFile {
                 values[key.key] = key.defaultValue
                 continue
             }
-            let value = try read(key, e, r, &c, siblings: values)
+            let value = try read(key, e, r, siblings: values)
             do { try key.set(value, in: &c, file: r.file) } catch let p as SimulatorKey.Problem { throw r.fail(e, p.message) }
-            if case .section = key.kind, value != .null { try finish(key, e, r, &c) }
+            if key.isSection, value != .null { try readSection(key, e, r, &c) }
             values[key.key] = value
         }
         return values
     }
 
     /// Reads the keys of section `key` (at `e`), checks what it requires, and finishes it.
-    private static func finish(_ key: SimulatorKey, _ e: Entry, _ r: Reader, _ c: inout SimulatorConfiguration) throws {
+    private static func readSection(_ key: SimulatorKey, _ e: Entry, _ r: Reader, _ c: inout SimulatorConfiguration) throws {
         guard case let .section(rules) = key.kind else { return }
         let m = try r.map(e), keys = SimulatorKeys.children(of: key.path)
         try r.only(m, keys.map(\.key))
@@ -108,8 +108,7 @@ public enum SimulatorConfigFile {
     }
 
     /// The value at `e` as `key`'s kind reads it; `siblings` are the values read before it in its section.
-    private static func read(_ key: SimulatorKey, _ e: Entry, _ r: Reader, _ c: inout SimulatorConfiguration,
-                             siblings: [String: Value]) throws -> Value {
+    private static func read(_ key: SimulatorKey, _ e: Entry, _ r: Reader, siblings: [String: Value]) throws -> Value {
         if key.nullable, r.isNull(e) { return .null }
         switch key.kind {
         case let .integer(range): return .int(try r.int(e, range))
