@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import YAMLReading
 
 /// A push rule's headers (``APNsHeaders/all``: `push_type`, `topic`, `expiration_seconds`, and each text header
 /// a push may carry itself, by its row): the header sets built before the run, and the values each push carries itself.
