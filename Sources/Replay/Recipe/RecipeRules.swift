@@ -2,7 +2,8 @@ import APNsCore
 
 /// Runs a ``Recipe`` over a recorded stream, as a ``WorkloadRules``: each line is matched to its event, its
 /// fields read and checked, the state changed, and its pushes planned; ``nextPlanned(into:)`` then fills one
-/// push at a time (recipient, headers, payload rendered into the engine's reused buffer).
+/// push at a time (recipient, headers, payload rendered into the engine's reused buffer). Where it is in that
+/// cycle, with what that point needs, is one ``RecipeEventState`` (``phase``).
 public final class RecipeRules: WorkloadRules {
     let recipe: Recipe
     let profilePriority: Priority
@@ -17,6 +18,8 @@ public final class RecipeRules: WorkloadRules {
     /// Every push rule of the recipe, by ``Recipe/PushRule/index``.
     let rules: [Recipe.PushRule]
 
+    /// The entities, groups and tokens the events so far built.
+    var state: RecipeState
     /// Where the cycle of the current event is, with what that point needs (``RecipeEventState``).
     var phase = RecipeEventState.idle
     /// The event being planned or handed out: its rule, line and recorded time (0 before the first).
@@ -24,12 +27,12 @@ public final class RecipeRules: WorkloadRules {
     var line: Int { phase.event?.line ?? 0 }
     var at: Int64 { phase.event?.at ?? 0 }
 
-    // Reused buffers: stored here, not in ``phase``, so that they are filled in place without a copy and the
-    // hot path allocates nothing. Each is filled while an event plans and read while its pushes are handed out.
+    // Buffers reused from event to event: stored here, not in ``phase``, so that they are filled in place
+    // without a copy and the hot path allocates nothing. Each is filled while an event plans and read while
+    // its pushes are handed out.
 
     /// The event's field values, by ``Recipe/EventRule/fields`` index.
     var values: [RecipeValue] = []
-    var state: RecipeState
     /// The event's plan: an entry per push rule whose condition held, in rule order.
     var plan = EventPlan()
     /// Per rule: the slot values filled once per event, then per push (as long as its template's slots).
@@ -40,6 +43,7 @@ public final class RecipeRules: WorkloadRules {
     var collapseIDs: [[UInt8]]
     /// Per rule: the members its `where:` kept (empty for a rule without one).
     var filtered: [[Int]]
+
     /// Per rule: the pushes it planned so far, not-sent ones included (``Recipe/PushRule/index``).
     public private(set) var plannedByRule: [Int]
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
