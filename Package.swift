@@ -82,11 +82,17 @@ let package = Package(
         // Does a Live Activity payload decode into the app's ActivityKit model on the device? Reads the model's
         // Swift declaration (a subset) and checks payload bytes with JSONDecoder's rules, scanned by APNsCore's JSONTape.
         .target(name: "DeviceContract", dependencies: ["APNsCore"]),
+        // The strict YAML reader over Yams (a key path and a line in every error, a key given twice, a tab in the
+        // indentation), for profiles, recipes, APNs model files and the simulator's configuration file.
+        .target(name: "YAMLReading", dependencies: ["APNsCore", .product(name: "Yams", package: "Yams")]),
         // Recorded streams, profiles, workloads: events in, pushes out (each Live Activity push checked against
         // the app's model when the profile names one).
         .target(
             name: "Replay",
-            dependencies: ["APNsCore", "DeviceContract", .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: [
+                "APNsCore", "DeviceContract", "YAMLReading",
+                .product(name: "Yams", package: "Yams"), .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
         ),
         // Per-push accounting and histograms; the report (schema, reading, the JSON, Markdown, HTML and hlog writers);
         // analysis of reports: compare, merge, the sweep's knee and the tuning matrix, the OpenMetrics text.
@@ -100,7 +106,9 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", .product(name: "Yams", package: "Yams"),
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", "YAMLReading",
+                // The simulator's configuration file, read node by node.
+                .product(name: "Yams", package: "Yams"),
                 // Coalescing's staleness histogram, handed from the pipeline to the report.
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.

@@ -32,7 +32,7 @@ with open(sys.argv[1]) as plan, open(sys.argv[2], "a") as out:
 done
 
 # JSONTape is APNsCore's: its folder is built as a module of that name first, as the package builds it.
-swiftc -O -wmo -parse-as-library -module-name APNsCore Sources/APNsCore/JSON/*.swift \
+swiftc -O -wmo -parse-as-library -module-name APNsCore Sources/APNsCore/JSON/*.swift Sources/APNsCore/DeviceToken.swift \
     -emit-module -emit-module-path "$work/APNsCore.swiftmodule" -c -o "$work/APNsCore.o"
 swiftc -O -wmo -module-name JSONScanners -I Benchmarks/JSONScanners/CJansson -I "$work" \
     Sources/Replay/Stream/FlatJSON.swift Sources/Replay/Stream/FlatJSONObject.swift \

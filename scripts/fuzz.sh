@@ -12,7 +12,7 @@
 #   --skip-build   run the fuzzers a --build-only run built (.build-fuzz/bin/), building nothing
 #   TARGET         stream-line, profile, payload-template, request-validator (default: all)
 #
-# How it stays cheap: only our own modules (APNsCore, Replay, APNsSimulator) are compiled here, with
+# How it stays cheap: only our own modules (APNsCore, YAMLReading, Replay, APNsSimulator) are compiled here, with
 # `swiftc -sanitize=fuzzer,address`, into .build-fuzz/. The packages they import (Yams, swift-nio,
 # swift-nio-ssl, ...) are linked from the package's debug build in .build/debug, uninstrumented: the tests
 # build it anyway, and this script runs `swift build --target` for what is missing. Coverage therefore
@@ -20,8 +20,9 @@
 #
 # FUZZ_OPT sets the optimization of our instrumented modules: -O (default; a cold build of them takes about
 # 1.5 minutes and the fuzzers run up to 13 times faster than with -Onone) or -Onone (30 s, and the debug
-# bounds checks of unsafe buffers stay on; AddressSanitizer finds most of what they would). The modules that
-# import only APNsCore (Replay, APNsSimulator) compile at the same time, as do the fuzzers' links.
+# bounds checks of unsafe buffers stay on; AddressSanitizer finds most of what they would). APNsCore and
+# YAMLReading compile first, one after the other; the modules that import them (Replay, APNsSimulator)
+# compile at the same time, as do the fuzzers' links.
 # FUZZ_SKIP_PACKAGE_BUILD=1 skips step 1 when the caller has just built the package's debug build (the tests').
 #
 # Fuzz/dictionaries/TARGET.dict lists the words each input format is made of (keys, header names, slot
@@ -62,7 +63,7 @@ started=$SECONDS
 modules_for() {
     case "$1" in
         payload-template) echo APNsCore ;;
-        stream-line|profile|recipe) echo APNsCore Replay ;;
+        stream-line|profile|recipe) echo APNsCore YAMLReading Replay ;;
         request-validator) echo APNsCore APNsSimulator ;;
     esac
 }
@@ -91,7 +92,7 @@ for m in "${needed[@]}"; do
     say "swift build --target $m done ($((SECONDS - t0)) s)"
 done
 debug=$(cd .build/debug && pwd -P)
-ours=" APNsCore APNsEngine APNsSimulator Replay Reporting Harness TestSupport apnsbench CCurl "
+ours=" APNsCore YAMLReading APNsEngine APNsSimulator Replay Reporting Harness TestSupport apnsbench CCurl "
 # Swift modules: every module of the debug build that is not ours (ours are built below).
 find "$out/deps" -mindepth 1 -delete
 for mod in "$debug"/Modules/*.swiftmodule; do
@@ -126,13 +127,18 @@ ar qcsT "$archive" "${objects[@]}"  # one call: appending to a thin archive agai
 say "archived the packages' objects ($((SECONDS - t0)) s)"
 
 # 2. Our modules, instrumented, in dependency order. One is rebuilt when a source of it is newer than its
-# object, or APNsCore's object is (Replay and APNsSimulator import it).
+# object, or the object of a module before it in `first` is (the others import them).
 sanitize=(-sanitize=fuzzer,address "$opt" -g)
 swift_mode() { echo 6; }  # every module builds in the Swift 6 language mode
+first=(APNsCore YAMLReading)  # compiled in this order, before the others
 up_to_date() {
-    local obj="$objects_dir/$1.o" core="$objects_dir/APNsCore.o"
-    [ -f "$obj" ] && [ -z "$(find "Sources/$1" -name '*.swift' -newer "$obj" -print -quit)" ] &&
-        { [ "$1" = APNsCore ] || ! [ "$core" -nt "$obj" ]; }
+    local obj="$objects_dir/$1.o" m
+    [ -f "$obj" ] && [ -z "$(find "Sources/$1" -name '*.swift' -newer "$obj" -print -quit)" ] || return 1
+    for m in "${first[@]}"; do
+        [ "$m" = "$1" ] && return 0
+        [ "$objects_dir/$m.o" -nt "$obj" ] && return 1
+    done
+    return 0
 }
 compile() {
     local m=$1 obj="$objects_dir/$1.o" t0=$SECONDS sources
@@ -143,11 +149,13 @@ compile() {
     touch "$obj"  # swiftc leaves an unchanged output file as it was, old time included
     say "compiled $m ($((SECONDS - t0)) s)"
 }
-# APNsCore first (the others import it), then the others at the same time.
-if [[ " ${needed[*]} " == *" APNsCore "* ]] && ! up_to_date APNsCore; then compile APNsCore; fi
+# The modules of `first` in their order (the others import them), then the others at the same time.
+for m in "${first[@]}"; do
+    if [[ " ${needed[*]} " == *" $m "* ]] && ! up_to_date "$m"; then compile "$m"; fi
+done
 pids=()
 for m in "${needed[@]}"; do
-    [ "$m" = APNsCore ] && continue
+    [[ " ${first[*]} " == *" $m "* ]] && continue
     up_to_date "$m" && continue
     compile "$m" & pids+=($!)
 done

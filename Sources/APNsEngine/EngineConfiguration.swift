@@ -40,22 +40,23 @@ public struct EngineConfiguration: Sendable {
     /// How the engine drives libcurl: chosen from the schedule and this engine's connections
     /// (``CurlDrive/chosen(openLoop:connections:)``); ``CurlDrive/fromEnvironment`` when the schedule is not said.
     public var drive: CurlDrive { openLoop.map { CurlDrive.chosen(openLoop: $0, connections: connections) } ?? .fromEnvironment }
-    /// HTTP/2 connections to open at most. Default 1.
-    public var connections: Int = 1
+    /// HTTP/2 connections to open at most. Default: the run settings' (``RunDefaults``), as every default here
+    /// that a run setting has.
+    public var connections: Int = RunDefaults.connections
     /// Concurrent streams per connection at most (CURLMOPT_MAX_CONCURRENT_STREAMS; libcurl's default is 100).
-    public var streamsPerConnection: Int = 100
+    public var streamsPerConnection: Int = RunDefaults.streams
     /// PEM of the one CA certificate to trust (the simulator's); nil uses the system's trust store.
     public var trustedCertificatePEM: String?
-    /// How long a push may take from send to answer before it counts as timed out. Default 30 s.
-    public var pushTimeoutMillis: Int = 30_000
+    /// How long a push may take from send to answer before it counts as timed out.
+    public var pushTimeoutMillis: Int = RunDefaults.pushTimeoutMillis
     /// How long a connection may take to connect. Default 10 s.
     public var connectTimeoutMillis: Int = 10_000
     /// While no transfer has ever been answered, how long transport failures may go on before the engine
     /// gives up on the target (``RunStop`` with `target_unreachable`).
-    public var failFastSeconds: Double = 10
+    public var failFastSeconds: Double = RunDefaults.failFastSeconds
     /// The stall watchdog: a transfer that moved no byte for this many seconds (libcurl's low-speed
-    /// check) gives its connection up. 0: off. Default 10.
-    public var stallTimeoutSeconds: Int = 10
+    /// check) gives its connection up. 0: off.
+    public var stallTimeoutSeconds: Int = RunDefaults.stallTimeoutSeconds
     /// The run's end, seconds after its start; nil = no limit. From then on the engine takes no push due after
     /// it (those end as `notSent(.afterEnd)`), and the pushes due before it that are still queued or waiting
     /// for a resend get up to ``durationGraceSeconds`` more to be sent and answered; what is left then ends as
@@ -68,7 +69,7 @@ public struct EngineConfiguration: Sendable {
     public var progressInterval: Double = 2
     /// `apns-collapse-id` sent with every push (at most 64 bytes); nil sends none.
     public var collapseID: String?
-    /// What is resent after which answer, and when.
+    /// What is resent after which answer, and when. Default: a run's (``RetryPolicy/init()``).
     public var retry = RetryPolicy()
     /// Warm-up, reconnect backoff and idle PING.
     public var lifecycle = ConnectionLifecycle.Settings()
@@ -79,7 +80,8 @@ public struct EngineConfiguration: Sendable {
     public var broadcastPath = ""
 
     public init(baseURL: String, topic: String, pushType: PushType, expiration: Int? = nil,
-                connections: Int = 1, streamsPerConnection: Int = 100, trustedCertificatePEM: String? = nil) {
+                connections: Int = RunDefaults.connections, streamsPerConnection: Int = RunDefaults.streams,
+                trustedCertificatePEM: String? = nil) {
         self.baseURL = baseURL
         self.kinds = [PushKind(pushType: pushType, topic: topic)]
         self.expiration = expiration

@@ -14,22 +14,26 @@ import APNsCore
 /// - 410 (`Unregistered`, `ExpiredToken`): final, and the token is dead for the rest of the run.
 /// - Any other 4xx: final, no retry.
 /// - Timeouts: final. A push that timed out may have been delivered; resending it could show twice.
+///
+/// A policy made with ``init()`` has the defaults of a run's configuration (``RunConfig/Retry``, whose
+/// attempts, first backoff and longest elapsed time are the run settings' defaults): they are written there only.
 public struct RetryPolicy: Sendable, Equatable {
-    /// Delay before the second attempt, in seconds. Default 1.
-    public var initialBackoff: Double = 1
-    /// Each further delay is the previous one times this. Default 2.
-    public var multiplier: Double = 2
-    /// No single delay is longer than this, in seconds. Default 60.
-    public var maxBackoff: Double = 60
-    /// Attempts in all, the first included. Default 10; 1 means never retry.
-    public var maxAttempts: Int = 10
-    /// No retry is scheduled later than this many seconds after the first send. Default 300.
-    public var maxElapsed: Double = 300
+    /// Delay before the second attempt, in seconds.
+    public var initialBackoff: Double
+    /// Each further delay is the previous one times this.
+    public var multiplier: Double
+    /// No single delay is longer than this, in seconds.
+    public var maxBackoff: Double
+    /// Attempts in all, the first included; 1 means never retry.
+    public var maxAttempts: Int
+    /// No retry is scheduled later than this many seconds after the first send.
+    public var maxElapsed: Double
     /// Backoff for a device token answered 429 `TooManyRequests`: the first delay, doubling while the
-    /// token keeps being refused, capped at `maxBackoff`. Default 1 s.
-    public var tokenBackoff: Double = 1
+    /// token keeps being refused, capped at `maxBackoff`.
+    public var tokenBackoff: Double
 
-    public init() {}
+    /// The default policy: a run's when its configuration states no retry setting.
+    public init() { self.init(RunConfig.Retry()) }
 
     /// The policy a run's configuration describes.
     public init(_ r: RunConfig.Retry) {

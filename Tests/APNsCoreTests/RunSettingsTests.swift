@@ -49,6 +49,17 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey), ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
     }
 
+    /// A flag is its setting's key with dashes (`--fail-fast` for `fail_fast`), as the table's rows name it, but
+    /// for the few the table spells otherwise.
+    func testAFlagIsItsKeyUnlessTheTableSpellsIt() {
+        var spelled: [String: String] = [:]
+        for s in RunSettings.all {
+            guard let flag = s.flag, flag != "--" + s.key.rawValue.replacingOccurrences(of: "_", with: "-") else { continue }
+            spelled[s.key.rawValue] = flag
+        }
+        XCTAssertEqual(spelled, ["schedule": "--closed-loop", "loop_recording": "--loop", "expiration_seconds": "--expiration"])
+    }
+
     /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,
     /// and a value that is not one is refused by the row's rule.
     func testEveryVariedSettingReadsItsValuesAndOnlyThose() throws {

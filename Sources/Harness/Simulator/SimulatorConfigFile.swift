@@ -1,7 +1,7 @@
 import APNsCore
 import APNsSimulator
 import Foundation
-import Replay
+import YAMLReading
 import Yams
 
 /// Reads a simulator configuration file (`apnsbench simulate --config sim.yaml`) into a

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import YAMLReading
 import Yams
 
 /// An APNs model file (`apnsbench model fit` writes one): a `simulator:` section of the simulator's keys,

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import YAMLReading
 import Yams
 
 /// A profile's top-level keys as read (each known, else an error naming it and the known ones), with the

@@ -1,4 +1,5 @@
 import APNsCore
+import YAMLReading
 
 /// A mapping form of a recipe (a push rule, its `to`, a value source, a `when` test, a field's rule …): the
 /// keys it takes and which go together. Every mapping the loader reads is checked against its form's one

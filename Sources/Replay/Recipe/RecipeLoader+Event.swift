@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import YAMLReading
 
 extension Builder {
     /// One event: its match, its typed fields, its state change and its push.

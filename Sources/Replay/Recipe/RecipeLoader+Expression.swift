@@ -1,3 +1,5 @@
+import YAMLReading
+
 /// Expressions in a recipe: compiled when the recipe is loaded, against the event's typed fields, the fields
 /// kept on entities, the recipient's, and the event's time. A mistake names the file, the line, the key and
 /// the column in the expression.

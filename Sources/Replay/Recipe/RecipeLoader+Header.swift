@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import YAMLReading
 
 /// A push rule's headers (`push_type`, `topic`, `expiration_seconds`, `collapse_id`): the header sets built
 /// before the run, and the values each push carries itself.

@@ -1,3 +1,4 @@
+import YAMLReading
 import Yams
 
 extension Builder {

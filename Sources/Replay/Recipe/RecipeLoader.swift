@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import YAMLReading
 
 /// Reads a recipe file (the format is in docs/recipes.md) into a ``Recipe``, strictly: every mistake is a
 /// ``ProfileError`` naming the file, the line and the key path, and every name (fields, entities, groups,

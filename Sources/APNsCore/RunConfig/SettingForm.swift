@@ -1,0 +1,73 @@
+import Foundation
+
+/// How a run setting's value of one kind is read from a profile, written back as profile text, and read from
+/// one `sweep --vary` value: one form for each kind of value, shared by the rows of ``RunSettings`` of that kind.
+struct SettingForm<V: Sendable>: Sendable {
+    /// The profile reader for the key, handing the value it read to `set`.
+    let read: @Sendable (_ key: ConfigKey, _ set: @escaping @Sendable (inout RunConfig, V) throws -> Void) -> ProfileRead
+    /// The value as profile text (a YAML scalar).
+    let text: @Sendable (V) -> String
+    /// One `sweep --vary` value read as the flag reads it; nil for a kind no setting varies.
+    var vary: (@Sendable (ConfigKey, String) throws -> V)? = nil
+}
+
+extension SettingForm where V == Int {
+    /// A whole number: `4`.
+    static var whole: SettingForm {
+        SettingForm(read: { _, set in .int(set) }, text: { "\($0)" }, vary: { try SettingText.wholeNumber($0, $1) })
+    }
+
+    /// A duration of whole seconds (`10s`, `1m`), kept as seconds and written `10s`; with `zeroTurnsOff`, `0`
+    /// turns the setting off and is written `0`.
+    static func wholeSeconds(zeroTurnsOff: Bool) -> SettingForm {
+        SettingForm(read: { _, set in .wholeSeconds(zeroTurnsOff: zeroTurnsOff, set) },
+                    text: { zeroTurnsOff && $0 == 0 ? "0" : "\($0)s" })
+    }
+}
+
+extension SettingForm where V == Double {
+    /// A number: `0.5`, written without a fraction when it is whole.
+    static var number: SettingForm { SettingForm(read: { _, set in .number(set) }, text: RunSettings.number) }
+
+    /// A duration (`250ms`, `10s`, `5m`), kept as seconds and written in ms.
+    static var seconds: SettingForm {
+        SettingForm(read: { _, set in .duration { c, ms in try set(&c, Double(ms) / 1000) } }, text: RunSettings.seconds)
+    }
+}
+
+extension SettingForm where V == Int64 {
+    /// A duration (`250ms`, `10s`, `5m`), kept and written in ms.
+    static var millis: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: RunSettings.millis) }
+}
+
+extension SettingForm where V == Bool {
+    /// `true` or `false`.
+    static var bool: SettingForm { SettingForm(read: { _, set in .bool(set) }, text: { "\($0)" }) }
+}
+
+extension SettingForm where V == String {
+    /// Text as written, kept in quotes (JSON) when written back.
+    static var quoted: SettingForm { SettingForm(read: { _, set in .text(set) }, text: RunSettings.json) }
+}
+
+extension SettingForm where V == Priority {
+    /// apns-priority: `1`, `5` or `10`.
+    static var priority: SettingForm { parsed(SettingText.priority) { "\($0.rawValue)" } }
+}
+
+extension SettingForm where V == PriorityOverride {
+    /// A priority and its scope: `5`, `5:liveactivity`.
+    static var priorityOverride: SettingForm { parsed(SettingText.priorityOverride) { RunSettings.json($0.description) } }
+}
+
+extension SettingForm where V: RawRepresentable & CaseIterable, V.RawValue == String {
+    /// One of an enumeration's values: `device`, `broadcast`.
+    static var choice: SettingForm { parsed(SettingText.choice) { $0.rawValue } }
+}
+
+extension SettingForm {
+    /// A value read from its text by `parse` (``SettingText``), in a profile and from `sweep --vary` alike.
+    static func parsed(_ parse: @escaping @Sendable (ConfigKey, String) throws -> V, text: @escaping @Sendable (V) -> String) -> SettingForm {
+        SettingForm(read: { key, set in .text { c, t in try set(&c, parse(key, t)) } }, text: text, vary: parse)
+    }
+}
