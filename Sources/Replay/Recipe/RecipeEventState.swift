@@ -131,9 +131,15 @@ enum RecipeEventState: Equatable {
         return ""
     }
 
+    /// Whether the event being planned had an expression fail (read without taking it: no copy of the state).
+    var eventFailed: Bool {
+        if case .planning(_, _, .some) = self { return true }
+        return false
+    }
+
     /// Whether the push being filled had an expression fail.
     var pushFailed: Bool {
-        if case let .handingOut(_, _, push?) = self { return push.failure != nil }
+        if case .handingOut(_, _, .some(let push)) = self { return push.failure != nil }
         return false
     }
 

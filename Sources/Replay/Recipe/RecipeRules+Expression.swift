@@ -33,7 +33,7 @@ extension RecipeRules: ExprInput {
 
     /// Makes the event a bad line when one of its expressions failed.
     func throwIfAnExpressionFailed() throws {
-        guard let failure = phase.takeFailure() else { return }
+        guard phase.eventFailed, let failure = phase.takeFailure() else { return }
         throw StreamLineError(line: line, cause: .badValue(field: failure.key, why: "column \(failure.fault.column): \(failure.fault.message)"))
     }
 

@@ -104,7 +104,7 @@ public final class RecipeRules: WorkloadRules {
         let rule = try match(record)
         phase.begin(.init(rule: rule, line: record.line, at: record.at))
         do {
-            return try planEvent(record.fields)
+            return try planEvent(recipe.events[rule], record.fields)
         } catch {
             // A bad line plans nothing: the rules planned before the failure are dropped too.
             plan.reset()
@@ -114,14 +114,14 @@ public final class RecipeRules: WorkloadRules {
     }
 
     /// Reads the matched event's fields, changes the state and plans its push rules.
-    private func planEvent(_ fields: FlatJSONObject) throws -> Int {
-        try readFields(recipe.events[event], fields)
-        if let required = recipe.events[event].require, entityPlace(required.field, required.entity) == nil {
+    private func planEvent(_ event: Recipe.EventRule, _ fields: FlatJSONObject) throws -> Int {
+        try readFields(event, fields)
+        if let required = event.require, entityPlace(required.field, required.entity) == nil {
             return planMissing()
         }
-        if let change = recipe.events[event].state { try apply(change) }
+        if let change = event.state { try apply(change) }
         try throwIfAnExpressionFailed()
-        let pushes = recipe.events[event].pushes
+        let pushes = event.pushes
         var planned = 0
         for r in pushes.indices {
             let index = pushes[r].index
