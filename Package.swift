@@ -66,11 +66,12 @@ let package = Package(
             name: "APNsEngine",
             dependencies: ["CCurl", "APNsCore"]
         ),
-        // An APNs-like HTTP/2 server over TLS.
+        // An APNs-like HTTP/2 server over TLS, and its configuration: a table of keys, and the strict reader of its
+        // files (YAMLReading, and Yams for a profile's section read node by node).
         .target(
             name: "APNsSimulator",
             dependencies: [
-                "APNsCore", "CLibcrypto",
+                "APNsCore", "CLibcrypto", "YAMLReading", .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -102,13 +103,12 @@ let package = Package(
         ),
         // One run wired end to end (configuration -> inputs and target -> worker pool -> report), and what is built
         // around runs: the rate sweep and the tuning matrix, live progress and metrics, signals, broadcast channels,
-        // the run id and the start barrier. The CLI and the end-to-end tests call it.
+        // the run id and the start barrier; the model file `model fit` writes, through the simulator's table of
+        // keys. The CLI and the end-to-end tests call it.
         .target(
             name: "Harness",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", "YAMLReading",
-                // The simulator's configuration file, read node by node.
-                .product(name: "Yams", package: "Yams"),
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract",
                 // Coalescing's staleness histogram, handed from the pipeline to the report.
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.
@@ -124,8 +124,9 @@ let package = Package(
             dependencies: ["APNsCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The CLI: parses the command line, then calls Harness for run, sweep, plan and simulate, Reporting
-        // for report, compare, merge and model, and Replay for recipe and scale; APNsCore for the settings
-        // table its flags are named from, APNsSimulator for `simulate`'s environment names.
+        // for report, compare, merge and model (Harness writes model fit's file), and Replay for recipe and scale;
+        // APNsCore for the settings table its flags are named from, APNsSimulator for `simulate`'s environment
+        // names and its configuration keys' help.
         .executableTarget(
             name: "apnsbench",
             dependencies: [

@@ -64,7 +64,7 @@ modules_for() {
     case "$1" in
         payload-template) echo APNsCore ;;
         stream-line|profile|recipe) echo APNsCore YAMLReading Replay ;;
-        request-validator) echo APNsCore APNsSimulator ;;
+        request-validator) echo APNsCore YAMLReading APNsSimulator ;;
     esac
 }
 needed=()

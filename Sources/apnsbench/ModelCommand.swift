@@ -1,6 +1,7 @@
 import APNsCore
 import ArgumentParser
 import Foundation
+import Harness
 import Reporting
 
 /// `apnsbench model fit`: an APNs model from a measured run.

@@ -24,6 +24,11 @@ struct SimulateCommand: ParsableCommand {
             --duration, or POST /stop on --control-listen): a sender's own pushes, in any language, gated with \
             `apnsbench compare` like a run. The same simulator runs in-process for `apnsbench run`.
 
+            The --config file's keys (YAML or JSON), each optional unless it says required; a run profile's `simulator:` section and an \
+            APNs model file's take the same. An unknown key, or a value of the wrong type or range, is an error naming \
+            the file, the line and the key path:
+            \(SimulatorKeys.helpText)
+
             \(ExitCodes.help)
             """)
 

@@ -216,9 +216,9 @@ enum ShippedFileMutations {
         return Documented(key: key, variant: .removed, sentence: "--help: " + s.flagHelp)
     } + [
         Documented(key: "simulator", variant: .removed, sentence: "docs/simulator.md: the embedded simulator answers at once with no faults unless the profile's simulator: section says otherwise"),
-        Documented(key: "simulator.*", variant: .removed, sentence: "docs/simulator.md: | key | default | what it is | (each key of the section has its default)"),
+        Documented(key: "simulator.*", variant: .removed, sentence: "docs/simulator.md: ## Configuration keys: every one optional, each with its default"),
         Documented(key: "faults.*", variant: .removed, sentence: "docs/simulator.md: every fault is off unless the section names it"),
-        Documented(key: "devices.*", variant: .removed, sentence: "docs/simulator.md: | key | default | what it is |"),
+        Documented(key: "devices.*", variant: .removed, sentence: "docs/simulator.md: ## Configuration keys: every one optional, each with its default"),
     ]
 
     static let recipeSentences: [Documented] = [

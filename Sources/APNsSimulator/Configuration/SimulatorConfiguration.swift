@@ -20,7 +20,7 @@ public struct RegisteredKey: Sendable {
 /// How the simulator behaves. Defaults follow APNs as observed: a stream limit of 1, then 1000;
 /// provider tokens valid for an hour and re-signed at most every 20 minutes.
 public struct SimulatorConfiguration: Sendable {
-    public enum Environment: String, Sendable, Codable { case sandbox, production }
+    public enum Environment: String, Sendable, Codable, CaseIterable { case sandbox, production }
 
     /// Address to bind. Default loopback.
     public var host = "127.0.0.1"

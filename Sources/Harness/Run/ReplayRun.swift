@@ -1,5 +1,6 @@
 import APNsCore
 import APNsEngine
+import APNsSimulator
 import DeviceContract
 import Foundation
 import Histogram

@@ -63,18 +63,6 @@ final class ModelFitTests: XCTestCase {
         }
     }
 
-    func testTheModelFileIsWhatTheSimulatorReads() throws {
-        let r = report(roundTrip: 20, p50: 5, p99: 40, rejected503: 10)
-        let fit = try ModelFit.fit(r)
-        let text = fit.file(report: r, reportPath: "reports/sandbox/report.json")
-        XCTAssertTrue(text.contains("source:\n  report: \"reports/sandbox/report.json\""), text)
-        XCTAssertTrue(text.contains("\nsimulator:\n  faults:\n"), text)
-        XCTAssertTrue(text.contains("    round_trip_ms: "), text)
-        XCTAssertTrue(text.contains("      lognormal_ms:\n        p50: "), text)
-        XCTAssertTrue(text.contains("    service_unavailable_fraction: "), text)
-        XCTAssertFalse(text.contains("too_many_requests_fraction"), "no 429 seen, none modelled")
-    }
-
     func testWhatCannotBeFittedIsRefusedAndDoubtIsSaid() throws {
         let empty = Fixtures.report(from: RunRecorder())
         XCTAssertThrowsError(try ModelFit.fit(empty)) { e in

@@ -92,20 +92,8 @@ public struct ModelFit: Codable, Sendable, Equatable {
         return (lo + hi) / 2
     }
 
-    /// The `simulator:` section: the simulator's keys for this model.
-    public var settings: ConfigValue {
-        var faults: [String: ConfigValue] = [
-            "round_trip_ms": .double(Self.rounded(roundTripMillis)),
-            "latency": .object(["lognormal_ms": .object(["p50": .double(Self.rounded(serverP50Millis)), "p99": .double(Self.rounded(serverP99Millis))])]),
-        ]
-        if serviceUnavailableShare > 0 { faults["service_unavailable_fraction"] = .double(Self.rounded(serviceUnavailableShare, places: 5)) }
-        if tooManyRequestsShare > 0 { faults["too_many_requests_fraction"] = .double(Self.rounded(tooManyRequestsShare, places: 5)) }
-        if connectionResetShare > 0 { faults["connection_reset_fraction"] = .double(Self.rounded(connectionResetShare, places: 6)) }
-        if let g = goAwayAfterRequests { faults["goaway_after_streams"] = .int(g) }
-        return .object(["faults": .object(faults)])
-    }
-
-    static func rounded(_ v: Double, places: Int = 3) -> Double {
+    /// `v` rounded to `places` decimals: the model file's figures.
+    public static func rounded(_ v: Double, places: Int = 3) -> Double {
         let f = pow(10, Double(places))
         return (v * f).rounded() / f
     }

@@ -1,6 +1,10 @@
 import APNsCore
+import APNsSimulator
 import Foundation
+import Reporting
 
+/// The model file `apnsbench model fit` writes, its `simulator:` section in the simulator's keys
+/// (`SimulatorKeys`): here, where both the fit and the simulator's table are in reach.
 extension ModelFit {
     /// The model file: where it came from (`source:`), and the `simulator:` section that `--apns-model FILE`
     /// and a profile's `simulator: {model: FILE}` read.
@@ -42,17 +46,23 @@ extension ModelFit {
 
     static func quoted(_ s: String) -> String { ConfigValue.string(s).json }
 
-    /// Chosen against fitted, as a Markdown table.
-    public var table: String {
-        var out = "| parameter | fitted |\n| --- | --: |\n"
-        out += String(format: "| measured service time p10 / p50 / p99 | %.2f / %.2f / %.2f ms |\n", serviceP10Millis, serviceP50Millis, serviceP99Millis)
-        out += String(format: "| round trip | %.2f ms |\n", roundTripMillis)
-        out += String(format: "| server time lognormal p50 / p99 | %.2f / %.2f ms |\n", serverP50Millis, serverP99Millis)
-        out += String(format: "| 503 ServiceUnavailable share | %.3f%% |\n", serviceUnavailableShare * 100)
-        out += String(format: "| 429 TooManyRequests share | %.3f%% |\n", tooManyRequestsShare * 100)
-        out += String(format: "| connection resets per request | %.4f%% |\n", connectionResetShare * 100)
-        out += "| requests before GOAWAY | \(goAwayAfterRequests.map(String.init) ?? "none seen") |\n"
-        out += "| requests | \(requests) |\n"
-        return out
+    /// The `simulator:` section: the fitted faults, as the simulator's table writes them. The round trip and
+    /// the server time are always written, and each error share the run saw.
+    public var settings: ConfigValue {
+        var c = SimulatorConfiguration()
+        c.faults.roundTripMilliseconds = Self.rounded(roundTripMillis)
+        c.faults.latency = .lognormal(p50Milliseconds: Self.rounded(serverP50Millis), p99Milliseconds: Self.rounded(serverP99Millis))
+        var always: Set = ["faults.round_trip_ms", "faults.latency.lognormal_ms.p50", "faults.latency.lognormal_ms.p99"]
+        let shares: [(String, Double, Int, WritableKeyPath<FaultInjection, Double>)] = [
+            ("faults.service_unavailable_fraction", serviceUnavailableShare, 5, \.serviceUnavailableFraction),
+            ("faults.too_many_requests_fraction", tooManyRequestsShare, 5, \.tooManyRequestsFraction),
+            ("faults.connection_reset_fraction", connectionResetShare, 6, \.connectionResetFraction),
+        ]
+        for (path, share, places, place) in shares where share > 0 {
+            c.faults[keyPath: place] = Self.rounded(share, places: places)
+            always.insert(path)
+        }
+        c.faults.goAwayAfterStreams = goAwayAfterRequests
+        return SimulatorKeys.settings(of: c, always: always)
     }
 }

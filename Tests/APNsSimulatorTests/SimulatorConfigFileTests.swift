@@ -1,6 +1,5 @@
 import APNsCore
 import APNsSimulator
-import Harness
 import TestSupport
 import XCTest
 
