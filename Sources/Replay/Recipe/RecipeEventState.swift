@@ -55,6 +55,9 @@ enum RecipeEventState: Equatable {
     case failed(Event)
 
     // MARK: Transitions
+    //
+    // Each takes the state apart with `switch consume self` and puts it together again: the payload moves
+    // out and back without a copy of its strings (a `guard case let` would copy it, then destroy the original).
 
     /// A line matched `event`: its planning starts.
     mutating func begin(_ event: Event) {
@@ -63,47 +66,62 @@ enum RecipeEventState: Equatable {
 
     /// The rule planned next has this Live Activity event.
     mutating func planRule(liveEvent: String) {
-        guard case let .planning(event, _, failure) = self else { return }
-        self = .planning(event, liveEvent: liveEvent, failure: failure)
+        switch consume self {
+        case let .planning(event, _, failure): self = .planning(event, liveEvent: liveEvent, failure: failure)
+        case let other: self = other
+        }
     }
 
     /// Keeps the first failure of the event being planned or of the push being filled; at any other point
     /// nothing is evaluated, and nothing is kept.
     mutating func record(_ failure: Failure) {
-        switch self {
+        switch consume self {
         case let .planning(event, liveEvent, nil):
             self = .planning(event, liveEvent: liveEvent, failure: failure)
         case .handingOut(let event, let heldNoRule, var push?) where push.failure == nil:
             push.failure = failure
             self = .handingOut(event, heldNoRule: heldNoRule, push: push)
-        default:
-            break
+        case let other:
+            self = other
         }
     }
 
     /// The event's failure, taken: the event is then failed.
     mutating func takeFailure() -> Failure? {
-        guard case let .planning(event, _, failure?) = self else { return nil }
-        self = .failed(event)
-        return failure
+        switch consume self {
+        case let .planning(event, _, failure?):
+            self = .failed(event)
+            return failure
+        case let other:
+            self = other
+            return nil
+        }
     }
 
     /// The event planned without a failure: its pushes are handed out next.
     mutating func planned(heldNoRule: Bool) {
-        guard case let .planning(event, _, _) = self else { return }
-        self = .handingOut(event, heldNoRule: heldNoRule, push: nil)
+        switch consume self {
+        case let .planning(event, _, _): self = .handingOut(event, heldNoRule: heldNoRule, push: nil)
+        case let other: self = other
+        }
     }
 
     /// The event is a bad line (a value refused, or an expression failed).
     mutating func fail() {
-        guard let event else { return }
-        self = .failed(event)
+        switch consume self {
+        case let .planning(event, _, _), let .handingOut(event, _, _), let .failed(event): self = .failed(event)
+        case let other: self = other
+        }
     }
 
     /// The next push of the event is filled for `token`; an earlier push's failure stays with that push.
     mutating func fill(token: String, liveEvent: String) {
-        guard case let .handingOut(event, heldNoRule, _) = self else { return }
-        self = .handingOut(event, heldNoRule: heldNoRule, push: Push(token: token, liveEvent: liveEvent))
+        switch consume self {
+        case let .handingOut(event, heldNoRule, _):
+            self = .handingOut(event, heldNoRule: heldNoRule, push: Push(token: token, liveEvent: liveEvent))
+        case let other:
+            self = other
+        }
     }
 
     // MARK: Reading
