@@ -1,17 +1,16 @@
 /// Push headers one rule of a workload sets itself, over the run's: nil fields take the profile's push type,
 /// topic, expiration and collapse id. The engine prebuilds one header list per override (a push's
 /// ``OutgoingPush/kind``), so nothing is built per push; a value that differs from push to push (read from
-/// an event's field) is carried by the push itself and linked in front of that list.
+/// an event's field, or made per push) is carried by the push itself (``OutgoingPush/headers``) and linked in
+/// front of that list.
 public struct HeaderOverride: Equatable, Sendable {
     public var pushType: PushType?
     public var topic: String?
     /// `apns-expiration` as seconds after the run's start; 0 sends 0 (deliver now or never).
     public var expirationSeconds: Int?
     public var collapseID: String?
-    /// `apns-expiration` comes from each push (``OutgoingPush/expirationSeconds``), not from a constant.
-    public var expirationPerPush = false
-    /// `apns-collapse-id` comes from each push (``OutgoingPush/collapseID``), not from a constant.
-    public var collapseIDPerPush = false
+    /// The headers that come from each push (``OutgoingPush/headers``), not from a constant, by slot.
+    public var perPush = HeaderSlots()
 
     public init(pushType: PushType? = nil, topic: String? = nil, expirationSeconds: Int? = nil, collapseID: String? = nil) {
         self.pushType = pushType
@@ -31,9 +30,13 @@ public struct ResolvedPushKind: Equatable, Sendable {
     /// `apns-expiration` as seconds after the run's start; nil sends none (or each push's, below).
     public var expirationSeconds: Int?
     public var collapseID: String?
-    /// The header's value is each push's own (``HeaderOverride/expirationPerPush``, ``HeaderOverride/collapseIDPerPush``).
-    public var expirationPerPush = false
-    public var collapseIDPerPush = false
+    /// The headers whose value is each push's own (``HeaderOverride/perPush``): the kind's constant is nil.
+    public var perPush = HeaderSlots()
+
+    /// The kind's values the header rows read (``APNsHeader/constant(of:)``), expiration as seconds after the start.
+    public func headerValues(priority: Priority = .immediate) -> KindHeaderValues {
+        KindHeaderValues(pushType: pushType, topic: topic, priority: priority, expiration: expirationSeconds, collapseID: collapseID, perPush: perPush)
+    }
 }
 
 extension RunConfig {
@@ -45,9 +48,9 @@ extension RunConfig {
                 let pushType = o.pushType ?? part.pushType
                 // A header read from each push replaces the profile's constant, so the list carries neither.
                 return ResolvedPushKind(part: i, pushType: pushType, topic: o.topic ?? pushType.topic(bundleID: part.bundleID),
-                                        expirationSeconds: o.expirationPerPush ? nil : o.expirationSeconds ?? payload.expirationSeconds,
-                                        collapseID: o.collapseIDPerPush ? nil : o.collapseID ?? payload.collapseID,
-                                        expirationPerPush: o.expirationPerPush, collapseIDPerPush: o.collapseIDPerPush)
+                                        expirationSeconds: o.perPush.contains(APNsHeaders.expiration) ? nil : o.expirationSeconds ?? payload.expirationSeconds,
+                                        collapseID: o.perPush.contains(APNsHeaders.collapseID) ? nil : o.collapseID ?? payload.collapseID,
+                                        perPush: o.perPush)
             }
         }
     }

@@ -11,9 +11,6 @@ public struct OutgoingPush: Sendable {
     public var intendedNanos: UInt64 = 0
     /// When the event behind this push was recorded, epoch milliseconds (for recorded-time pacing).
     public var recordedMillis: Int64 = 0
-    /// Whether ``expirationSeconds`` counts from the push's send rather than from the run's start: an
-    /// absolute expiration recorded with the event, shifted as the replay shifts the event's time.
-    public var expirationFromSend = false
     /// A broadcast: the index of its channel in the run's channel list (``EngineConfiguration``), and
     /// `deviceToken` holds the channel's id (so workers, holds and budgets key on the channel). -1: a push to
     /// one device at `deviceToken`.
@@ -30,12 +27,10 @@ public struct OutgoingPush: Sendable {
     /// For a push that fails the check: the index of its sample in the run's findings; -1 when it was not
     /// kept as one.
     public var contractSample: Int32 = -1
-    /// `apns-collapse-id`'s bytes, read only for a kind whose collapse id comes from each push
-    /// (``ResolvedPushKind/collapseIDPerPush``); empty sends none. Its capacity is kept between pushes.
-    public var collapseID: [UInt8] = []
-    /// `apns-expiration` as seconds after the run's start (0: now or never), read only for a kind whose
-    /// expiration comes from each push (``ResolvedPushKind/expirationPerPush``); -1 sends none.
-    public var expirationSeconds = -1
+    /// The header values this push carries itself (``APNsHeaders/perPush``),
+    /// read only for the headers its kind takes from each push (``ResolvedPushKind/perPush``). Their capacity is
+    /// kept between pushes.
+    public var headers = PushHeaderValues()
 
     public init(bodyCapacity: Int = 4096) {
         body.reserveCapacity(bodyCapacity)

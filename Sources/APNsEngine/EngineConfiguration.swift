@@ -19,10 +19,9 @@ public struct EngineConfiguration: Sendable {
         /// `apns-expiration` (epoch seconds) and `apns-collapse-id` of this kind; nil: the run's.
         public var expiration: Int?
         public var collapseID: String?
-        /// The header comes from each push (``OutgoingPush/expirationSeconds``, ``OutgoingPush/collapseID``):
-        /// this kind's list carries neither the kind's nor the run's.
-        public var expirationPerPush = false
-        public var collapseIDPerPush = false
+        /// The headers that come from each push (``OutgoingPush/headers``), by slot: this kind's list carries
+        /// neither the kind's value nor the run's.
+        public var perPush = HeaderSlots()
         public init(pushType: PushType, topic: String, expiration: Int? = nil, collapseID: String? = nil) {
             self.pushType = pushType
             self.topic = topic
@@ -30,7 +29,7 @@ public struct EngineConfiguration: Sendable {
             self.collapseID = collapseID
         }
     }
-    /// The run's start in epoch seconds: a push's own ``OutgoingPush/expirationSeconds`` counts from it.
+    /// The run's start in epoch seconds: a push's own `apns-expiration` (``PushHeaderValue/seconds``) counts from it.
     public var startedAtEpochSeconds = 0
     /// `apns-expiration` in epoch seconds; nil sends no header (APNs' normal storage policy).
     public var expiration: Int?
@@ -119,8 +118,7 @@ public struct EngineConfiguration: Sendable {
         kinds = c.pushKinds(overrides: headerOverrides).map { k in
             var kind = PushKind(pushType: k.pushType, topic: k.topic,
                                 expiration: k.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: k.collapseID)
-            kind.expirationPerPush = k.expirationPerPush
-            kind.collapseIDPerPush = k.collapseIDPerPush
+            kind.perPush = k.perPush
             return kind
         }
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"

@@ -13,31 +13,22 @@ final class HeaderSet {
     private var channelLists: [OpaquePointer?] = []
     /// `iat` of the provider token in these headers.
     let issuedAt: Int
-    /// By kind: which headers each push carries itself (``PerPushHeaders``), linked in front of the kind's list.
-    private let perPush: [PerPushHeaders]
+    /// By kind: which headers each push carries itself, linked in front of the kind's list.
+    private let perPush: [HeaderSlots]
     /// The run's start in epoch seconds, which a push's own expiration counts from.
     let expirationBase: Int
 
     init(configuration: EngineConfiguration, bearer: String, issuedAt: Int) throws {
         self.issuedAt = issuedAt
         expirationBase = configuration.startedAtEpochSeconds
-        perPush = configuration.kinds.map { PerPushHeaders(expiration: $0.expirationPerPush, collapseID: $0.collapseIDPerPush) }
+        perPush = configuration.kinds.map(\.perPush)
         lists = Array(repeating: nil, count: configuration.kinds.count * 11)
         for (k, kind) in configuration.kinds.enumerated() {
             for priority in Priority.allCases {
-                var lines = [
-                    "apns-push-type: \(kind.pushType.rawValue)",
-                    "apns-topic: \(kind.topic)",
-                    "apns-priority: \(priority.rawValue)",
-                    "authorization: \(bearer)",
-                    "content-type: application/json",
-                    // libcurl adds these by default; APNs needs neither.
-                    "Accept:",
-                    "Expect:",
-                ]
-                if !kind.expirationPerPush, let expiration = kind.expiration ?? configuration.expiration { lines.append("apns-expiration: \(expiration)") }
-                if !kind.collapseIDPerPush, let collapseID = kind.collapseID ?? configuration.collapseID { lines.append("apns-collapse-id: \(collapseID)") }
-                lists[k * 11 + priority.rawValue] = try Self.build(lines)
+                let values = KindHeaderValues(pushType: kind.pushType, topic: kind.topic, priority: priority,
+                                              expiration: kind.expiration ?? configuration.expiration,
+                                              collapseID: kind.collapseID ?? configuration.collapseID, perPush: kind.perPush)
+                lists[k * 11 + priority.rawValue] = try Self.build(Self.lines(values, bearer: bearer))
             }
         }
         channelLists.reserveCapacity(configuration.broadcastChannels.count * 3)
@@ -57,6 +48,16 @@ final class HeaderSet {
                 channelLists.append(try Self.build(lines))
             }
         }
+    }
+
+    /// A kind's list at one priority: the rows carried by kind and priority, the request's own headers, then
+    /// the kind's constants of the rows a push may carry itself (left out where each push carries its own).
+    static func lines(_ values: KindHeaderValues, bearer: String) -> [String] {
+        func rows(_ lead: Bool) -> [String] {
+            APNsHeaders.all.filter { ($0.slot == nil) == lead }.compactMap { row in row.constant(of: values).map(row.line) }
+        }
+        // libcurl adds `Accept` and `Expect` by default; APNs needs neither.
+        return rows(true) + ["authorization: \(bearer)", "content-type: application/json", "Accept:", "Expect:"] + rows(false)
     }
 
     private static func build(_ lines: [String]) throws -> OpaquePointer? {
@@ -80,7 +81,7 @@ final class HeaderSet {
 
     /// Which headers a device push of `kind` carries itself.
     @inline(__always)
-    func perPushHeaders(kind: Int32) -> PerPushHeaders { perPush[Int(kind)] }
+    func perPushHeaders(kind: Int32) -> HeaderSlots { perPush[Int(kind)] }
 
     /// The list for a device push of `kind` at `priority`.
     @inline(__always)
@@ -92,11 +93,4 @@ final class HeaderSet {
         for l in lists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
         for l in channelLists where l != nil { curl_slist_free_all(UnsafeMutablePointer<curl_slist>(l)) }
     }
-}
-
-/// The headers a push kind takes from each push rather than from its prebuilt list.
-struct PerPushHeaders: Equatable {
-    var expiration = false
-    var collapseID = false
-    var any: Bool { expiration || collapseID }
 }

@@ -6,73 +6,90 @@ import Glibc
 import Darwin
 #endif
 
-/// The request headers whose values differ from push to push (`apns-collapse-id` and `apns-expiration` read
-/// from each push), written into storage one transfer slot owns and linked in front of the push kind's
-/// shared list. The two `curl_slist` nodes and their text are allocated with the slot, so a push allocates
-/// nothing. libcurl only reads a header list; the shared list is freed by its ``HeaderSet``, never through
-/// these nodes.
+/// The request headers whose values differ from push to push (the rows of ``APNsHeaders/perPush`` a push kind
+/// takes from each push), written into storage one transfer slot owns and linked in front of the push kind's
+/// shared list, in slot order. One `curl_slist` node and one text buffer per slot are allocated with the slot,
+/// so a push allocates nothing (a text longer than its row's limit grows its buffer once, and is refused by
+/// APNs). libcurl only reads a header list; the shared list is freed by its ``HeaderSet``, never through these
+/// nodes.
 final class PushHeaderLines {
     private let nodes: UnsafeMutablePointer<curl_slist>
-    private var collapseText: UnsafeMutablePointer<CChar>
-    private var collapseCapacity: Int
-    private let expirationText: UnsafeMutablePointer<CChar>
-    private static let collapsePrefix = Array("apns-collapse-id: ".utf8)
-    private static let expirationPrefix = Array("apns-expiration: ".utf8)
-    /// The prefix, 20 digits and a NUL.
-    private static let expirationCapacity = 48
+    /// By slot: `name: ` and room for the value and a NUL.
+    private var texts: [UnsafeMutablePointer<CChar>]
+    private var capacities: [Int]
+    /// By slot: how its value is written (nil: no row has the slot), and its `name: ` prefix.
+    private let writes: [Write?]
+    private let prefixes: [[UInt8]]
+    private enum Write { case seconds, text }
 
     init() {
-        nodes = .allocate(capacity: 2)
-        nodes.initialize(repeating: curl_slist(data: nil, next: nil), count: 2)
-        // APNs takes collapse ids of at most 64 bytes; a longer one grows the buffer (and is refused by APNs).
-        collapseCapacity = Self.collapsePrefix.count + 64 + 1
-        collapseText = .allocate(capacity: collapseCapacity)
-        expirationText = .allocate(capacity: Self.expirationCapacity)
+        let count = PushHeaderValues.capacity
+        nodes = .allocate(capacity: count)
+        nodes.initialize(repeating: curl_slist(data: nil, next: nil), count: count)
+        let rows = (0 ..< count).map { slot in APNsHeaders.perPush.first { $0.slot == slot } }
+        writes = rows.map { row in row.map { if case .seconds = $0.value { return .seconds } else { return .text } } }
+        prefixes = rows.map { Array("\($0?.name ?? ""): ".utf8) }
+        capacities = zip(rows, prefixes).map { row, prefix in prefix.count + (row?.value.maxBytes ?? 0) + 1 }
+        texts = capacities.map { .allocate(capacity: $0) }
+        for t in texts { t[0] = 0 }
     }
 
     deinit {
         nodes.deallocate()
-        collapseText.deallocate()
-        expirationText.deallocate()
+        for t in texts { t.deallocate() }
     }
 
     /// The list to send `push` with: `list` behind the lines `headers` says the push carries, each left out
     /// when the push has no value for it.
     /// - Parameter now: the wall clock in epoch seconds, read only for a push whose expiration counts from
-    ///   its send (``OutgoingPush/expirationFromSend``).
-    func link(_ push: OutgoingPush, _ headers: PerPushHeaders, expirationBase: Int,
+    ///   its send (``PushHeaderValue/fromSend``).
+    func link(_ push: OutgoingPush, _ headers: HeaderSlots, expirationBase: Int,
               before list: UnsafeMutablePointer<curl_slist>?, now: () -> Int = { Int(time(nil)) }) -> UnsafeMutablePointer<curl_slist>? {
         var head = list
-        if headers.collapseID, !push.collapseID.isEmpty {
-            writeCollapse(push.collapseID)
-            nodes[0] = curl_slist(data: collapseText, next: head)
-            head = nodes
-        }
-        if headers.expiration, push.expirationSeconds >= 0 {
-            writeExpiration(push.expirationSeconds == 0 ? 0 : (push.expirationFromSend ? now() : expirationBase) + push.expirationSeconds)
-            nodes[1] = curl_slist(data: expirationText, next: head)
-            head = nodes + 1
+        var slot = PushHeaderValues.capacity
+        while slot > 0 {
+            slot -= 1
+            guard headers.contains(slot), let write = writes[slot] else { continue }
+            let value = push.headers[slot]
+            switch write {
+            case .seconds:
+                guard value.seconds >= 0 else { continue }
+                writeSeconds(value.seconds == 0 ? 0 : (value.fromSend ? now() : expirationBase) + value.seconds, slot: slot)
+            case .text:
+                guard !value.text.isEmpty else { continue }
+                writeText(value.text, slot: slot)
+            }
+            nodes[slot] = curl_slist(data: texts[slot], next: head)
+            head = nodes + slot
         }
         return head
     }
 
-    private func writeCollapse(_ value: [UInt8]) {
-        let needed = Self.collapsePrefix.count + value.count + 1
-        if needed > collapseCapacity {
-            collapseText.deallocate()
-            collapseCapacity = needed
-            collapseText = .allocate(capacity: needed)
+    /// Writes the prefix at the start of the slot's buffer (growing it to hold `valueBytes` more); returns where
+    /// the value goes.
+    @inline(__always)
+    private func writePrefix(slot: Int, valueBytes: Int) -> Int {
+        let needed = prefixes[slot].count + valueBytes + 1
+        if needed > capacities[slot] {
+            texts[slot].deallocate()
+            capacities[slot] = needed
+            texts[slot] = .allocate(capacity: needed)
         }
-        let raw = UnsafeMutableRawPointer(collapseText)
-        Self.collapsePrefix.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        value.withUnsafeBytes { raw.advanced(by: Self.collapsePrefix.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        collapseText[needed - 1] = 0
+        let raw = UnsafeMutableRawPointer(texts[slot])
+        prefixes[slot].withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return prefixes[slot].count
     }
 
-    private func writeExpiration(_ epochSeconds: Int) {
-        let raw = UnsafeMutableRawPointer(expirationText)
-        Self.expirationPrefix.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        var at = Self.expirationPrefix.count
+    private func writeText(_ value: [UInt8], slot: Int) {
+        let at = writePrefix(slot: slot, valueBytes: value.count)
+        let raw = UnsafeMutableRawPointer(texts[slot])
+        value.withUnsafeBytes { raw.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        texts[slot][at + value.count] = 0
+    }
+
+    private func writeSeconds(_ epochSeconds: Int, slot: Int) {
+        var at = writePrefix(slot: slot, valueBytes: 20)
+        let text = texts[slot]
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -86,14 +103,13 @@ final class PushHeaderLines {
             } while x > 0
             while n > 0 {
                 n -= 1
-                expirationText[at] = CChar(bitPattern: d[n])
+                text[at] = CChar(bitPattern: d[n])
                 at += 1
             }
         }
-        expirationText[at] = 0
+        text[at] = 0
     }
 
-    /// The text of the lines last linked, for tests.
-    var collapseLine: String { String(cString: collapseText) }
-    var expirationLine: String { String(cString: expirationText) }
+    /// The text of the line last written for `header`, for tests.
+    func line(_ header: APNsHeader) -> String { String(cString: texts[header.slot!]) }
 }

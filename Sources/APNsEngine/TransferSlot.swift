@@ -126,7 +126,7 @@ final class TransferSlot {
         } else {
             list = set.list(kind: push.kind, priority: push.priority)
             let own = set.perPushHeaders(kind: push.kind)
-            if own.any { list = perPushLines.link(push, own, expirationBase: set.expirationBase, before: list) }
+            if !own.isEmpty { list = perPushLines.link(push, own, expirationBase: set.expirationBase, before: list) }
         }
         _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
         response.removeAll(keepingCapacity: true)

@@ -10,8 +10,8 @@ final class DeviceFeedTests: XCTestCase {
         p.deviceToken = "ab12"
         p.kind = kind
         p.body = Array(body.utf8)
-        p.collapseID = Array(collapse.utf8)
-        p.expirationSeconds = expiration
+        p.headers.update(APNsHeaders.collapseID) { $0.text = Array(collapse.utf8) }
+        p.headers.update(APNsHeaders.expiration) { $0.seconds = expiration }
         p.recordedMillis = 1_745_000_000_000
         p.intendedNanos = 1_000_000_000 + intendedAfterStartMillis * 1_000_000
         p.priority = .powerAware

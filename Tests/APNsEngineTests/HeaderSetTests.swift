@@ -37,8 +37,7 @@ final class HeaderSetTests: XCTestCase {
         config.collapseID = "run-wide"
         config.startedAtEpochSeconds = 1_800_000_000
         var own = EngineConfiguration.PushKind(pushType: .alert, topic: "com.example.a")
-        own.collapseIDPerPush = true
-        own.expirationPerPush = true
+        own.perPush = HeaderSlots([APNsHeaders.collapseID, APNsHeaders.expiration])
         config.kinds.append(own)
         let set = try HeaderSet(configuration: config, bearer: "bearer x.y.z", issuedAt: 1)
         let shared = lines(set.list(kind: 1, priority: .immediate))
@@ -48,24 +47,23 @@ final class HeaderSetTests: XCTestCase {
         let node = PushHeaderLines()
         var push = OutgoingPush()
         push.kind = 1
-        push.collapseID = Array("order-7".utf8)
-        push.expirationSeconds = 3600
+        push.headers.update(APNsHeaders.collapseID) { $0 = PushHeaderValue(text: "order-7") }
+        push.headers.update(APNsHeaders.expiration) { $0 = PushHeaderValue(seconds: 3600) }
         let linked = node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))
         XCTAssertEqual(lines(linked), ["apns-expiration: 1800003600", "apns-collapse-id: order-7"] + shared)
         // 0 is sent as 0 (now or never); an absent value (-1, empty) leaves the line out.
-        push.expirationSeconds = 0
-        push.collapseID = []
+        push.headers.update(APNsHeaders.expiration) { $0 = PushHeaderValue(seconds: 0) }
+        push.headers.update(APNsHeaders.collapseID) { $0 = PushHeaderValue() }
         XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))),
                        ["apns-expiration: 0"] + shared)
-        push.expirationSeconds = -1
-        push.collapseID = Array(String(repeating: "c", count: 100).utf8)
+        push.headers.update(APNsHeaders.expiration) { $0 = PushHeaderValue() }
+        push.headers.update(APNsHeaders.collapseID) { $0 = PushHeaderValue(text: String(repeating: "c", count: 100)) }
         XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate))),
                        ["apns-collapse-id: " + String(repeating: "c", count: 100)] + shared, "a longer value grows the buffer")
-        XCTAssertEqual(set.perPushHeaders(kind: 0), PerPushHeaders())
+        XCTAssertEqual(set.perPushHeaders(kind: 0), HeaderSlots())
         // An expiration that counts from the push's send (expiration_at) is added to the clock at the send.
-        push.expirationSeconds = 600
-        push.expirationFromSend = true
-        push.collapseID = []
+        push.headers.update(APNsHeaders.expiration) { $0 = PushHeaderValue(seconds: 600, fromSend: true) }
+        push.headers.update(APNsHeaders.collapseID) { $0 = PushHeaderValue() }
         XCTAssertEqual(lines(node.link(push, set.perPushHeaders(kind: 1), expirationBase: set.expirationBase, before: set.list(kind: 1, priority: .immediate),
                                        now: { 1_900_000_000 })), ["apns-expiration: 1900000600"] + shared)
     }

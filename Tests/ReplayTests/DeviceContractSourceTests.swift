@@ -63,6 +63,23 @@ final class DeviceContractSourceTests: XCTestCase {
         XCTAssertTrue(f.samples[0].failures[0].hasPrefix("content-state.responseTime: badDate: expected Date"), f.samples[0].failures[0])
     }
 
+    func testASamplesPushKeepsItsApnsIDToMatchItsAnswer() throws {
+        let id = "123e4567-e89b-12d3-a456-426614174000"
+        let bad = Self.body(event: "update", responseTime: #""2025-04-16T10:04:52Z""#)
+        let upstream = FakePushSource(count: 2) { n, push in
+            push.deviceToken = Self.token
+            push.body = Array(bad.utf8)
+            push.headers.update(APNsHeaders.apnsID) { $0.text = n == 0 ? Array(id.utf8) : [] }
+        }
+        let stage = DeviceContractSource(upstream, checks: [try Self.leaveCheck()])
+        var push = OutgoingPush()
+        while case .push = stage.next(into: &push) {}
+        XCTAssertEqual(stage.findings.samples.map(\.headers), [["apns-id": id], nil])
+        let json = String(decoding: try JSONEncoder().encode(stage.findings.samples), as: UTF8.self)
+        XCTAssertTrue(json.contains(#""headers":{"apns-id":"\#(id)"}"#), json)
+        XCTAssertEqual(json.components(separatedBy: #""headers""#).count, 2, "a push without one writes no key: \(json)")
+    }
+
     func testOnlyThePartsWithAModelAreChecked() throws {
         let bad = Self.body(event: "update", responseTime: #""2025-04-16T10:04:52Z""#)
         let (stage, out) = run([(0, bad), (1, bad), (2, bad)], checks: [nil, try Self.leaveCheck()])

@@ -32,7 +32,7 @@ final class PlanLineWriterTests: XCTestCase {
     func testAPushsOwnCollapseIDIsAJSONStringWithItsEscapes() throws {
         let recipe = try RecipeLoader.load(yaml: Self.recipe, file: dir.appendingPathComponent("r.yaml").path)
         guard case let .fixed(kind) = recipe.events[0].pushes[0].header else { return XCTFail("one header set") }
-        XCTAssertTrue(recipe.headerVariants[Int(kind)].collapseIDPerPush)
+        XCTAssertTrue(recipe.headerVariants[Int(kind)].perPush.contains(APNsHeaders.collapseID))
         let config = RunConfig(name: "notes", profilePath: "p.yaml",
                                workload: .init(name: "notes", stream: "notes.ndjson", recipe: "r.yaml", bundleID: "com.example.notes"))
         let path = dir.appendingPathComponent("plan.ndjson").path
@@ -43,7 +43,7 @@ final class PlanLineWriterTests: XCTestCase {
             push.deviceToken = String(repeating: "ab", count: 32)
             push.kind = kind
             push.body = Array(#"{"aps":{}}"#.utf8)
-            push.collapseID = Array(id.utf8)
+            push.headers.update(APNsHeaders.collapseID) { $0.text = Array(id.utf8) }
             try writer.write(n: i + 1, origin: PushOrigin(line: i + 1, kind: "note", stream: "notes.ndjson"), push: push, result: .push)
         }
         try writer.flush()

@@ -57,7 +57,7 @@ final class RecipeHeaderValueTests: XCTestCase {
         XCTAssertEqual(ledger.sent.map(\.expirationSeconds), [600, 0, -1], "an absent ttl sends no apns-expiration")
         guard case let .fixed(set) = recipe.events[1].pushes[0].header else { return XCTFail("one header set") }
         let own = recipe.headerVariants[Int(set)]
-        XCTAssertTrue(own.collapseIDPerPush && own.expirationPerPush)
+        XCTAssertEqual(own.perPush, HeaderSlots([APNsHeaders.collapseID, APNsHeaders.expiration]))
         XCTAssertNil(own.collapseID)
         XCTAssertEqual(ledger.sent.map(\.kind), [set, set, set])
     }
@@ -90,10 +90,10 @@ final class RecipeHeaderValueTests: XCTestCase {
         config.payload.collapseID = "profile-wide"
         config.payload.expirationSeconds = 60
         var own = HeaderOverride()
-        own.collapseIDPerPush = true
+        own.perPush.insert(APNsHeaders.collapseID)
         let kinds = config.pushKinds(overrides: [[HeaderOverride(), own]])
         XCTAssertEqual(kinds.map { $0.collapseID }, ["profile-wide", nil])
-        XCTAssertEqual(kinds.map { $0.collapseIDPerPush }, [false, true])
+        XCTAssertEqual(kinds.map { $0.perPush.contains(APNsHeaders.collapseID) }, [false, true])
         XCTAssertEqual(kinds.map { $0.expirationSeconds }, [60, 60], "the expiration stays the profile's where the push carries none")
     }
 }

@@ -96,6 +96,8 @@ final class WorkloadLedger {
         var kind: Int32 = 0
         var collapseID = ""
         var expirationSeconds = -1
+        /// Every header value it carries itself.
+        var headers = PushHeaderValues()
         /// The body parsed (tests only; the workload never parses payloads).
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
         var aps: [String: Any] { json["aps"] as? [String: Any] ?? [:] }
@@ -154,8 +156,8 @@ final class WorkloadLedger {
         case .push:
             sent.append(Sent(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
                              priority: push.priority, recordedMillis: push.recordedMillis, channel: push.channel, reach: push.reach,
-                             rule: driver.origin?.rule, kind: push.kind, collapseID: String(decoding: push.collapseID, as: UTF8.self),
-                             expirationSeconds: push.expirationSeconds))
+                             rule: driver.origin?.rule, kind: push.kind, collapseID: String(decoding: push.headers[APNsHeaders.collapseID].text, as: UTF8.self),
+                             expirationSeconds: push.headers[APNsHeaders.expiration].seconds, headers: push.headers))
             outcomes.append((.delivered, push.priority))
         case .notSent(let cause):
             outcomes.append((.notSent(cause), push.priority))

@@ -27,12 +27,26 @@ public struct ContractFindings: Sendable, Equatable {
         public var failures: [String]
         /// The payload's text, cut to ``ContractFindings/payloadExcerptLimit`` characters, tokens replaced by `<token>`.
         public var payload: String
+        /// The push's own values of the headers kept in samples (``APNsHeader/inReportSamples``), by header name;
+        /// nil when it carried none.
+        public var headers: [String: String]?
 
-        public init(token: String, event: String?, failures: [String], payload: String) {
+        public init(token: String, event: String?, failures: [String], payload: String, headers: [String: String]? = nil) {
             self.token = token
             self.event = event
             self.failures = failures
             self.payload = payload
+            self.headers = headers
+        }
+
+        /// The values `push` carries itself of the headers kept in samples; nil when it carries none.
+        public static func headers(of push: OutgoingPush) -> [String: String]? {
+            var out: [String: String] = [:]
+            for row in APNsHeaders.perPush where row.inReportSamples {
+                let value = push.headers[row]
+                if !value.text.isEmpty { out[row.name] = String(decoding: value.text, as: UTF8.self) }
+            }
+            return out.isEmpty ? nil : out
         }
     }
 

@@ -40,8 +40,9 @@ public final class DeviceFeed {
         let kind = kinds[min(Int(push.kind), kinds.count - 1)]
         var device = DevicePush(token: push.deviceToken, atMillis: push.recordedMillis, priority: push.priority,
                                 pushType: kind.pushType)
-        device.collapseID = push.collapseID.isEmpty ? kind.collapseID : String(decoding: push.collapseID, as: UTF8.self)
-        let expiration = push.expirationSeconds >= 0 ? push.expirationSeconds : kind.expirationSeconds
+        let collapse = push.headers[APNsHeaders.collapseID].text, own = push.headers[APNsHeaders.expiration].seconds
+        device.collapseID = collapse.isEmpty ? kind.collapseID : String(decoding: collapse, as: UTF8.self)
+        let expiration = own >= 0 ? own : kind.expirationSeconds
         if let seconds = expiration {
             // Seconds after the run's start, as sent: the time it left after its intended send, on the recording's clock.
             let sentAfter = push.intendedNanos > startNanos ? Int64((push.intendedNanos - startNanos) / 1_000_000) : 0

@@ -217,8 +217,8 @@ public enum ReplayRun {
                                     start: UInt64) -> (feeds: [DeviceFeed], parameters: DeviceModelParameters)? {
         guard let parameters = target.simulator?.configuration.device, config.deliveryMode != .broadcast else { return nil }
         let kinds = config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)).map { k in
-            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.collapseIDPerPush ? nil : k.collapseID,
-                            expirationSeconds: k.expirationPerPush ? nil : k.expirationSeconds)
+            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.collapseID,
+                            expirationSeconds: k.expirationSeconds)
         }
         let feeds = workerRecorders.map { r in
             let feed = DeviceFeed(kinds: kinds, startNanos: start)

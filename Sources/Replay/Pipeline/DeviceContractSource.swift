@@ -47,7 +47,8 @@ public final class DeviceContractSource: PushSource {
             if case .checkedPartly(let e, _) = verdict { event = e.rawValue }
             return ContractFindings.Sample(
                 token: DeviceToken.redacted(push.deviceToken), event: event, failures: failures.map(\.description),
-                payload: Redaction.sanitize(String(decoding: push.body, as: UTF8.self), limit: ContractFindings.payloadExcerptLimit))
+                payload: Redaction.sanitize(String(decoding: push.body, as: UTF8.self), limit: ContractFindings.payloadExcerptLimit),
+                headers: ContractFindings.Sample.headers(of: push))
         }
         push.contractFailure = marks.set
         push.contractSample = marks.sample

@@ -6,11 +6,12 @@ import Darwin
 #endif
 
 /// Writes one NDJSON line per planned push into a reused byte buffer, flushed to a file descriptor in
-/// large writes. Everything that is the same for every push (each part's push type and topic, the
-/// expiration and collapse id) is encoded once, ahead; a line allocates nothing.
+/// large writes. Everything that is the same for every push (each kind's constant headers,
+/// ``APNsHeader/constant(of:)``) is encoded once, ahead; a line allocates nothing.
 ///
 /// A push to send: `{"n","event":{"line","kind","stream"},"rule"?,"token"|"channel","reach","push_type","topic",
-/// "priority","expiration_seconds"?,"collapse_id"?,"payload":{…}}`, the payload embedded as it would be
+/// "priority", the kind's other constant headers (`"expiration_seconds"`, `"collapse_id"`), then the push's own
+/// (``APNsHeaders/perPush``, by slot), "payload":{…}}`: each header under its row's key, the payload embedded as it would be
 /// sent. A not-sent push: `{"n","event","rule"?,"not_sent":CAUSE,"priority"}`. `rule` names the push rule that
 /// planned it when its recipe names its rules (an event with several). The token is redacted
 /// (``DeviceToken/redacted(_:)``) unless `showTokens`.
@@ -22,16 +23,19 @@ public final class PlanLineWriter {
     private var buffer: [UInt8] = []
     private static let flushAt = 1 << 16
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-    /// By ``OutgoingPush/kind``: `,"push_type":"…","topic":"…"`.
+    /// By ``OutgoingPush/kind``: the rows carried by kind, `,"push_type":"…","topic":"…"`.
     private let kindFields: [[UInt8]]
     /// `,"kind":…,"stream":…}` of the latest line's event.
     private var kindAndStream: [UInt8] = []
     private var lastKind = ""
     private var lastStream = ""
-    /// By push kind: `,"expiration_seconds":N` and `,"collapse_id":"…"` when set as constants.
+    /// By push kind: the constants of the rows a push may carry itself (`,"expiration_seconds":N`), where set.
     private let headerTails: [[UInt8]]
-    /// By push kind: whether each push carries its own expiration and collapse id (written after the above).
-    private let perPush: [(expiration: Bool, collapseID: Bool)]
+    /// By push kind: the headers each push carries itself (written after the above).
+    private let perPush: [HeaderSlots]
+    /// By slot: `,"key":` of the row a push carries there, how its value is written, and for seconds counted from
+    /// the send the key it is written under then.
+    private let ownKeys: [(key: [UInt8], seconds: Bool, fromSendKey: [UInt8])?]
 
     /// Opens `path` for writing (created or truncated); `-` is standard output.
     public init(path: String, config: RunConfig, recipes: [Recipe], showTokens: Bool) throws {
@@ -49,27 +53,28 @@ public final class PlanLineWriter {
         var encoder = [UInt8]()
         // One entry per push kind: each part's header sets, a rule's own over the profile's.
         let kinds = config.pushKinds(overrides: recipes.map(\.headerVariants))
-        kindFields = kinds.map { k in
+        func constants(_ k: ResolvedPushKind, lead: Bool) -> [UInt8] {
             encoder.removeAll(keepingCapacity: true)
-            Self.appendKey("push_type", to: &encoder)
-            Self.appendString(k.pushType.rawValue, to: &encoder)
-            Self.appendKey("topic", to: &encoder)
-            Self.appendString(k.topic, to: &encoder)
-            return encoder
-        }
-        headerTails = kinds.map { k in
-            encoder.removeAll(keepingCapacity: true)
-            if let seconds = k.expirationSeconds {
-                Self.appendKey("expiration_seconds", to: &encoder)
-                encoder.appendDecimal(seconds)
-            }
-            if let id = k.collapseID {
-                Self.appendKey("collapse_id", to: &encoder)
-                Self.appendString(id, to: &encoder)
+            for row in APNsHeaders.all where (row.carrier == .kind) == lead && row.carrier != .priority {
+                guard let value = row.constant(of: k.headerValues()) else { continue }
+                Self.appendKey(utf8: Array(row.key.utf8), to: &encoder)
+                switch value {
+                case let .text(t): Self.appendString(t, to: &encoder)
+                case let .number(n): encoder.appendDecimal(n)
+                }
             }
             return encoder
         }
-        perPush = kinds.map { ($0.expirationPerPush, $0.collapseIDPerPush) }
+        kindFields = kinds.map { constants($0, lead: true) }
+        headerTails = kinds.map { constants($0, lead: false) }
+        perPush = kinds.map(\.perPush)
+        ownKeys = (0 ..< PushHeaderValues.capacity).map { slot in
+            APNsHeaders.perPush.first { $0.slot == slot }.map { row in
+                var seconds = false
+                if case .seconds = row.value { seconds = true }
+                return (Self.key(row.planKey(fromSend: false)), seconds, Self.key(row.planKey(fromSend: true)))
+            }
+        }
         buffer.reserveCapacity(Self.flushAt + 8192)
     }
 
@@ -120,20 +125,36 @@ public final class PlanLineWriter {
             buffer.appendDecimal(push.priority.rawValue)
             if headerTails.indices.contains(kind) {
                 buffer.append(contentsOf: headerTails[kind])
-                if perPush[kind].expiration, push.expirationSeconds >= 0 {
-                    Self.appendKey(push.expirationFromSend ? "expiration_after_send" : "expiration_seconds", to: &buffer)
-                    buffer.appendDecimal(push.expirationSeconds)
-                }
-                if perPush[kind].collapseID, !push.collapseID.isEmpty {
-                    Self.appendKey("collapse_id", to: &buffer)
-                    Self.appendString(utf8: push.collapseID, to: &buffer)
-                }
+                if !perPush[kind].isEmpty { appendOwnHeaders(push, perPush[kind]) }
             }
             Self.appendKey("payload", to: &buffer)
             buffer.append(contentsOf: push.body)
         }
         buffer.append(contentsOf: "}\n".utf8)
         if buffer.count >= Self.flushAt { try flush() }
+    }
+
+    /// The values `push` carries itself, of the headers in `slots`, in slot order; a header without a value is left out.
+    private func appendOwnHeaders(_ push: OutgoingPush, _ slots: HeaderSlots) {
+        for slot in 0 ..< PushHeaderValues.capacity where slots.contains(slot) {
+            guard let own = ownKeys[slot] else { continue }
+            let value = push.headers[slot]
+            if own.seconds {
+                guard value.seconds >= 0 else { continue }
+                buffer.append(contentsOf: value.fromSend ? own.fromSendKey : own.key)
+                buffer.appendDecimal(value.seconds)
+            } else if !value.text.isEmpty {
+                buffer.append(contentsOf: own.key)
+                Self.appendString(utf8: value.text, to: &buffer)
+            }
+        }
+    }
+
+    /// `,"key":` as bytes.
+    private static func key(_ name: String) -> [UInt8] {
+        var out: [UInt8] = []
+        appendKey(utf8: Array(name.utf8), to: &out)
+        return out
     }
 
     /// Writes what is buffered.
@@ -179,6 +200,13 @@ public final class PlanLineWriter {
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    /// `,"key":` for a key known at run time.
+    static func appendKey(utf8 key: [UInt8], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        appendString(utf8: key, to: &out)
         out.append(UInt8(ascii: ":"))
     }
 

@@ -31,8 +31,9 @@ struct EventPlan {
         var headerSet: Int32
         /// The rule's `apns-expiration` read for this event (seconds after the run's start); -1: none.
         var expirationSeconds = -1
-        /// Whether the rule's collapse id read for this event has a value (in ``RecipeRules/collapseIDs``).
-        var hasCollapseID = false
+        /// Which of the rule's own text headers read for this event have a value (in ``RecipeRules/headerTexts``),
+        /// a bit per place in ``Recipe/PushRule/texts``.
+        var textsPresent: UInt8 = 0
 
         var done: Bool { next >= count }
     }

@@ -126,9 +126,9 @@ public struct Recipe: Sendable {
         var removeRecipientAfterEnd = false
         /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
         var header: HeaderChoice = .fixed(0)
-        /// `apns-collapse-id` read once per event from a field or a format over fields (the header set then
-        /// carries none); nil: the header set's.
-        var collapseID: HeaderText?
+        /// The text headers (``APNsHeaders/perPushText``: `collapse_id`, …) the rule writes for each event or push
+        /// (the header set then carries none); a header not listed is the header set's.
+        var texts: [OwnText] = []
         /// `apns-expiration` read once per event, seconds after the run's start; nil: the header set's.
         var expiration: Source?
         /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
@@ -158,6 +158,21 @@ public struct Recipe: Sendable {
             case value(Source)
         }
         var parts: [Part]
+    }
+
+    /// A text header a rule writes itself: its row, and how its value is made.
+    struct OwnText: Sendable {
+        /// ``APNsHeader/slot`` of `header`, read per push.
+        var slot: Int
+        var header: APNsHeader
+        var value: Made
+
+        enum Made: Sendable {
+            /// Written once per event, from its values.
+            case perEvent(HeaderText)
+            /// Made for each push (``APNsHeader/Value/generate(seed:into:)``).
+            case perPush
+        }
     }
 
     enum HeaderChoice: Sendable {

@@ -68,8 +68,13 @@ enum RecipeForms {
                                   needs: [("type", "(string, int, number, bool, token, [int], [string])")],
                                   apart: [("non_empty", "empty_is_absent", why: "an empty value cannot be both a bad line and absent")],
                                   shape: "{type: T, from: PATH, one_of: […], …}")
-    static let push = RecipeForm("a push rule", keys: ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event",
-                                                       "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"],
+    /// A push rule's keys: those named here, then each text header's (``APNsHeaders/perPushText``) not named.
+    private static let pushKeys: [String] = {
+        let named = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event",
+                     "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"]
+        return named + APNsHeaders.perPushText.map(\.key).filter { !named.contains($0) }
+    }()
+    static let push = RecipeForm("a push rule", keys: pushKeys,
                                  needs: [("to", "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}"),
                                          ("template", "the payload template file (relative to the recipe)")],
                                  shape: "{to: {…}, template: FILE, …}")

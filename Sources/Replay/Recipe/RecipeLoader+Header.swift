@@ -2,8 +2,8 @@ import APNsCore
 import Foundation
 import YAMLReading
 
-/// A push rule's headers (`push_type`, `topic`, `expiration_seconds`, `collapse_id`): the header sets built
-/// before the run, and the values each push carries itself.
+/// A push rule's headers (``APNsHeaders/all``: `push_type`, `topic`, `expiration_seconds`, and each text header
+/// a push may carry itself, by its row): the header sets built before the run, and the values each push carries itself.
 extension Builder {
     /// One header's value for one key of a table: a string header's key path or an int header's, and the value.
     typealias HeaderSetter = (WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)
@@ -11,9 +11,10 @@ extension Builder {
     /// the headers set for a value no table names.
     typealias HeaderTables = (from: Recipe.Source, entry: Entry, tables: [String: [HeaderSetter]], defaults: [HeaderSetter])
 
-    /// The push's headers: push type and topic fixed; expiration and collapse id fixed, mapped from one field's
-    /// value through a table (one header set each, built before the run), or read from each event: a field's
-    /// value, or for the collapse id a format over fields (`order-{{order_id}}`), carried by each push.
+    /// The push's headers: push type and topic fixed; expiration and the text headers fixed (where their rows take a
+    /// recipe constant), mapped from one field's value through a table (one header set each, built before the run),
+    /// or read from each event: a field's value, an expression, or for a text header a format over fields
+    /// (`order-{{order_id}}`), carried by each push; or made for each push (`per_push`) where the row takes it.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         var base = HeaderOverride()
         var mapped: HeaderTables?
@@ -23,37 +24,25 @@ extension Builder {
             base.pushType = p
         }
         if let t = m["topic"] { base.topic = try reader.text(t) }
-        if let entry = m["expiration_seconds"] {
-            if case .scalar = entry.node, entry.node.int != nil {
-                base.expirationSeconds = try reader.int(entry, 0 ... 31_536_000)
-            } else if let fromEvent = try perEventHeader(entry, key: "expiration_seconds", event: event, recipient: recipient) {
+        let expiration = APNsHeaders.expiration
+        if let entry = m[expiration.key] {
+            if case .scalar = entry.node, entry.node.int != nil, case let .seconds(range) = expiration.value {
+                base.expirationSeconds = try reader.int(entry, range)
+            } else if let fromEvent = try perEventHeader(entry, header: expiration, event: event, recipient: recipient) {
                 rule.expiration = fromEvent
-                base.expirationPerPush = true
+                base.perPush.insert(expiration)
             } else {
                 mapped = try headerTable(entry, nil, \.expirationSeconds, event: event, into: mapped)
             }
         }
         if let entry = m["expiration_at"] {
-            if m["expiration_seconds"] != nil { throw fail(entry, "does not go with 'expiration_seconds': give one expiration") }
+            if m[expiration.key] != nil { throw fail(entry, "does not go with '\(expiration.key)': give one expiration") }
             try expirationAt(entry, event: event, recipient: recipient, into: &rule)
-            base.expirationPerPush = true
+            base.perPush.insert(expiration)
         }
-        if let entry = m["collapse_id"] {
-            if case .scalar = entry.node {
-                let text = try reader.text(entry)
-                if text.contains("{{") {
-                    rule.collapseID = try headerFormat(text, entry, event: event, recipient: recipient)
-                    base.collapseIDPerPush = true
-                } else {
-                    guard text.utf8.count <= 64 else { throw fail(entry, "must be at most 64 bytes (APNs' limit)") }
-                    base.collapseID = text
-                }
-            } else if let fromEvent = try perEventHeader(entry, key: "collapse_id", event: event, recipient: recipient) {
-                rule.collapseID = Recipe.HeaderText(parts: [.value(fromEvent)])
-                base.collapseIDPerPush = true
-            } else {
-                mapped = try headerTable(entry, \.collapseID, nil, event: event, into: mapped)
-            }
+        for row in APNsHeaders.perPushText {
+            guard let entry = m[row.key] else { continue }
+            try ownText(row, entry, event: event, recipient: recipient, base: &base, mapped: &mapped, into: &rule)
         }
         func apply(_ v: inout HeaderOverride, _ items: [HeaderSetter]) {
             for (sp, ip, value) in items {
@@ -71,6 +60,41 @@ extension Builder {
             table[key] = index(of: v)
         }
         rule.header = .mapped(from: mapped.from, table: table, otherwise: index(of: other))
+    }
+
+    /// A text header's value: made per push (`per_push`), a format over fields or a field read per event (carried
+    /// by each push), or where the row takes a recipe constant, a constant or a table from a field's value.
+    private mutating func ownText(_ row: APNsHeader, _ entry: Entry, event: Recipe.EventRule, recipient: Int?,
+                                  base: inout HeaderOverride, mapped: inout HeaderTables?, into rule: inout Recipe.PushRule) throws {
+        let constant = Self.constantPath(row)
+        let made: Recipe.OwnText.Made
+        if case .scalar = entry.node {
+            let text = try reader.text(entry)
+            if row.sources.contains(.perPush), text == APNsHeader.Source.perPush.rawValue {
+                made = .perPush
+            } else if text.contains("{{") {
+                made = .perEvent(try headerFormat(text, entry, header: row, event: event, recipient: recipient))
+            } else if let constant {
+                guard text.utf8.count <= row.value.maxBytes else { throw fail(entry, "must be at most \(row.value.maxBytes) bytes (APNs' limit)") }
+                return base[keyPath: constant] = text
+            } else {
+                throw fail(entry, "takes \(row.sources.contains(.perPush) ? "per_push, " : ""){from: FIELD}, {expr: …} or a format like \"{{FIELD}}\"")
+            }
+        } else if let fromEvent = try perEventHeader(entry, header: row, event: event, recipient: recipient) {
+            made = .perEvent(Recipe.HeaderText(parts: [.value(fromEvent)]))
+        } else if let constant {
+            return mapped = try headerTable(entry, constant, nil, event: event, into: mapped)
+        } else {
+            throw fail(entry, "is read from each event: '{from: FIELD}' without 'map:'")
+        }
+        rule.texts.append(Recipe.OwnText(slot: row.slot!, header: row, value: made))
+        base.perPush.insert(row)
+    }
+
+    /// Where a header set keeps a text header's recipe constant; nil for a row that takes none.
+    private static func constantPath(_ row: APNsHeader) -> WritableKeyPath<HeaderOverride, String?>? {
+        guard row.sources.contains(.recipeConstant) else { return nil }
+        return row.name == APNsHeaders.collapseID.name ? \.collapseID : nil
     }
 
     /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event.
@@ -101,10 +125,12 @@ extension Builder {
     }
 
 
-    /// `{from: FIELD}` or `{from: FIELD, default: VALUE}` (no `map:`), or for `expiration_seconds` a field's name:
+    /// `{from: FIELD}` or `{from: FIELD, default: VALUE}` (no `map:`), or for a seconds header a field's name:
     /// the value read once per event; nil for a table (`map:`).
-    mutating func perEventHeader(_ entry: Entry, key: String, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.Source? {
-        let isExpiration = key == "expiration_seconds"
+    mutating func perEventHeader(_ entry: Entry, header: APNsHeader, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.Source? {
+        let key = header.key
+        var isExpiration = false
+        if case .seconds = header.value { isExpiration = true }
         var src: Recipe.Source
         if case .scalar = entry.node {
             src = try source(named: try reader.text(entry), entry, event: event, recipient: recipient)
@@ -124,11 +150,9 @@ extension Builder {
             src = try source(from, event: event, recipient: recipient)
             if let d = mm["default"] {
                 let value = try constant(d)
-                if isExpiration {
-                    guard case let .int(n) = value, (0 ... 31_536_000).contains(n) else { throw fail(d, "must be a number of seconds from 0 to 31536000") }
-                } else {
-                    guard case let .string(t) = value, t.utf8.count <= 64 else { throw fail(d, "must be text of at most 64 bytes (APNs' limit)") }
-                }
+                var given: KindHeaderValue?
+                if case let .int(n) = value { given = .number(n) } else if case let .string(t) = value { given = .text(t) }
+                if let why = header.value.refusal(constant: given) { throw fail(d, why) }
                 src = .orElse(src, value)
             }
         }
@@ -139,8 +163,8 @@ extension Builder {
         return src
     }
 
-    /// `text` with `{{NAME}}` placeholders, each a value source by name: the collapse id written per event.
-    func headerFormat(_ text: String, _ entry: Entry, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.HeaderText {
+    /// `text` with `{{NAME}}` placeholders, each a value source by name: a text header written per event.
+    func headerFormat(_ text: String, _ entry: Entry, header: APNsHeader, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.HeaderText {
         var parts: [Recipe.HeaderText.Part] = []
         var literalBytes = 0
         var rest = Substring(text)
@@ -154,7 +178,7 @@ extension Builder {
             let name = rest[open.upperBound ..< close.lowerBound].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { throw fail(entry, "has an empty '{{}}': name a field inside it") }
             let src = try source(named: name, entry, event: event, recipient: recipient)
-            try checkPerEvent(src, entry, key: "collapse_id", event: event, recipient: recipient)
+            try checkPerEvent(src, entry, key: header.key, event: event, recipient: recipient)
             parts.append(.value(src))
             rest = rest[close.upperBound...]
         }
@@ -162,7 +186,10 @@ extension Builder {
             literalBytes += rest.utf8.count
             parts.append(.literal(Array(rest.utf8)))
         }
-        guard literalBytes <= 64 else { throw fail(entry, "has \(literalBytes) bytes of text around its fields; a collapse id is at most 64 bytes (APNs' limit)") }
+        let most = header.value.maxBytes
+        guard literalBytes <= most else {
+            throw fail(entry, "has \(literalBytes) bytes of text around its fields; \(header.value.noun) is at most \(most) bytes (APNs' limit)")
+        }
         return Recipe.HeaderText(parts: parts)
     }
 

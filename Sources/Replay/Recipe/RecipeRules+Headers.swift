@@ -1,16 +1,23 @@
 import APNsCore
 
-/// The header values a push rule reads once per event (`expiration_seconds` and `collapse_id` from fields),
-/// checked as APNs would take them; a value APNs would refuse makes the event a bad line.
+/// The header values a push rule reads once per event (``APNsHeaders/perPush``: `expiration_seconds`, and the
+/// text headers from fields or formats) or makes per push, checked by their rows as APNs would take them; a
+/// value APNs would refuse makes the event a bad line.
 extension RecipeRules {
     /// Seconds after the run's start; -1 when the value is absent (no header).
     func expirationSeconds(_ source: Recipe.Source) throws -> Int {
-        switch value(source, recipient: nil) {
+        let row = APNsHeaders.expiration
+        let v = value(source, recipient: nil)
+        var seconds: Int?
+        switch v {
         case .absent, .omit: return -1
-        case let .int(n) where (0 ... 31_536_000).contains(n): return n
-        case let v:
-            throw StreamLineError(line: line, cause: .badValue(field: "expiration_seconds", why: "\(v.text ?? "a list") is not a number of seconds from 0 to 31536000"))
+        case let .int(n): seconds = n
+        default: break
         }
+        if let why = row.value.refusal(seconds: seconds, shown: v.text ?? "a list") {
+            throw StreamLineError(line: line, cause: .badValue(field: row.key, why: why))
+        }
+        return seconds!
     }
 
     /// `expiration_at`: the seconds from the event's recorded time to the absolute time (a time, or int seconds
@@ -30,31 +37,57 @@ extension RecipeRules {
         return span <= 0 ? 0 : Int(span)
     }
 
-    /// Writes the rule's collapse id for the event into ``collapseIDs``; false when a value it reads is absent
-    /// (no header).
-    func writeCollapseID(_ format: Recipe.HeaderText, rule: Int) throws -> Bool {
-        collapseIDs[rule].removeAll(keepingCapacity: true)
+    /// Writes the rule's text header `t` (``Recipe/PushRule/texts``) for the event into ``headerTexts``; false
+    /// when a value it reads is absent (no header).
+    func writeHeaderText(_ format: Recipe.HeaderText, rule: Int, _ t: Int) throws -> Bool {
+        headerTexts[rule][t].removeAll(keepingCapacity: true)
         for part in format.parts {
             switch part {
             case let .literal(bytes):
-                collapseIDs[rule].append(contentsOf: bytes)
+                headerTexts[rule][t].append(contentsOf: bytes)
             case let .value(source):
                 let v = value(source, recipient: nil)
                 if case .string(let s) = v {
-                    collapseIDs[rule].append(contentsOf: s.utf8)
+                    headerTexts[rule][t].append(contentsOf: s.utf8)
                 } else if case .int(let n) = v {
-                    collapseIDs[rule].appendDecimal(n)
+                    headerTexts[rule][t].appendDecimal(n)
                 } else if let text = v.text {
-                    collapseIDs[rule].append(contentsOf: text.utf8)
+                    headerTexts[rule][t].append(contentsOf: text.utf8)
                 } else {
                     return false
                 }
             }
         }
-        guard collapseIDs[rule].count <= 64 else {
-            let shown = String(decoding: collapseIDs[rule].prefix(24), as: UTF8.self)
-            throw StreamLineError(line: line, cause: .badValue(field: "collapse_id", why: "'\(shown)…' is \(collapseIDs[rule].count) bytes; APNs takes at most 64"))
+        let header = rules[rule].texts[t].header
+        if let why = header.value.refusal(text: headerTexts[rule][t]) {
+            throw StreamLineError(line: line, cause: .badValue(field: header.key, why: why))
         }
         return true
+    }
+
+    private static let expirationSlot = APNsHeaders.expiration.slot!
+
+    /// Writes the header values of entry `e`'s rule into `push` (read for the event, or made for this push), and
+    /// clears the others, so the push holds only its own.
+    @inline(__always)
+    func fillHeaders(_ push: inout OutgoingPush, _ e: Int) {
+        let r = plan.entries[e].rule
+        push.headers.clear()
+        if rules[r].expiration != nil {
+            let seconds = plan.entries[e].expirationSeconds, fromSend = rules[r].expirationAt
+            push.headers.update(Self.expirationSlot) { $0.seconds = seconds; $0.fromSend = fromSend }
+        }
+        for t in rules[r].texts.indices {
+            switch rules[r].texts[t].value {
+            case .perEvent:
+                guard plan.entries[e].textsPresent & (1 << UInt8(t)) != 0 else { continue }
+                push.headers.update(rules[r].texts[t].slot) { $0.text.append(contentsOf: headerTexts[r][t]) }
+            case .perPush:
+                // From the push's origin (its line, rule and place in the rule's pushes): the same plan makes the same values.
+                let seed = UInt64(truncatingIfNeeded: line) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(r) << 40 ^ UInt64(plan.entries[e].next)
+                let header = rules[r].texts[t].header
+                push.headers.update(rules[r].texts[t].slot) { header.value.generate(seed: seed, into: &$0.text) }
+            }
+        }
     }
 }

@@ -15,7 +15,10 @@ extension RecipeRules {
         if let source = rules[index].expiration {
             entry.expirationSeconds = try rules[index].expirationAt ? expirationAfterEvent(source) : expirationSeconds(source)
         }
-        if let format = rules[index].collapseID { entry.hasCollapseID = try writeCollapseID(format, rule: index) }
+        for t in rules[index].texts.indices {
+            guard case let .perEvent(format) = rules[index].texts[t].value else { continue }
+            if try writeHeaderText(format, rule: index, t) { entry.textsPresent |= 1 << UInt8(t) }
+        }
         fillPerEvent(index)
         plan.entries.append(entry)
         return entry.count

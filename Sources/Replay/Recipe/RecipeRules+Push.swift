@@ -86,14 +86,7 @@ extension RecipeRules {
         push.intendedNanos = 0
         push.recordedMillis = at
         push.kind += plan.entries[e].headerSet
-        if rules[r].expiration != nil {
-            push.expirationSeconds = plan.entries[e].expirationSeconds
-            push.expirationFromSend = rules[r].expirationAt
-        }
-        if rules[r].collapseID != nil {
-            push.collapseID.removeAll(keepingCapacity: true)
-            if plan.entries[e].hasCollapseID { push.collapseID.append(contentsOf: collapseIDs[r]) }
-        }
+        fillHeaders(&push, e)
         let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
         if let type = rules[r].recipientEntity, let recipient {
             keep(r, on: recipient, key: key)

@@ -39,8 +39,9 @@ public final class RecipeRules: WorkloadRules {
     var scratch: [[PayloadTemplate.Value]]
     /// Per rule: the values a push keeps on its recipient (`remember`), reused from push to push.
     var remembered: [[(field: Int, value: RecipeValue)]]
-    /// Per rule: its collapse id as read for the event being planned (a rule with `collapse_id` from a field).
-    var collapseIDs: [[UInt8]]
+    /// Per rule, per text header it writes itself (``Recipe/PushRule/texts``): the value as read for the event
+    /// being planned.
+    var headerTexts: [[[UInt8]]]
     /// Per rule: the members its `where:` kept (empty for a rule without one).
     var filtered: [[Int]]
 
@@ -87,7 +88,7 @@ public final class RecipeRules: WorkloadRules {
         rules = recipe.pushRules
         scratch = rules.map { Array(repeating: .null, count: $0.slots.count) }
         remembered = rules.map { Array(repeating: (0, .absent), count: $0.remember.count) }
-        collapseIDs = rules.map { $0.collapseID == nil ? [] : { var b = [UInt8](); b.reserveCapacity(64); return b }() }
+        headerTexts = rules.map { $0.texts.map { var b = [UInt8](); b.reserveCapacity($0.header.value.maxBytes); return b } }
         plannedByRule = Array(repeating: 0, count: rules.count)
         filtered = Array(repeating: [], count: rules.count)
         values.reserveCapacity(16)
