@@ -175,4 +175,26 @@ final class RecipeExpressionReplayTests: XCTestCase {
         XCTAssertEqual(ledger.sent.map(\.rule), ["activity"], "the next event plans as usual")
         ledger.assertBalanced(linesRead: 7)
     }
+
+    func testARuleThatFailsAfterAnEarlierRulePlannedHandsOutNothingOfTheEvent() throws {
+        // The activity rule plans, then the alert rule's priority is refused: the whole event is one bad line.
+        let yaml = recipe(when: "\"status == 'near'\"").replacingOccurrences(
+            of: "push_type: alert\n", with: "push_type: alert\n        priority: \"stops == 3 ? 7 : 10\"\n")
+        let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"near","stops":3"#), ("d1", #""status":"near","stops":4"#)]))
+        XCTAssertEqual(ledger.badLines.map(\.line), [6])
+        XCTAssertEqual(ledger.sent.map(\.rule), ["activity", "alert", "alert"], "only the next event's pushes")
+        ledger.assertBalanced(linesRead: 7)
+    }
+
+    func testAnExpressionFailureOnABadLineDoesNotFailTheNextEvent() throws {
+        // Line 6: the priority expression fails (kept), then expiration_at is refused before it is reported.
+        let yaml = recipe().replacingOccurrences(of: "priority: \"status == 'moving' ? 5 : 10\"", with: "priority: \"10 / (stops - 2)\"")
+            .replacingOccurrences(of: "expiration_at: \"status == 'delivered' ? time - 60 : time + 600\"",
+                                  with: "expiration_at: \"stops == 2 ? time + 99999999 : time + 600\"")
+        let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"moving","stops":2"#), ("d1", #""status":"moving","stops":3"#)]))
+        XCTAssertEqual(ledger.badLines.map(\.line), [6])
+        XCTAssertEqual(ledger.badLines.first?.detail.contains("expiration_at"), true, "\(ledger.badLines)")
+        XCTAssertEqual(ledger.sent.map(\.rule), ["activity"], "the next event plans as usual")
+        ledger.assertBalanced(linesRead: 7)
+    }
 }
