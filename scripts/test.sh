@@ -29,7 +29,8 @@ print_phases() {
     echo "test.sh: phase durations"
     printf '  %s\n' "${phases[@]}"
     printf '  %-48s %5d s\n' "total" $((SECONDS - suite_start))
-    [ ${#background_lines[@]} = 0 ] || { echo "test.sh: builds in the background (SCHED_IDLE) beside the phases above"; printf '  %s\n' "${background_lines[@]}"; }
+    [ ${#background_lines[@]} = 0 ] \
+        || { echo "test.sh: builds in the background (SCHED_IDLE) beside the phases above"; printf '  %s\n' "${background_lines[@]}"; }
 }
 trap print_phases EXIT
 all=1; [ $# -eq 0 ] || all=0

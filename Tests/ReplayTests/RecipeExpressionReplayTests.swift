@@ -161,7 +161,8 @@ final class RecipeExpressionReplayTests: XCTestCase {
     func testRequireNamesAnEntityTheEventNames() {
         let yaml = recipe().replacingOccurrences(of: "    match: {kind: phone}\n", with: "    match: {kind: phone}\n    require: delivery\n")
         XCTAssertThrowsError(try RecipeLoader.load(yaml: yaml, file: file)) { error in
-            XCTAssertEqual("\(error)", "\(self.file):5: 'events.phone.require' requires a delivery, but event 'phone' has no field naming one (its key: delivery_id)")
+            XCTAssertEqual("\(error)", "\(self.file):5: 'events.phone.require' requires a delivery, but event 'phone' has no field naming one (its key: "
+                + "delivery_id)")
         }
     }
 
@@ -169,7 +170,8 @@ final class RecipeExpressionReplayTests: XCTestCase {
         let yaml = recipe(activitySlots: "{dismissal: \"time + 900\", left: \"100 / (stops - 2)\"}")
         let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"moving","stops":2"#), ("d1", #""status":"near","stops":3"#)]))
         XCTAssertEqual(ledger.badLines, [EventTally.BadLine(line: 6, cause: "bad_value",
-                                                            detail: "line 6: bad value in field 'events.status.push[0].slots.left': column 5: division by zero")])
+                                                            detail: "line 6: bad value in field 'events.status.push[0].slots.left': column 5: "
+                                                                + "division by zero")])
         XCTAssertEqual(ledger.sent.map(\.rule), ["activity"], "the next event plans as usual")
         ledger.assertBalanced(linesRead: 7)
     }

@@ -76,7 +76,8 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         if let cpu = clientCPU(step) { return cpu }
         let service = step.serviceP50Millis, base = first?.serviceP50Millis
         if let service, let base, base > 0, service > risingService * base {
-            return StepLimiter(kind: .target, evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms", service, service / base, base))
+            return StepLimiter(kind: .target,
+                               evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms", service, service / base, base))
         }
         if step.windowFilled, let window = step.window, let mean = step.serviceMeanMillis, mean > 0 {
             return windowBound(step, window: window, meanMillis: mean, base: base)
@@ -105,7 +106,8 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         let ceiling = Double(window) / (meanMillis / 1000)
         let c = step.connections, s = step.streamsPerConnection
         let factors = c.flatMap { c in s.map { " = \(c) connections × \($0) streams" } } ?? ""
-        var evidence = String(format: "the in-flight window (%d%@) was full with service time flat (p50 %.1f ms", window, factors, step.serviceP50Millis ?? meanMillis)
+        var evidence = String(format: "the in-flight window (%d%@) was full with service time flat (p50 %.1f ms",
+                              window, factors, step.serviceP50Millis ?? meanMillis)
         if let base { evidence += String(format: ", first step %.1f ms", base) }
         evidence += String(format: "): window ÷ mean service time %.1f ms = %@", meanMillis, rate(ceiling))
         let fix = s.map { "raise --streams (now \($0)) or --connections (now \(c ?? 1)): the ceiling grows with the window" }
