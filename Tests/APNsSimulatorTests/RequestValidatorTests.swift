@@ -190,7 +190,7 @@ final class RequestValidatorTests: XCTestCase {
         var seen = Set<String>()
         for _ in 0..<1000 {
             let id = ids.next()
-            XCTAssertTrue(RequestValidator.isCanonicalUUID(id), id)
+            XCTAssertTrue(UUIDText.isCanonical(id.utf8), id)
             XCTAssertEqual(id, id.lowercased())
             let u = Array(id.utf8)
             XCTAssertEqual(u[14], UInt8(ascii: "4"), id)

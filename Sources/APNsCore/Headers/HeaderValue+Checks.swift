@@ -13,7 +13,7 @@ extension APNsHeader.Value {
             let text = String(decoding: bytes, as: UTF8.self)
             return texts.contains(text) ? nil : "'\(text)' is not one of \(texts.joined(separator: ", "))"
         case .uuid:
-            guard !Self.isCanonicalUUID(bytes) else { return nil }
+            guard !UUIDText.isCanonical(bytes) else { return nil }
             let shown = String(decoding: bytes.prefix(40), as: UTF8.self) + (bytes.count > 40 ? "…" : "")
             return "'\(shown)' is not a UUID (8-4-4-4-12 hex digits, like 123e4567-e89b-12d3-a456-426614174000)"
         }
@@ -32,7 +32,7 @@ extension APNsHeader.Value {
         case let (.text(maxBytes, _), .text(t)?) where t.utf8.count <= maxBytes: return nil
         case let (.seconds(range), .number(n)?) where range.contains(n): return nil
         case let (.oneOf(texts), c?) where texts.contains(c.text): return nil
-        case let (.uuid, .text(t)?) where Self.isCanonicalUUID(Array(t.utf8)): return nil
+        case let (.uuid, .text(t)?) where UUIDText.isCanonical(t.utf8): return nil
         default: return refusalText
         }
     }
@@ -48,19 +48,6 @@ extension APNsHeader.Value {
             var random = SplitMix64(seed: seed)
             Self.appendUUID(hi: random.next() & ~0xF000 | 0x4000, lo: random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000, to: &bytes)
         }
-    }
-
-    /// `8-4-4-4-12` hex digits.
-    static func isCanonicalUUID(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count == 36 else { return false }
-        for (i, c) in bytes.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if c != UInt8(ascii: "-") { return false }
-            } else if !DeviceToken.isHexDigit(c) {
-                return false
-            }
-        }
-        return true
     }
 
     /// The 128 bits `hi` then `lo` as a lowercase canonical UUID, most significant digit first.

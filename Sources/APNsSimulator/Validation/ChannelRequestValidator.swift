@@ -73,7 +73,7 @@ struct ChannelRequestValidator {
         let api = ChannelRoute.api(ofPath: fields.path) ?? .management
         var answer = ChannelAnswer(api: api, outcome: .rejected(.badPath))
         // A well-formed request id is echoed whatever the answer.
-        if let id = fields.requestID, RequestValidator.isCanonicalUUID(id) { answer.requestID = id }
+        if let id = fields.requestID, UUIDText.isCanonical(id.utf8) { answer.requestID = id }
         answer.outcome = outcome(fields, body: body, auth: &auth, malformed: &answer.malformedLiveActivity)
         return answer
     }
@@ -113,8 +113,8 @@ struct ChannelRequestValidator {
     /// Step 2: the headers in APNs' order; valid with a broadcast's `apns-expiration` (0 for the channel API's other calls).
     private func headerExpiration(_ fields: RequestHeaderFields, route: ChannelRoute) -> Checked<Int> {
         if fields.duplicate { return .refused(.duplicateHeaders) }
-        if let id = fields.requestID, !RequestValidator.isCanonicalUUID(id) { return .refused(.badMessageId) }
-        if let id = fields.apnsID, !RequestValidator.isCanonicalUUID(id) { return .refused(.badMessageId) }
+        if let id = fields.requestID, !UUIDText.isCanonical(id.utf8) { return .refused(.badMessageId) }
+        if let id = fields.apnsID, !UUIDText.isCanonical(id.utf8) { return .refused(.badMessageId) }
         var expiration = 0
         if case .broadcast = route {
             guard let type = fields.pushType else { return .refused(.missingPushType) }

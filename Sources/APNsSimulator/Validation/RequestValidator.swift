@@ -122,7 +122,7 @@ public struct RequestValidator: Sendable {
         // request in a profile). Paths are ASCII on the wire; a byte prefix is the prefix APNs sees.
         if let reason = path.withUTF8({ Self.pathReason(UnsafeBufferPointer(rebasing: $0[...])) }) { return .refused(reason) }
         if fields.duplicate { return .refused(.duplicateHeaders) }
-        if let apnsID = fields.apnsID, !Self.isCanonicalUUID(apnsID) { return .refused(.badMessageId) }
+        if let apnsID = fields.apnsID, !UUIDText.isCanonical(apnsID.utf8) { return .refused(.badMessageId) }
         var type: PushType? = nil
         if let pushType = fields.pushType {
             guard let t = PushType(rawValue: pushType) else { return .refused(.invalidPushType) }
@@ -268,20 +268,6 @@ public struct RequestValidator: Sendable {
     static func isDeviceToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard DeviceToken.hexLengthRange.contains(bytes.count), bytes.count % 2 == 0 else { return false }
         for c in bytes where !((c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x66)) { return false }
-        return true
-    }
-
-    /// `8-4-4-4-12` hex digits, as `apns-id` must be.
-    static func isCanonicalUUID(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard u.count == 36 else { return false }
-        for (i, c) in u.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if c != UInt8(ascii: "-") { return false }
-            } else if !DeviceToken.isHexDigit(c) {
-                return false
-            }
-        }
         return true
     }
 
