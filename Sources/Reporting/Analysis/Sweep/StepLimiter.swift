@@ -7,8 +7,10 @@ import Foundation
 ///   sent that were delivered under the SLO's;
 /// - **host disturbed**: other processes or the hypervisor took CPU the run could have used (``HostLoad``);
 ///   its verdict is the host's, and the step is measured again;
-/// - **client CPU**: an engine thread or the producer near a full core, or the producer handing pushes over
-///   late while the window had room;
+/// - **client CPU**: an engine thread or the producer near a full core, the process itself taking the host's
+///   CPU (under ``HostLoad/spareCores`` left idle, other work taking less), or the producer handing pushes
+///   over late while the window had room. A service time that also rose is named beside it: a client short
+///   of CPU measures it inflated;
 /// - **target**, by its time: the service time's median more than ``risingService`` times the first step's;
 /// - **client window**: the in-flight window full while the service time stayed near its low-rate value.
 ///   Little's law caps the rate at window ÷ mean service time; raising `--streams` or `--connections`
@@ -73,11 +75,20 @@ public struct StepLimiter: Codable, Sendable, Equatable {
             l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map { "\($0.kind.rawValue) (\($0.evidence))" }
             return l
         }
-        if let cpu = clientCPU(step) { return cpu }
-        let service = step.serviceP50Millis, base = first?.serviceP50Millis
-        if let service, let base, base > 0, service > risingService * base {
-            return StepLimiter(kind: .target, evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms", service, service / base, base))
+        let rise = serviceRise(step, first: first)
+        if var cpu = clientCPU(step) {
+            // A client short of CPU reads answers late: the service time it measures rises with its own queue.
+            if let rise {
+                cpu.evidence += String(format: "; service time also rose %.1f× (p50 %.1f ms, first step %.1f ms), measured by a saturated client",
+                                       rise.p50 / rise.base, rise.p50, rise.base)
+            }
+            return cpu
         }
+        if let rise {
+            return StepLimiter(kind: .target, evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms",
+                                                               rise.p50, rise.p50 / rise.base, rise.base))
+        }
+        let base = first?.serviceP50Millis
         if step.windowFilled, let window = step.window, let mean = step.serviceMeanMillis, mean > 0 {
             return windowBound(step, window: window, meanMillis: mean, base: base)
         }
@@ -93,11 +104,23 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         if let p = step.producerCPU, p >= KneeCriteria.saturatedCPU {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer %.0f%% of a core", p * 100), fix: fix)
         }
+        // The run itself took the host's CPU (too little left idle, and more than other work took): its threads
+        // waited for a core, whatever each one's own share shows.
+        if let h = step.host, !h.disturbed, h.idleCores < HostLoad.spareCores, h.ownCores >= h.otherCores + h.stealCores {
+            return StepLimiter(kind: .clientCPU, evidence: String(format: "the process took the host's CPU (%.2f cores, %.2f left idle, %.2f to other work)",
+                                                                  h.ownCores, h.idleCores, h.otherCores + h.stealCores), fix: fix)
+        }
         // A full window holds the producer back too: its lateness is then the window's, not its CPU's.
         if !step.windowFilled, let late = step.producerLateShare, late >= KneeCriteria.lateShare {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer handed %.1f%% of pushes over late", late * 100), fix: fix)
         }
         return nil
+    }
+
+    /// The step's service time p50 and the first step's, when it rose over ``risingService`` times that.
+    static func serviceRise(_ step: SweepStep, first: SweepStep?) -> (p50: Double, base: Double)? {
+        guard let p50 = step.serviceP50Millis, let base = first?.serviceP50Millis, base > 0, p50 > risingService * base else { return nil }
+        return (p50, base)
     }
 
     /// Client window: Little's law's ceiling and the setting to raise.
