@@ -111,6 +111,22 @@ final class StepLimiterTests: XCTestCase {
         XCTAssertEqual(kind(s), .target)
     }
 
+    func testOnADisturbedHostARisingServiceTimeIsNamedAsAStarvedClientsMeasurement() throws {
+        // Measured beside other work: the engine thread at 68% of a core was nearly all the process got.
+        var s = processTookTheHost()
+        s.engineCPU = 0.68
+        s.windowFilled = true
+        s.serviceP50Millis = 2879.5
+        s.host = HostLoad(otherCores: 1.35, stealCores: 0, idleCores: 0, ownCores: 0.65)
+        let l = try XCTUnwrap(StepLimiter.classify(s, first: first, criteria: criteria))
+        XCTAssertEqual(l.kind, .hostDisturbed)
+        XCTAssertEqual(l.withoutDisturbance, "target (service time p50 2879.5 ms, 106.6× the first step's 27.0 ms, measured by a client short of CPU)")
+        // Without a rise in the service time there is nothing to qualify.
+        s.serviceP50Millis = 28
+        XCTAssertEqual(StepLimiter.classify(s, first: first, criteria: criteria)?.withoutDisturbance, "client window (" + StepLimiter.classify(
+            { var q = s; q.host = nil; return q }(), first: first, criteria: criteria)!.evidence + ")")
+    }
+
     func testASaturatedThreadWithARisingServiceTimeSaysBoth() throws {
         var s = short()
         s.engineCPU = 1.38

@@ -6,7 +6,8 @@ import Foundation
 /// - **target**, by its answers: a 429 or 5xx class new since the first step, or the share of the pushes
 ///   sent that were delivered under the SLO's;
 /// - **host disturbed**: other processes or the hypervisor took CPU the run could have used (``HostLoad``);
-///   its verdict is the host's, and the step is measured again;
+///   its verdict is the host's, and the step is measured again. What the numbers would name without the
+///   disturbance is added; a rising service time there was measured by a client short of CPU, and says so;
 /// - **client CPU**: an engine thread or the producer near a full core, the process itself taking the host's
 ///   CPU (under ``HostLoad/spareCores`` left idle, other work taking less), or the producer handing pushes
 ///   over late while the window had room. A service time that also rose is named beside it: a client short
@@ -72,7 +73,11 @@ public struct StepLimiter: Codable, Sendable, Equatable {
             quiet.host = nil
             var l = StepLimiter(kind: .hostDisturbed, evidence: host.summary,
                                 fix: "measure again on a quiet host (the sweep re-measures a disturbed failing step once)")
-            l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map { "\($0.kind.rawValue) (\($0.evidence))" }
+            // A service time measured while other work starved the client is inflated by the client's own delay too.
+            let starved = serviceRise(step, first: first).map(slowTarget)
+            l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map {
+                "\($0.kind.rawValue) (\($0.evidence)" + ($0 == starved ? ", measured by a client short of CPU)" : ")")
+            }
             return l
         }
         let rise = serviceRise(step, first: first)
@@ -84,10 +89,7 @@ public struct StepLimiter: Codable, Sendable, Equatable {
             }
             return cpu
         }
-        if let rise {
-            return StepLimiter(kind: .target, evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms",
-                                                               rise.p50, rise.p50 / rise.base, rise.base))
-        }
+        if let rise { return slowTarget(rise) }
         let base = first?.serviceP50Millis
         if step.windowFilled, let window = step.window, let mean = step.serviceMeanMillis, mean > 0 {
             return windowBound(step, window: window, meanMillis: mean, base: base)
@@ -95,7 +97,7 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         return StepLimiter(kind: .unknown, evidence: failures.joined(separator: "; "))
     }
 
-    /// Client CPU: a thread near a full core, or the producer late.
+    /// Client CPU: a thread near a full core, the process taking the host's CPU, or the producer late.
     static func clientCPU(_ step: SweepStep) -> StepLimiter? {
         let fix = "spread the load (--workers, more client cores), or accept this client's ceiling"
         if let e = step.engineCPU, e >= KneeCriteria.saturatedCPU {
@@ -123,12 +125,19 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         return (p50, base)
     }
 
+    /// The target, by its time.
+    static func slowTarget(_ rise: (p50: Double, base: Double)) -> StepLimiter {
+        StepLimiter(kind: .target, evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms",
+                                                    rise.p50, rise.p50 / rise.base, rise.base))
+    }
+
     /// Client window: Little's law's ceiling and the setting to raise.
     static func windowBound(_ step: SweepStep, window: Int, meanMillis: Double, base: Double?) -> StepLimiter {
         let ceiling = Double(window) / (meanMillis / 1000)
         let c = step.connections, s = step.streamsPerConnection
         let factors = c.flatMap { c in s.map { " = \(c) connections × \($0) streams" } } ?? ""
-        var evidence = String(format: "the in-flight window (%d%@) was full with service time flat (p50 %.1f ms", window, factors, step.serviceP50Millis ?? meanMillis)
+        var evidence = String(format: "the in-flight window (%d%@) was full with service time flat (p50 %.1f ms",
+                              window, factors, step.serviceP50Millis ?? meanMillis)
         if let base { evidence += String(format: ", first step %.1f ms", base) }
         evidence += String(format: "): window ÷ mean service time %.1f ms = %@", meanMillis, rate(ceiling))
         let fix = s.map { "raise --streams (now \($0)) or --connections (now \(c ?? 1)): the ceiling grows with the window" }
