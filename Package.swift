@@ -141,7 +141,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["APNsCore"], exclude: ["es256_oracle.py"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestSupport"]),
         // Every flag of the shared option groups reaches the configuration, driven from the settings table.
-        .testTarget(name: "RunOptionsTests", dependencies: ["APNsCore", "RunOptions", "Replay", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(
+            name: "RunOptionsTests",
+            dependencies: ["APNsCore", "RunOptions", "Replay", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "APNsEngineTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "TestSupport"]),
         .testTarget(
             name: "APNsSimulatorTests",
@@ -163,7 +166,12 @@ let package = Package(
             dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py", "Peers"]
         ),
-        .testTarget(name: "HarnessTests", dependencies: ["APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport", .product(name: "Yams", package: "Yams")]),
+        .testTarget(
+            name: "HarnessTests",
+            dependencies: [
+                "APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport", .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.

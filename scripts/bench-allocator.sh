@@ -96,7 +96,8 @@ for point in $points; do
     P[$point/g]=$(median "${gr[@]}") C[$point/g]=$(median "${gc[@]}")
 done
 echo
-echo "apnsbench run, closed loop, $pushes alert pushes, TLS; simulator: validating, lognormal p50 40 ms / p99 200 ms, cpu 1; run on cpu 0; medians of $rounds rounds"
+echo "apnsbench run, closed loop, $pushes alert pushes, TLS; simulator: validating, lognormal p50 40 ms / p99 200 ms, cpu 1; run on cpu 0; medians" \
+    "of $rounds rounds"
 echo
 echo "| connections x streams | allocator | pushes/s | CPU µs/push |"
 echo "| --- | --- | --: | --: |"

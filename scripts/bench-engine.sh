@@ -61,7 +61,8 @@ if [ -n "$latency" ]; then
     bench_start_simulator simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem"
     bench_demo_key
     key=$keyp:$kid:$tid
-    echo "simulator: $url (validating, lognormal p50 $p50 ms p99 $p99 ms, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $pushes pushes per run, $rounds rounds" >&2
+    echo "simulator: $url (validating, lognormal p50 $p50 ms p99 $p99 ms, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $pushes" \
+        "pushes per run, $rounds rounds" >&2
     echo "other load: $(uptime)" >&2
     modes="poll,epoll,engine:drive=poll,engine:drive=socket-action"
     declare -A P C W L50 L99
@@ -73,7 +74,9 @@ if [ -n "$latency" ]; then
             --write-body "$work/body.json" --print-bearer > "$out" 2>&1 || { shown "$out"; echo "bench-engine: engine-vs-reference failed" >&2; exit 1; }
         shown "$out"
         for mode in ${modes//,/ }; do
-            read -r P[$point/$mode] C[$point/$mode] W[$point/$mode] L50[$point/$mode] L99[$point/$mode] <<< "$(sed -n "s/^RESULT mode=$mode pps=\([0-9.]*\) cpu_us=\([0-9.]*\) wake=\([0-9.]*\) p50_ms=\([0-9.]*\) p99_ms=\([0-9.]*\)$/\1 \2 \3 \4 \5/p" "$out")"
+            num='\([0-9.]*\)'
+            read -r P[$point/$mode] C[$point/$mode] W[$point/$mode] L50[$point/$mode] L99[$point/$mode] <<< \
+                "$(sed -n "s/^RESULT mode=$mode pps=$num cpu_us=$num wake=$num p50_ms=$num p99_ms=$num$/\1 \2 \3 \4 \5/p" "$out")"
         done
         bench_h2load_push "$work/body.json" "$(sed -n 's/^authorization: //p' "$out")"
         hr=() hc=() h50=() h99=()
@@ -82,7 +85,8 @@ if [ -n "$latency" ]; then
                 rm -f "$work/h2.log"
                 taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S' h2load -t 1 -c "$c" -m "$m" -n "$pushes" --log-file "$work/h2.log" \
                     "${h2load_push[@]}" > "$work/h2load.out" 2>&1
-                grep -q "status codes: $pushes 2xx" "$work/h2load.out" || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
+                grep -q "status codes: $pushes 2xx" "$work/h2load.out" \
+                    || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
                 hr+=("$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")")
                 hc+=("$(awk -v n="$pushes" '/^cpu /{printf "%.3f", ($2+$3)*1e6/n}' "$work/h2load.out")")
                 # --log-file: start (µs since epoch), status, µs until the end of the response.
@@ -95,7 +99,8 @@ if [ -n "$latency" ]; then
         fi
     done
     echo
-    echo "APNs-like latency (lognormal p50 $p50 ms, p99 $p99 ms), TLS, validating simulator on cpu $server_cpu, clients on cpu $client_cpu; medians of $rounds rounds of $pushes pushes"
+    echo "APNs-like latency (lognormal p50 $p50 ms, p99 $p99 ms), TLS, validating simulator on cpu $server_cpu, clients on cpu $client_cpu; medians" \
+        "of $rounds rounds of $pushes pushes"
     printf '%-7s %-30s %10s %12s %14s %8s %8s\n' "point" "client" "pushes/s" "CPU µs/push" "wake-ups/push" "p50 ms" "p99 ms"
     clients="h2load poll epoll engine:drive=poll engine:drive=socket-action"
     [ "$h2load" = 1 ] || clients=${clients#h2load }
@@ -103,18 +108,23 @@ if [ -n "$latency" ]; then
         for k in $clients; do
             label=$k
             case $k in poll|epoll) label="bare libcurl loop ($k)" ;; engine:drive=*) label="engine (${k#engine:drive=})" ;; esac
-            printf '%-7s %-30s %10.0f %12.1f %14s %8s %8s\n' "$point" "$label" "${P[$point/$k]}" "${C[$point/$k]}" "${W[$point/$k]}" "${L50[$point/$k]}" "${L99[$point/$k]}"
+            printf '%-7s %-30s %10.0f %12.1f %14s %8s %8s\n' "$point" "$label" \
+                "${P[$point/$k]}" "${C[$point/$k]}" "${W[$point/$k]}" "${L50[$point/$k]}" "${L99[$point/$k]}"
         done
     done
     echo
     for point in $points; do
         for d in poll socket-action; do
             for ref in poll epoll; do
-                echo "$point engine($d)/bare($ref): pushes/s $(ratio "${P[$point/engine:drive=$d]}" "${P[$point/$ref]}") (target >= 0.95), CPU/push $(ratio "${C[$point/engine:drive=$d]}" "${C[$point/$ref]}") (target <= 1.1)"
+                echo "$point engine($d)/bare($ref): pushes/s $(ratio "${P[$point/engine:drive=$d]}" "${P[$point/$ref]}") (target >= 0.95), CPU/push" \
+                    "$(ratio "${C[$point/engine:drive=$d]}" "${C[$point/$ref]}") (target <= 1.1)"
             done
         done
         if [ "$h2load" = 1 ]; then
-            echo "$point vs h2load: bare(poll) pushes/s $(ratio "${P[$point/poll]}" "${P[$point/h2load]}"), bare(epoll) $(ratio "${P[$point/epoll]}" "${P[$point/h2load]}"), engine(poll) $(ratio "${P[$point/engine:drive=poll]}" "${P[$point/h2load]}"), engine(socket-action) $(ratio "${P[$point/engine:drive=socket-action]}" "${P[$point/h2load]}"); CPU/push engine(poll) $(ratio "${C[$point/engine:drive=poll]}" "${C[$point/h2load]}")x h2load's"
+            echo "$point vs h2load: bare(poll) pushes/s $(ratio "${P[$point/poll]}" "${P[$point/h2load]}"), bare(epoll)" \
+                "$(ratio "${P[$point/epoll]}" "${P[$point/h2load]}"), engine(poll) $(ratio "${P[$point/engine:drive=poll]}" "${P[$point/h2load]}")," \
+                "engine(socket-action) $(ratio "${P[$point/engine:drive=socket-action]}" "${P[$point/h2load]}"); CPU/push engine(poll)" \
+                "$(ratio "${C[$point/engine:drive=poll]}" "${C[$point/h2load]}")x h2load's"
         fi
     done
     # Each point against the one before it (4x1000 against 1x1000: target >= 1.3, unless h2load shows the
@@ -127,7 +137,8 @@ if [ -n "$latency" ]; then
             done
             if [ "$h2load" = 1 ]; then
                 hr_ratio=$(ratio "${P[$point/h2load]}" "${P[$prev/h2load]}")
-                echo "h2load $point/$prev: req/s x$hr_ratio$(awk -v r="$hr_ratio" 'BEGIN { if (r + 0 < 1.3) printf " (below 1.3 too: the simulator is the bound)" }')"
+                echo "h2load $point/$prev: req/s" \
+                    "x$hr_ratio$(awk -v r="$hr_ratio" 'BEGIN { if (r + 0 < 1.3) printf " (below 1.3 too: the simulator is the bound)" }')"
             fi
         fi
         prev=$point
@@ -143,7 +154,8 @@ bench_start_simulator "${sim_args[@]}" --ca-out "$work/ca.pem"
 ca=$(sed -n 's/^ca: //p' "$work/sim.out")
 ca_args=(); [ -n "$ca" ] && ca_args=(--ca "$ca")
 common=(--url "$url" "${ca_args[@]}" --connections "$connections" --streams "$streams" --pushes "$pushes")
-echo "simulator: $url (fast, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $connections connection(s) x $streams streams, $pushes pushes per run" >&2
+echo "simulator: $url (fast, pid $sim_pid, cpu $server_cpu); clients on cpu $client_cpu; $connections connection(s) x $streams streams, $pushes" \
+    "pushes per run" >&2
 
 # engine-vs-reference on the client core; echoes its output to stderr, keeps it in $work/$1.out.
 compare() {
@@ -186,7 +198,8 @@ if [ "$h2load" = 1 ]; then
     for r in $(seq "$rounds"); do
         taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S' h2load -t 1 -c "$connections" -m "$streams" -n "$pushes" \
             "${h2load_push[@]}" > "$work/h2load.out" 2>&1
-        grep -q "status codes: $pushes 2xx" "$work/h2load.out" || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
+        grep -q "status codes: $pushes 2xx" "$work/h2load.out" \
+            || { echo "bench-engine: h2load: not all 2xx" >&2; tail -8 "$work/h2load.out" >&2; exit 1; }
         rate=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")
         cpu=$(awk -v n="$pushes" '/^cpu /{printf "%.3f", ($2+$3)*1e6/n}' "$work/h2load.out")
         echo "h2load run $r: $rate req/s, $cpu µs CPU/request" >&2
@@ -196,11 +209,15 @@ fi
 
 # The table.
 col() { local i=$1; shift; for x in "$@"; do echo "$x" | cut -d' ' -f"$i"; done; }
-row() { awk -v n="$1" -v p="$2" -v c="$3" 'BEGIN { if (c > 0) printf "%-36s %10.0f %12.2f %14.0f\n", n, p, c, 1e6/c; else printf "%-36s %10s %12s %14s\n", n, "-", "-", "-" }'; }
+row() {
+    awk -v n="$1" -v p="$2" -v c="$3" \
+        'BEGIN { if (c > 0) printf "%-36s %10.0f %12.2f %14.0f\n", n, p, c, 1e6/c; else printf "%-36s %10s %12s %14s\n", n, "-", "-", "-" }'
+}
 
 proto=$([ "$h2c" = 1 ] && echo "h2c" || echo "TLS")
 echo
-echo "engine vs libcurl reference: $proto, $connections connection(s) x $streams streams, $pushes pushes per run, medians of $rounds; server cpu $server_cpu, client cpu $client_cpu"
+echo "engine vs libcurl reference: $proto, $connections connection(s) x $streams streams, $pushes pushes per run, medians of $rounds; server cpu" \
+    "$server_cpu, client cpu $client_cpu"
 echo "libcurl: $(sed -n 's/^engine-vs-reference: [^ ]* ([^)]*), libcurl \(.*\)$/\1/p' "$work/main.out" | head -1)"
 printf '%-36s %10s %12s %14s\n' "client" "pushes/s" "CPU µs/push" "pushes/CPU-s"
 declare -A P C
@@ -222,7 +239,8 @@ for k in $knobs; do
     echo "$k vs $base: pushes/s x$(ratio "${P[$k]}" "${P[$base]}")   CPU/push x$(ratio "${C[$k]}" "${C[$base]}")"
 done
 if [ "$h2load" = 1 ]; then
-    echo "reference(poll)/h2load: pushes/s $(ratio "${P[poll]}" "$hp")   CPU/push $(ratio "${C[poll]}" "$hc");   engine/h2load: pushes/s $(ratio "${P[engine]}" "$hp")   CPU/push $(ratio "${C[engine]}" "$hc")"
+    echo "reference(poll)/h2load: pushes/s $(ratio "${P[poll]}" "$hp")   CPU/push $(ratio "${C[poll]}" "$hc");   engine/h2load: pushes/s" \
+        "$(ratio "${P[engine]}" "$hp")   CPU/push $(ratio "${C[engine]}" "$hc")"
 fi
 if [ -n "$jemalloc_lib" ]; then
     for m in poll epoll engine; do
@@ -231,6 +249,8 @@ if [ -n "$jemalloc_lib" ]; then
             read -r a b <<< "$(result "glibc$r" "$m")"; gp+=("$a"); gc+=("$b")
             read -r a b <<< "$(result "jemalloc$r" "$m")"; jp+=("$a"); jc+=("$b")
         done
-        echo "jemalloc vs glibc, $m: pushes/s x$(ratio "$(median "${jp[@]}")" "$(median "${gp[@]}")")   CPU/push x$(ratio "$(median "${jc[@]}")" "$(median "${gc[@]}")")   (glibc $(median "${gp[@]}")/s $(median "${gc[@]}") µs, jemalloc $(median "${jp[@]}")/s $(median "${jc[@]}") µs)"
+        echo "jemalloc vs glibc, $m: pushes/s x$(ratio "$(median "${jp[@]}")" "$(median "${gp[@]}")")   CPU/push" \
+            "x$(ratio "$(median "${jc[@]}")" "$(median "${gc[@]}")")   (glibc $(median "${gp[@]}")/s $(median "${gc[@]}") µs, jemalloc" \
+            "$(median "${jp[@]}")/s $(median "${jc[@]}") µs)"
     done
 fi

@@ -27,7 +27,8 @@ case "$runs" in ''|*[!0-9]*|0) echo "bench-gate: --runs takes a whole number fro
 say() { printf 'bench-gate: %s\n' "$*" >&2; }
 
 if [ -z "${APNSBENCH_BIN:-}" ] && [ $build_only = 0 ]; then
-    [ -x .build/release/apnsbench ] || { say "building apnsbench (release) for the simulator"; swift build -c release -debug-info-format none --product apnsbench >&2; }
+    [ -x .build/release/apnsbench ] \
+        || { say "building apnsbench (release) for the simulator"; swift build -c release -debug-info-format none --product apnsbench >&2; }
     APNSBENCH_BIN="$(pwd)/.build/release/apnsbench"
 fi
 export APNSBENCH_BIN

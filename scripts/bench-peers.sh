@@ -81,7 +81,8 @@ wall_of() { awk '/^cpu /{print $5}' "$work/client.out"; }
 go_run() {  # C S TOTAL [RATE]
     local c=$1 s=$2 total=$3 rate=${4:-} each=$(( $3 / $1 ))
     local per_rate=""; [ -n "$rate" ] && per_rate=$(( rate / c ))
-    timed env SSL_CERT_FILE="$work/ca.pem" BEARER="$bearer" bash -c 'for i in $(seq '"$c"'); do "$0" "$1" '"$each"' '"$s"' '"$per_rate"' & done; wait' "$gopeer" "$url"
+    timed env SSL_CERT_FILE="$work/ca.pem" BEARER="$bearer" \
+        bash -c 'for i in $(seq '"$c"'); do "$0" "$1" '"$each"' '"$s"' '"$per_rate"' & done; wait' "$gopeer" "$url"
     local ok; ok=$(grep -o 'ok=[0-9]*' "$work/client.out" | awk -F= '{s+=$2} END {print s+0}')
     [ "$ok" -gt 0 ] || { say "gopeer sent nothing:"; cat "$work/client.out" >&2; exit 1; }
     awk -v n="$ok" -v cpu="$(cpu_of)" -v wall="$(wall_of)" 'BEGIN { printf "%.0f %.1f", n / wall, cpu * 1e6 / n }'
@@ -142,7 +143,8 @@ for rate in $rates; do
         go_run 1 1000 $(( rate * seconds )) "$rate" > /dev/null
         K[paced$rate/go]=$(per_push "Go peer" "$(grep -o 'ok=[0-9]*' "$work/client.out" | awk -F= '{s+=$2} END {print s+0}')")
         run_run 1 1000 --rate "$rate" > /dev/null
-        K[paced$rate/run]=$(per_push "apnsbench run" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"]["sent"])' "$work/run/report.json")")
+        K[paced$rate/run]=$(per_push "apnsbench run" \
+            "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"]["sent"])' "$work/run/report.json")")
         wrap=()
     fi
 done
@@ -152,7 +154,12 @@ echo "latency $latency ms (lognormal p50,p99; 0: at once), TLS, validating simul
 printf '%-11s %-28s %10s %12s\n' "point" "client" "pushes/s" "CPU µs/push"
 for point in $points; do
     for k in h2load poll epoll go run; do
-        case $k in poll|epoll) label="bare libcurl loop ($k)" ;; go) label="Go peer (x/net/http2)" ;; run) label="apnsbench run (defaults)" ;; *) label=$k ;; esac
+        case $k in
+            poll|epoll) label="bare libcurl loop ($k)" ;;
+            go) label="Go peer (x/net/http2)" ;;
+            run) label="apnsbench run (defaults)" ;;
+            *) label=$k ;;
+        esac
         printf '%-11s %-28s %10.0f %12.1f\n' "$point" "$label" "${P[$point/$k]}" "${C[$point/$k]}"
     done
 done
@@ -163,12 +170,16 @@ for rate in $rates; do
     done
 done
 echo
-met() { awk -v r="$1" -v t="$2" -v d="$3" 'BEGIN { if (r == "-") print "-"; else if ((d == "min" && r + 0 >= t) || (d == "max" && r + 0 <= t)) print "met"; else print "NOT met" }'; }
+met() {
+    awk -v r="$1" -v t="$2" -v d="$3" \
+        'BEGIN { if (r == "-") print "-"; else if ((d == "min" && r + 0 >= t) || (d == "max" && r + 0 <= t)) print "met"; else print "NOT met" }'
+}
 for point in $points; do
     best=poll; awk -v a="${P[$point/epoll]}" -v b="${P[$point/poll]}" 'BEGIN { exit !(a > b) }' && best=epoll
     pr=$(ratio "${P[$point/run]}" "${P[$point/$best]}") cr=$(ratio "${C[$point/run]}" "${C[$point/$best]}")
     gr=$(ratio "${C[$point/run]}" "${C[$point/go]}")
-    echo "$point: run/bare($best) pushes/s $pr ($(met "$pr" 1.0 min) >= 1.0), CPU/push $cr ($(met "$cr" 1.05 max) <= 1.05); run/Go CPU/push $gr ($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[$point/run]}" "${P[$point/go]}")"
+    echo "$point: run/bare($best) pushes/s $pr ($(met "$pr" 1.0 min) >= 1.0), CPU/push $cr ($(met "$cr" 1.05 max) <= 1.05); run/Go CPU/push $gr" \
+        "($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[$point/run]}" "${P[$point/go]}")"
 done
 for rate in $rates; do
     gr=$(ratio "${C[paced$rate/run]}" "${C[paced$rate/go]}")

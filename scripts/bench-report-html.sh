@@ -46,7 +46,9 @@ repo=$(pwd)
 say() { printf 'bench-report-html: %s\n' "$*" >&2; }
 now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000000 )); }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+median() {
+    sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
 
 if [ -z "$report" ]; then
     factor=$(( (events + 5999) / 6000 ))
@@ -102,8 +104,9 @@ print(r["pushes"]["planned"], r["throughput"]["sent"], r["pushes"]["delivered"],
     size=$(stat -c %s "$page")
 
     # The page with a probe: navigation start -> load event, layout included, into <html data-load-ms>.
-    sed 's|</body></html>|<script>addEventListener("load",function(){document.body.offsetHeight;document.documentElement.dataset.loadMs=Math.round(performance.now())})</script></body></html>|' \
-        "$page" > "$work/timed.html"
+    probe='<script>addEventListener("load",function(){document.body.offsetHeight;'
+    probe+='document.documentElement.dataset.loadMs=Math.round(performance.now())})</script>'
+    sed "s|</body></html>|$probe</body></html>|" "$page" > "$work/timed.html"
     empty_times=() page_times=() inpage_times=()
     load "$work/empty.html" warmup > /dev/null
     for _ in $(seq "$rounds"); do
@@ -118,8 +121,10 @@ print(r["pushes"]["planned"], r["throughput"]["sent"], r["pushes"]["delivered"],
     page_ms=$(printf '%s\n' "${page_times[@]}" | median)
 
     echo "report:        $report"
-    echo "run:           $planned pushes planned, $sent sent, $delivered delivered, ${seconds} s, $timeline timeline intervals${run_ms:+ (apnsbench run wall ${run_ms} ms)}"
-    echo "report.html:   $size bytes ($(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1048576 }') MiB); rendered by apnsbench report in ${render_ms} ms (median of 3)"
+    echo "run:           $planned pushes planned, $sent sent, $delivered delivered, ${seconds} s, $timeline timeline" \
+        "intervals${run_ms:+ (apnsbench run wall ${run_ms} ms)}"
+    echo "report.html:   $size bytes ($(awk -v b="$size" 'BEGIN { printf "%.2f", b / 1048576 }') MiB); rendered by apnsbench report in ${render_ms}" \
+        "ms (median of 3)"
     echo "chromium:      --dump-dom ${page_ms} ms for the page, ${empty_ms} ms for an empty page (medians of $rounds)"
     echo "load time:     $(( page_ms - empty_ms )) ms (page minus empty page); in the page, navigation start to load event ${inpage_ms} ms"
     echo "load times ms: page ${page_times[*]} · empty ${empty_times[*]} · in-page ${inpage_times[*]} · load average $(cut -d' ' -f1-3 /proc/loadavg)"

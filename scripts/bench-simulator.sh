@@ -64,13 +64,20 @@ for r in $(seq "$rounds"); do
     taskset -c "$server_cpu" nghttpd --no-tls -n 1 -d "$work/docroot" 0 > "$work/ng.out" 2>&1 &
     ng_pid=$!; pids+=("$ng_pid")
     # nghttpd with port 0 does not print it: take it from the socket table.
-    port=""; for _ in $(seq 50); do port=$(ss -ltnp 2>/dev/null | awk -v p="pid=$ng_pid," '$0 ~ p {split($4,a,":"); print a[length(a)]; exit}'); [ -n "$port" ] && break; sleep 0.1; done
+    port=""
+    for _ in $(seq 50); do
+        port=$(ss -ltnp 2>/dev/null | awk -v p="pid=$ng_pid," '$0 ~ p {split($4,a,":"); print a[length(a)]; exit}')
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
     url="http://127.0.0.1:$port"; nghttpd+=("$(load -H "authorization: $fast_auth")"); kill "$ng_pid"; wait "$ng_pid" 2>/dev/null || true
     echo "round $r: fast ${fast[-1]} req/s, validating ${validating[-1]} req/s, nghttpd ${nghttpd[-1]} req/s" >&2
 done
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 mf=$(median "${fast[@]}"); mv=$(median "${validating[@]}"); mn=$(median "${nghttpd[@]}")
-echo "h2load -t 1 -c $clients -m $streams -n $requests (h2c, POST $(wc -c < "$work/payload.json") B), server on cpu $server_cpu, h2load on cpu $client_cpu, $rounds rounds"
+echo "h2load -t 1 -c $clients -m $streams -n $requests (h2c, POST $(wc -c < "$work/payload.json") B), server on cpu $server_cpu, h2load on cpu" \
+    "$client_cpu, $rounds rounds"
 echo "median req/s: simulator --fast $mf, simulator validating $mv, nghttpd $mn"
-awk -v f="$mf" -v v="$mv" -v n="$mn" 'BEGIN { printf "validating/fast %.2f   simulator(fast)/nghttpd %.2f   simulator(validating)/nghttpd %.2f\n", v/f, f/n, v/n }'
+awk -v f="$mf" -v v="$mv" -v n="$mn" \
+    'BEGIN { printf "validating/fast %.2f   simulator(fast)/nghttpd %.2f   simulator(validating)/nghttpd %.2f\n", v/f, f/n, v/n }'

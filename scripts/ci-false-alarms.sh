@@ -67,13 +67,15 @@ for kind in $sides; do
         code=$?
         set -e
         codes[$kind-$i]=$code
-        echo "ci-false-alarms: $kind trial $i of $trials: exit $code$( [ "$code" = 2 ] && echo "; regressions: $(named "$dir/summary.md")" ) ($(( $(date +%s) - started )) s so far)" >&2
+        echo "ci-false-alarms: $kind trial $i of $trials: exit $code$( [ "$code" = 2 ] && echo "; regressions: $(named "$dir/summary.md")" )" \
+            "($(( $(date +%s) - started )) s so far)" >&2
     done
 done
 
 ok=0
 {
-    echo "| trials (runs a side × seconds a run) | exit 0 (no regression) | exit 2 (regression) | other exits | trials naming a count regression (which) | trials naming a latency regression |"
+    echo "| trials (runs a side × seconds a run) | exit 0 (no regression) | exit 2 (regression) | other exits | trials naming a count regression" \
+        "(which) | trials naming a latency regression |"
     echo "| --- | --: | --: | --: | --- | --: |"
     for kind in $sides; do
         zero=0 two=0 other=0 latency=0

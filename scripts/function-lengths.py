@@ -11,8 +11,11 @@ doc comment (a `///` line starting `Length:`).
 """
 import argparse, os, re, sys
 
-DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|static|final|override|mutating|nonmutating|convenience|required|class|nonisolated|lazy|weak|unowned|dynamic|indirect|prefix|postfix|infix|@inline\(__always\)|@discardableResult)\s+)*"
-                  r"(?:func\s+(?:[^\s(<]+|[-+*/%<>=!&|^~.?]+)|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<]|(?:var|let)\s+\w+\s*:[^=]*\{\s*$|(?:let|var)\s+\w+\s*(?::[^=]+)?=\s*\{)")
+DECL = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*"
+                  r"(?:(?:public|private|fileprivate|internal|open|static|final|override|mutating|nonmutating|convenience|required|class|"
+                  r"nonisolated|lazy|weak|unowned|dynamic|indirect|prefix|postfix|infix|@inline\(__always\)|@discardableResult)\s+)*"
+                  r"(?:func\s+(?:[^\s(<]+|[-+*/%<>=!&|^~.?]+)|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<]|"
+                  r"(?:var|let)\s+\w+\s*:[^=]*\{\s*$|(?:let|var)\s+\w+\s*(?::[^=]+)?=\s*\{)")
 # What may continue a signature on its next line once its parameter list is closed.
 CONTINUATION = re.compile(r"^\s*(?:->|throws|rethrows|async|where|\{|[\w.]+\s*[:=]=?|&|,)")
 

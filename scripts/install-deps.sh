@@ -96,7 +96,8 @@ fi
 # Kubernetes versions, and 1.37.0 has the 1.30 the manifests are checked against (and 1.25 to 1.37).
 if [ $want_test = 1 ] && ! python3 -c 'import kubernetes_validate' >/dev/null 2>&1; then
     say "installing the Python package kubernetes-validate"
-    python3 -m pip install -q 'kubernetes-validate==1.37.0' >&2 2>/dev/null || python3 -m pip install -q --break-system-packages 'kubernetes-validate==1.37.0' >&2
+    python3 -m pip install -q 'kubernetes-validate==1.37.0' >&2 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages 'kubernetes-validate==1.37.0' >&2
     python3 -c 'import kubernetes_validate' || { say "kubernetes-validate did not install"; exit 1; }
 fi
 

@@ -121,7 +121,9 @@ if [ -n "$sim_config" ]; then [ -f "$sim_config" ] && [ -r "$sim_config" ] || fa
 profile_dir="$(cd "$(dirname "$profile")" && pwd)"
 profile_abs="$profile_dir/$(basename "$profile")"
 if grep -q '^simulator:' "$profile_abs"; then
-    fail "$profile has a 'simulator:' section, which configures the embedded simulator; in the cluster a run targets the shared simulator (or APNs), and apnsbench refuses the section there. Move the section's contents (unindented, without the 'simulator:' line) into a file and pass --sim-config FILE."
+    fail "$profile has a 'simulator:' section, which configures the embedded simulator; in the cluster a run targets the shared simulator (or" \
+        "APNs), and apnsbench refuses the section there. Move the section's contents (unindented, without the 'simulator:' line) into a file and" \
+        "pass --sim-config FILE."
 fi
 
 # A file that goes into the ConfigMap: UTF-8 text without control characters other than tab and line feed
@@ -188,7 +190,8 @@ elif [[ $stream_local == "$repo/profiles/"* ]]; then
     stream_in_pod="/opt/apnsbench/profiles/${stream_local#"$repo/profiles/"}"
     stream_note="$stream_bytes bytes, over the ConfigMap's budget: read from the image, $stream_in_pod"
 else
-    fail "the stream $stream_local is $stream_bytes bytes, too large for a ConfigMap (900 KiB with the profile), and not one of the image's profiles/: put it in an image or volume the shards can read and pass --stream-path PATH_IN_POD"
+    fail "the stream $stream_local is $stream_bytes bytes, too large for a ConfigMap (900 KiB with the profile), and not one of the image's" \
+        "profiles/: put it in an image or volume the shards can read and pass --stream-path PATH_IN_POD"
 fi
 awk -v p="$stream_in_pod" '{ i = index($0, "@STREAM@"); if (i) $0 = substr($0, 1, i - 1) p substr($0, i + 8); print }' \
     "$rendered_profile" > "$rendered_profile.s" && mv "$rendered_profile.s" "$rendered_profile"

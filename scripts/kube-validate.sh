@@ -103,7 +103,8 @@ if set(jobs) == {"shard", "merge"}:
     env = {e["name"]: e.get("value") for e in shard.get("env", [])}
     script = shard["args"][0]
     check(env.get("SHARDS") == str(n), f"{p}: SHARDS={env.get('SHARDS')} but completions {n}")
-    check(re.search(r"apnsbench run /config/profile\.yaml --shards \"\$\{SHARDS\}\" --run-id \"\$\{RUN_ID\}\" --start-at \"\$\{START_AT\}\"", script) is not None,
+    check(re.search(r"apnsbench run /config/profile\.yaml --shards \"\$\{SHARDS\}\" "
+                    r"--run-id \"\$\{RUN_ID\}\" --start-at \"\$\{START_AT\}\"", script) is not None,
           f"{p}: the shard runs apnsbench run /config/profile.yaml --shards --run-id --start-at")
     check("--metrics-listen 0.0.0.0:9464" in script, f"{p}: --metrics-listen 0.0.0.0:9464")
     check(re.search(r"\brc=99\b|\[ \"\$rc\" = 99 \]", script) is None, f"{p}: a shard's exit code passes through (no 99 of its own: the SLO is the merge's)")

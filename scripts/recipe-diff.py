@@ -36,5 +36,6 @@ for key in sorted(set(shipped) | set(scaffold)):
     for src in sorted(set(a) | set(b)):
         if src not in b: print("    - %s %s: only shipped" % (src, a[src]))
         elif src not in a: print("    + %s %s: only in the scaffold" % (src, b[src]))
-        elif a[src][1] != b[src][1] or a[src][0] != b[src][0]: print("    ~ %s: shipped %s %s, scaffold %s %s" % (src, a[src][0], a[src][1], b[src][0], b[src][1]))
+        elif a[src][1] != b[src][1] or a[src][0] != b[src][0]:
+            print("    ~ %s: shipped %s %s, scaffold %s %s" % (src, a[src][0], a[src][1], b[src][0], b[src][1]))
         else: print("    = %s %s %s" % (src, a[src][0], a[src][1]))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The scale run: the shipped order-changes recording (6000 events, 300 devices) grown by `apnsbench scale` to
-# about 1M and 5M events (50,100 and 250,200 devices), replayed against the embedded simulator, with peak RSS (from /usr/bin/time) and the achieved rate of each run.
+# about 1M and 5M events (50,100 and 250,200 devices), replayed against the embedded simulator, with peak RSS
+# (from /usr/bin/time) and the achieved rate of each run.
 # Streaming means peak RSS should not grow with the stream's length.
 #
 # usage: scripts/scale-run.sh [EVENTS...]        (default: 1000000 5000000)

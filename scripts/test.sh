@@ -29,7 +29,8 @@ print_phases() {
     echo "test.sh: phase durations"
     printf '  %s\n' "${phases[@]}"
     printf '  %-48s %5d s\n' "total" $((SECONDS - suite_start))
-    [ ${#background_lines[@]} = 0 ] || { echo "test.sh: builds in the background (SCHED_IDLE) beside the phases above"; printf '  %s\n' "${background_lines[@]}"; }
+    [ ${#background_lines[@]} = 0 ] \
+        || { echo "test.sh: builds in the background (SCHED_IDLE) beside the phases above"; printf '  %s\n' "${background_lines[@]}"; }
 }
 trap print_phases EXIT
 all=1; [ $# -eq 0 ] || all=0
@@ -69,12 +70,14 @@ begin "install (scripts/install-deps.sh --test)"
 scripts/install-deps.sh --test
 end
 
-# The docs' layout table names only paths that exist, and no function of Sources runs over 60 lines without
-# a stated reason, at most 8 in all (no build needed, a second).
-begin "layout table and function lengths (scripts/check-architecture-layout.py, function-lengths.py)"
+# The docs' layout table names only paths that exist, no function of Sources runs over 60 lines without
+# a stated reason, at most 8 in all, and no line of the code runs over 160 characters (no build needed, a second).
+begin "layout table, function and line lengths (check-architecture-layout.py, function-lengths.py, line-lengths.py)"
 python3 scripts/check-architecture-layout.py
 python3 scripts/function-lengths.py --self-test
 python3 scripts/function-lengths.py --check
+python3 scripts/line-lengths.py --self-test
+python3 scripts/line-lengths.py --check
 end
 
 begin "build (debug, with the tests)"

@@ -37,7 +37,8 @@ public enum OutputPath {
     public static func refuseOverwriting(_ output: String, flag: String = "--out", inputs: [Input]) throws {
         for input in inputs where holds(output, input.path) {
             let relation = resolved(output) == resolved(input.path) ? "is" : "holds"
-            throw Refusal(description: "\(flag) \(output) \(relation) \(input.what) \(input.path), an input of this command: write elsewhere (no command writes over its own input)")
+            throw Refusal(description: "\(flag) \(output) \(relation) \(input.what) \(input.path), an input of this command: "
+                + "write elsewhere (no command writes over its own input)")
         }
     }
 

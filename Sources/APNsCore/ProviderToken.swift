@@ -68,7 +68,8 @@ public enum ProviderTokenError: Error, CustomStringConvertible, Equatable {
         case let .badKey(source, why): return "signing key \(source): \(why)"
         case let .badIdentifier(name, value): return "\(name) '\(value)' is not 10 characters of A-Z and 0-9"
         case let .refreshIntervalOutOfRange(s):
-            return "provider token refresh interval \(Int(s)) s is outside [20, 60) minutes: APNs refuses tokens older than 60 minutes and tokens changed more often than every 20 minutes"
+            return "provider token refresh interval \(Int(s)) s is outside [20, 60) minutes: "
+                + "APNs refuses tokens older than 60 minutes and tokens changed more often than every 20 minutes"
         }
     }
 }

@@ -1,4 +1,5 @@
-/// The `apns-push-type` values and the topic suffix each one needs (Apple's "Sending notification requests to APNs": the topic is the bundle id plus a suffix for some push types).
+/// The `apns-push-type` values and the topic suffix each one needs (Apple's "Sending notification requests to APNs": the topic is the bundle id plus a suffix
+/// for some push types).
 public enum PushType: String, CaseIterable, Codable, Sendable {
     case alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls
 

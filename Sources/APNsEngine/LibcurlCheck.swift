@@ -28,12 +28,14 @@ public struct LibcurlInfo: Sendable, Codable, Equatable {
     public func requireUsable() throws {
         if versionNumber < Self.minimumVersionNumber {
             throw EngineError.unusableLibcurl(
-                "libcurl \(version) is too old: apnsbench needs libcurl >= 8.0 (7.x resets every HTTP/2 stream after a 200, so APNs-like servers answer GOAWAY, and cannot reuse h2c connections). "
+                "libcurl \(version) is too old: apnsbench needs libcurl >= 8.0 (7.x resets every HTTP/2 stream after a 200, "
+                    + "so APNs-like servers answer GOAWAY, and cannot reuse h2c connections). "
                     + "On Debian 12 install libcurl4-openssl-dev from bookworm-backports (8.14.1): scripts/install-deps.sh does it.")
         }
         if !hasHTTP2 {
             throw EngineError.unusableLibcurl(
-                "libcurl \(version) was built without HTTP/2 (nghttp2); APNs speaks only HTTP/2. Install a libcurl with HTTP/2, e.g. Debian's libcurl4-openssl-dev.")
+                "libcurl \(version) was built without HTTP/2 (nghttp2); APNs speaks only HTTP/2. Install a libcurl with HTTP/2, e.g. "
+                    + "Debian's libcurl4-openssl-dev.")
         }
     }
 }

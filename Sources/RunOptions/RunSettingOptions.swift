@@ -13,7 +13,10 @@ public struct RunSettingOptions: ParsableArguments {
     @Option(name: .setting(.target), help: .setting(.target, listed: true))
     var target: Target = .simulator
 
-    @Option(name: .long, help: ArgumentHelp("Trust exactly this CA certificate (PEM) for the target instead of the system's: a standalone `apnsbench simulate` (it prints its CA's path) or a company proxy. Verification stays on. Only with --target sandbox, production or a URL. Default: APNS_CA_CERT if set.", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Trust exactly this CA certificate (PEM) for the target instead of the system's: a standalone `apnsbench simulate` (it prints its CA's path) "
+            + "or a company proxy. Verification stays on. Only with --target sandbox, production or a URL. Default: APNS_CA_CERT if set.",
+        valueName: "PATH"))
     var caCert: String?
 
     @OptionGroup(title: "Provider key")
@@ -99,7 +102,8 @@ public struct RunSettingOptions: ParsableArguments {
     public func validate() throws {
         _ = try overrides()
         if let ca = caCertificatePath, target == .simulator {
-            throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; the embedded simulator's CA is trusted already")
+            throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; "
+                + "the embedded simulator's CA is trusted already")
         }
     }
 

@@ -17,7 +17,8 @@ struct APNSBench: ParsableCommand {
               compare: 2 a regression, 4 improvements only (--fail-on-improvement), 5 incomparable runs (compare --help)
             """,
         version: VersionText.text,
-        subcommands: [RunCommand.self, PlanCommand.self, RecipeCommand.self, ScaleCommand.self, SweepCommand.self, ReportCommand.self, CompareCommand.self, MergeCommand.self, SimulateCommand.self, ModelCommand.self],
+        subcommands: [RunCommand.self, PlanCommand.self, RecipeCommand.self, ScaleCommand.self, SweepCommand.self, ReportCommand.self, CompareCommand.self,
+            MergeCommand.self, SimulateCommand.self, ModelCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -11,7 +11,8 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             BASELINE and NEW are each a report.json or a folder of repeated runs. \(ReportFiles.help) Every report \
             is verified as it is read: one whose counts do not add up is refused (exit 1), each violation named \
-            with the file, the field, what was expected and what was found. Runs must be comparable: the same schema, workload, recording (events.streamSHA256), \
+            with the file, the field, what was expected and what was found. Runs must be comparable: the same schema, workload, recording \
+            (events.streamSHA256), \
             configuration (connections, streams, workers, schedule, priority, coalescing, retry, simulator mode, \
             target host) and environment (libcurl, nghttp2, cores; --allow-env-mismatch makes these warnings); \
             otherwise nothing is compared and each difference is named (exit 5). --differ-on KEY,... lets the sides differ \
@@ -69,7 +70,11 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Different libcurl, nghttp2 or core count: warn instead of refusing.")
     var allowEnvMismatch = false
 
-    @Option(name: .long, help: ArgumentHelp("A what-if: the sides may differ on purpose in these configuration keys (comma-separated: model, priority, coalescing, connections, streams, workers, schedule, retry, expiration, token-refresh, live-activity-budget, or a report.json path such as configuration.payload.collapseID); every other difference still refuses, and the output names what was varied.", valueName: "KEY,..."))
+    @Option(name: .long, help: ArgumentHelp(
+        "A what-if: the sides may differ on purpose in these configuration keys (comma-separated: model, priority, coalescing, connections, streams, workers, "
+            + "schedule, retry, expiration, token-refresh, live-activity-budget, or a report.json path such as configuration.payload.collapseID); "
+            + "every other difference still refuses, and the output names what was varied.",
+        valueName: "KEY,..."))
     var differOn: String?
 
     @Flag(name: .long, help: "Exit 4 when there are improvements and no regression (so the baseline gets updated).")
@@ -81,10 +86,14 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "With --exact-counts: compare dead-token pushes (notSent.dead_token + rejected.Unregistered) as one count.")
     var deadTokenSplit = false
 
-    @Option(name: .long, help: "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML; html: a self-contained page with both sides' percentile spectra overlaid.")
+    @Option(name: .long, help: ArgumentHelp(
+        "md: a Markdown table (for a PR comment or $GITHUB_STEP_SUMMARY); json: the same table as JSON; junit: JUnit XML; html: "
+            + "a self-contained page with both sides' percentile spectra overlaid."))
     var format: Format = .md
 
-    @Flag(name: .long, help: "With --format md: the verdict and the rows that decide it only (regressions; improvements under --fail-on-improvement), short enough for a pull-request comment.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "With --format md: the verdict and the rows that decide it only (regressions; improvements under --fail-on-improvement), "
+            + "short enough for a pull-request comment."))
     var summary = false
 
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))

@@ -38,10 +38,13 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Shard report folders (or report.json files), or a folder of them.", valueName: "DIR"))
     var inputs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the merged report: a folder that is or holds a shard's report is refused, one that already holds a report is refused unless --force.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Where to write the merged report: a folder that is or holds a shard's report is refused, one that already holds a report is refused unless --force.",
+        valueName: "DIR"))
     var out: String
 
-    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused."))
     var force = false
 
     func validate() throws {

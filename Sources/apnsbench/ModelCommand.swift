@@ -35,7 +35,8 @@ struct ModelFitCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the model file (default: model.yaml beside the report).", valueName: "FILE"))
     var out: String?
 
-    @Flag(name: .long, help: "Fit a run that queued on the client anyway (a full window, sends behind the schedule, a round trip of 0): the reasons become warnings.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Fit a run that queued on the client anyway (a full window, sends behind the schedule, a round trip of 0): the reasons become warnings."))
     var force = false
 
     func run() throws {

@@ -30,7 +30,10 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The report to render.", valueName: "REPORT.json"))
     var report: String
 
-    @Option(name: .long, help: "md: the Markdown summary (as summary.md); html: the self-contained page (as report.html, no network needed); json: the report itself, re-encoded; profile: the run's configuration as a profile (YAML) that replays it: save it in the folder the run started in (its paths are relative to it) and run it.")
+    @Option(name: .long, help: ArgumentHelp(
+        "md: the Markdown summary (as summary.md); html: the self-contained page (as report.html, no network needed); json: the report itself, re-encoded; "
+            + "profile: the run's configuration as a profile (YAML) that replays it: save it in the folder the run started in (its paths are relative to it) "
+            + "and run it."))
     var format: Format = .md
 
     @Option(name: .long, help: ArgumentHelp("Write here instead of standard output.", valueName: "FILE"))

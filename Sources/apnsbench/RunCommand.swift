@@ -18,7 +18,8 @@ struct RunCommand: ParsableCommand {
             DIR/summary.md, DIR/latency.hlog and DIR/report.html (self-contained, opens offline). Progress shows \
             as it goes (--quiet: none). The SLO (profile keys slo_p99_ms, slo_min_delivered, slo_max_error_share, \
             slo_max_would_not_decode, or the --slo-* flags) is checked once the report is written: one ✓/✗ line per rule, and exit 99 when \
-            one is missed (--junit FILE: the same rules as JUnit XML, one testcase each). Flags override the profile's values; every value is checked once, and an error \
+            one is missed (--junit FILE: the same rules as JUnit XML, one testcase each). Flags override the profile's values; every value is checked once, \
+            and an error \
             names the flag or the profile's key and line it came from.
 
             \(ExitCodes.help)
@@ -27,10 +28,14 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The run profile (YAML).")
     var profile: String = "profiles/leave-requests.yaml"
 
-    @Option(name: .long, help: ArgumentHelp("Report folder (default reports/latest, replaced by every run). A folder named here that already holds a report is refused unless --force; one that is or holds an input of the run (the profile, recording, recipe, ...) is refused always.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Report folder (default reports/latest, replaced by every run). A folder named here that already holds a report is refused unless --force; "
+            + "one that is or holds an input of the run (the profile, recording, recipe, ...) is refused always.",
+        valueName: "DIR"))
     var out: String?
 
-    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused."))
     var force = false
 
     @OptionGroup(title: "Run settings (shared with sweep)")
@@ -54,13 +59,18 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .setting(.loopRecording), help: .setting(.loopRecording))
     var loop = false
 
-    @Option(name: .long, help: ArgumentHelp("After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0 to 600s, default 5s.", valueName: "DURATION"))
+    @Option(name: .long, help: ArgumentHelp(
+        "After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0 to 600s, default 5s.",
+        valueName: "DURATION"))
     var drain = "5s"
 
-    @Option(name: .long, help: ArgumentHelp("Also write the SLO as JUnit XML here: one testcase per rule, a failure per rule missed (for CI test reports); written whatever the exit code.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write the SLO as JUnit XML here: one testcase per rule, a failure per rule missed (for CI test reports); written whatever the exit code.",
+        valueName: "FILE"))
     var junit: String?
 
-    @Flag(name: .long, help: "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "No start line and no live progress (on a terminal a line redrawn in place, otherwise a line every 5 s); the summary is still printed."))
     var quiet = false
 
     @OptionGroup(title: "Shards and live metrics")
@@ -132,7 +142,8 @@ struct RunCommand: ParsableCommand {
             throw ValidationError(e.description)
         } catch let e as RunConfigFlagError {
             // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
-            FileHandle.standardError.write(Data("Error: \(e)\nUsage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n".utf8))
+            let usage = "Usage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n"
+            FileHandle.standardError.write(Data("Error: \(e)\n\(usage)".utf8))
             throw ExitCodes.usage
         }
         print(SummaryText.console(result.report))

@@ -40,7 +40,9 @@ struct ScaleCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output file (default, or -: standard output).", valueName: "FILE"))
     var out: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write the profile's dead_tokens with their clones here, for a profile over the scaled recording.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Write the profile's dead_tokens with their clones here, for a profile over the scaled recording.",
+        valueName: "FILE"))
     var deadTokens: String?
 
     func validate() throws {

@@ -14,7 +14,8 @@ struct ShardOptions: ParsableArguments {
     var shards: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The run's id, the same for every shard of one run (merge requires it); letters, digits, '.', '_', '-'. Default: APNSBENCH_RUN_ID if set, else a fresh one.",
+        "The run's id, the same for every shard of one run (merge requires it); letters, digits, '.', '_', '-'. Default: APNSBENCH_RUN_ID if set, "
+            + "else a fresh one.",
         valueName: "ID"))
     var runId: String?
 
@@ -24,7 +25,8 @@ struct ShardOptions: ParsableArguments {
     var startAt: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Serve live OpenMetrics at http://ADDR:PORT/metrics while the run lasts (pushes by outcome and reason, response time by priority, in flight, connections, token signings; labels run_id and shard). 127.0.0.1:0 picks a free port; the start line names it.",
+        "Serve live OpenMetrics at http://ADDR:PORT/metrics while the run lasts (pushes by outcome and reason, response time by priority, in flight, "
+            + "connections, token signings; labels run_id and shard). 127.0.0.1:0 picks a free port; the start line names it.",
         valueName: "ADDR:PORT"))
     var metricsListen: String?
 
@@ -71,7 +73,8 @@ struct ShardOptions: ParsableArguments {
         }
         guard let shards else { return nil }
         guard let text = environment["JOB_COMPLETION_INDEX"], !text.isEmpty else {
-            throw ValidationError("--shards \(shards) reads this shard's index from JOB_COMPLETION_INDEX, which is not set (a Kubernetes Indexed Job sets it); give --shard I/\(shards) instead")
+            throw ValidationError("--shards \(shards) reads this shard's index from JOB_COMPLETION_INDEX, which is not set (a Kubernetes Indexed Job sets it); "
+                + "give --shard I/\(shards) instead")
         }
         guard let i = Int(text) else {
             throw ValidationError("JOB_COMPLETION_INDEX '\(text)' (for --shards \(shards)) is not a whole number")

@@ -35,10 +35,15 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Address to bind (loopback unless --allow-remote).")
     var host: String = "127.0.0.1"
 
-    @Flag(name: .long, help: "Allow --host to be an address other hosts can reach (0.0.0.0, a pod's address): the simulator as a cluster service. Without it only loopback is bound.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Allow --host to be an address other hosts can reach (0.0.0.0, a pod's address): the simulator as a cluster service. "
+            + "Without it only loopback is bound."))
     var allowRemote = false
 
-    @Option(name: .long, help: ArgumentHelp("A DNS name the server certificate also covers, beside localhost, 127.0.0.1 and ::1 (repeatable): the name clients reach it by, such as a Kubernetes Service.", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp(
+        "A DNS name the server certificate also covers, beside localhost, 127.0.0.1 and ::1 (repeatable): the name clients reach it by, "
+            + "such as a Kubernetes Service.",
+        valueName: "NAME"))
     var tlsName: [String] = []
 
     @Option(name: .long, help: "Port to bind (0: a free one).")
@@ -71,10 +76,17 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the CA certificate (default: a file in the temporary folder).", valueName: "PATH"))
     var caOut: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep the CA, the server certificate and its key in this folder: read when it holds them, else made and written there. A restarted simulator is then the same server to clients that trust its CA.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep the CA, the server certificate and its key in this folder: read when it holds them, else made and written there. "
+            + "A restarted simulator is then the same server to clients that trust its CA.",
+        valueName: "DIR"))
     var tlsDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("On stop, write what the simulator received here as a run report (report.json, summary.md, latency.hlog, report.html): every request by push type, topic, priority and answer, server time, the timeline, connections, provider tokens, the Live Activity budget per token. `report`, `compare` and `merge` read it.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp(
+        "On stop, write what the simulator received here as a run report (report.json, summary.md, latency.hlog, report.html): every request by push type, "
+            + "topic, priority and answer, server time, the timeline, connections, provider tokens, the Live Activity budget per token. `report`, "
+            + "`compare` and `merge` read it.",
+        valueName: "DIR"))
     var report: String?
 
     @Flag(name: .long, help: "With --report: replace the report a folder already holds.")
@@ -92,13 +104,21 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    @Option(name: .long, help: ArgumentHelp("Serve POST /stop over HTTP/1.1 here (e.g. 127.0.0.1:0): stops the simulator as SIGTERM would, for CI steps that cannot signal it. The address is printed as `control: http://HOST:PORT/stop`.", valueName: "ADDR:PORT"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve POST /stop over HTTP/1.1 here (e.g. 127.0.0.1:0): stops the simulator as SIGTERM would, for CI steps that cannot signal it. "
+            + "The address is printed as `control: http://HOST:PORT/stop`.",
+        valueName: "ADDR:PORT"))
     var controlListen: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --report: the app's ActivityKit model (a Swift file); each Live Activity payload received is checked against it, and the report counts those the device would not decode, by field.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp(
+        "With --report: the app's ActivityKit model (a Swift file); each Live Activity payload received is checked against it, "
+            + "and the report counts those the device would not decode, by field.",
+        valueName: "FILE"))
     var activityModel: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --activity-model: the attributes struct's name (default: the one declaring ActivityAttributes).", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp(
+        "With --activity-model: the attributes struct's name (default: the one declaring ActivityAttributes).",
+        valueName: "NAME"))
     var activityModelType: String?
 
     func validate() throws {
@@ -116,11 +136,17 @@ struct SimulateCommand: ParsableCommand {
         if force, report == nil { throw ValidationError("--force goes with --report") }
         if activityModel != nil, report == nil { throw ValidationError("--activity-model goes with --report (the verdicts are in the report)") }
         if activityModelType != nil, activityModel == nil { throw ValidationError("--activity-model-type goes with --activity-model") }
-        if let activityModel, !FileManager.default.isReadableFile(atPath: activityModel) { throw ValidationError("--activity-model \(activityModel) cannot be read") }
+        if let activityModel, !FileManager.default.isReadableFile(atPath: activityModel) {
+            throw ValidationError("--activity-model \(activityModel) cannot be read")
+        }
         if let seconds = try durationSeconds(), seconds > 86_400 { throw ValidationError("--duration \(duration ?? "") must be at most 24h") }
         if let controlListen {
-            guard let (host, _) = MetricsServer.parse(controlListen) else { throw ValidationError("--control-listen '\(controlListen)' must be HOST:PORT, like 127.0.0.1:0") }
-            if !allowRemote, !SimulatorLaunch.isLoopback(host) { throw ValidationError("--control-listen \(controlListen) is not a loopback address; say --allow-remote to serve other hosts") }
+            guard let (host, _) = MetricsServer.parse(controlListen) else {
+                throw ValidationError("--control-listen '\(controlListen)' must be HOST:PORT, like 127.0.0.1:0")
+            }
+            if !allowRemote, !SimulatorLaunch.isLoopback(host) {
+                throw ValidationError("--control-listen \(controlListen) is not a loopback address; say --allow-remote to serve other hosts")
+            }
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0-65535") }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads \(threads) must be 1-64") }

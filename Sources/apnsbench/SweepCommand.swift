@@ -20,7 +20,8 @@ struct SweepCommand: ParsableCommand {
             raise), target, recording, or host disturbed (other processes or steal took CPU: such a failing step is \
             measured again). Before the knee is named, it and the failing rate above it are repeated (--repeats, \
             default 2) and judged by the repeats: "between X and Y pushes/s (2 of 2 repeats passed at X)". The \
-            headroom sets the knee against the recording's busiest second and minute and --peak RATE. --search exponential doubles from the low bound until a step fails, then bisects \
+            headroom sets the knee against the recording's busiest second and minute and --peak RATE. --search exponential doubles from the low bound until a \
+            step fails, then bisects \
             to within 5%; binary bisects the bounds; steps:N tries N evenly spaced rates. Against the embedded \
             simulator give it an APNs model (--apns-model, or the profile's simulator: section), or the knee is \
             this machine's. Writes DIR/sweep.md and DIR/sweep.json.
@@ -58,13 +59,22 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The rates to search, pushes a second: LOW..HIGH (with --vary: one fixed rate R).", valueName: "LOW..HIGH"))
     var rate: String?
 
-    @Option(name: .long, help: ArgumentHelp("Run every combination of these values side by side instead of searching for the knee (repeatable; keys: \(TuningMatrix.keys.joined(separator: ", "))).", valueName: "KEY=V1,V2"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Run every combination of these values side by side instead of searching for the knee (repeatable; "
+            + "keys: \(TuningMatrix.keys.joined(separator: ", "))).",
+        valueName: "KEY=V1,V2"))
     var vary: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("With --vary: replay at X times the recorded pace. Without it: search the knee over recorded-pace multiples LOW..HIGH (the recording's own shape of traffic) instead of fixed rates.", valueName: "X|LOW..HIGH"))
+    @Option(name: .long, help: ArgumentHelp(
+        "With --vary: replay at X times the recorded pace. Without it: search the knee over recorded-pace multiples LOW..HIGH (the recording's own shape of "
+            + "traffic) instead of fixed rates.",
+        valueName: "X|LOW..HIGH"))
     var speed: String?
 
-    @Option(name: .long, help: ArgumentHelp("How the knee is searched: exponential doubles from LOW until a step fails, then bisects to within 5%; binary bisects the bounds; steps:N tries N (2-100) evenly spaced rates.", valueName: "MODE"))
+    @Option(name: .long, help: ArgumentHelp(
+        "How the knee is searched: exponential doubles from LOW until a step fails, then bisects to within 5%; binary bisects the bounds; "
+            + "steps:N tries N (2-100) evenly spaced rates.",
+        valueName: "MODE"))
     var search: RateSearch.Mode = .exponential
 
     @Option(name: .long, help: ArgumentHelp("Each step's length (default 30).", valueName: "SECONDS"))
@@ -73,19 +83,27 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0-600 (default 5 for the knee, 2 with --vary).", valueName: "SECONDS"))
     var cooldown: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Where the runs' reports and the sweep's table go (default reports/sweep for the knee, reports/matrix with --vary).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the runs' reports and the sweep's table go (default reports/sweep for the knee, reports/matrix with --vary).",
+        valueName: "DIR"))
     var out: String?
 
-    @Option(name: .long, help: ArgumentHelp("Repeat the knee and the failing rate above it this many times each before naming the knee, 0-10 (default 2).", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Repeat the knee and the failing rate above it this many times each before naming the knee, 0-10 (default 2).",
+        valueName: "N"))
     var repeats = 2
 
-    @Option(name: .long, help: ArgumentHelp("The production peak to set the knee against, pushes a second (beside the recording's busiest second and minute).", valueName: "RATE"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The production peak to set the knee against, pushes a second (beside the recording's busiest second and minute).",
+        valueName: "RATE"))
     var peak: Double?
 
-    @Flag(name: .long, help: "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused."))
     var force = false
 
-    @Flag(name: .long, help: "Do not replay the recording again when a step outlasts it: the search then ends at the rate the recording can sustain for a whole step.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Do not replay the recording again when a step outlasts it: the search then ends at the rate the recording can sustain for a whole step."))
     var noLoop = false
 
     @OptionGroup(title: "Run settings (shared with run)")
@@ -126,7 +144,8 @@ struct SweepCommand: ParsableCommand {
                 }
             }
             if speed != nil, rate != nil { throw ValidationError("choose one of --speed and --rate") }
-            if let speed, !((Double(speed) ?? 0) > 0) { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded pace, above 0") }
+            if let speed, !((Double(speed) ?? 0) > 0) { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded "
+                + "pace, above 0") }
             if let rate, Double(rate) == nil { throw ValidationError("--rate '\(rate)' with --vary must be one rate R (pushes a second)") }
             if noLoop { throw ValidationError("--no-loop goes with the knee search (--rate LOW..HIGH); each --vary run replays the recording once") }
             if search != .exponential { throw ValidationError("--search goes with the knee search (--rate LOW..HIGH), not with --vary") }
@@ -149,7 +168,8 @@ struct SweepCommand: ParsableCommand {
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
         if let speed {
-            guard let x = Double(speed), x > 0, x.isFinite else { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded pace, above 0") }
+            guard let x = Double(speed), x > 0, x.isFinite else { throw ValidationError("--speed '\(speed)' with --vary must be one multiple X of the recorded "
+                + "pace, above 0") }
             request.overrides.schedule = .recorded(speed: x)
         }
         if let r = rate.flatMap(Double.init) { request.overrides.schedule = .fixedRate(perSecond: r) }
@@ -167,7 +187,8 @@ struct SweepCommand: ParsableCommand {
         }
         print("")
         print(TuningMatrix.markdown(outcome.cells, fit: outcome.fit))
-        print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.html, \(request.outDirectory)/matrix.json, runs in \(request.outDirectory)/NN-*/")
+        print("matrix: \(request.outDirectory)/matrix.md, \(request.outDirectory)/matrix.html, \(request.outDirectory)/matrix.json, "
+            + "runs in \(request.outDirectory)/NN-*/")
         if let why = outcome.interrupted, let code = signals.exitCode {
             print("matrix: stopped: \(why)")
             throw ExitCode(code)

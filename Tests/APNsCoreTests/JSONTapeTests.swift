@@ -22,7 +22,8 @@ final class JSONTapeTests: XCTestCase {
         for good in ["\u{FEFF}{}", "[1,]", #"{"a":1,}"#, "[01, 1., 1-2]", "[\"\\x\"]", " 5 "] {
             XCTAssertNoThrow(try scan(good).get(), good)
         }
-        for bad in ["", "[1,,2]", "{,}", "[1] [2]", #"{"a" 1}"#, "tru", #"["\u12"]"#, "'a'", String(repeating: "[", count: 513) + String(repeating: "]", count: 513)] {
+        let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        for bad in ["", "[1,,2]", "{,}", "[1] [2]", #"{"a" 1}"#, "tru", #"["\u12"]"#, "'a'", tooDeep] {
             XCTAssertThrowsError(try scan(bad).get(), bad)
         }
         XCTAssertNoThrow(try scan(String(repeating: "[", count: 512) + String(repeating: "]", count: 512)).get())

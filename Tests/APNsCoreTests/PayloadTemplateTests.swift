@@ -140,7 +140,8 @@ final class PayloadTemplateTests: XCTestCase {
         XCTAssertThrowsError(try PayloadTemplate(json: #"{"a":"{{bad name}}"}"#, source: "t.json"))
         XCTAssertThrowsError(try PayloadTemplate(json: #"{"a":"{{x}}","b":"{{#x}}"}"#, source: "t.json")) { error in
             XCTAssertEqual(error as? PayloadTemplate.CompileError, .slotKindConflict(source: "t.json", name: "x"))
-            XCTAssertEqual("\(error)", #"template t.json: slot 'x' is used both as a string and as an integer; give the integer use its own name, "{{#x_number}}", and fill both from one source in the recipe (slots: {x_number: x})"#)
+            XCTAssertEqual("\(error)", #"template t.json: slot 'x' is used both as a string and as an integer; give the integer use its own name, "#
+                + #""{{#x_number}}", and fill both from one source in the recipe (slots: {x_number: x})"#)
         }
     }
 

@@ -49,7 +49,8 @@ final class RunSettingRangeTests: XCTestCase {
             var c = Self.fresh
             try load.apply(&c, try Self.value(row.defaultValue, load.kind))
             if c != Self.fresh {
-                XCTAssertNil(row.profileValue(Self.fresh), "\(row.key): a new configuration has \(row.profileValue(Self.fresh) ?? "?"), the table says \(row.defaultValue)")
+                XCTAssertNil(row.profileValue(Self.fresh), "\(row.key): a new configuration has \(row.profileValue(Self.fresh) ?? "?"), "
+                    + "the table says \(row.defaultValue)")
             }
             if let r = row.range {
                 let n: Double

@@ -46,7 +46,8 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(RunSettings[.connections].flag, "--connections")
         XCTAssertEqual(ConfigKey.loopRecording.flag, "--loop")
         XCTAssertNil(ConfigKey.pushTimeout.flag)
-        XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey), ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
+        XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey),
+            ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
     }
 
     /// A flag is its setting's key with dashes (`--fail-fast` for `fail_fast`), as the table's rows name it, but

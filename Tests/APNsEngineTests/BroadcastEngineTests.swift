@@ -25,7 +25,9 @@ final class BroadcastEngineTests: XCTestCase {
         config.broadcastPath = "/4/broadcasts/apps/\(fixture.bundleID)"
         config.broadcastChannels = [live.id, gone.id]
         // Channel 0 three times (reach 3 each), channel 1 three times, one device push between them.
-        let plan: [(channel: Int32, priority: Priority)] = [(0, .immediate), (1, .immediate), (-1, .immediate), (1, .powerAware), (0, .powerFirst), (1, .immediate), (0, .powerAware)]
+        let plan: [(channel: Int32, priority: Priority)] = [
+            (0, .immediate), (1, .immediate), (-1, .immediate), (1, .powerAware), (0, .powerFirst), (1, .immediate), (0, .powerAware),
+        ]
         let source = FakePushSource(count: plan.count) { n, push in
             push.body = self.payload
             push.priority = plan[n].priority
@@ -65,7 +67,8 @@ final class BroadcastEngineTests: XCTestCase {
         XCTAssertEqual(try client.delete(try XCTUnwrap(a.channelID)).status, 204)
         let again = try client.delete(try XCTUnwrap(a.channelID))
         XCTAssertEqual(again.reason, "ChannelNotRegistered")
-        XCTAssertEqual(client.calls, ["create 201": 2, "create CannotCreateChannelConfig": 1, "read 200": 1, "list 200": 1, "delete 204": 1, "delete ChannelNotRegistered": 1])
+        XCTAssertEqual(client.calls,
+            ["create 201": 2, "create CannotCreateChannelConfig": 1, "read 200": 1, "list 200": 1, "delete 204": 1, "delete ChannelNotRegistered": 1])
         XCTAssertEqual(fixture.simulator.channels.count, 1)
     }
 }

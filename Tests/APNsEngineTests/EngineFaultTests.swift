@@ -268,7 +268,8 @@ final class IdleConnectionTests: XCTestCase {
         var config = fixture.engineConfiguration()
         config.lifecycle.pingInterval = 0.25
         let sink = RecordingSink()
-        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.spaced(3, gapSeconds: 0.7, token: goodToken, body: smallPayload), sink: sink)
+        let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.spaced(3, gapSeconds: 0.7, token: goodToken, body: smallPayload),
+            sink: sink)
         XCTAssertEqual(sink.delivered, 3)
         XCTAssertGreaterThanOrEqual(stats.pings, 2, "idle 0.7 s twice with a 0.25 s ping interval")
         XCTAssertEqual(stats.connectionsOpened, 1, "the pinged connection was kept and reused")

@@ -11,7 +11,9 @@ final class TokenLedgerTests: XCTestCase {
     let dead = String(repeating: "de", count: 32)
 
     /// A first attempt answered at `now` (sent at `now`, so nothing counts against the time limit).
-    func answer(_ ledger: inout TokenLedger, _ token: String, _ outcome: Outcome, now: UInt64, attempt: Int = 1, refreshedToken: Bool = false) -> TokenLedger.OnAnswer {
+    func answer(
+        _ ledger: inout TokenLedger, _ token: String, _ outcome: Outcome, now: UInt64, attempt: Int = 1, refreshedToken: Bool = false
+    ) -> TokenLedger.OnAnswer {
         ledger.answered(token: token, outcome: outcome, attempt: attempt, firstSentNanos: now, refreshedToken: refreshedToken, now: now)
     }
 
@@ -137,7 +139,8 @@ final class TokenLedgerTests: XCTestCase {
         var ledger = TokenLedger(policy: RetryPolicy())
         // The tenth attempt, and a push first sent 299.5 s ago (its 1 s hold would end after 300 s).
         XCTAssertEqual(answer(&ledger, hot, .rejected(.tooManyRequests), now: 1 * s, attempt: 10), .final)
-        XCTAssertEqual(ledger.answered(token: hot, outcome: .rejected(.tooManyRequests), attempt: 2, firstSentNanos: 0, refreshedToken: false, now: 299 * s + s / 2), .final)
+        XCTAssertEqual(ledger.answered(token: hot, outcome: .rejected(.tooManyRequests), attempt: 2, firstSentNanos: 0, refreshedToken: false,
+            now: 299 * s + s / 2), .final)
         XCTAssertEqual(ledger.ready(token: hot, now: 300 * s), .send)
         var never = TokenLedger(policy: .never)
         XCTAssertEqual(answer(&never, hot, .rejected(.tooManyRequests), now: 0), .final)
@@ -263,7 +266,8 @@ final class TokenLedgerTests: XCTestCase {
         var ledger = TokenLedger(policy: RetryPolicy())
         for row in rows {
             XCTAssertEqual(ledger.retryDue(lastOutcome: row.lastOutcome, refreshedToken: row.refreshedToken, sentWithIssuedAt: row.sentWith,
-                                           currentIssuedAt: row.current, secondsUntilResignAllowed: wait(), now: 9 * s), .send, "\(String(describing: row.lastOutcome))")
+                                           currentIssuedAt: row.current, secondsUntilResignAllowed: wait(), now: 9 * s),
+                           .send, "\(String(describing: row.lastOutcome))")
         }
         XCTAssertEqual(asked, 0)
         XCTAssertEqual(ledger.counters, .init())

@@ -207,7 +207,8 @@ final class APNsConnectionHandlerEmbeddedTests: XCTestCase {
         case let .rstStream(code): return "RST_STREAM[\(Int(frame.streamID))] \(code == .refusedStream ? "REFUSED_STREAM" : "\(code)")"
         case let .headers(h): return "HEADERS[\(Int(frame.streamID))] \(h.headers.first(name: ":status") ?? "?")"
         case .data: return "DATA[\(Int(frame.streamID))]"
-        case let .settings(.settings(values)): return "SETTINGS " + values.map { $0.parameter == .maxConcurrentStreams ? "MAX_CONCURRENT_STREAMS" : "\($0.parameter)" }.joined(separator: " ")
+        case let .settings(.settings(values)):
+            return "SETTINGS " + values.map { $0.parameter == .maxConcurrentStreams ? "MAX_CONCURRENT_STREAMS" : "\($0.parameter)" }.joined(separator: " ")
         case .goAway: return "GOAWAY"
         default: return "\(frame.payload)"
         }

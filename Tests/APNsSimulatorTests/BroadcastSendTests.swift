@@ -66,7 +66,10 @@ final class BroadcastSendTests: XCTestCase {
     }
 
     func testHeaderPathAndTokenReasons() throws {
-        let h = try SimulatorHarness { $0.topicsByTeam["TEAM000001"] = ["com.example.app", "com.example.plain"]; $0.broadcast.enabledBundleIDs = ["com.example.app"] }
+        let h = try SimulatorHarness {
+            $0.topicsByTeam["TEAM000001"] = ["com.example.app", "com.example.plain"]
+            $0.broadcast.enabledBundleIDs = ["com.example.app"]
+        }
         let c = try h.client()
         let channel = try h.createChannel(c)
         XCTAssertChannelRejected(try h.push(c, h.broadcastHeaders(channelID: nil), body: update), .missingChannelId)

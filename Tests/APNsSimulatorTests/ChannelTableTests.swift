@@ -11,7 +11,8 @@ final class ChannelTableTests: XCTestCase {
 
     func testTheLimitIsPerBundleAndADeleteFreesASlot() {
         var t = ChannelTable(limitPerBundle: 2)
-        XCTAssertEqual(t.create(bundleID: app, policy: .noMessageStored, id: "a"), .created(BroadcastChannel(id: "a", bundleID: app, storagePolicy: .noMessageStored)))
+        XCTAssertEqual(t.create(bundleID: app, policy: .noMessageStored, id: "a"), .created(BroadcastChannel(id: "a", bundleID: app,
+            storagePolicy: .noMessageStored)))
         guard case .created = t.create(bundleID: app, policy: .mostRecentMessageStored, id: "b") else { return XCTFail() }
         XCTAssertEqual(t.create(bundleID: app, policy: .noMessageStored, id: "c"), .limitReached)
         guard case .created = t.create(bundleID: "com.example.other", policy: .noMessageStored, id: "c") else { return XCTFail("per bundle") }

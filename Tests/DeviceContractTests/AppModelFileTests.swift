@@ -18,7 +18,8 @@ final class AppModelFileTests: XCTestCase {
 
     func testISOResponseTimeDoesNotDecodeUnderDeferredToDate() throws {
         let check = PayloadCheck(model: try model("LeaveRequestAttributes"))
-        let payload = #"{"aps":{"timestamp":1714042800,"event":"update","content-state":{"status":"approved","responseTime":"2025-04-16T10:04:52Z","respondedBy":"Jane Smith"}}}"#
+        let payload = #"{"aps":{"timestamp":1714042800,"event":"update","content-state":{"status":"approved","responseTime":"2025-04-16T10:04:52Z","#
+            + #""respondedBy":"Jane Smith"}}}"#
         let failures = check.check(payload: Array(payload.utf8), event: .update)
         XCTAssertEqual(failures.count, 1)
         XCTAssertEqual(failures.first?.path, "content-state.responseTime")
@@ -31,7 +32,9 @@ final class AppModelFileTests: XCTestCase {
 
     func testStartEventChecksAttributesToo() throws {
         let check = PayloadCheck(model: try model("LeaveRequestAttributes"))
-        let payload = #"{"aps":{"timestamp":1714042800,"event":"start","attributes-type":"LeaveRequestAttributes","attributes":{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":"2025-04-16T12:00:00Z","reason":null},"content-state":{"status":"pending"}}}"#
+        let payload = #"{"aps":{"timestamp":1714042800,"event":"start","attributes-type":"LeaveRequestAttributes","#
+            + #""attributes":{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":"2025-04-16T12:00:00Z","#
+            + #""reason":null},"content-state":{"status":"pending"}}}"#
         let failures = check.check(payload: Array(payload.utf8), event: .start)
         XCTAssertEqual(failures.map(\.path), ["attributes.requestTime", "attributes.reason"])
         XCTAssertEqual(failures.map(\.reason), [.badDate, .nullForNonOptional])
@@ -45,7 +48,8 @@ final class AppModelFileTests: XCTestCase {
         XCTAssertEqual(order.contentStateKeys, ["totalOrders", "lateOrders", "totalItems", "lastUpdated"])
         XCTAssertEqual(order.attributesKeys, [])
         let check = PayloadCheck(model: order)
-        let documented = #"{"aps":{"timestamp":1740500000,"event":"update","content-state":{"totalOrders":15,"lateOrders":3,"totalItems":42,"lastUpdated":1740500000},"alert":{"title":"Cập nhật đơn hàng","body":"Có 3 đơn trễ cần xử lý"}}}"#
+        let documented = #"{"aps":{"timestamp":1740500000,"event":"update","content-state":{"totalOrders":15,"lateOrders":3,"totalItems":42,"#
+            + #""lastUpdated":1740500000},"alert":{"title":"Cập nhật đơn hàng","body":"Có 3 đơn trễ cần xử lý"}}}"#
         XCTAssertEqual(check.check(payload: Array(documented.utf8), event: .update), [])
         XCTAssertEqual(check.check(payload: Array(documented.replacingOccurrences(of: "\"update\"", with: "\"end\"").utf8), event: .end), [])
         let lateAsText = documented.replacingOccurrences(of: #""lateOrders":3"#, with: #""lateOrders":"3""#)

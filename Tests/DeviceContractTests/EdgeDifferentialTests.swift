@@ -29,10 +29,12 @@ final class EdgeDifferentialTests: XCTestCase {
         default: text += String(Int.random(in: 1...9, using: &random)) + digits(Int.random(in: 0...22, using: &random))
         }
         if Int.random(in: 0..<3, using: &random) == 0 {
-            text += "." + (Bool.random(using: &random) ? String(repeating: "0", count: Int.random(in: 1...20, using: &random)) : digits(Int.random(in: 1...25, using: &random)))
+            text += "." + (Bool.random(using: &random)
+                ? String(repeating: "0", count: Int.random(in: 1...20, using: &random)) : digits(Int.random(in: 1...25, using: &random)))
         }
         if Int.random(in: 0..<3, using: &random) == 0 {
-            text += (Bool.random(using: &random) ? "e" : "E") + ["", "+", "-"][Int.random(in: 0..<3, using: &random)] + digits(Int.random(in: 1...3, using: &random))
+            text += (Bool.random(using: &random) ? "e" : "E") + ["", "+", "-"][Int.random(in: 0..<3, using: &random)]
+                + digits(Int.random(in: 1...3, using: &random))
         }
         return text
     }
@@ -102,7 +104,8 @@ final class EdgeDifferentialTests: XCTestCase {
             let text = String(decoding: candidate, as: UTF8.self)
             if let problem = compare(field: "deviceID", value: "\"\(text)\"") { disagreements.append(problem) }
             let foundation = UUID(uuidString: text) != nil
-            let failures = telemetry.checker(.deferredToDate).check(payload: Array(OracleTableTests.telemetry(["deviceID": "\"\(text)\""]).utf8), event: .update)
+            let failures = telemetry.checker(.deferredToDate).check(payload: Array(OracleTableTests.telemetry(["deviceID": "\"\(text)\""]).utf8),
+                event: .update)
             if foundation != failures.isEmpty { disagreements.append("UUID(uuidString: \(text)) = \(foundation), checker \(failures)") }
         }
         XCTAssertTrue(disagreements.isEmpty, disagreements.prefix(10).joined(separator: "\n"))
@@ -118,7 +121,8 @@ final class EdgeDifferentialTests: XCTestCase {
         }
         let delivery = OracleModel.named("Delivery")
         for url in ["https://x.example", "", " ", "not a url", "http://a b", "http://[::1", "%", "://", "ü", "mailto:a@b.c", "http://x:99999"] {
-            let payload = Array(OracleTableTests.start(attributes: OracleTableTests.deliveryAttributes(url: "\"\(url)\""), contentState: OracleTableTests.delivery(), type: "DeliveryAttributes").utf8)
+            let payload = Array(OracleTableTests.start(attributes: OracleTableTests.deliveryAttributes(url: "\"\(url)\""),
+                contentState: OracleTableTests.delivery(), type: "DeliveryAttributes").utf8)
             let failures = delivery.checker(.deferredToDate).check(payload: payload, event: .start)
             let decoder = delivery.decoderVerdict(payload, event: .start, strategy: .deferredToDate)
             XCTAssertTrue(decoder.agrees(with: failures, expectedPath: nil), "URL \"\(url)\": checker \(failures), decoder \(decoder)")

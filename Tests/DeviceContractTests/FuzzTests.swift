@@ -14,7 +14,8 @@ final class FuzzTests: XCTestCase {
                 for _ in 0..<300 {
                     let bytes = (0..<Int.random(in: 0..<400, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
                     _ = check.check(payload: bytes, event: event)
-                    let jsonish = (0..<Int.random(in: 0..<200, using: &random)).map { _ in Array(#"{}[]",:0123456789-+.eEtrufalsn\ "#.utf8).randomElement(using: &random) ?? 0 }
+                    let jsonish = (0..<Int.random(in: 0..<200, using: &random))
+                        .map { _ in Array(#"{}[]",:0123456789-+.eEtrufalsn\ "#.utf8).randomElement(using: &random) ?? 0 }
                     _ = check.check(payload: jsonish, event: event)
                 }
             }
@@ -52,7 +53,8 @@ final class FuzzTests: XCTestCase {
                 _ = try? ModelDeclaration.parse(source: String(decoding: mutated, as: UTF8.self), file: "Fuzz.swift")
             }
         }
-        let deepType = "struct A: ActivityAttributes { struct ContentState: Codable, Hashable { var x: " + String(repeating: "[", count: 10_000) + "Int" + String(repeating: "]", count: 10_000) + " } }"
+        let deepType = "struct A: ActivityAttributes { struct ContentState: Codable, Hashable { var x: "
+            + String(repeating: "[", count: 10_000) + "Int" + String(repeating: "]", count: 10_000) + " } }"
         XCTAssertThrowsError(try ModelDeclaration.parse(source: deepType, file: "Deep.swift"))
     }
 
@@ -85,13 +87,16 @@ final class FuzzTests: XCTestCase {
                     bytes.replaceSubrange((colon + 1)..<end, with: Array((values.randomElement(using: &random) ?? "null").utf8))
                 }
                 // JSONDecoder transcodes UTF-16/32 input; APNs payloads are UTF-8, and so is the checker.
-                if bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) { continue }
+                if bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
+                    continue
+                }
                 let failures = check.check(payload: bytes, event: row.event)
                 let decoder = oracle.decoderVerdict(bytes, event: row.event, strategy: row.strategy)
                 compared += 1
                 // Dictionaries decode in hash order, so JSONDecoder's first error may be any of the checker's.
                 if !decoder.agrees(with: failures, expectedPath: nil, requireFirst: row.model != "Telemetry") {
-                    disagreements.append("\(row.model) \(row.event)/\(row.strategy): \(String(decoding: bytes, as: UTF8.self))\n   checker: \(failures)\n   decoder: \(decoder) \(decoder.detail)")
+                    disagreements.append("\(row.model) \(row.event)/\(row.strategy): \(String(decoding: bytes, as: UTF8.self))\n   checker: \(failures)\n   "
+                        + "decoder: \(decoder) \(decoder.detail)")
                 }
             }
         }

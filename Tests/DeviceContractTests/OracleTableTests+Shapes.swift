@@ -65,12 +65,15 @@ extension OracleTableTests {
         b.add(m, "window []", st(["estimatedDeliveryTime": "[]"]), failsAt: "\(cs).estimatedDeliveryTime[0]")
         b.add(m, "window with three elements", st(["estimatedDeliveryTime": "[1,2,3]"]))
         b.add(m, "window [1e3,1e4]", st(["estimatedDeliveryTime": "[1e3,1e4]"]))
-        b.add(m, "window of ISO strings", st(["estimatedDeliveryTime": #"["2025-04-16T10:00:00Z","2025-04-16T10:30:00Z"]"#]), failsAt: "\(cs).estimatedDeliveryTime[0]")
+        b.add(m, "window of ISO strings", st(["estimatedDeliveryTime": #"["2025-04-16T10:00:00Z","2025-04-16T10:30:00Z"]"#]),
+            failsAt: "\(cs).estimatedDeliveryTime[0]")
         b.add(m, "ISO window under iso8601", st(["estimatedDeliveryTime": #"["2025-04-16T10:00:00Z","2025-04-16T10:30:00Z"]"#]), strategy: .iso8601)
         b.add(m, "reversed ISO window under iso8601", st(["estimatedDeliveryTime": #"["2025-04-16T10:30:00Z","2025-04-16T10:00:00Z"]"#]),
               failsAt: "\(cs).estimatedDeliveryTime", strategy: .iso8601)
-        b.add(m, "window [1.5,1.25] in seconds since 1970", st(["estimatedDeliveryTime": "[1.5,1.25]"]), failsAt: "\(cs).estimatedDeliveryTime", strategy: .secondsSince1970)
-        b.add(m, "window as {lowerBound, upperBound}", st(["estimatedDeliveryTime": #"{"lowerBound":1,"upperBound":2}"#]), failsAt: "\(cs).estimatedDeliveryTime")
+        b.add(m, "window [1.5,1.25] in seconds since 1970", st(["estimatedDeliveryTime": "[1.5,1.25]"]), failsAt: "\(cs).estimatedDeliveryTime",
+            strategy: .secondsSince1970)
+        b.add(m, "window as {lowerBound, upperBound}", st(["estimatedDeliveryTime": #"{"lowerBound":1,"upperBound":2}"#]),
+            failsAt: "\(cs).estimatedDeliveryTime")
         b.add(m, "window [1,null]", st(["estimatedDeliveryTime": "[1,null]"]), failsAt: "\(cs).estimatedDeliveryTime[1]")
         b.add(m, "window missing", st(drop: ["estimatedDeliveryTime"]), failsAt: "\(cs).estimatedDeliveryTime")
         b.start(m, "start with valid attributes", attributes, st())

@@ -25,9 +25,14 @@ final class OracleTableTests: XCTestCase {
         #"{"aps":{"timestamp":1714042800,"event":"start","attributes-type":"\#(type)","attributes":\#(attributes),"content-state":\#(contentState)}}"#
     }
 
-    static let leaveAttributes = #"{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":735040800,"reason":"Doctor's appointment"}"#
+    static let leaveAttributes = #"{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":735040800,"#
+        + #""reason":"Doctor's appointment"}"#
     static let leaveState = #"{"status":"pending"}"#
-    static let documentedLeavePayload = #"{"aps":{"timestamp":1714042800,"attributes-type":"LeaveRequestAttributes","attributes":{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":"2025-04-16T12:00:00Z","reason":"Doctor's appointment"},"content-state":{"status":"approved","responseTime":"2025-04-16T10:04:52Z","respondedBy":"Jane Smith"},"event":"update","alert":{"title":"Leave Request Update","body":"Your leave request status has been updated."}},"activity-id":"E0D62919-9EF2-49C6-A108-85A227AF3904"}"#
+    static let documentedLeavePayload = #"{"aps":{"timestamp":1714042800,"attributes-type":"LeaveRequestAttributes","#
+        + #""attributes":{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":"2025-04-16T12:00:00Z","#
+        + #""reason":"Doctor's appointment"},"content-state":{"status":"approved","responseTime":"2025-04-16T10:04:52Z","respondedBy":"Jane Smith"},"#
+        + #""event":"update","alert":{"title":"Leave Request Update","body":"Your leave request status has been updated."}},"#
+        + #""activity-id":"E0D62919-9EF2-49C6-A108-85A227AF3904"}"#
 
     static func order(_ fields: String) -> String { update("{\(fields)}") }
 
@@ -78,12 +83,15 @@ final class OracleTableTests: XCTestCase {
         add("Leave", "all fields, responseTime a number", update(#"{"status":"approved","responseTime":734522692,"respondedBy":"Jane Smith"}"#))
         add("Leave", "documented payload: ISO responseTime", documentedLeavePayload, failsAt: "\(cs).responseTime")
         add("Leave", .update, .secondsSince1970, "ISO responseTime", update(#"{"status":"approved","responseTime":\#(iso)}"#), failsAt: "\(cs).responseTime")
-        add("Leave", .update, .millisecondsSince1970, "ISO responseTime", update(#"{"status":"approved","responseTime":\#(iso)}"#), failsAt: "\(cs).responseTime")
+        add("Leave", .update, .millisecondsSince1970, "ISO responseTime", update(#"{"status":"approved","responseTime":\#(iso)}"#),
+            failsAt: "\(cs).responseTime")
         add("Leave", .update, .iso8601, "ISO responseTime", update(#"{"status":"approved","responseTime":\#(iso)}"#))
         add("Leave", .update, .iso8601, "ISO with .123 fraction", update(#"{"status":"approved","responseTime":"2025-04-16T10:04:52.123Z"}"#))
         add("Leave", .update, .iso8601, "ISO with +07:00 offset", update(#"{"status":"approved","responseTime":"2025-04-16T17:04:52+07:00"}"#))
-        add("Leave", .update, .iso8601, "date and time joined by space", update(#"{"status":"approved","responseTime":"2025-04-16 10:04:52Z"}"#), failsAt: "\(cs).responseTime")
-        add("Leave", .update, .iso8601, "ISO without time zone", update(#"{"status":"approved","responseTime":"2025-04-16T10:04:52"}"#), failsAt: "\(cs).responseTime")
+        add("Leave", .update, .iso8601, "date and time joined by space", update(#"{"status":"approved","responseTime":"2025-04-16 10:04:52Z"}"#),
+            failsAt: "\(cs).responseTime")
+        add("Leave", .update, .iso8601, "ISO without time zone", update(#"{"status":"approved","responseTime":"2025-04-16T10:04:52"}"#),
+            failsAt: "\(cs).responseTime")
         add("Leave", .update, .iso8601, "responseTime a number", update(#"{"status":"approved","responseTime":734522692}"#), failsAt: "\(cs).responseTime")
         add("Leave", "responseTime null (optional)", update(#"{"status":"approved","responseTime":null}"#))
         add("Leave", "responseTime 1e3", update(#"{"status":"approved","responseTime":1e3}"#))
@@ -102,24 +110,33 @@ final class OracleTableTests: XCTestCase {
         add("Leave", "content-state a string", #"{"aps":{"event":"update","content-state":"pending"}}"#, failsAt: cs)
         add("Leave", "aps missing", #"{"content-state":{"status":"x"}}"#, failsAt: "aps")
         add("Leave", "syntax error at the end", update(leaveState) + "}", failsAt: "")
-        add("Leave", .start, .deferredToDate, "documented attributes (ISO dates)", start(attributes: #"{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":\#(iso),"reason":"Doctor's appointment"}"#, contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.requestTime")
+        add("Leave", .start, .deferredToDate, "documented attributes (ISO dates)",
+            start(attributes: #"{"id":"E0D62919-9EF2-49C6-A108-85A227AF3904","studentName":"John Doe","studentId":1427,"requestTime":\#(iso),"#
+                + #""reason":"Doctor's appointment"}"#, contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.requestTime")
         add("Leave", .start, .deferredToDate, "attributes valid", start(attributes: leaveAttributes, contentState: leaveState, type: "LeaveRequestAttributes"))
-        add("Leave", .start, .deferredToDate, "reason null", start(attributes: leaveAttributes.replacingOccurrences(of: #""Doctor's appointment""#, with: "null"), contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.reason")
-        add("Leave", .start, .deferredToDate, "studentId \"1427\"", start(attributes: leaveAttributes.replacingOccurrences(of: "1427", with: "\"1427\""), contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.studentId")
-        add("Leave", .start, .deferredToDate, "studentId 1427.0", start(attributes: leaveAttributes.replacingOccurrences(of: "1427", with: "1427.0"), contentState: leaveState, type: "LeaveRequestAttributes"))
-        add("Leave", .start, .deferredToDate, "studentId 1427.5", start(attributes: leaveAttributes.replacingOccurrences(of: "1427", with: "1427.5"), contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.studentId")
+        add("Leave", .start, .deferredToDate, "reason null", start(attributes: leaveAttributes.replacingOccurrences(of: #""Doctor's appointment""#,
+            with: "null"), contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.reason")
+        add("Leave", .start, .deferredToDate, "studentId \"1427\"", start(attributes: leaveAttributes.replacingOccurrences(of: "1427", with: "\"1427\""),
+            contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.studentId")
+        add("Leave", .start, .deferredToDate, "studentId 1427.0", start(attributes: leaveAttributes.replacingOccurrences(of: "1427", with: "1427.0"),
+            contentState: leaveState, type: "LeaveRequestAttributes"))
+        add("Leave", .start, .deferredToDate, "studentId 1427.5", start(attributes: leaveAttributes.replacingOccurrences(of: "1427", with: "1427.5"),
+            contentState: leaveState, type: "LeaveRequestAttributes"), failsAt: "attributes.studentId")
         add("Leave", .start, .deferredToDate, "attributes missing", update(leaveState, event: "start"), failsAt: "attributes")
-        add("Leave", .start, .deferredToDate, "valid attributes, state missing status", start(attributes: leaveAttributes, contentState: "{}", type: "LeaveRequestAttributes"), failsAt: "\(cs).status")
+        add("Leave", .start, .deferredToDate, "valid attributes, state missing status", start(attributes: leaveAttributes, contentState: "{}",
+            type: "LeaveRequestAttributes"), failsAt: "\(cs).status")
 
         // Order changes
         add("Order", "documented payload", order(#""totalOrders":15,"lateOrders":3,"totalItems":42,"lastUpdated":1740500000"#))
         add("Order", "lastUpdated 1.7405e9", order(#""totalOrders":15,"lateOrders":3,"totalItems":42,"lastUpdated":1.7405e9"#))
-        add("Order", "lastUpdated a string", order(#""totalOrders":15,"lateOrders":3,"totalItems":42,"lastUpdated":"1740500000""#), failsAt: "\(cs).lastUpdated")
+        add("Order", "lastUpdated a string", order(#""totalOrders":15,"lateOrders":3,"totalItems":42,"lastUpdated":"1740500000""#),
+            failsAt: "\(cs).lastUpdated")
         add("Order", "totalOrders 15.0", order(#""totalOrders":15.0,"lateOrders":3,"totalItems":42,"lastUpdated":1"#))
         add("Order", "totalOrders 1e3", order(#""totalOrders":1e3,"lateOrders":3,"totalItems":42,"lastUpdated":1"#))
         add("Order", "totalOrders 1.5", order(#""totalOrders":1.5,"lateOrders":3,"totalItems":42,"lastUpdated":1"#), failsAt: "\(cs).totalOrders")
         add("Order", "totalOrders 1e-400 (reads as 0)", order(#""totalOrders":1e-400,"lateOrders":3,"totalItems":42,"lastUpdated":1"#))
-        add("Order", "totalOrders 9223372036854775808", order(#""totalOrders":9223372036854775808,"lateOrders":3,"totalItems":42,"lastUpdated":1"#), failsAt: "\(cs).totalOrders")
+        add("Order", "totalOrders 9223372036854775808", order(#""totalOrders":9223372036854775808,"lateOrders":3,"totalItems":42,"lastUpdated":1"#),
+            failsAt: "\(cs).totalOrders")
         add("Order", "lateOrders \"3\"", order(#""totalOrders":15,"lateOrders":"3","totalItems":42,"lastUpdated":1"#), failsAt: "\(cs).lateOrders")
         add("Order", "lateOrders true", order(#""totalOrders":15,"lateOrders":true,"totalItems":42,"lastUpdated":1"#), failsAt: "\(cs).lateOrders")
         add("Order", "lateOrders 03 (leading zero)", order(#""totalOrders":15,"lateOrders":03,"totalItems":42,"lastUpdated":1"#), failsAt: "\(cs).lateOrders")
@@ -143,12 +160,19 @@ final class OracleTableTests: XCTestCase {
         add("Delivery", "stops missing (var with default)", update(delivery(drop: ["stops"])), failsAt: "\(cs).stops")
         add("Delivery", "schemaVersion present (let with value)", update(delivery(["schemaVersion": #""x""#])))
         add("Delivery", "note a number", update(delivery(["note": "5"])), failsAt: "\(cs).note")
-        add("Delivery", .start, .deferredToDate, "attributes valid", start(attributes: deliveryAttributes(), contentState: delivery(), type: "DeliveryAttributes"))
-        add("Delivery", .start, .deferredToDate, "orderID lower-case UUID", start(attributes: deliveryAttributes(orderID: "\"9f1c2b4e-5d6a-4b7c-8e9f-0a1b2c3d4e5f\""), contentState: delivery(), type: "DeliveryAttributes"))
-        add("Delivery", .start, .deferredToDate, "orderID without hyphens", start(attributes: deliveryAttributes(orderID: "\"9F1C2B4E5D6A4B7C8E9F0A1B2C3D4E5F\""), contentState: delivery(), type: "DeliveryAttributes"), failsAt: "attributes.orderID")
-        add("Delivery", .start, .deferredToDate, "orderID a number", start(attributes: deliveryAttributes(orderID: "42"), contentState: delivery(), type: "DeliveryAttributes"), failsAt: "attributes.orderID")
-        add("Delivery", .start, .deferredToDate, "trackingURL \"not a url\"", start(attributes: deliveryAttributes(url: "\"not a url\""), contentState: delivery(), type: "DeliveryAttributes"))
-        add("Delivery", .start, .deferredToDate, "trackingURL \"http://a b\"", start(attributes: deliveryAttributes(url: "\"http://a b\""), contentState: delivery(), type: "DeliveryAttributes"), failsAt: "attributes.trackingURL")
+        add("Delivery", .start, .deferredToDate, "attributes valid", start(attributes: deliveryAttributes(), contentState: delivery(),
+            type: "DeliveryAttributes"))
+        add("Delivery", .start, .deferredToDate, "orderID lower-case UUID",
+            start(attributes: deliveryAttributes(orderID: "\"9f1c2b4e-5d6a-4b7c-8e9f-0a1b2c3d4e5f\""), contentState: delivery(), type: "DeliveryAttributes"))
+        add("Delivery", .start, .deferredToDate, "orderID without hyphens",
+            start(attributes: deliveryAttributes(orderID: "\"9F1C2B4E5D6A4B7C8E9F0A1B2C3D4E5F\""), contentState: delivery(), type: "DeliveryAttributes"),
+            failsAt: "attributes.orderID")
+        add("Delivery", .start, .deferredToDate, "orderID a number", start(attributes: deliveryAttributes(orderID: "42"), contentState: delivery(),
+            type: "DeliveryAttributes"), failsAt: "attributes.orderID")
+        add("Delivery", .start, .deferredToDate, "trackingURL \"not a url\"", start(attributes: deliveryAttributes(url: "\"not a url\""),
+            contentState: delivery(), type: "DeliveryAttributes"))
+        add("Delivery", .start, .deferredToDate, "trackingURL \"http://a b\"", start(attributes: deliveryAttributes(url: "\"http://a b\""),
+            contentState: delivery(), type: "DeliveryAttributes"), failsAt: "attributes.trackingURL")
 
         // Telemetry
         add("Telemetry", "all keys", telemetry())

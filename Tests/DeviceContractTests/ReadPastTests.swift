@@ -32,7 +32,8 @@ final class ReadPastTests: XCTestCase {
     }
 
     func testAContentStateWithItsOwnInitFromRunsUnchecked() throws {
-        let model = try ModelDeclaration.parse(source: contentState("        var a: Int\n        init(from decoder: any Decoder) throws { a = 1 }"), file: "Own.swift")
+        let model = try ModelDeclaration.parse(source: contentState("        var a: Int\n        init(from decoder: any Decoder) throws { a = 1 }"),
+            file: "Own.swift")
         XCTAssertEqual(model.unchecked.map(\.line), [4])
         XCTAssertEqual(model.contentStateKeys, [])
         XCTAssertEqual(verdict(model, #"{"a":"not a number"}"#), .checkedPartly(.update, []))
@@ -52,7 +53,8 @@ final class ReadPastTests: XCTestCase {
         XCTAssertEqual(model.unchecked.map(\.typeName), ["Driver", "A.ContentState.level", "Box<…>", "A.ContentState.total",
                                                          "a dictionary whose keys are neither String nor Int", "A.ContentState.Speed"])
         XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":[true,1],"speed":0.5,"ok":1}"#), .checkedPartly(.update, []))
-        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":{},"speed":"x","ok":"1"}"#).failures.map(\.path), ["content-state.ok"])
+        XCTAssertEqual(verdict(model, #"{"driver":1,"level":"x","box":null,"total":[],"flags":{},"speed":"x","ok":"1"}"#).failures.map(\.path),
+            ["content-state.ok"])
     }
 
     func testWhatAFileHoldsBesideTheModelIsReadPast() throws {
@@ -119,8 +121,10 @@ final class ReadPastTests: XCTestCase {
                 var phase: Phase
                 var tree: Tree?
         """), file: "Enums.swift")
-        XCTAssertTrue(model.description.contains(#"A.ContentState.Phase: one of {"idle": {}}, {"charging": {"power": Double}}, {"paused": {"_0": Int, "_1": String?}}"#), model.description)
-        XCTAssertEqual(verdict(model, #"{"phase":{"paused":{"_0":1}},"tree":{"node":{"_0":{"leaf":{}},"_1":{"node":{"_0":{"leaf":{}},"_1":{"leaf":{}}}}}}}"#), .checked(.update, []))
+        XCTAssertTrue(model.description.contains(#"A.ContentState.Phase: one of {"idle": {}}, {"charging": {"power": Double}}, "#
+            + #"{"paused": {"_0": Int, "_1": String?}}"#), model.description)
+        XCTAssertEqual(verdict(model, #"{"phase":{"paused":{"_0":1}},"tree":{"node":{"_0":{"leaf":{}},"_1":{"node":{"_0":{"leaf":{}},"_1":{"leaf":{}}}}}}}"#),
+            .checked(.update, []))
         XCTAssertEqual(verdict(model, #"{"phase":{"charging":{"power":"1"}}}"#).failures.map(\.path), ["content-state.phase.charging.power"])
         XCTAssertEqual(verdict(model, #"{"phase":{"idle":{}},"tree":{"node":{"_0":{"leaf":{}}}}}"#).failures.map(\.path), ["content-state.tree.node._1"])
     }

@@ -19,7 +19,8 @@ final class RefusalTests: XCTestCase {
             XCTAssertEqual(error.line, line, "\(error)", file: file, line: testLine)
             XCTAssertTrue(error.message.contains(fragment), "\(error) should mention \(fragment)", file: file, line: testLine)
             // A syntax error at a token names its column too (file:line:column:, as the compiler does).
-            XCTAssertTrue(error.description.hasPrefix("Bad.swift:\(line):\(error.column.map { "\($0):" } ?? "") "), error.description, file: file, line: testLine)
+            XCTAssertTrue(error.description.hasPrefix("Bad.swift:\(line):\(error.column.map { "\($0):" } ?? "") "), error.description,
+                          file: file, line: testLine)
         }
     }
 
@@ -35,15 +36,20 @@ final class RefusalTests: XCTestCase {
     func testEnumsOutsideTheSubset() {
         assertRefused(contentState("        var step: Step\n        enum Step: Int, Codable, Hashable { case a = x }"), line: 4, "raw value of case 'a'")
 
-        assertRefused(contentState("        var step: Step\n        enum Step: String, Codable, Hashable {\n            case a = \"x\", b = \"x\"\n        }"), line: 5, "used twice")
+        assertRefused(contentState("        var step: Step\n        enum Step: String, Codable, Hashable {\n            case a = \"x\", b = \"x\"\n        }"),
+            line: 5, "used twice")
         assertRefused(contentState("        var step: Step\n        enum Step: UInt8, Codable, Hashable { case a = 255, b }"), line: 4, "does not fit UInt8")
     }
 
     func testDeclarationsTheCompilerWouldRejectForDecodable() {
-        assertRefused(contentState("        var a: Int\n        enum CodingKeys: String, CodingKey {\n            case a, b\n        }"), line: 5, "CodingKeys case 'b' matches no stored property")
-        assertRefused(contentState("        var a: Int\n        let b: Int\n        enum CodingKeys: String, CodingKey { case a }"), line: 4, "'b' has no CodingKeys case and no initial value")
-        assertRefused(contentState("        var a: Int\n        var b: Optional<Int>\n        enum CodingKeys: String, CodingKey { case a }"), line: 4, "'b' has no CodingKeys case")
-        assertRefused(contentState("        var a: Int\n        enum CodingKeys: String, CodingKey {\n            case a = \"k\"\n            case b = \"k\"\n        }"), line: 6, "twice")
+        assertRefused(contentState("        var a: Int\n        enum CodingKeys: String, CodingKey {\n            case a, b\n        }"),
+            line: 5, "CodingKeys case 'b' matches no stored property")
+        assertRefused(contentState("        var a: Int\n        let b: Int\n        enum CodingKeys: String, CodingKey { case a }"),
+            line: 4, "'b' has no CodingKeys case and no initial value")
+        assertRefused(contentState("        var a: Int\n        var b: Optional<Int>\n        enum CodingKeys: String, CodingKey { case a }"),
+            line: 4, "'b' has no CodingKeys case")
+        assertRefused(contentState("        var a: Int\n        enum CodingKeys: String, CodingKey {\n"
+            + "            case a = \"k\"\n            case b = \"k\"\n        }"), line: 6, "twice")
         assertRefused(contentState("        var inner: Inner\n        struct Inner: Hashable { var x: Int }"), line: 3, "does not declare Codable")
         assertRefused(contentState("        var inner: Inner?\n        struct Inner: Codable, Hashable { var again: Inner? }"), line: 4, "contains itself")
         assertRefused("struct A: ActivityAttributes {\n    var id: Int\n}\n", line: 1, "no nested ContentState")
@@ -56,7 +62,8 @@ final class RefusalTests: XCTestCase {
         assertRefused("#if DEBUG\nstruct A {}\n", line: 1, "#if without a matching #endif")
         assertRefused("#if os(iOS)\nstruct A {}\n#else\n#else\n#endif\n", line: 4, "a second #else")
         assertRefused(contentState("        var a: Int\n        #error(\"stop\")"), line: 4, "#error")
-        assertRefused(contentState("        var a: Int", extra: "extension A {\n    var stored: Int = 0\n}\n"), line: 7, "extensions cannot contain stored property")
+        assertRefused(contentState("        var a: Int", extra: "extension A {\n    var stored: Int = 0\n}\n"),
+            line: 7, "extensions cannot contain stored property")
     }
 
     func testSyntaxErrors() {

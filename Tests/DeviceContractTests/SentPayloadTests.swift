@@ -9,7 +9,9 @@ final class SentPayloadTests: XCTestCase {
     }
 
     private func payload(event: String, responseTime: String = "766490692", reason: String = #""Dentist""#) -> [UInt8] {
-        Array(#"{"aps":{"timestamp":1,"event":\#(event),"attributes":{"id":"E0D6","studentName":"A","studentId":1,"requestTime":766490000,"reason":\#(reason)},"content-state":{"status":"approved","responseTime":\#(responseTime)}}}"#.utf8)
+        let json = #"{"aps":{"timestamp":1,"event":\#(event),"attributes":{"id":"E0D6","studentName":"A","studentId":1,"requestTime":766490000,"#
+            + #""reason":\#(reason)},"content-state":{"status":"approved","responseTime":\#(responseTime)}}}"#
+        return Array(json.utf8)
     }
 
     func testTheEventIsTheOneThePayloadNames() throws {

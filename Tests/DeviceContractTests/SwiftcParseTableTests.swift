@@ -66,12 +66,15 @@ final class SwiftcParseTableTests: XCTestCase {
             let file = dir.appendingPathComponent("Row\(i).swift")
             try source.write(to: file, atomically: true, encoding: .utf8)
             let swiftc = try runChild(URL(fileURLWithPath: compiler), ["-parse", file.path])
-            XCTAssertEqual(swiftc.status == 0, row.accepted, "row \(i): swiftc -parse \(swiftc.status == 0 ? "accepted" : "refused"):\n\(source)\n\(swiftc.output)")
+            XCTAssertEqual(swiftc.status == 0, row.accepted,
+                           "row \(i): swiftc -parse \(swiftc.status == 0 ? "accepted" : "refused"):\n\(source)\n\(swiftc.output)")
             if (swiftc.status == 0) == (reader == nil) {
                 if reader == nil { acceptedByBoth += 1 } else { refusedByBoth += 1 }
             }
         }
         let malformed = Self.rows.filter { !$0.accepted }.count
-        print("swiftc -parse table: \(malformed) malformed declarations, \(compiler == nil ? "swiftc absent: the reader's side only" : "\(refusedByBoth) refused by both"); \(Self.rows.count - malformed) well-formed, \(compiler == nil ? "-" : "\(acceptedByBoth)") accepted by both")
+        let refused = compiler == nil ? "swiftc absent: the reader's side only" : "\(refusedByBoth) refused by both"
+        print("swiftc -parse table: \(malformed) malformed declarations, \(refused); "
+            + "\(Self.rows.count - malformed) well-formed, \(compiler == nil ? "-" : "\(acceptedByBoth)") accepted by both")
     }
 }

@@ -108,7 +108,8 @@ final class DeviceContractReplayTests: XCTestCase {
             """
         let tokens = (1...4).map { String(repeating: String(format: "%02x", $0), count: 80) }
         func created(_ id: Int, token: String?, at: String) -> String {
-            #"{"at":"2025-04-16T07:\#(at)Z","kind":"leave.created","request_id":\#(id),"student_id":\#(id),"student_name":"S\#(id)","request_type":"early","reason":null,"activity_id":"A\#(id)","token":\#(token.map { "\"\($0)\"" } ?? "null")}"#
+            #"{"at":"2025-04-16T07:\#(at)Z","kind":"leave.created","request_id":\#(id),"student_id":\#(id),"student_name":"S\#(id)","request_type":"early","#
+                + #""reason":null,"activity_id":"A\#(id)","token":\#(token.map { "\"\($0)\"" } ?? "null")}"#
         }
         func status(_ id: Int, _ status: String, at: String) -> String {
             #"{"at":"2025-04-16T07:\#(at)Z","kind":"leave.status","request_id":\#(id),"status":"\#(status)","staff_name":"Jane"}"#
@@ -148,7 +149,8 @@ final class DeviceContractReplayTests: XCTestCase {
         XCTAssertEqual(w.failedCheck, 3, "the one answered 410 failed the check too")
         XCTAssertEqual(w.checked, 7, "every push sent; the one without a token was never built")
         XCTAssertEqual(w.samples.count, 2)
-        XCTAssertTrue(w.samples.allSatisfy { $0.failures.count == 1 && $0.failures[0].hasPrefix(#"content-state.status: badEnumValue: string "sent" is not a case of"#) },
+        XCTAssertTrue(w.samples.allSatisfy { $0.failures.count == 1 && $0.failures[0].hasPrefix(#"content-state.status: badEnumValue: "#
+            + #"string "sent" is not a case of"#) },
                       "\(w.samples.map(\.failures))")
         XCTAssertFalse(w.samples.contains { $0.payload.contains(tokens[0]) || $0.token.contains(tokens[0]) }, "tokens redacted")
         XCTAssertEqual(report.violations(), [])

@@ -47,7 +47,8 @@ final class LeaveRequestReplayTests: XCTestCase {
     func testMalformedLinesAreReportedWithLineNumbersAndTotalsAddUp() throws {
         let token = String(repeating: "ab", count: 80)
         let lines = [
-            #"{"at":"2025-04-16T07:00:00Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A \"B\" 🎒","request_type":"early","reason":null,"activity_id":"E0D62919-9EF2-49C6-A108-85A227AF3904","token":"\#(token)"}"#,
+            #"{"at":"2025-04-16T07:00:00Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A \"B\" 🎒","request_type":"early","#
+                + #""reason":null,"activity_id":"E0D62919-9EF2-49C6-A108-85A227AF3904","token":"\#(token)"}"#,
             #"{"at":"2025-04-16T07:01:00Z","kind":"leave.status","request_id":1,"status":"approved","staff_id":3,"staff_name":"Jane"}"#,
             #"this is not json"#,
             #"{"at":"2025-04-16T07:02:00Z","kind":"leave.status","status":"finished"}"#,

@@ -81,7 +81,8 @@ final class BroadcastSetupTests: XCTestCase {
         XCTAssertEqual(setup.channels.byStore.values.map(\.index).sorted(), (0..<Int32(stores.count)).map { $0 })
         XCTAssertEqual(target.simulatorCounters?["channels_created"], stores.count)
         XCTAssertEqual(setup.client.calls, ["create 201": stores.count])
-        XCTAssertEqual(log.first, "apnsbench: creating \(stores.count) broadcast channel(s) (message-storage-policy 0) at \(target.baseURL) for com.example.ordermanager")
+        XCTAssertEqual(log.first, "apnsbench: creating \(stores.count) broadcast channel(s) (message-storage-policy 0) at \(target.baseURL) "
+            + "for com.example.ordermanager")
 
         setup.deleteChannels { log.append($0) }
         XCTAssertEqual(setup.deleted, stores.count)
@@ -99,7 +100,8 @@ final class BroadcastSetupTests: XCTestCase {
         XCTAssertEqual(setup.channels.byStore.keys.sorted(), Array(stores.prefix(3)), "the first three stores got channels")
         XCTAssertEqual(setup.channels.refused, Set(stores.dropFirst(3)))
         XCTAssertEqual(setup.client.calls["create CannotCreateChannelConfig"], 1, "the first refusal stops creating")
-        XCTAssertTrue(log.contains { $0.contains("the app's channel limit; updates of the \(stores.count - 3) store(s) left count as not sent (channel_limit)") }, "\(log)")
+        XCTAssertTrue(log.contains { $0.contains("the app's channel limit; updates of the \(stores.count - 3) store(s) "
+            + "left count as not sent (channel_limit)") }, "\(log)")
         setup.deleteChannels { _ in }
         XCTAssertEqual(setup.deleted, 3)
     }
@@ -108,9 +110,11 @@ final class BroadcastSetupTests: XCTestCase {
         let fixture = try HarnessFixture(self)
         var (config, target, inputs, _) = try broadcastRun(fixture)
         config.workload.bundleID = "com.example.unregistered"  // a topic the simulator was not given
-        XCTAssertThrowsError(try BroadcastSetup(config, recipe: inputs.recipes[0], managementURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+        XCTAssertThrowsError(try BroadcastSetup(config, recipe: inputs.recipes[0], managementURL: target.baseURL,
+            trustedCertificatePEM: target.trustedCertificatePEM,
                                                 tokens: try inputs.makeTokens(config)) { _ in }) { error in
-            XCTAssertTrue("\(error)".hasPrefix("the channel API at \(target.baseURL) refused to create a channel for com.example.unregistered: HTTP "), "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("the channel API at \(target.baseURL) "
+                + "refused to create a channel for com.example.unregistered: HTTP "), "\(error)")
         }
         XCTAssertEqual(target.simulatorCounters?["channels_created"] ?? 0, 0)
     }

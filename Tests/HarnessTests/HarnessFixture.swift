@@ -37,7 +37,8 @@ struct HarnessFixture {
     ].joined(separator: "\n") + "\n"
 
     static func created(_ id: Int, _ time: String, token: String?) -> String {
-        #"{"at":"2025-04-16T\#(time)Z","kind":"leave.created","request_id":\#(id),"student_id":\#(id),"student_name":"S\#(id)","request_type":"early","reason":null,"activity_id":"E0D62919-9EF2-49C6-A108-85A227AF390\#(id)","token":\#(token.map { "\"\($0)\"" } ?? "null")}"#
+        #"{"at":"2025-04-16T\#(time)Z","kind":"leave.created","request_id":\#(id),"student_id":\#(id),"student_name":"S\#(id)","request_type":"early","#
+            + #""reason":null,"activity_id":"E0D62919-9EF2-49C6-A108-85A227AF390\#(id)","token":\#(token.map { "\"\($0)\"" } ?? "null")}"#
     }
 
     static func status(_ id: Int, _ time: String, _ status: String) -> String {

@@ -110,7 +110,8 @@ final class MetricsServerTests: XCTestCase {
         XCTAssertTrue(served.body.contains(#"apnsbench_pushes_total{run_id="lingering",shard="0",outcome="not_sent",reason="no_token"} 1"#), served.body)
         XCTAssertTrue(served.body.contains(#"apnsbench_response_time_seconds_count{run_id="lingering",shard="0",priority="10"} \#(p.delivered)"#), served.body)
         XCTAssertTrue(served.body.contains(#"apnsbench_in_flight{run_id="lingering",shard="0"} 0"#), served.body)
-        XCTAssertTrue(served.body.contains(#"apnsbench_provider_token_signings_total{run_id="lingering",shard="0"} \#(report.engine.providerTokenSignings)"#), served.body)
+        XCTAssertTrue(served.body.contains(#"apnsbench_provider_token_signings_total{run_id="lingering",shard="0"} \#(report.engine.providerTokenSignings)"#),
+            served.body)
     }
 }
 

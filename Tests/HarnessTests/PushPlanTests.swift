@@ -15,7 +15,8 @@ final class PushPlanTests: XCTestCase {
         throws -> (tally: PlanTally, lines: [[String: Any]]) {
         let path = fixture.path("plan-\(UUID().uuidString).ndjson")
         let tally = try PushPlan.walk(try PushPlan.source(config, recipes: try Workloads.recipes(for: config)),
-                                      lines: try PlanLineWriter(path: path, config: config, recipes: try Workloads.recipes(for: config), showTokens: showTokens), limit: limit)
+                                      lines: try PlanLineWriter(path: path, config: config, recipes: try Workloads.recipes(for: config),
+                                          showTokens: showTokens), limit: limit)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = try text.split(separator: "\n").map {
             try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "a JSON object a line: \($0)")

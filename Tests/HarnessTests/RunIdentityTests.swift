@@ -44,7 +44,8 @@ final class RunIdentityTests: XCTestCase {
         var lines: [String] = []
         StartBarrier.wait(until: Date().addingTimeInterval(-90), stop: RunStop(), shard: .init(index: 1, count: 3)) { lines.append($0) }
         XCTAssertEqual(lines.count, 1, "\(lines)")
-        XCTAssertNotNil(lines.first?.range(of: #"^apnsbench: --start-at \S+ passed 9\d\.\d s ago; starting now \(shard 1/3\)$"#, options: .regularExpression), "\(lines)")
+        XCTAssertNotNil(lines.first?.range(of: #"^apnsbench: --start-at \S+ passed 9\d\.\d s ago; starting now \(shard 1/3\)$"#,
+            options: .regularExpression), "\(lines)")
     }
 
     func testARequestedStopEndsTheWait() {

@@ -25,7 +25,8 @@ final class RunProgressTests: XCTestCase {
                                         targetPerSecond: 500, inFlight: 12,
                                         outcomes: OutcomeProgress(delivered: 5980, rejected: 3, failed: 1, timedOut: 1, lastIntervalP99Micros: 41_250))
         XCTAssertEqual(sample.line,
-                       "    12.0 s   40.0% ETA 18 s  offered 498/s (target 500/s)  achieved 497/s  in flight 12  delivered 5980  rejected 3  failed 2  p99 41.2 ms")
+                       "    12.0 s   40.0% ETA 18 s  offered 498/s (target 500/s)  achieved 497/s  in flight 12  delivered 5980  rejected 3  failed 2  "
+                           + "p99 41.2 ms")
     }
 
     func testOffATerminalALineEveryFiveSecondsWithRatesOverThem() {

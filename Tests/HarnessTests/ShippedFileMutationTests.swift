@@ -24,9 +24,11 @@ final class ShippedFileMutationTests: XCTestCase {
             try ShippedFileMutations.mutateEveryKey(of: file, root: root, into: &tally)
         }
         let summary = "mutation test: \(tally.files) files, \(tally.keys) keys, \(tally.variants) variants: \(tally.errors) errors naming file and key, "
-            + "\(tally.unchanged) same meaning, \(tally.documented) documented behaviours, \(tally.silent.count) silent, \(tally.unnamed.count) errors not naming the key"
+            + "\(tally.unchanged) same meaning, \(tally.documented) documented behaviours, \(tally.silent.count) silent, \(tally.unnamed.count) "
+            + "errors not naming the key"
         print(summary)
-        XCTAssertEqual(tally.variants, tally.errors + tally.unchanged + tally.documented + tally.silent.count + tally.unnamed.count, "every variant counted once")
+        XCTAssertEqual(tally.variants, tally.errors + tally.unchanged + tally.documented + tally.silent.count + tally.unnamed.count,
+                       "every variant counted once")
         XCTAssertTrue(tally.silent.isEmpty, "loaded silently with another meaning:\n" + tally.silent.joined(separator: "\n"))
         XCTAssertTrue(tally.unnamed.isEmpty, "refused without naming the file and the key:\n" + tally.unnamed.joined(separator: "\n"))
         XCTAssertGreaterThan(tally.errors, tally.variants / 2, summary)
@@ -215,54 +217,77 @@ enum ShippedFileMutations {
         guard let key = s.profileKey?.split(separator: ".").last.map(String.init), key != "name" else { return nil }
         return Documented(key: key, variant: .removed, sentence: "--help: " + s.flagHelp)
     } + [
-        Documented(key: "simulator", variant: .removed, sentence: "docs/simulator.md: the embedded simulator answers at once with no faults unless the profile's simulator: section says otherwise"),
+        Documented(key: "simulator", variant: .removed, sentence: "docs/simulator.md: "
+            + "the embedded simulator answers at once with no faults unless the profile's simulator: section says otherwise"),
         Documented(key: "simulator.*", variant: .removed, sentence: "docs/simulator.md: ## Configuration keys: every one optional, each with its default"),
         Documented(key: "faults.*", variant: .removed, sentence: "docs/simulator.md: every fault is off unless the section names it"),
         Documented(key: "devices.*", variant: .removed, sentence: "docs/simulator.md: ## Configuration keys: every one optional, each with its default"),
     ]
 
     static let recipeSentences: [Documented] = [
-        Documented(key: "description", variant: .removed, sentence: "docs/recipes.md: `recipe:` and `events:` are what a recipe needs; a description is a comment for people"),
-        Documented(key: "events.*", variant: .removed, sentence: "docs/recipes.md: A line that matches no event is a bad line (`unknown_kind`), counted and shown by `plan`."),
+        Documented(key: "description", variant: .removed, sentence: "docs/recipes.md: `recipe:` and `events:` are what a recipe needs; "
+            + "a description is a comment for people"),
+        Documented(key: "events.*", variant: .removed, sentence: "docs/recipes.md: A line that matches no event is a bad line (`unknown_kind`), "
+            + "counted and shown by `plan`."),
         Documented(key: "events.*", variant: .misspelled, sentence: "docs/recipes.md: the event's name: reports count events by it"),
-        Documented(key: "fields.*", variant: .removed, sentence: "docs/recipes.md: `fields:` maps each name the event uses to its type and where it is read from"),
+        Documented(key: "fields.*", variant: .removed, sentence: "docs/recipes.md: "
+            + "`fields:` maps each name the event uses to its type and where it is read from"),
         Documented(key: "fields.*", variant: .misspelled, sentence: "docs/recipes.md: required, read from the top-level key of the same name"),
         Documented(key: "set.*", variant: .removed, sentence: "docs/recipes.md: `set: [a, b]` or `set: {entity_field: SOURCE}`: fields kept on the entity"),
         Documented(key: "set.*", variant: .misspelled, sentence: "docs/recipes.md: `set: {entity_field: SOURCE}`: fields kept on the entity"),
         Documented(key: "remember.*", variant: .removed, sentence: "docs/recipes.md: `remember`: kept on each recipient entity when its push is planned"),
         Documented(key: "map.*", variant: .removed, sentence: "docs/recipes.md: `{from: SOURCE, map: {a: b}, default: VALUE}`: a value mapped through a table"),
-        Documented(key: "map.*", variant: .misspelled, sentence: "docs/recipes.md: `{from: SOURCE, map: {a: b}, default: VALUE}`: a value mapped through a table"),
+        Documented(key: "map.*", variant: .misspelled, sentence: "docs/recipes.md: `{from: SOURCE, map: {a: b}, default: VALUE}`: "
+            + "a value mapped through a table"),
         Documented(key: "match.*", variant: .misspelled, sentence: "docs/recipes.md: `match: {FIELD: VALUE}`: the line's top-level `FIELD` equals `VALUE`"),
-        Documented(key: "token", variant: .removed, sentence: "docs/recipes.md: `token: FIELD`: the entity's push token. Absent on the event: the entity keeps the one it has, or has none yet"),
+        Documented(key: "token", variant: .removed, sentence: "docs/recipes.md: `token: FIELD`: the entity's push token. Absent on the event: "
+            + "the entity keeps the one it has, or has none yet"),
         Documented(key: "set", variant: .removed, sentence: "docs/recipes.md: `set: [a, b]` or `set: {entity_field: SOURCE}`: fields kept on the entity"),
         Documented(key: "push", variant: .removed, sentence: "docs/recipes.md: the report counts … the state-only events"),
         Documented(key: "name", variant: .removed, sentence: "docs/recipes.md: in a list, a rule without one is named by its place (`1`, `2`, …)"),
         Documented(key: "priority", variant: .removed, sentence: "docs/recipes.md: | `priority` | … absent: the profile's |"),
         Documented(key: "when", variant: .removed, sentence: "docs/recipes.md: | `when` | the condition (below); absent: always |"),
-        Documented(key: "where", variant: .removed, sentence: "docs/recipes.md: | `to` | … `{group: G, key: SOURCE}` every current member of the group (… `where: \"recipient.platform == 'ios'\"` only the members for which it holds) |"),
-        Documented(key: "require", variant: .removed, sentence: "docs/recipes.md: Without `require:`, each rule that reaches the missing entity counts its own `unknown_target`."),
-        Documented(key: "expiration_at", variant: .removed, sentence: "docs/recipes.md: | `expiration_seconds`, `collapse_id` | … default: the profile's | (expiration_at is the absolute form of the same header)"),
-        Documented(key: "collapse_id", variant: .wrongKind, sentence: "docs/recipes.md: | `expiration_seconds`, `collapse_id` | a constant; a table, …, or `{expr: \"…\"}` | (a text in place of the expression is the constant form)"),
-        Documented(key: "default", variant: .removed, sentence: "docs/recipes.md: A slot that reads a missing link gets an absent value (`null`, or what its `absent:`/`default:` says)"),
-        Documented(key: "one_of", variant: .removed, sentence: "docs/recipes.md: | `one_of: [a, b]` | allowed values; anything else is a bad line naming the value and the set |"),
+        Documented(key: "where", variant: .removed, sentence: "docs/recipes.md: "
+            + "| `to` | … `{group: G, key: SOURCE}` every current member of the group (… `where: \"recipient.platform == 'ios'\"` only the members for which "
+            + "it holds) |"),
+        Documented(key: "require", variant: .removed, sentence: "docs/recipes.md: Without `require:`, "
+            + "each rule that reaches the missing entity counts its own `unknown_target`."),
+        Documented(key: "expiration_at", variant: .removed, sentence: "docs/recipes.md: | `expiration_seconds`, `collapse_id` | … default: "
+            + "the profile's | (expiration_at is the absolute form of the same header)"),
+        Documented(key: "collapse_id", variant: .wrongKind, sentence: "docs/recipes.md: | `expiration_seconds`, `collapse_id` | a constant; a table, …, "
+            + "or `{expr: \"…\"}` | (a text in place of the expression is the constant form)"),
+        Documented(key: "default", variant: .removed, sentence: "docs/recipes.md: A slot that reads a missing link gets an absent value (`null`, "
+            + "or what its `absent:`/`default:` says)"),
+        Documented(key: "one_of", variant: .removed, sentence: "docs/recipes.md: | `one_of: [a, b]` | allowed values; "
+            + "anything else is a bad line naming the value and the set |"),
         Documented(key: "non_empty", variant: .removed, sentence: "docs/recipes.md: | `non_empty: true` | an empty string is a bad line |"),
         Documented(key: "empty_is_absent", variant: .removed, sentence: "docs/recipes.md: | `empty_is_absent: true` | an empty string counts as absent |"),
-        Documented(key: "nullable", variant: .removed, sentence: "docs/recipes.md: | `{type: T, nullable: true}` | present but maybe null: the key must be on the line |"),
+        Documented(key: "nullable", variant: .removed, sentence: "docs/recipes.md: | `{type: T, nullable: true}` | present but maybe null: "
+            + "the key must be on the line |"),
         Documented(key: "min", variant: .removed, sentence: "docs/recipes.md: | `min: N` | an integer below N is a bad line |"),
-        Documented(key: "after_end", variant: .removed, sentence: "docs/recipes.md: | `after_end` | `remove_recipient`: an `end` push removes the recipient entity |"),
-        Documented(key: "remember", variant: .removed, sentence: "docs/recipes.md: | `remember` | `[a, b]` or `{field: SOURCE}`: kept on each recipient entity when its push is planned |"),
-        Documented(key: "member_of", variant: .removed, sentence: "docs/recipes.md: `member_of: {GROUP: FIELD}`: the groups the entity follows, replaced by each registration"),
-        Documented(key: "subscribe", variant: .removed, sentence: "docs/recipes.md: `subscribe: FIELD`: the key of the broadcast group whose channel the entity's activity subscribed to"),
+        Documented(key: "after_end", variant: .removed, sentence: "docs/recipes.md: | `after_end` | `remove_recipient`: "
+            + "an `end` push removes the recipient entity |"),
+        Documented(key: "remember", variant: .removed, sentence: "docs/recipes.md: | `remember` | `[a, b]` or `{field: SOURCE}`: "
+            + "kept on each recipient entity when its push is planned |"),
+        Documented(key: "member_of", variant: .removed, sentence: "docs/recipes.md: `member_of: {GROUP: FIELD}`: the groups the entity follows, "
+            + "replaced by each registration"),
+        Documented(key: "subscribe", variant: .removed, sentence: "docs/recipes.md: `subscribe: FIELD`: "
+            + "the key of the broadcast group whose channel the entity's activity subscribed to"),
         Documented(key: "time", variant: .removed, sentence: "docs/recipes.md: time: {field: at, format: iso8601}  # the default"),
         Documented(key: "from", variant: .removed, sentence: "docs/recipes.md: required, read from the top-level key of the same name"),
         Documented(key: "slots.*", variant: .removed, sentence: "docs/recipes.md: a slot not listed reads the event field of its own name"),
         Documented(key: "absent", variant: .removed, sentence: "docs/recipes.md: what an absent value writes: JSON `null` (the default)"),
         Documented(key: "if_absent", variant: .removed, sentence: "docs/recipes.md: a kept key that is absent, for a group, `no_recipients`"),
-        Documented(key: "separator", variant: .removed, sentence: "docs/recipes.md: | `{join: [S1, S2], separator: \" \", if_empty: S3}` | the present values joined; none present: `S3` |"),
-        Documented(key: "if_empty", variant: .removed, sentence: "docs/recipes.md: | `{join: [S1, S2], separator: \" \", if_empty: S3}` | the present values joined; none present: `S3` |"),
-        Documented(key: "separator", variant: .emptied, sentence: "docs/recipes.md: the present values joined (without `separator`, or with `separator: \"\"`, they run together)"),
-        Documented(key: "broadcast", variant: .removed, sentence: "docs/recipes.md: broadcast: {group: stores}  # with `delivery: broadcast`, a push to this group is one broadcast"),
-        Documented(key: "devices", variant: .emptied, sentence: "docs/simulator.md: device: { offline_share: 0.1, throttle: drop }   # {} for every default below"),
+        Documented(key: "separator", variant: .removed, sentence: "docs/recipes.md: "
+            + "| `{join: [S1, S2], separator: \" \", if_empty: S3}` | the present values joined; none present: `S3` |"),
+        Documented(key: "if_empty", variant: .removed, sentence: "docs/recipes.md: "
+            + "| `{join: [S1, S2], separator: \" \", if_empty: S3}` | the present values joined; none present: `S3` |"),
+        Documented(key: "separator", variant: .emptied, sentence: "docs/recipes.md: the present values joined (without `separator`, or with `separator: \"\"`, "
+            + "they run together)"),
+        Documented(key: "broadcast", variant: .removed, sentence: "docs/recipes.md: broadcast: {group: stores}  # with `delivery: broadcast`, "
+            + "a push to this group is one broadcast"),
+        Documented(key: "devices", variant: .emptied, sentence: "docs/simulator.md: device: "
+            + "{ offline_share: 0.1, throttle: drop }   # {} for every default below"),
         Documented(key: "faults", variant: .emptied, sentence: "docs/simulator.md: `faults: {}`, like no `faults:`, injects no fault."),
     ]
 }

@@ -31,7 +31,8 @@ final class SignalStopTests: XCTestCase {
         XCTAssertTrue(signals.stop.isRequested)
         XCTAssertEqual(signals.stop.cause, .interrupted)
         XCTAssertEqual(signals.stop.reason, "SIGINT received; in-flight pushes drained for up to 2.5 s")
-        XCTAssertEqual(said.lines, ["apnsbench: SIGINT: stopping; pushes in flight get 2.5 s to finish, the rest count as not sent (interrupted); signal again to exit at once"])
+        XCTAssertEqual(said.lines, ["apnsbench: SIGINT: stopping; pushes in flight get 2.5 s to finish, the rest count as not sent (interrupted); "
+            + "signal again to exit at once"])
     }
 
     func testSIGTERMMeansExit143() throws {
@@ -58,7 +59,8 @@ final class SignalStopTests: XCTestCase {
 
     func testASecondSignalExitsAtOnceSayingWhatIsLost() {
         let run = SignalStop(drainSeconds: 1) { _ in }
-        XCTAssertEqual(run.action(for: SIGINT), .stop(line: "apnsbench: SIGINT: stopping; pushes in flight get 1 s to finish, the rest count as not sent (interrupted); signal again to exit at once"))
+        XCTAssertEqual(run.action(for: SIGINT), .stop(line: "apnsbench: SIGINT: stopping; pushes in flight get 1 s to finish, "
+            + "the rest count as not sent (interrupted); signal again to exit at once"))
         XCTAssertEqual(run.action(for: SIGTERM), .exitNow(code: 143, line: "apnsbench: SIGTERM again: exiting at once, without a report"))
         XCTAssertEqual(run.action(for: SIGINT), .exitNow(code: 130, line: "apnsbench: SIGINT again: exiting at once, without a report"))
         XCTAssertEqual(run.received, SIGINT, "the first signal is the one the exit code follows")

@@ -49,14 +49,16 @@ final class TakeoutExampleTests: XCTestCase {
             ready(12, phone, 501, "sakura-sushi"),  // not Ann's Android tablet
             Line(line: 13, rule: "activity", to: "unknown_target", priority: 10),  // order 999: one for the event
             ready(14, bo, 502, "pasta-place"),
-            status(15, priority: 10, #"{"timestamp":\#(at(30)),"event":"end","content-state":{"status":"picked_up","items":2},"dismissal-date":\#(at(30) + 900)}"#),
+            status(15, priority: 10,
+                   #"{"timestamp":\#(at(30)),"event":"end","content-state":{"status":"picked_up","items":2},"dismissal-date":\#(at(30) + 900)}"#),
             Line(line: 16, rule: "new_order", to: "no_recipients", priority: 10),  // noodle-bar has no tablets
         ]
     }
 
     func testThePlanIsThePushesWorkedOutByHand() throws {
         let fixture = try HarnessFixture(self)
-        let config = try ReplayRun.configuration(RunRequest(profilePath: HarnessFixture.repo.appendingPathComponent("profiles/examples/takeout/takeout.yaml").path))
+        let profile = HarnessFixture.repo.appendingPathComponent("profiles/examples/takeout/takeout.yaml").path
+        let config = try ReplayRun.configuration(RunRequest(profilePath: profile))
         let path = fixture.path("takeout-plan.ndjson")
         let recipes = try Workloads.recipes(for: config)
         let tally = try PushPlan.walk(try PushPlan.source(config, recipes: recipes),

@@ -63,7 +63,8 @@ final class TuningMatrixTests: XCTestCase {
         for (i, (cell, want)) in zip(outcome.cells, expected).enumerated() {
             let name = "connections=\(want.connections),streams=\(want.streams),coalesce=\(want.coalesce.map { "\($0)ms" } ?? "0")"
             XCTAssertEqual(cell.directory, fixture.path("matrix/" + String(format: "%02d-", i + 1) + name))
-            XCTAssertEqual(cell.settings, ["connections": "\(want.connections)", "streams": "\(want.streams)", "coalesce": want.coalesce.map { "\($0)ms" } ?? "0"])
+            XCTAssertEqual(cell.settings,
+                ["connections": "\(want.connections)", "streams": "\(want.streams)", "coalesce": want.coalesce.map { "\($0)ms" } ?? "0"])
             let report = try RunReport.load(from: cell.directory + "/report.json")
             let c = report.configuration
             XCTAssertEqual(c.transport.connections, want.connections, name)

@@ -20,7 +20,8 @@ final class ChildProcessTests: XCTestCase {
         XCTAssertEqual(apart.errors?.text, "err\n")
         let together = try runChild("/bin/sh", ["-c", "echo out; echo err >&2"], environment: ["UNUSED": "1"])
         XCTAssertEqual(together.output.split(separator: "\n").sorted(), ["err", "out"])
-        XCTAssertEqual(try runChild("/bin/sh", ["-c", "echo $CHILD_VALUE; pwd"], environment: ["CHILD_VALUE": "given"], directory: URL(fileURLWithPath: "/tmp")).output,
+        XCTAssertEqual(try runChild("/bin/sh", ["-c", "echo $CHILD_VALUE; pwd"], environment: ["CHILD_VALUE": "given"],
+            directory: URL(fileURLWithPath: "/tmp")).output,
                        "given\n/tmp\n")
     }
 

@@ -57,13 +57,15 @@ final class CompareEndToEndTests: XCTestCase {
     }
 
     static let honest = "faults:\n  latency: { fixed_ms: 100 }\n"
-    static let planted = "faults:\n  latency: { fixed_ms: 130 }\n  service_unavailable_fraction: 0.03\n"
+    static let planted = "faults:\n  latency: { fixed_ms: 160 }\n  service_unavailable_fraction: 0.03\n"
 
     func testHonestRepeatsPassAndAPlantedRegressionIsCaught() throws {
         let baseline = try run("baseline", simulatorConfig: Self.honest)
         let honest = try run("honest", simulatorConfig: Self.honest)
         let planted = try run("planted", simulatorConfig: Self.planted)
-        let tolerances = ["--abs-floor-ms", "10"]
+        // A 30 ms floor: on a loaded 2-core machine an honest repeat's p90 moves by up to about 20 ms; the planted
+        // latency is 60 ms more.
+        let tolerances = ["--abs-floor-ms", "30"]
 
         let same = try apnsbench(["compare", baseline, honest] + tolerances)
         XCTAssertEqual(same.status, 0, same.output)

@@ -31,7 +31,8 @@ final class EmptyRecordingTests: XCTestCase {
     func testARecordingWhoseEveryLineIsBadIsBadInputNamingTheFileAndTheFirstCause() throws {
         let r = try run(stream: "{\"at\": oops}\n{\"a\":1}\n")
         XCTAssertEqual(r.status, 1, r.output)
-        XCTAssertEqual(r.error, "Error: \(r.stream): no line of the recording is an event: all 2 lines are bad (first: line 1: not JSON (expected a value at byte 8)): nothing to replay (the stream of \(r.profile))")
+        XCTAssertEqual(r.error, "Error: \(r.stream): no line of the recording is an event: all 2 lines are bad (first: line 1: "
+            + "not JSON (expected a value at byte 8)): nothing to replay (the stream of \(r.profile))")
         XCTAssertFalse(r.wroteOut, "nothing ran")
     }
 }

@@ -51,7 +51,8 @@ final class ExitCodeTests: XCTestCase {
         for arguments in [["--help"], ["run", "--help"]] {
             let r = try apnsbench(arguments)
             XCTAssertEqual(r.status, 0, r.output)
-            for code in ["0   done", "1   bad input or setup failure", "3   run stopped at a bad stream line", "64  usage", "99  the run completed", "130 run stopped by SIGINT"] {
+            for code in ["0   done", "1   bad input or setup failure", "3   run stopped at a bad stream line", "64  usage", "99  the run completed",
+                         "130 run stopped by SIGINT"] {
                 XCTAssertTrue(r.output.contains(code), "\(arguments) lacks '\(code)':\n\(r.output)")
             }
         }
@@ -103,7 +104,8 @@ final class ExitCodeTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) written before the exit")
         }
         // The same run with the rule met exits 0; a flag overrides the profile's rule.
-        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--force", "--quiet"], directory: RepoFiles.root)
+        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--force", "--quiet"],
+            directory: RepoFiles.root)
         XCTAssertEqual(met.status, 0, met.output)
         XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)
         XCTAssertFalse(met.output.contains("apnsbench: replaying"), "--quiet drops the start line: \(met.output)")

@@ -17,7 +17,8 @@ final class HdrHistogramInteropTests: XCTestCase {
         let python = try requireTool("python3", package: "python3")
         let probe = try runChild(python, ["-c", "import hdrh"])
         guard probe.status == 0 else {
-            throw InteropError("the Python package hdrhistogram is not installed (\(probe.output.split(separator: "\n").last ?? "")): run scripts/install-deps.sh --test")
+            throw InteropError("the Python package hdrhistogram is not installed (\(probe.output.split(separator: "\n").last ?? "")): "
+                + "run scripts/install-deps.sh --test")
         }
         let directory = try ScratchFolder.make("hdrh-interop", removedBy: addTeardownBlock).path
         let report = Self.makeReport()

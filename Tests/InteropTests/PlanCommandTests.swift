@@ -27,7 +27,8 @@ final class PlanCommandTests: XCTestCase {
         let r = try apnsbench(["plan", "profiles/leave-requests.yaml", "--out", "-"], directory: RepoFiles.root)
         XCTAssertEqual(r.status, 0, r.output)
         let summary = try XCTUnwrap(r.output.split(separator: "\n").first { $0.hasPrefix("plan profiles/leave-requests.yaml: ") }, r.output)
-        let planned = try XCTUnwrap(summary.split(separator: " ").firstIndex(of: "pushes").map { Int(summary.split(separator: " ")[$0 - 1]) } ?? nil, String(summary))
+        let planned = try XCTUnwrap(summary.split(separator: " ").firstIndex(of: "pushes").map { Int(summary.split(separator: " ")[$0 - 1]) } ?? nil,
+            String(summary))
         XCTAssertEqual(r.output.split(separator: "\n").filter { $0.hasPrefix(#"{"n":"#) }.count, planned)
         XCTAssertTrue(r.output.contains("totals add up"), r.output)
         let limited = try apnsbench(["plan", "profiles/leave-requests.yaml", "--out", "-", "--limit", "3", "--quiet"], directory: RepoFiles.root)

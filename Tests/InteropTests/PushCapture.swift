@@ -20,7 +20,8 @@ struct PushCapture {
         XCTAssertTrue(capture.output.wait(timeout: 30) { !$0.isEmpty }, "push-capture.py printed no port")
         port = try XCTUnwrap(capture.output.all.first)
         key = dir.appendingPathComponent("AuthKey_CAPTURE000.p8").path
-        let openssl = try runChild(try requireTool("openssl", package: "openssl"), ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
+        let openssl = try runChild(try requireTool("openssl", package: "openssl"),
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
         XCTAssertEqual(openssl.status, 0, openssl.output)
     }
 

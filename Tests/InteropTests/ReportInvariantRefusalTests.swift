@@ -30,7 +30,8 @@ final class ReportInvariantRefusalTests: XCTestCase {
     func assertRefused(_ result: (status: Int32, output: String), _ path: String, planned: Int,
                        file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.status, 1, result.output, file: file, line: line)
-        XCTAssertTrue(result.output.contains("\(path): pushes.planned: expected \(planned + 1) (delivered + rejected + failed + timedOut + notSent), found \(planned)"),
+        XCTAssertTrue(result.output.contains("\(path): pushes.planned: expected \(planned + 1) (delivered + rejected + failed + timedOut + notSent), "
+            + "found \(planned)"),
                       result.output, file: file, line: line)
         XCTAssertTrue(result.output.contains("\(path): pushes.balanced"), result.output, file: file, line: line)
     }

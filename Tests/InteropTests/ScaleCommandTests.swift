@@ -107,7 +107,8 @@ final class ScaleCommandTests: XCTestCase {
 
         let onto = try apnsbench(["scale", recording, "--profile", "profiles/order-changes.yaml", "--factor", "2", "--out", recording])
         XCTAssertEqual(onto.status, 64, onto.output)
-        XCTAssertTrue(onto.output.contains("Error: --out \(recording) is the recording \(recording), an input of this command: write elsewhere (no command writes over its own input)\n"), onto.output)
+        XCTAssertTrue(onto.output.contains("Error: --out \(recording) is the recording \(recording), an input of this command: "
+            + "write elsewhere (no command writes over its own input)\n"), onto.output)
         let ontoDead = try apnsbench(["scale", recording, "--profile", "profiles/order-changes.yaml", "--factor", "2", "--out", out,
                                       "--dead-tokens", "profiles/streams/order-changes.dead-tokens"])
         XCTAssertEqual(ontoDead.status, 64, ontoDead.output)

@@ -27,7 +27,8 @@ final class SimulatorReportTests: XCTestCase {
         let sent = try send(sim)
         XCTAssertEqual(sent.status, 0, sent.output)
         let control = try XCTUnwrap(sim.child.output.all.first { $0.hasPrefix("control: ") }.map { String($0.dropFirst(9)) })
-        let post = try runChild("/usr/bin/env", ["python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(urllib.request.Request(sys.argv[1], method='POST')).status)", control])
+        let post = try runChild("/usr/bin/env", ["python3", "-c", "import sys, urllib.request; "
+            + "print(urllib.request.urlopen(urllib.request.Request(sys.argv[1], method='POST')).status)", control])
         XCTAssertEqual(post.output.trimmingCharacters(in: .whitespacesAndNewlines), "202", post.output)
         XCTAssertEqual(try sim.child.wait(bound: 60), 0, sim.child.output.text)
         XCTAssertTrue(sim.child.output.text.contains("apnsbench simulate: stopped (POST /stop)"), sim.child.output.text)
@@ -38,7 +39,8 @@ final class SimulatorReportTests: XCTestCase {
     func python(_ sim: SimulateProcess, pushes: Int, planted: Bool) throws -> (status: Int32, output: String) {
         var env = ["BEARER": String(sim.bearer.dropFirst("bearer ".count)), "BAD_PAYLOAD_EVERY": "100", "UNDECODABLE_EVERY": "100"]
         if planted { env["BAD_TOPIC_EVERY"] = "100" }
-        return try runChild("/usr/bin/env", ["python3", Self.peers.appendingPathComponent("h2_sender.py").path, sim.host, String(sim.port), String(pushes), "2"],
+        return try runChild("/usr/bin/env", ["python3", Self.peers.appendingPathComponent("h2_sender.py").path, sim.host, String(sim.port),
+            String(pushes), "2"],
                             environment: env)
     }
 

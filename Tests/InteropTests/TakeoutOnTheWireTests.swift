@@ -28,7 +28,8 @@ final class TakeoutOnTheWireTests: XCTestCase {
             var headers = ["apns-push-type=\(json["push_type"]!)", "apns-topic=\(json["topic"]!)", "apns-priority=\(json["priority"]!)"]
             if let c = json["collapse_id"] { headers.append("apns-collapse-id=\(c)") }
             if json["expiration_after_send"] != nil { headers.append("apns-expiration=*") }
-            planned.append("/3/device/\(json["token"]!) " + headers.sorted().joined(separator: " ") + " body=" + SHA256Hasher.hex(SHA256Hasher.hash(Array(payload.utf8))))
+            planned.append("/3/device/\(json["token"]!) " + headers.sorted().joined(separator: " ")
+                + " body=" + SHA256Hasher.hex(SHA256Hasher.hash(Array(payload.utf8))))
         }
         // Each request captured, in the same form (the headers that the plan names).
         let named = ["apns-push-type", "apns-topic", "apns-priority", "apns-collapse-id", "apns-expiration"]

@@ -44,7 +44,8 @@ final class ThirdPartyClientTests: XCTestCase {
         let python = try requireTool("python3", package: "python3")
         let probe = try runChild(python, ["-c", "import aioapns"])
         guard probe.status == 0 else {
-            throw InteropError("the Python library aioapns is not installed (\(probe.output.split(separator: "\n").last ?? "")): run scripts/install-deps.sh --test")
+            throw InteropError("the Python library aioapns is not installed (\(probe.output.split(separator: "\n").last ?? "")): "
+                + "run scripts/install-deps.sh --test")
         }
         let sim = try SimulateProcess()
         addTeardownBlock { _ = sim.stop() }

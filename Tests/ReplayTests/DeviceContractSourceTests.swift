@@ -18,7 +18,8 @@ final class DeviceContractSourceTests: XCTestCase {
     static let token = String(repeating: "ab", count: 80)
 
     static func body(event: String, responseTime: String, reason: String = #""Dentist""#) -> String {
-        #"{"aps":{"timestamp":1,"event":"\#(event)","attributes":{"id":"E0D6","studentName":"A","studentId":1,"requestTime":766490000,"reason":\#(reason)},"content-state":{"status":"approved","responseTime":\#(responseTime)}}}"#
+        #"{"aps":{"timestamp":1,"event":"\#(event)","attributes":{"id":"E0D6","studentName":"A","studentId":1,"requestTime":766490000,"reason":\#(reason)},"#
+            + #""content-state":{"status":"approved","responseTime":\#(responseTime)}}}"#
     }
 
     /// The pushes a stage hands on, with their marks, from `bodies` (kind, body).

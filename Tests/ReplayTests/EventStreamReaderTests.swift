@@ -11,7 +11,8 @@ final class EventStreamReaderTests: XCTestCase {
 
     func testReadsRecords() throws {
         let path = StreamTestFiles.write("""
-            {"at":"2025-04-16T10:00:00.000Z","kind":"leave.created","request_id":22,"student_id":1427,"student_name":"John \\"JD\\" Doe 🎒 Nguyễn","reason":null,"store_ids":[1,2,5]}
+            {"at":"2025-04-16T10:00:00.000Z","kind":"leave.created","request_id":22,"student_id":1427,"student_name":"John \\"JD\\" Doe 🎒 \
+            Nguyễn","reason":null,"store_ids":[1,2,5]}
             {"at":"2025-04-16T10:01:10.000Z","kind":"leave.token","request_id":22}
 
             {"at":"2025-04-16T12:04:52+02:00","kind":"leave.status","request_id":22,"status":"approved"}
@@ -163,7 +164,8 @@ final class EventStreamReaderTests: XCTestCase {
         for index in 0 ..< count {
             let seconds = index / 100
             let at = Timestamp.iso8601(millis: t0 + Int64(seconds) * 1000 + Int64(index % 100) * 10)
-            chunk += #"{"at":"\#(at)","kind":"leave.created","request_id":\#(index),"student_id":\#(index % 5000),"student_name":"Student \"\#(index)\" Nguyễn 🎒","reason":null,"store_ids":[1,2,\#(index % 7)],"note":"padding padding padding padding padding padding padding padding"}"# + "\n"
+            chunk += #"{"at":"\#(at)","kind":"leave.created","request_id":\#(index),"student_id":\#(index % 5000),"student_name":"Student \"\#(index)\" "#
+                + #"Nguyễn 🎒","reason":null,"store_ids":[1,2,\#(index % 7)],"note":"padding padding padding padding padding padding padding padding"}"# + "\n"
             if chunk.utf8.count > 1 << 20 {
                 fileBytes += chunk.utf8.count
                 handle.write(Data(chunk.utf8))

@@ -9,7 +9,8 @@ final class FlatJSONNestedTests: XCTestCase {
     }
 
     private let sample = #"""
-        {"at":"2025-04-16T10:00:00Z","method":"POST","body":{"name":"Zo\u00eb \"Z\" O\\Brien\n🎒","store_ids":[1, 2,5],"n":5,"nul":null,"ids":[1,"x"],"big":99999999999999999999,"meta":{"deep":{"level":3,"tag":"t\tx"},"note":"m"}},"other":1,"gone":null}
+        {"at":"2025-04-16T10:00:00Z","method":"POST","body":{"name":"Zo\u00eb \"Z\" O\\Brien\n🎒","store_ids":[1, \#
+        2,5],"n":5,"nul":null,"ids":[1,"x"],"big":99999999999999999999,"meta":{"deep":{"level":3,"tag":"t\tx"},"note":"m"}},"other":1,"gone":null}
         """#
 
     func testNestedStringsWithEscapesAndArraysOfInts() throws {

@@ -18,7 +18,8 @@ final class FlatJSONTests: XCTestCase {
     // MARK: Values
 
     func testTheSampleLine() throws {
-        let text = #"{"at":"2025-04-16T10:00:00.000Z","kind":"leave.created","request_id":22,"student_id":1427,"student_name":"John \"JD\" Doe 🎒 Nguyễn","reason":null,"store_ids":[1,2,5]}"#
+        let text = #"{"at":"2025-04-16T10:00:00.000Z","kind":"leave.created","request_id":22,"student_id":1427,"student_name":"John \"JD\" Doe 🎒 Nguyễn","#
+            + #""reason":null,"store_ids":[1,2,5]}"#
         let object = try FlatJSON.parse(text, line: 7)
         XCTAssertEqual(object.line, 7)
         XCTAssertEqual(object.keys, ["at", "kind", "request_id", "student_id", "student_name", "reason", "store_ids"])
@@ -38,7 +39,8 @@ final class FlatJSONTests: XCTestCase {
     }
 
     func testStringEscapes() throws {
-        let text = #"{"q":"say \"hi\"","b":"back\\slash","s":"a\/b","c":"\b\f\n\r\t","e":"caf\u00e9","E":"caf\u00C9","p":"bag \ud83c\udf92!","raw":"🎒 é Nguyễn 日本語 Кириллица العربية","nul":"\u0000","bmp":"\u20ac\uFFFF"}"#
+        let text = #"{"q":"say \"hi\"","b":"back\\slash","s":"a\/b","c":"\b\f\n\r\t","e":"caf\u00e9","E":"caf\u00C9","p":"bag \ud83c\udf92!","raw":"🎒 é "#
+            + #"Nguyễn 日本語 Кириллица العربية","nul":"\u0000","bmp":"\u20ac\uFFFF"}"#
         let object = try FlatJSON.parse(text)
         XCTAssertEqual(try object.string("q"), "say \"hi\"")
         XCTAssertEqual(try object.string("b"), "back\\slash")
@@ -62,7 +64,8 @@ final class FlatJSONTests: XCTestCase {
     }
 
     func testNumbers() throws {
-        let object = try FlatJSON.parse(#"{"zero":0,"neg":-17,"max":9223372036854775807,"min":-9223372036854775808,"big":9223372036854775808,"frac":1.5,"one":1.0,"exp":2e3,"negexp":-1.25E-2,"huge":1e999}"#)
+        let object = try FlatJSON.parse(#"{"zero":0,"neg":-17,"max":9223372036854775807,"min":-9223372036854775808,"big":9223372036854775808,"frac":1.5,"#
+            + #""one":1.0,"exp":2e3,"negexp":-1.25E-2,"huge":1e999}"#)
         XCTAssertEqual(try object.int("zero"), 0)
         XCTAssertEqual(try object.int("neg"), -17)
         XCTAssertEqual(try object.int("max"), Int.max)
@@ -96,7 +99,8 @@ final class FlatJSONTests: XCTestCase {
     }
 
     func testArrays() throws {
-        let object = try FlatJSON.parse(#"{"ids":[ 1 , -2,3 ],"none":[],"spaced":[ ],"names":["a","b\n","🎒"],"mixed":[1,2,"3"],"floats":[1,2.5],"nested":[[1],{"a":[2]}],"bools":[true]}"#)
+        let object = try FlatJSON.parse(#"{"ids":[ 1 , -2,3 ],"none":[],"spaced":[ ],"names":["a","b\n","🎒"],"mixed":[1,2,"3"],"floats":[1,2.5],"nested":[[1],"#
+            + #"{"a":[2]}],"bools":[true]}"#)
         XCTAssertEqual(try object.intArray("ids"), [1, -2, 3])
         XCTAssertEqual(try object.intArray("none"), [])
         XCTAssertEqual(try object.intArray("spaced"), [])
@@ -272,7 +276,8 @@ final class FlatJSONTests: XCTestCase {
     func testNeverCrashesOnArbitraryInput() {
         var random = StreamTestRandom(seed: 7)
         let seeds = [
-            #"{"at":"2025-04-16T10:00:00.000Z","kind":"leave.created","request_id":22,"student_name":"John \"JD\" Doe 🎒 Nguyễn","reason":null,"store_ids":[1,2,5]}"#,
+            #"{"at":"2025-04-16T10:00:00.000Z","kind":"leave.created","request_id":22,"student_name":"John \"JD\" Doe 🎒 Nguyễn","reason":null,"#
+                + #""store_ids":[1,2,5]}"#,
             #"{"a":{"b":[1,2,{"c":"\ud83c\udf92"}]},"n":-1.5e-3,"t":true,"f":false,"s":"\u00e9\\\/"}"#,
         ].map { Array($0.utf8) }
         let interesting: [UInt8] = Array("{}[]\",:\\u0123456789abcdefEe+-.tnrfl ".utf8) + [0x00, 0x0A, 0x7F, 0x80, 0xBF, 0xC3, 0xE0, 0xED, 0xF0, 0xF4, 0xFF]

@@ -11,7 +11,8 @@ final class LeaveRequestRecipeTests: XCTestCase {
     func testLateTokenStatusChangesBeforeItAreNotSentAfterItAreSent() throws {
         let token = String(repeating: "9f", count: 80)
         let lines = [
-            #"{"at":"2025-04-16T10:00:00Z","kind":"leave.created","request_id":22,"student_id":1427,"student_name":"John Doe","request_type":"early","reason":"Doctor appointment","activity_id":"E0D62919-9EF2-49C6-A108-85A227AF3904","token":null}"#,
+            #"{"at":"2025-04-16T10:00:00Z","kind":"leave.created","request_id":22,"student_id":1427,"student_name":"John Doe","request_type":"early","#
+                + #""reason":"Doctor appointment","activity_id":"E0D62919-9EF2-49C6-A108-85A227AF3904","token":null}"#,
             #"{"at":"2025-04-16T10:01:00Z","kind":"leave.status","request_id":22,"status":"pending","staff_id":101,"staff_name":"Jane Smith"}"#,
             #"{"at":"2025-04-16T10:02:00Z","kind":"leave.token","request_id":22,"activity_id":"E0D62919-9EF2-49C6-A108-85A227AF3904","token":"\#(token)"}"#,
             #"{"at":"2025-04-16T10:04:52Z","kind":"leave.status","request_id":22,"status":"approved","staff_id":101,"staff_name":"Jane Smith"}"#,
@@ -48,7 +49,8 @@ final class LeaveRequestRecipeTests: XCTestCase {
         let iso = try String(contentsOfFile: RepoFiles.path("profiles/examples/templates/leave-requests-iso-dates.json"), encoding: .utf8)
         let token = String(repeating: "9f", count: 80)
         let lines = [
-            #"{"at":"2025-04-16T10:00:00.500Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","reason":null,"activity_id":"E0D6","token":"\#(token)"}"#,
+            #"{"at":"2025-04-16T10:00:00.500Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","reason":null,"#
+                + #""activity_id":"E0D6","token":"\#(token)"}"#,
             #"{"at":"2025-04-16T10:04:52Z","kind":"leave.status","request_id":1,"status":"approved"}"#,
         ]
         let ledger = WorkloadLedger()
@@ -61,10 +63,12 @@ final class LeaveRequestRecipeTests: XCTestCase {
     }
 
     func testTimeFormatsWriteTheNumberEachDateStrategyReads() throws {
-        let t = #"{"aps":{"event":"{{event}}","a":"{{#response_time|reference_date}}","b":"{{#request_time|unix}}","c":"{{#timestamp}}"},"d":"{{reason|or_empty}}"}"#
+        let t = #"{"aps":{"event":"{{event}}","a":"{{#response_time|reference_date}}","b":"{{#request_time|unix}}","c":"{{#timestamp}}"},"#
+            + #""d":"{{reason|or_empty}}"}"#
         let token = String(repeating: "9f", count: 80)
         let lines = [
-            #"{"at":"2001-01-01T00:00:01.250Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","token":"\#(token)"}"#,
+            #"{"at":"2001-01-01T00:00:01.250Z","kind":"leave.created","request_id":1,"student_id":7,"student_name":"A","request_type":"early","#
+                + #""token":"\#(token)"}"#,
             #"{"at":"2025-04-16T10:04:52.125Z","kind":"leave.status","request_id":1,"status":"approved"}"#,
         ]
         let ledger = WorkloadLedger()

@@ -37,7 +37,8 @@ final class MixedWorkloadTests: XCTestCase {
         while true {
             switch source.next(into: &push) {
             case .push:
-                byKind[push.kind, default: []].append(Pulled(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self), priority: push.priority.rawValue))
+                byKind[push.kind, default: []].append(Pulled(token: push.deviceToken, body: String(decoding: push.body, as: UTF8.self),
+                    priority: push.priority.rawValue))
                 times.append(push.recordedMillis)
             case .notSent(let cause): notSent[cause.rawValue, default: 0] += 1
             case .idle: continue
@@ -73,8 +74,10 @@ final class MixedWorkloadTests: XCTestCase {
 
     func testPartsInterleaveInRecordedTimeFromTheirOwnStarts() throws {
         // Two recordings from different days: aligned at their first events, they run side by side.
-        let day1 = (0..<50).map { "{\"at\":\"2025-02-02T04:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\",\"token\":\"\(String(repeating: "a1", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
-        let day2 = (0..<50).map { "{\"at\":\"2024-06-01T10:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\",\"token\":\"\(String(repeating: "b2", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
+        let day1 = (0..<50).map { "{\"at\":\"2025-02-02T04:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\","
+            + "\"token\":\"\(String(repeating: "a1", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
+        let day2 = (0..<50).map { "{\"at\":\"2024-06-01T10:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\","
+            + "\"token\":\"\(String(repeating: "b2", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
         let a = StreamTestFiles.write(day1.joined(separator: "\n") + "\n", for: self)
         let b = StreamTestFiles.write(day2.joined(separator: "\n") + "\n", for: self)
         let parts = [part("cdbl-leave", stream: a), part("cdbl-leave", stream: b)]
@@ -93,7 +96,8 @@ final class MixedWorkloadTests: XCTestCase {
     }
 
     func testABadLineUnderStopEndsTheWholeMixAndEveryPlannedPushIsCounted() throws {
-        let good = (0..<30).map { "{\"at\":\"2025-02-02T04:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\",\"token\":\"\(String(repeating: "c3", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
+        let good = (0..<30).map { "{\"at\":\"2025-02-02T04:00:\(String(format: "%02d", $0))Z\",\"kind\":\"notify\","
+            + "\"token\":\"\(String(repeating: "c3", count: 32))\",\"type\":\"LEAVE_APPROVED\",\"title\":\"t\",\"body\":\"b\",\"category\":\"LEAVE_STATUS\"}" }
         var broken = good
         broken[10] = "{not json"
         let parts = [part("cdbl-leave", stream: StreamTestFiles.write(good.joined(separator: "\n") + "\n", for: self)),

@@ -116,7 +116,8 @@ final class NotifyRecipeTests: XCTestCase {
         XCTAssertEqual(ledger.badLines.map(\.cause),
                        ["bad_value", "bad_value", "wrong_type", "bad_value", "bad_value", "missing_field", "unknown_kind", "bad_value"])
         XCTAssertEqual(ledger.badLines[0].detail,
-                       "line 2: bad value in field 'type': 'WORK_ENTRY_APPROVED' is not one of LEAVE_APPROVED, LEAVE_CANCELLED, LEAVE_PENDING, LEAVE_REJECTED, LEAVE_SUBMITTED")
+                       "line 2: bad value in field 'type': 'WORK_ENTRY_APPROVED' is not one of LEAVE_APPROVED, LEAVE_CANCELLED, LEAVE_PENDING, LEAVE_REJECTED, "
+                           + "LEAVE_SUBMITTED")
         XCTAssertEqual(ledger.badLines[1].detail, "line 3: bad value in field 'priority': '7' is not one of 10, 5")
         XCTAssertTrue(ledger.badLines[3].detail.contains("field 'token'"), ledger.badLines[3].detail)
         XCTAssertTrue(ledger.badLines[5].detail.contains("'token'"), ledger.badLines[5].detail)
@@ -150,7 +151,8 @@ final class NotifyRecipeTests: XCTestCase {
     }
 
     func testASlotTheRecipeCannotFillIsRefusedAndTheRecipesAreNamedForTheirApps() throws {
-        XCTAssertThrowsError(try ShippedRecipes.withTemplate("cdbl-leave", #"{"aps":{"alert":{"title":"{{title}}","body":"{{student_name}}"}}}"#, for: self)) { error in
+        XCTAssertThrowsError(try ShippedRecipes.withTemplate("cdbl-leave", #"{"aps":{"alert":{"title":"{{title}}","body":"{{student_name}}"}}}"#,
+            for: self)) { error in
             XCTAssertTrue("\(error)".contains("has no source for slot 'student_name' of "), "\(error)")
             XCTAssertTrue("\(error)".contains("cdbl-leave.yaml:"), "the recipe's file and line: \(error)")
         }

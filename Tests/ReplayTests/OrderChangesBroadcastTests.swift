@@ -12,7 +12,8 @@ final class OrderChangesBroadcastTests: XCTestCase {
 
     func register(_ at: Int, _ device: String, _ token: String, _ stores: [Int], channel: Int? = nil) -> String {
         let sub = channel.map { #","input_push_channel":\#($0)"# } ?? ""
-        return #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"device.register","device_id":"\#(device)","push_token":"\#(token)","store_ids":\#(stores)\#(sub)}"#
+        return #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"device.register","device_id":"\#(device)","push_token":"\#(token)","#
+            + #""store_ids":\#(stores)\#(sub)}"#
     }
     func change(_ at: Int, store: Int) -> String {
         #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"order.change","store_id":\#(store),"totalOrders":3,"lateOrders":1,"totalItems":9}"#
@@ -71,7 +72,8 @@ final class OrderChangesBroadcastTests: XCTestCase {
         }
         XCTAssertEqual(try Workloads.recipes(for: config("order-changes")).map(\.broadcasts), [true])
         XCTAssertThrowsError(try Workloads.recipes(for: config("leave-requests"))) { error in
-            XCTAssertEqual("\(error)", "\(RepoFiles.recipe("leave-requests")): delivery is broadcast, but the recipe names no broadcast group: add 'broadcast: {group: G}' (a group whose members' activities subscribe to its key's channel with 'subscribe:'), or deliver to devices")
+            XCTAssertEqual("\(error)", "\(RepoFiles.recipe("leave-requests")): delivery is broadcast, but the recipe names no broadcast group: "
+                + "add 'broadcast: {group: G}' (a group whose members' activities subscribe to its key's channel with 'subscribe:'), or deliver to devices")
         }
     }
 

@@ -33,10 +33,12 @@ final class OrderChangesRecipeTests: XCTestCase {
     }
 
     func register(_ at: Int, _ device: String, _ token: String, _ stores: [Int]) -> String {
-        #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"device.register","device_id":"\#(device)","push_token":"\#(token)","store_ids":\#(stores)}"#
+        #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"device.register","device_id":"\#(device)","push_token":"\#(token)","#
+            + #""store_ids":\#(stores)}"#
     }
     func change(_ at: Int, store: Int, orders: Int = 15, late: Int = 3, items: Int = 42, extra: String = "") -> String {
-        #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"order.change","store_id":\#(store),"totalOrders":\#(orders),"lateOrders":\#(late),"totalItems":\#(items)\#(extra)}"#
+        #"{"at":"2025-02-25T10:00:\#(String(format: "%02d", at))Z","kind":"order.change","store_id":\#(store),"totalOrders":\#(orders),"lateOrders":\#(late),"#
+            + #""totalItems":\#(items)\#(extra)}"#
     }
 
     func testOrderChangeFansOutToEveryFollowerWithTheSeedPayload() throws {

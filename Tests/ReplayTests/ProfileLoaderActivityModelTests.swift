@@ -20,7 +20,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
 
     /// A single-workload profile in `dir` with `extra` lines after the workload's keys.
     func profile(_ extra: String, pushType: String = "liveactivity") -> String {
-        "name: m\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\npush_type: \(pushType)\nbundle_id: com.example.a\n" + extra
+        "name: m\nworkload: leave-requests\nstream: s.ndjson\nrecipe: \(RepoFiles.recipe("leave-requests"))\npush_type: \(pushType)\n"
+            + "bundle_id: com.example.a\n" + extra
     }
 
     func load(_ yaml: String) throws -> RunConfig {
@@ -53,7 +54,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
         let c = try load(profile("activity_model: models/LeaveRequestAttributes.swift\nactivity_model_type: LeaveRequestAttributes\ndate_decoding: iso8601\n"))
         let path = dir.appendingPathComponent("models/LeaveRequestAttributes.swift").path
         XCTAssertEqual(c.workload.activityModel,
-                       RunConfig.ActivityModelFile(path: path, sha256: try FileDigest.sha256(path: path), attributesType: "LeaveRequestAttributes", dateDecoding: .iso8601))
+                       RunConfig.ActivityModelFile(path: path, sha256: try FileDigest.sha256(path: path), attributesType: "LeaveRequestAttributes",
+                                                   dateDecoding: .iso8601))
         // The configuration a report embeds carries all four.
         let json = String(decoding: try JSONEncoder().encode(c), as: UTF8.self)
         for key in ["\"activityModel\"", "\"sha256\"", "\"attributesType\"", "\"dateDecoding\":\"iso8601\""] {
@@ -98,7 +100,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
             """
         try model.write(to: dir.appendingPathComponent("models/Beta.swift"), atomically: true, encoding: .utf8)
         let file = "activity_model: models/Beta.swift\n"
-        assertError(profile(file), file: "models/Beta.swift", line: 6, mentions: ["'BETA'", "'activity_model_flags' (in ", "p.yaml:7 names in 'activity_model'"])
+        assertError(profile(file), file: "models/Beta.swift", line: 6,
+                    mentions: ["'BETA'", "'activity_model_flags' (in ", "p.yaml:7 names in 'activity_model'"])
         let set = try XCTUnwrap(load(profile(file + "activity_model_flags: [BETA]\n")).workload.activityModel)
         XCTAssertEqual(set.flags, ["BETA"])
         let check = try ActivityModelLoader.check(set, profile: "p.yaml")
@@ -125,7 +128,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
         assertError(profile("activity_model: [a, b]\n"), line: 7, mentions: ["'activity_model' must be a non-empty string"])
         assertError(profile(model, pushType: "alert"), line: 7, mentions: ["'activity_model' applies to Live Activity pushes", "sends alert pushes"])
         assertError(profile("slo_max_would_not_decode: 0\n"), line: 7, mentions: ["'slo_max_would_not_decode' needs activity_model"])
-        assertError(profile(model + "slo_max_would_not_decode: 1.5\n"), line: 8, mentions: ["'slo_max_would_not_decode' must be a share between 0 and 1, found 1.5"])
+        assertError(profile(model + "slo_max_would_not_decode: 1.5\n"), line: 8,
+                    mentions: ["'slo_max_would_not_decode' must be a share between 0 and 1, found 1.5"])
         XCTAssertEqual(try load(profile(model + "slo_max_would_not_decode: 0\n")).slo.maxWouldNotDecode, 0)
     }
 
@@ -134,7 +138,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
             name: m
             workload: mix
             mix:
-              - {workload: leave-requests, stream: a.ndjson, recipe: \(RepoFiles.recipe("leave-requests")), bundle_id: com.example.a, activity_model: models/LeaveRequestAttributes.swift}
+              - {workload: leave-requests, stream: a.ndjson, recipe: \(RepoFiles.recipe("leave-requests")), bundle_id: com.example.a, activity_model: \
+            models/LeaveRequestAttributes.swift}
               - {workload: cdbl-leave, stream: b.ndjson, recipe: \(RepoFiles.recipe("cdbl-leave")), push_type: alert, bundle_id: com.example.b}
 
             """
@@ -144,7 +149,8 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
                     mentions: ["'activity_model' belongs to each part of 'mix:'"])
         assertError(mix.replacingOccurrences(of: "bundle_id: com.example.a,", with: "bundle_id: com.example.a, date_decoding: iso,"), line: 4,
                     mentions: ["'mix[0].date_decoding' must be one of"])
-        assertError(mix.replacingOccurrences(of: "bundle_id: com.example.b}", with: "bundle_id: com.example.b, activity_model: models/LeaveRequestAttributes.swift}"),
+        assertError(mix.replacingOccurrences(of: "bundle_id: com.example.b}",
+                                             with: "bundle_id: com.example.b, activity_model: models/LeaveRequestAttributes.swift}"),
                     line: 4, mentions: ["'activity_model' applies to Live Activity pushes", "its part cdbl-leave"])
     }
 }

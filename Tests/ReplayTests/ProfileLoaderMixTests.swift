@@ -64,7 +64,8 @@ final class ProfileLoaderMixTests: XCTestCase {
         assertError(mix.replacingOccurrences(of: "workload: cdbl-leave", with: "workload: cdbl"), line: 5,
                     mentions: ["'mix[1].workload' is 'cdbl', but its recipe \(RepoFiles.recipe("cdbl-leave")) is 'cdbl-leave'"])
         assertError(mix.replacingOccurrences(of: "push_type: alert", with: "push_type: loud"), line: 8, mentions: ["'push_type'", "loud"])
-        assertError("name: s\nworkload: cdbl-leave\nstream: s\nrecipe: recipes/cdbl-leave.yaml\nbundle_id: b\nmix: []\n", line: 6, mentions: ["'mix' goes with 'workload: mix'"])
+        assertError("name: s\nworkload: cdbl-leave\nstream: s\nrecipe: recipes/cdbl-leave.yaml\nbundle_id: b\nmix: []\n", line: 6,
+            mentions: ["'mix' goes with 'workload: mix'"])
     }
 
     func testTheConfigurationsRulesHoldForAMix() {

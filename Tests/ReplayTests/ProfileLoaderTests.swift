@@ -92,10 +92,12 @@ final class ProfileLoaderTests: XCTestCase {
     /// `workload:` beside `recipe:` is optional; given, it must be the recipe's name. Without it the workload
     /// is the recipe's name; `template:` is no key of a profile any more (each push rule names its template).
     func testTheWorkloadIsTheRecipesName() throws {
-        XCTAssertThrowsError(try ProfileLoader.parse(yaml: base.replacingOccurrences(of: "workload: order-changes", with: "workload: leave-requests"), file: "p.yaml")) { error in
+        XCTAssertThrowsError(try ProfileLoader.parse(yaml: base.replacingOccurrences(of: "workload: order-changes", with: "workload: leave-requests"),
+            file: "p.yaml")) { error in
             XCTAssertEqual((error as? ProfileError)?.line, 2, "\(error)")
             XCTAssertEqual((error as? ProfileError)?.message,
-                           "'workload' is 'leave-requests', but the recipe \(RepoFiles.recipe("order-changes")) is 'order-changes' (the workload is the recipe's; 'workload: mix' mixes recipes)")
+                           "'workload' is 'leave-requests', but the recipe \(RepoFiles.recipe("order-changes")) "
+                               + "is 'order-changes' (the workload is the recipe's; 'workload: mix' mixes recipes)")
         }
         let unnamed = try ProfileLoader.parse(yaml: base.replacingOccurrences(of: "workload: order-changes\n", with: ""), file: "p.yaml")
         XCTAssertEqual(unnamed.workload.name, "order-changes")

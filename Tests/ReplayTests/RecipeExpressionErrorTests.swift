@@ -6,7 +6,8 @@ import XCTest
 /// Every mistake in an expression is refused when the recipe is loaded, naming the file, the line, the key
 /// and the column in the expression, and saying what was expected there; the messages are asserted whole.
 extension RecipeLoaderErrorTests {
-    private static let fields = "      request_id: int\n      status: string\n      title: string\n      note: string?\n      count: int\n      tags: '[string]'\n"
+    private static let fields = "      request_id: int\n      status: string\n      title: string\n      note: string?\n      count: int\n"
+        + "      tags: '[string]'\n"
 
     /// The `status` event with a push rule whose line 23 is `extra`.
     private func rule(_ extra: String) -> String {
@@ -54,7 +55,8 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAddingTextToANumberSaysHowToConvert() {
-        assertWhen("count + 'x' == 'y'", "column 7: '+' does not apply to int and string; it takes two ints, two doubles, two strings, two lists, or a timestamp and a duration or int seconds (convert with int(), double() or string())")
+        assertWhen("count + 'x' == 'y'", "column 7: '+' does not apply to int and string; it takes two ints, two doubles, two strings, two lists, "
+            + "or a timestamp and a duration or int seconds (convert with int(), double() or string())")
     }
 
     func testMixingIntsAndDoublesInArithmeticIsRefusedAsInCEL() {
@@ -78,7 +80,8 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAnUnknownFunctionListsTheFunctions() {
-        assertWhen("lower(status) == 'x'", "column 1: 'lower' is not a function (functions: has, size, int, double, string, timestamp, duration, startsWith, endsWith, contains)")
+        assertWhen("lower(status) == 'x'", "column 1: 'lower' is not a function (functions: has, size, int, double, string, timestamp, duration, startsWith, "
+            + "endsWith, contains)")
     }
 
     func testHasTakesAFieldSelection() {
@@ -106,7 +109,8 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAConditionCannotReadTheRecipient() {
-        assertWhen("recipient.platform == 'ios'", "column 1: 'recipient.platform' is not known in a condition, which is tested once per event before its recipients are known: filter them with 'to: {group: G, key: …, where: …}'")
+        assertWhen("recipient.platform == 'ios'", "column 1: 'recipient.platform' is not known in a condition, "
+            + "which is tested once per event before its recipients are known: filter them with 'to: {group: G, key: …, where: …}'")
     }
 
     func testANumberTooLargeForAnIntIsRefused() {
@@ -127,8 +131,10 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAFilterGoesWithAGroup() {
-        assertRefused(recipe(fields: Self.fields, push: "    push:\n      to: {entity: request, key: request_id, where: 'true'}\n      template: t.json\n"), line: 21,
-                      "'events.status.push.to.where' does not go with 'entity': 'to' is {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
+        assertRefused(recipe(fields: Self.fields, push: "    push:\n      to: {entity: request, key: request_id, where: 'true'}\n      template: t.json\n"),
+                      line: 21,
+                      "'events.status.push.to.where' does not go with 'entity': 'to' is {token: FIELD}, "
+                          + "{entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
     }
 
     func testAComputedPriorityMustBeAnInt() {
@@ -148,7 +154,9 @@ extension RecipeLoaderErrorTests {
 
     func testASlotExpressionWithAMistakeNamesTheSlot() {
         assertRefused(rule("      slots: {title: \"'Request ' + request_id\"}\n"), line: 23,
-                      "'events.status.push.slots.title' column 12: '+' does not apply to string and int; it takes two ints, two doubles, two strings, two lists, or a timestamp and a duration or int seconds (convert with int(), double() or string()), in \"'Request ' + request_id\"")
+                      "'events.status.push.slots.title' column 12: '+' does not apply to string and int; it takes two ints, two doubles, two strings, "
+                          + "two lists, or a timestamp and a duration or int seconds (convert with int(), double() or string()), "
+                          + "in \"'Request ' + request_id\"")
     }
 
     func testAnIntegerSlotFilledByATextExpressionIsRefused() throws {
@@ -170,7 +178,8 @@ extension RecipeLoaderErrorTests {
     /// Found by the recipe fuzzer: YAML counts a lone carriage return as a line break, so a syntax error's
     /// line can be past the last `\n`-separated line; the message shows the last lines instead of crashing.
     func testASyntaxErrorPastTheLastNewlineIsAnErrorNotACrash() {
-        let yaml = "recipe:\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r fuzafter_end:ons\nevents:\n  leave.created:\n    maa.created}\n    fields: {request_id: int, sputring}\n    push:\n     id: int, sputring}\n    push:\n      when: \"has(request.toke] e + 600\"\n"
+        let yaml = "recipe:\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r\r fuzafter_end:ons\nevents:\n  leave.created:\n    maa.created}\n"
+            + "    fields: {request_id: int, sputring}\n    push:\n     id: int, sputring}\n    push:\n      when: \"has(request.toke] e + 600\"\n"
         XCTAssertThrowsError(try RecipeLoader.load(yaml: yaml, file: file)) { XCTAssertTrue($0 is ProfileError, "\($0)") }
     }
 }

@@ -161,7 +161,8 @@ final class RecipeExpressionReplayTests: XCTestCase {
     func testRequireNamesAnEntityTheEventNames() {
         let yaml = recipe().replacingOccurrences(of: "    match: {kind: phone}\n", with: "    match: {kind: phone}\n    require: delivery\n")
         XCTAssertThrowsError(try RecipeLoader.load(yaml: yaml, file: file)) { error in
-            XCTAssertEqual("\(error)", "\(self.file):5: 'events.phone.require' requires a delivery, but event 'phone' has no field naming one (its key: delivery_id)")
+            XCTAssertEqual("\(error)", "\(self.file):5: 'events.phone.require' requires a delivery, but event 'phone' has no field naming one (its key: "
+                + "delivery_id)")
         }
     }
 
@@ -169,7 +170,30 @@ final class RecipeExpressionReplayTests: XCTestCase {
         let yaml = recipe(activitySlots: "{dismissal: \"time + 900\", left: \"100 / (stops - 2)\"}")
         let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"moving","stops":2"#), ("d1", #""status":"near","stops":3"#)]))
         XCTAssertEqual(ledger.badLines, [EventTally.BadLine(line: 6, cause: "bad_value",
-                                                            detail: "line 6: bad value in field 'events.status.push[0].slots.left': column 5: division by zero")])
+                                                            detail: "line 6: bad value in field 'events.status.push[0].slots.left': column 5: "
+                                                                + "division by zero")])
+        XCTAssertEqual(ledger.sent.map(\.rule), ["activity"], "the next event plans as usual")
+        ledger.assertBalanced(linesRead: 7)
+    }
+
+    func testARuleThatFailsAfterAnEarlierRulePlannedHandsOutNothingOfTheEvent() throws {
+        // The activity rule plans, then the alert rule's priority is refused: the whole event is one bad line.
+        let yaml = recipe(when: "\"status == 'near'\"").replacingOccurrences(
+            of: "push_type: alert\n", with: "push_type: alert\n        priority: \"stops == 3 ? 7 : 10\"\n")
+        let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"near","stops":3"#), ("d1", #""status":"near","stops":4"#)]))
+        XCTAssertEqual(ledger.badLines.map(\.line), [6])
+        XCTAssertEqual(ledger.sent.map(\.rule), ["activity", "alert", "alert"], "only the next event's pushes")
+        ledger.assertBalanced(linesRead: 7)
+    }
+
+    func testAnExpressionFailureOnABadLineDoesNotFailTheNextEvent() throws {
+        // Line 6: the priority expression fails (kept), then expiration_at is refused before it is reported.
+        let yaml = recipe().replacingOccurrences(of: "priority: \"status == 'moving' ? 5 : 10\"", with: "priority: \"10 / (stops - 2)\"")
+            .replacingOccurrences(of: "expiration_at: \"status == 'delivered' ? time - 60 : time + 600\"",
+                                  with: "expiration_at: \"stops == 2 ? time + 99999999 : time + 600\"")
+        let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"moving","stops":2"#), ("d1", #""status":"moving","stops":3"#)]))
+        XCTAssertEqual(ledger.badLines.map(\.line), [6])
+        XCTAssertEqual(ledger.badLines.first?.detail.contains("expiration_at"), true, "\(ledger.badLines)")
         XCTAssertEqual(ledger.sent.map(\.rule), ["activity"], "the next event plans as usual")
         ledger.assertBalanced(linesRead: 7)
     }

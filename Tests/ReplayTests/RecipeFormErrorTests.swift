@@ -64,7 +64,8 @@ extension RecipeLoaderErrorTests {
 
     func testAFieldRuleThatBothRefusesAndAbsentsAnEmptyValueIsRefused() {
         assertRefused(recipe(fields: "      request_id: int\n      status: {type: string, non_empty: true, empty_is_absent: true}\n      title: string\n"),
-                      line: 15, "'events.status.fields.status.empty_is_absent' does not go with 'non_empty': an empty value cannot be both a bad line and absent")
+                      line: 15, "'events.status.fields.status.empty_is_absent' does not go with 'non_empty': "
+                          + "an empty value cannot be both a bad line and absent")
         assertRefused(recipe(fields: "      request_id: int\n      status: {type: string, one_of: []}\n      title: string\n"),
                       line: 15, "'events.status.fields.status.one_of' lists no value: no line could give this field")
     }

@@ -21,7 +21,8 @@ extension RecipeLoaderErrorTests {
 
     func testAHeaderReadPerEventCannotReadTheRecipient() {
         assertRefused(push("      collapse_id: \"r-{{recipient.key}}\"\n"), line: 20,
-                      "'events.status.push.collapse_id' is read once per event, so it cannot read the recipient ('recipient.…', 'recipient.key' or 'activity_timestamp')")
+                      "'events.status.push.collapse_id' is read once per event, so it cannot read the recipient ('recipient.…', "
+                          + "'recipient.key' or 'activity_timestamp')")
     }
 
     func testAnExpirationFromATextFieldIsRefused() {
@@ -30,7 +31,9 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAHeaderFromAListFieldIsRefused() {
-        assertRefused(push("      collapse_id: {from: tags}\n", fields: "      request_id: int\n      status: string\n      title: string\n      tags: '[string]'\n"), line: 21,
+        assertRefused(push("      collapse_id: {from: tags}\n",
+                           fields: "      request_id: int\n      status: string\n      title: string\n      tags: '[string]'\n"),
+                      line: 21,
                       "'events.status.push.collapse_id' reads a list ([string]); 'collapse_id' takes one value")
     }
 

@@ -106,12 +106,14 @@ final class RecipeLoaderErrorTests: XCTestCase {
 
     func testAnUnknownKeyIsRefusedWithTheKnownOnes() {
         assertRefused(recipe(push: "    pussh:\n      to: {entity: request, key: request_id}\n      template: t.json\n"), line: 17,
-                      "'events.status.pussh' is not a known key (known: match, fields, upsert, create, update, remove, key, token, set, member_of, subscribe, push, require); did you mean 'push'?")
+                      "'events.status.pussh' is not a known key (known: match, fields, upsert, create, update, remove, key, token, set, member_of, subscribe, "
+                          + "push, require); did you mean 'push'?")
     }
 
     func testATypeThatIsNotATypeIsRefused() {
         assertRefused(recipe(fields: "      request_id: integer\n      status: string\n      title: string\n"), line: 14,
-                      "'events.status.fields.request_id' must be a type: string, int, number, bool, token, [int] or [string], with '?' when optional; found 'integer'")
+                      "'events.status.fields.request_id' must be a type: string, int, number, bool, token, [int] or [string], with '?' when optional; "
+                          + "found 'integer'")
     }
 
     // MARK: - At run time

@@ -91,7 +91,8 @@ final class RecipePushRuleTests: XCTestCase {
     func testAnEventNoRuleHeldForIsNoPushConditionNotABadLine() throws {
         var yaml = recipe()
         // Only the alert rule, so a status other than delivered plans nothing.
-        yaml = yaml.replacingOccurrences(of: "      - name: activity\n        to: {entity: delivery, key: delivery_id}\n        template: activity.json\n", with: "")
+        yaml = yaml.replacingOccurrences(of: "      - name: activity\n        to: {entity: delivery, key: delivery_id}\n        template: activity.json\n",
+            with: "")
             .replacingOccurrences(of: "      - name: alert\n        when:", with: "      - when:")
         let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"moving""#), ("d1", #""status":"delivered""#)]))
         XCTAssertEqual(ledger.events.noPushCondition, 1)

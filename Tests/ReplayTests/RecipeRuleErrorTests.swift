@@ -48,7 +48,8 @@ extension RecipeLoaderErrorTests {
 
     func testARelationHopThatNamesNoEntityIsRefused() {
         assertRefused(recipe(push: push("      slots: {title: {via: [request_id, requests.title]}}\n")), line: 20,
-                      "'events.status.push.slots.title.via[1]' must be ENTITY.FIELD, an entity and a field kept on it (entities: request); found 'requests.title'")
+                      "'events.status.push.slots.title.via[1]' must be ENTITY.FIELD, an entity and a field kept on it (entities: request); "
+                          + "found 'requests.title'")
     }
 
     func testARelationFromAnEventWithoutTheEntitysKeyIsRefused() {
@@ -57,7 +58,8 @@ extension RecipeLoaderErrorTests {
             .replacingOccurrences(of: "    token: token\n  status:", with: "    token: token\n    set: [status]\n  status:")
             .replacingOccurrences(of: "      token: string\n", with: "      token: string\n      status: string\n")
         assertRefused(yaml, line: 20,
-                      "'events.status.push.to.key' reads 'request.status', but event 'status' has no field naming a request (its key: request_id): say which field does, {via: [FIELD, request.status]}")
+                      "'events.status.push.to.key' reads 'request.status', but event 'status' has no field naming a request (its key: request_id): "
+                          + "say which field does, {via: [FIELD, request.status]}")
     }
 
     func testTwoPushRulesOfOneNameAreRefused() {
@@ -74,7 +76,8 @@ extension RecipeLoaderErrorTests {
 
     func testANullableOptionalFieldIsRefused() {
         assertRefused(recipe(fields: "      request_id: int\n      status: {type: string?, nullable: true}\n      title: string\n"), line: 15,
-                      "'events.status.fields.status.nullable' goes with a required type: 'string?' may be absent; 'nullable: true' must be present, null allowed")
+                      "'events.status.fields.status.nullable' goes with a required type: 'string?' may be absent; 'nullable: true' must be present, "
+                          + "null allowed")
     }
 
     func testAMistakeInARecipeWrittenInAProfileNamesTheProfileAndTheKey() {

@@ -22,9 +22,12 @@ final class RecipeScaffoldTests: XCTestCase {
     func testAPICallsAreGroupedByMethodAndPathPatternWithIDsAsCaptures() throws {
         let uuid = "3f2b8c1e-9d4a-4e7b-a1c2-0d9e8f7a6b5c"
         let (yaml, recipe, ledger) = try scaffold([
-            #"{"at":"2025-01-01T00:00:00.000Z","method":"POST","path":"/devices","body":{"installation_id":"inst-1","device_token":"\#(token)"},"response":{"status":201,"body":{}}}"#,
-            #"{"at":"2025-01-01T00:00:01.000Z","method":"PUT","path":"/parcels/P048100/status","body":{"status":"picked_up","stops":null},"response":{"status":200}}"#,
-            #"{"at":"2025-01-01T00:00:02.000Z","method":"PUT","path":"/parcels/P048101/status","body":{"status":"delivered","stops":3,"eta":"2025-01-01T01:00:00Z"},"response":{"status":200}}"#,
+            #"{"at":"2025-01-01T00:00:00.000Z","method":"POST","path":"/devices","body":{"installation_id":"inst-1","device_token":"\#(token)"},"#
+                + #""response":{"status":201,"body":{}}}"#,
+            #"{"at":"2025-01-01T00:00:01.000Z","method":"PUT","path":"/parcels/P048100/status","body":{"status":"picked_up","stops":null},"#
+                + #""response":{"status":200}}"#,
+            #"{"at":"2025-01-01T00:00:02.000Z","method":"PUT","path":"/parcels/P048101/status","body":{"status":"delivered","stops":3,"#
+                + #""eta":"2025-01-01T01:00:00Z"},"response":{"status":200}}"#,
             #"{"at":"2025-01-01T00:00:03.000Z","method":"DELETE","path":"/devices/\#(uuid)","body":{}}"#,
             #"{"at":"2025-01-01T00:00:04.000Z","method":"PUT","path":"/parcels/export/status","body":{"status":"x","stops":1}}"#,
         ])

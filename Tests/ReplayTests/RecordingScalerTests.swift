@@ -144,7 +144,8 @@ final class RecordingScalerTests: XCTestCase {
     }
 
     func testANonJSONLineIsAnErrorNamingTheFileAndLineBeforeAnythingIsWritten() throws {
-        let path = StreamTestFiles.write(#"{"at":"2025-02-25T00:00:02.804Z","kind":"order.change","store_id":1,"totalOrders":0,"lateOrders":0,"totalItems":0}"# + "\nnot json\n", for: self)
+        let path = StreamTestFiles.write(#"{"at":"2025-02-25T00:00:02.804Z","kind":"order.change","store_id":1,"totalOrders":0,"lateOrders":0,"#
+            + #""totalItems":0}"# + "\nnot json\n", for: self)
         let scaler = RecordingScaler(recipe: try ShippedRecipes.load("order-changes"), factor: 2, seed: 1)
         XCTAssertThrowsError(try scaler.cloner(recording: path)) { error in
             XCTAssertEqual((error as? ProfileError)?.line, 2)

@@ -21,10 +21,12 @@ final class HtmlReportTests: XCTestCase {
         report.engine.devicesReached = 812
         report.configuration.workload.activityModel = .init(path: "profiles/models/<A>.swift", sha256: "8963")
         report.pushes.wouldNotDecode = .init(total: 3, byField: ["content-state.responseTime: badDate": 3], checked: 9, failedCheck: 4, notChecked: 1,
-                                             samples: [.init(token: "80b3…(64)", event: "update", failures: ["content-state.responseTime: badDate: found string \"<b>\""],
+                                             samples: [.init(token: "80b3…(64)", event: "update",
+                                                             failures: ["content-state.responseTime: badDate: found string \"<b>\""],
                                                              payload: "{\"token\":\"\(Fixtures.deviceToken)\",\"x\":\"<b>\"}")])
         report.coalescing = RunReport.Coalescing(windowMillis: 250, pushesSaved: 4,
-                                                 staleness: LatencySummary(unit: "ms", count: 9, min: 1, p50: 20, p90: 120, p99: 240, p999: 250, max: 250, mean: 48))
+                                                 staleness: LatencySummary(unit: "ms", count: 9, min: 1, p50: 20, p90: 120, p99: 240, p999: 250,
+                                                                           max: 250, mean: 48))
         for i in report.timeline.indices {
             report.timeline[i].connectionsOpen = 2
             report.timeline[i].goAways = i == 1 ? 1 : 0

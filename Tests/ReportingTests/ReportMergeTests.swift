@@ -79,7 +79,8 @@ final class ReportMergeTests: XCTestCase {
     func testShardsThatDoNotBelongTogetherAreRefusedWithEveryProblem() {
         var other = shard(2) { $0.transport.connections = 8 }
         XCTAssertThrowsError(try ReportMerge.merge([shard(0), shard(1), other])) { error in
-            XCTAssertTrue(String(describing: error).contains("reports/shard-2: its configuration differs from reports/shard-0's in more than the shard: transport.connections"),
+            XCTAssertTrue(String(describing: error).contains("reports/shard-2: its configuration differs from reports/shard-0's in more than the shard: "
+                + "transport.connections"),
                           String(describing: error))
         }
         XCTAssertThrowsError(try ReportMerge.merge([shard(0), shard(1, runID: "run-2"), shard(2)])) { error in

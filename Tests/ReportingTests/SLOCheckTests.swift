@@ -38,7 +38,8 @@ final class SLOCheckTests: XCTestCase {
         XCTAssertEqual(r.pushes.owed, 500)
         XCTAssertEqual(r.pushes.deliveredShare, 1)
         XCTAssertEqual(SLOCheck.checks(r)[0].line,
-                       "✓ delivered share of pushes owed (planned 10500 less 10000 not owed: 9000 coalesced, 700 no_recipients, 250 dead_token, 50 after_end): 100.00 %, target ≥ 99.00 % (at least)")
+                       "✓ delivered share of pushes owed (planned 10500 less 10000 not owed: 9000 coalesced, 700 no_recipients, 250 dead_token, 50 after_end): "
+                           + "100.00 %, target ≥ 99.00 % (at least)")
         r.pushes.notSent["run_stopped"] = 10
         r.pushes.planned += 10
         XCTAssertEqual(r.pushes.deliveredShare!, 500.0 / 510, accuracy: 1e-12)
@@ -70,7 +71,8 @@ final class SLOCheckTests: XCTestCase {
         XCTAssertEqual(r.pushes.notSentDue, 4)
         let checks = SLOCheck.checks(r)
         // 5 of the 15 owed, as without the 12; not sent (lost) 1 of 15 (the 12 are not a loss).
-        XCTAssertEqual(checks[0].line, "✓ delivered share of pushes owed (planned 30 less 15 not owed: 12 after_end, 3 no_token): 33.33 %, target ≥ 25.00 % (at least)")
+        XCTAssertEqual(checks[0].line, "✓ delivered share of pushes owed (planned 30 less 15 not owed: 12 after_end, 3 no_token): 33.33 %, "
+            + "target ≥ 25.00 % (at least)")
         XCTAssertEqual(checks[1].actual, "6.67 % (1)")
         XCTAssertTrue(checks[1].met)
         // The same counts with the 12 taken as lost would miss the delivered share.

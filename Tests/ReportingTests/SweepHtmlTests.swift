@@ -91,7 +91,8 @@ final class SweepHtmlTests: XCTestCase {
         ])
         Self.assertSelfContained(html)
         let section = try XCTUnwrap(html.components(separatedBy: "id=\"conclusion\"").last?.components(separatedBy: "</section>").first)
-        XCTAssertTrue(section.contains("<strong>Knee: 3000 pushes/s</strong>, between 3,000 and 3,500 pushes/s (2 of 2 repeats passed at 3,000; 0 of 2 at 3,500)"), section)
+        XCTAssertTrue(section.contains("<strong>Knee: 3000 pushes/s</strong>, between 3,000 and 3,500 pushes/s (2 of 2 repeats passed at 3,000; "
+            + "0 of 2 at 3,500)"), section)
         XCTAssertTrue(section.contains("Limited by the <strong>client window</strong> (step 6 at 3500/s): &lt;window&gt;"), section)
         XCTAssertTrue(section.contains("<strong>Headroom</strong>: 125.4× the busiest second"), section)
         XCTAssertTrue(html.contains("<td>client window: window ÷ mean service time 29.0 ms = 6897 pushes/s; raise --streams (now 100)</td>"))

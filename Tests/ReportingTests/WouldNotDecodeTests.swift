@@ -81,7 +81,9 @@ final class WouldNotDecodeTests: XCTestCase {
         var f = ContractFindings()
         var last: (set: Int32, sample: Int32) = (0, 0)
         for i in 0..<(ContractFindings.failureSetLimit + 10) {
-            last = f.recordFailing(keys: ["content-state.k\(i): typeMismatch"]) { ContractFindings.Sample(token: "t", event: "update", failures: [], payload: "") }
+            last = f.recordFailing(keys: ["content-state.k\(i): typeMismatch"]) {
+                ContractFindings.Sample(token: "t", event: "update", failures: [], payload: "")
+            }
         }
         XCTAssertEqual(f.failureSets.count, ContractFindings.failureSetLimit + 1)
         XCTAssertEqual(f.failureSets.last, [ContractFindings.overflowKey])
@@ -99,8 +101,10 @@ final class WouldNotDecodeTests: XCTestCase {
         r.pushes.wouldNotDecode = RunReport.WouldNotDecode(
             total: total, byField: total > 0 ? [responseTime: total] : [:], checked: 9, failedCheck: 5, notChecked: 0,
             samples: total > 0 ? [ContractFindings.Sample(token: "80b3…(160)", event: "update",
-                                                           failures: ["content-state.responseTime: badDate: expected Date (a number of seconds since 2001-01-01), found string \"2025-04-16T10:04:52Z\""],
-                                                           payload: "{\"aps\":{\"event\":\"update\",\"content-state\":{\"responseTime\":\"2025-04-16T10:04:52Z\"}}}")] : [])
+                                                           failures: ["content-state.responseTime: badDate: "
+                                                               + "expected Date (a number of seconds since 2001-01-01), found string \"2025-04-16T10:04:52Z\""],
+                                                           payload: "{\"aps\":{\"event\":\"update\",\"content-state\":"
+                                                               + "{\"responseTime\":\"2025-04-16T10:04:52Z\"}}}")] : [])
         return r
     }
 
@@ -116,7 +120,8 @@ final class WouldNotDecodeTests: XCTestCase {
         XCTAssertTrue(md.contains("| `content-state.responseTime: badDate` | 3 |"), md)
         let html = renderHTML(r)
         XCTAssertTrue(html.contains("<section id=\"device-contract\">"), "the section")
-        XCTAssertTrue(html.contains("would not decode on device (<a href=\"#device-contract\">device contract</a>)</td><td class=\"n\">3</td>"), "the outcome row")
+        XCTAssertTrue(html.contains("would not decode on device (<a href=\"#device-contract\">device contract</a>)</td>"
+            + "<td class=\"n\">3</td>"), "the outcome row")
         XCTAssertTrue(html.contains("<strong>3 of 5 delivered pushes would not decode on the device</strong>"))
         XCTAssertTrue(html.contains("<dt>would not decode on device</dt><dd>3</dd>"), "the headline figure")
         // None of it without a model.
@@ -125,7 +130,8 @@ final class WouldNotDecodeTests: XCTestCase {
         XCTAssertFalse(SummaryText.markdown(plain).contains("Device contract"))
         XCTAssertFalse(renderHTML(plain).contains("device-contract"))
         // Checked and clean: the console says so.
-        XCTAssertTrue(SummaryText.console(Self.report(wouldNotDecode: 0)).contains("would not decode on device 0 of 5 delivered; 9 checked as planned (sent or not) against LeaveRequestAttributes.swift (dates deferredToDate)"))
+        XCTAssertTrue(SummaryText.console(Self.report(wouldNotDecode: 0)).contains("would not decode on device 0 of 5 delivered; "
+            + "9 checked as planned (sent or not) against LeaveRequestAttributes.swift (dates deferredToDate)"))
     }
 
     func testTheSLOIsAShareOfDeliveredPushes() {

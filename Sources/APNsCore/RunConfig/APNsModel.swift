@@ -22,14 +22,16 @@ public enum APNsModel {
                    "capacity": .object(["per_connection_per_second": .double(2000)]),
                ])])),
         Preset(name: "far",
-               summary: "a provider far from APNs (the slow regions users report): 180 ms round trip, server time lognormal p50 10 ms / p99 300 ms, 2000 requests/s per connection",
+               summary: "a provider far from APNs (the slow regions users report): 180 ms round trip, server time lognormal p50 10 ms / p99 300 ms, "
+                   + "2000 requests/s per connection",
                settings: .object(["faults": .object([
                    "round_trip_ms": .double(180),
                    "latency": .object(["lognormal_ms": .object(["p50": .double(10), "p99": .double(300)])]),
                    "capacity": .object(["per_connection_per_second": .double(2000)]),
                ])])),
         Preset(name: "overloaded",
-               summary: "APNs under strain: 20 ms round trip, server time lognormal p50 50 ms / p99 1500 ms, 300 requests/s per connection, 30% of requests queued past 250 ms shed with 503, 1% 503 besides",
+               summary: "APNs under strain: 20 ms round trip, server time lognormal p50 50 ms / p99 1500 ms, 300 requests/s per connection, "
+                   + "30% of requests queued past 250 ms shed with 503, 1% 503 besides",
                settings: .object(["faults": .object([
                    "round_trip_ms": .double(20),
                    "latency": .object(["lognormal_ms": .object(["p50": .double(50), "p99": .double(1500)])]),

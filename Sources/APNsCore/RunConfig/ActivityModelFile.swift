@@ -22,7 +22,8 @@ extension RunConfig {
         /// unset (a Release build) and any other flag a `#if` tests is an error naming it.
         public var flags: [String]?
 
-        public init(path: String, sha256: String, attributesType: String? = nil, dateDecoding: DateDecoding = RunDefaults.dateDecoding, flags: [String]? = nil) {
+        public init(path: String, sha256: String, attributesType: String? = nil, dateDecoding: DateDecoding = RunDefaults.dateDecoding,
+            flags: [String]? = nil) {
             self.path = path
             self.sha256 = sha256
             self.attributesType = attributesType

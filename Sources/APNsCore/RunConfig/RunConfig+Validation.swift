@@ -84,7 +84,8 @@ extension RunConfig.Transport {
         try RunConfig.check(.streams, streams, why: " (APNs allows up to about 1000)")
         try RunConfig.check(.workers, workers, upTo: Self.workerLimit(cores: cores), why: " on this machine (4 per core, at most 64)")
         guard connections >= workers else {
-            throw RunConfigError(.workers, "\(workers) needs \(workers) connections or more: each worker has its own, and connections (\(connections)) are the total across workers")
+            throw RunConfigError(.workers, "\(workers) needs \(workers) connections or more: each worker has its own, and connections (\(connections)) "
+                + "are the total across workers")
         }
         try RunConfig.check(.pushTimeout, pushTimeoutMillis)
     }
@@ -184,12 +185,14 @@ extension RunConfig {
         if let share = slo.minDelivered { try Self.checkShare(.sloMinDelivered, share) }
         for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard SLO.ErrorClass(rawValue: name) != nil else {
-                throw RunConfigError(.sloMaxErrorShare, "has an unknown class '\(name)' (classes: \(SLO.ErrorClass.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw RunConfigError(.sloMaxErrorShare, "has an unknown class '\(name)' "
+                    + "(classes: \(SLO.ErrorClass.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             try Self.checkShare(.sloMaxErrorShare, share, naming: name)
         }
         for part in workload.parts where part.activityModel != nil && part.pushType != .liveactivity {
-            throw RunConfigError(.activityModel, "applies to Live Activity pushes (the device decodes their content-state); \(name) sends \(part.pushType.rawValue) pushes"
+            throw RunConfigError(.activityModel, "applies to Live Activity pushes (the device decodes their content-state); \(name) "
+                + "sends \(part.pushType.rawValue) pushes"
                 + (workload.mix == nil ? "" : " (its part \(part.name))"))
         }
         if let share = slo.maxThrottledShare { try Self.checkShare(.sloMaxThrottledShare, share) }
@@ -237,7 +240,8 @@ extension RunConfig {
                 throw RunConfigError(.delivery, "broadcast replays one recording whose recipe names a broadcast group; \(name) is a mix")
             }
             guard workload.pushType == .liveactivity else {
-                throw RunConfigError(.delivery, "broadcast carries Live Activity updates only (apns-push-type liveactivity); \(name) sends \(workload.pushType.rawValue) pushes")
+                throw RunConfigError(.delivery, "broadcast carries Live Activity updates only (apns-push-type liveactivity); \(name) "
+                    + "sends \(workload.pushType.rawValue) pushes")
             }
         }
         if deliveryMode == .broadcast, (shard?.count ?? 1) > 1 {
@@ -257,7 +261,8 @@ extension RunConfig {
         }
         if let m = simulator.model {
             guard APNsModel.named(m) != nil || simulator.modelFileSettings != nil else {
-                throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), found '\(m)'")
+                throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), "
+                    + "found '\(m)'")
             }
             guard target == .simulator else {
                 throw RunConfigError(.apnsModel, "applies to the embedded simulator only; the target is \(target)")

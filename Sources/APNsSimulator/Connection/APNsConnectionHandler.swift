@@ -245,7 +245,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if delay == 0, !policy.isGoingAway, case .accept = decision.verdict {
             // The common answer: one HEADERS frame, written at once.
             mergeCounters()
-            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: successHeaders(apnsID: apnsID), endStream: true)))), promise: nil)
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: successHeaders(apnsID: apnsID), endStream: true)))),
+                promise: nil)
             needsFlush = true
             afterAnswer(context: context, shutdown: shutdownAfter)
             return
@@ -487,7 +488,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func mergeCounters() {
-        guard delta.requests > 0 || delta.resetsReceived > 0 || delta.streamsRefused > 0 || delta.endedBy != nil || !delta.open || !totals.isEmpty else { return }
+        guard delta.requests > 0 || delta.resetsReceived > 0 || delta.streamsRefused > 0 || delta.endedBy != nil || !delta.open || !totals.isEmpty else {
+            return
+        }
         let t = totals
         counters.merge(delta) { c in
             c.tokenVerifications += t.verifications

@@ -19,13 +19,14 @@ import NIOHTTP2
 // well-formed one (canonical UUID, 8-4-4-4-12 hex), otherwise a new lowercase UUID. Errors are the status
 // with `content-type: application/json` and `{"reason":"<Reason>"}`. No answer carries `apns-id`.
 //
-// | Request                                                   | Success                                                      |
-// |-----------------------------------------------------------|--------------------------------------------------------------|
-// | `POST /1/apps/<bundle>/channels`, body `{"message-storage-policy": 0\|1, "push-type": "LiveActivity"}` | **201**, `apns-channel-id: <id>`, empty body |
-// | `GET /1/apps/<bundle>/channels`, `apns-channel-id: <id>`  | **200**, `content-type: application/json`, `{"message-storage-policy":N,"push-type":"LiveActivity"}` |
-// | `DELETE /1/apps/<bundle>/channels`, `apns-channel-id: <id>` | **204**, empty body                                        |
-// | `GET /1/apps/<bundle>/all-channels`                       | **200**, `content-type: application/json`, `{"channels":["<id>",...]}` (oldest first) |
-// | `POST /4/broadcasts/apps/<bundle>` (headers below), body ≤ 5120 bytes | **200**, `apns-unique-id: <uuid>`, empty body    |
+// Each request and its success:
+// - `POST /1/apps/<bundle>/channels`, body `{"message-storage-policy": 0|1, "push-type": "LiveActivity"}`:
+//   **201**, `apns-channel-id: <id>`, empty body
+// - `GET /1/apps/<bundle>/channels`, `apns-channel-id: <id>`:
+//   **200**, `content-type: application/json`, `{"message-storage-policy":N,"push-type":"LiveActivity"}`
+// - `DELETE /1/apps/<bundle>/channels`, `apns-channel-id: <id>`: **204**, empty body
+// - `GET /1/apps/<bundle>/all-channels`: **200**, `content-type: application/json`, `{"channels":["<id>",...]}` (oldest first)
+// - `POST /4/broadcasts/apps/<bundle>` (headers below), body ≤ 5120 bytes: **200**, `apns-unique-id: <uuid>`, empty body
 //
 // A channel id is standard base64 with padding of 16 random bytes (24 characters, e.g.
 // `q83vASNFZ4mrze8BI0VniQ==`), never reused, even after deletion. Send it back byte for byte.

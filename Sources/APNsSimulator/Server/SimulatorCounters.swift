@@ -103,25 +103,30 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
     /// A few lines for a terminal: totals, then one line per connection.
     public var text: String {
         var lines = [
-            "connections: \(connectionsOpened) opened, \(connectionsClosed) closed, \(connectionsReset) reset and \(connectionsStalled) stalled by fault injection",
+            "connections: \(connectionsOpened) opened, \(connectionsClosed) closed, \(connectionsReset) reset and \(connectionsStalled) "
+                + "stalled by fault injection",
             "requests: \(requests), accepted \(accepted), rejected \(rejected.values.reduce(0, +))",
         ]
         for (reason, n) in rejected.sorted(by: { $0.key < $1.key }) { lines.append("  \(reason): \(n)") }
-        lines.append("streams: \(streamsRefused) refused (REFUSED_STREAM), \(resetsReceived) resets received; limit raised \(streamLimitRaises)x, dropped \(streamLimitDrops)x")
+        lines.append("streams: \(streamsRefused) refused (REFUSED_STREAM), \(resetsReceived) resets received; limit raised \(streamLimitRaises)x, "
+            + "dropped \(streamLimitDrops)x")
         lines.append("provider tokens verified: \(tokenVerifications)")
         if !goAwaysSent.isEmpty {
             lines.append("GOAWAY sent: " + goAwaysSent.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
-        lines.append("live activities: \(liveActivityBudgetOverruns) pushes over the priority-10 budget (would be throttled on device), \(liveActivityMalformed) malformed but accepted")
+        lines.append("live activities: \(liveActivityBudgetOverruns) pushes over the priority-10 budget (would be throttled on "
+            + "device), \(liveActivityMalformed) malformed but accepted")
         if sawBroadcastAPI {
-            lines.append("broadcasts: \(broadcasts) accepted, \(broadcastDeliveries) deliveries to subscribers, rejected \(broadcastsRejected.values.reduce(0, +))")
+            lines.append("broadcasts: \(broadcasts) accepted, \(broadcastDeliveries) deliveries to subscribers, "
+                + "rejected \(broadcastsRejected.values.reduce(0, +))")
             for (reason, n) in broadcastsRejected.sorted(by: { $0.key < $1.key }) { lines.append("  \(reason): \(n)") }
             let answers = channelRequests.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             lines.append("channels: \(channelsCreated) created, \(channelsDeleted) deleted; requests: \(answers.isEmpty ? "none" : answers)")
         }
         for c in connections {
             let rejected = c.rejected.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            lines.append("  connection \(c.id): \(c.requests) requests, \(c.accepted) accepted\(rejected.isEmpty ? "" : ", " + rejected), \(c.streamsRefused) refused, \(c.resetsReceived) resets received\(c.endedBy.map { ", ended by \($0)" } ?? "")\(c.open ? ", open" : "")")
+            lines.append("  connection \(c.id): \(c.requests) requests, \(c.accepted) accepted\(rejected.isEmpty ? "" : ", " + rejected), \(c.streamsRefused) "
+                + "refused, \(c.resetsReceived) resets received\(c.endedBy.map { ", ended by \($0)" } ?? "")\(c.open ? ", open" : "")")
         }
         return lines.joined(separator: "\n")
     }

@@ -328,7 +328,11 @@ struct RequestHeaderFields {
             case 10:
                 if name == "apns-topic" { Self.set(&topic, value, &duplicate) }
             case 13:
-                if name == "authorization" { Self.set(&authorization, value, &duplicate) } else if name == "apns-priority" { Self.set(&priority, value, &duplicate) }
+                if name == "authorization" {
+                    Self.set(&authorization, value, &duplicate)
+                } else if name == "apns-priority" {
+                    Self.set(&priority, value, &duplicate)
+                }
             case 14:
                 if name == "apns-push-type" {
                     Self.set(&pushType, value, &duplicate)

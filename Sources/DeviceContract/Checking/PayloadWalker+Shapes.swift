@@ -26,7 +26,8 @@ extension PayloadWalker {
             path.removeLast()
         }
         guard failures.count == before, bounds.count == 2, let order = compareBounds(bounds[0], bounds[1], bound), order > 0 else { return }
-        fail(.invalidValue, "expected \(model.typeName(shape)), found [\(describe(bounds[0])), \(describe(bounds[1]))], whose lower bound is above its upper bound")
+        fail(.invalidValue, "expected \(model.typeName(shape)), found [\(describe(bounds[0])), \(describe(bounds[1]))], "
+            + "whose lower bound is above its upper bound")
     }
 
     /// -1, 0 or 1 as the two bounds (each already found valid) compare; nil when they cannot be read.
@@ -85,7 +86,8 @@ extension PayloadWalker {
         }
         guard named.count == 1, let entry = named.first.map({ cases[$0] }),
               let value = member(entry.nameUTF8, isASCII: entry.nameIsASCII, in: index) else {
-            let found = named.isEmpty ? "no key naming a case" : "\(named.count) keys naming cases (" + named.map { cases[$0].name }.joined(separator: ", ") + ")"
+            let found = named.isEmpty
+                ? "no key naming a case" : "\(named.count) keys naming cases (" + named.map { cases[$0].name }.joined(separator: ", ") + ")"
             return fail(.typeMismatch, "expected \(shape.typeName) as an object with exactly one key naming its case (\(names)), found \(found)")
         }
         path.append(.key(entry.name))
@@ -93,7 +95,8 @@ extension PayloadWalker {
         let valueNode = nodes[value]
         guard valueNode.kind == .object else {
             let reason: DecodeFailure.Reason = valueNode.kind == .null ? .nullForNonOptional : .typeMismatch
-            return fail(reason, "expected the values of case \(entry.name) as an object (\(entry.fields.isEmpty ? "{}" : entry.fields.map { "\"\($0.key)\"" }.joined(separator: ", "))), found \(describe(value))")
+            return fail(reason, "expected the values of case \(entry.name) as an object "
+                + "(\(entry.fields.isEmpty ? "{}" : entry.fields.map { "\"\($0.key)\"" }.joined(separator: ", "))), found \(describe(value))")
         }
         guard keysAreValid(value) else { return }
         checkFields(value, entry.fields)

@@ -294,7 +294,9 @@ struct PayloadWalker {
                     fail(.badEnumValue, "\(describe(index)) is not a case of \(shape.typeName) (one of \(values.map(\.description).joined(separator: ", ")))")
                 }
             case .malformed: malformedNumber(index)
-            case .doesNotFit: fail(.typeMismatch, "expected \(shape.typeName) (\(kind.rawValue) raw value), found \(describe(index)), which is not a whole number \(kind.rawValue) holds")
+            case .doesNotFit:
+                fail(.typeMismatch, "expected \(shape.typeName) (\(kind.rawValue) raw value), found \(describe(index)), "
+                    + "which is not a whole number \(kind.rawValue) holds")
             }
         case .keyed(let cases):
             checkKeyedEnum(index, shape, cases)

@@ -132,7 +132,8 @@ struct ConditionEvaluator {
         case "_runtime": return Truth(word == "_Native")
         case "canImport": return canImport(arguments, spelled: spelled)
         case "swift": return try versionTest(arguments, CompilationConditions.languageVersions, spelled: spelled, what: "the app's Swift language mode")
-        case "compiler": return try versionTest(arguments, CompilationConditions.compilerVersions, spelled: spelled, what: "the Xcode version the app is built with")
+        case "compiler":
+            return try versionTest(arguments, CompilationConditions.compilerVersions, spelled: spelled, what: "the Xcode version the app is built with")
         default: return .unknown("\(spelled) cannot be known for the app's build")
         }
     }

@@ -106,7 +106,8 @@ extension ModelResolver {
             return try range(bound, closed: closed, in: scope, line: line)
         case .generic(let path, let nameLine):
             let spelled = path.joined(separator: ".") + "<…>"
-            return uncheckedShape(key: spelled, UncheckedPart(typeName: spelled, line: nameLine, reason: "a generic type; which of its parameters decode is not read"))
+            return uncheckedShape(key: spelled, UncheckedPart(typeName: spelled, line: nameLine, reason: "a generic type; "
+                + "which of its parameters decode is not read"))
         case .unreadable(let message, let nameLine):
             throw error(nameLine, message)
         case .named(let path, let nameLine):

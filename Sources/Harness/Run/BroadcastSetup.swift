@@ -44,11 +44,13 @@ final class BroadcastSetup {
             if answer.status == 201, let id = answer.channelID {
                 byStore[store] = BroadcastChannels.Channel(index: Int32(byStore.count), id: id)
             } else if Self.isChannelLimit(answer) {
-                log("apnsbench: the channel API refused channel \(byStore.count + 1) (\(answer.reason ?? String(answer.status))): the app's channel limit; updates of the \(stores.count - byStore.count) store(s) left count as not sent (channel_limit)")
+                log("apnsbench: the channel API refused channel \(byStore.count + 1) (\(answer.reason ?? String(answer.status))): the app's channel limit; "
+                    + "updates of the \(stores.count - byStore.count) store(s) left count as not sent (channel_limit)")
                 refused.insert(store)
             } else {
                 Self.deleteAll(byStore.values.map(\.id), client)
-                throw RunError("the channel API at \(managementURL) refused to create a channel for \(config.workload.bundleID): HTTP \(answer.status) \(answer.reason ?? answer.body)")
+                throw RunError("the channel API at \(managementURL) refused to create a channel for \(config.workload.bundleID): "
+                    + "HTTP \(answer.status) \(answer.reason ?? answer.body)")
             }
         }
         channels = BroadcastChannels(byStore: byStore, refused: refused)

@@ -166,7 +166,8 @@ public enum ReplayRun {
 
         // Broadcast delivery: the stores' channels exist before anything is sent, and go when the run ends.
         let broadcast = try config.deliveryMode == .broadcast ? BroadcastSetup(
-            config, recipe: inputs.recipes[0], managementURL: config.target.channelManagementURL ?? target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
+            config, recipe: inputs.recipes[0], managementURL: config.target.channelManagementURL ?? target.baseURL,
+            trustedCertificatePEM: target.trustedCertificatePEM,
             tokens: try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system), log: log) : nil
         var channelsCleaned = false
         defer { if !channelsCleaned, config.keepChannels != true { broadcast?.deleteChannels(log: log) } }
@@ -181,7 +182,9 @@ public enum ReplayRun {
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
-        log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), \(config.transport.connections) connection(s) x \(config.transport.streams) streams\(config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""), \(config.schedule.mode)")
+        let overWorkers = config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""
+        log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), "
+            + "\(config.transport.connections) connection(s) x \(config.transport.streams) streams\(overWorkers), \(config.schedule.mode)")
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
         let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: config.timelineIntervalSeconds) }

@@ -106,7 +106,8 @@ struct RunInputs {
             return try SigningKey(p8Path: path, keyID: keyID, teamID: teamID)
         }
         guard target == .simulator else {
-            throw RunError("target \(target) needs a provider key: --key-path AuthKey_XXXXXXXXXX.p8 --key-id XXXXXXXXXX --team-id XXXXXXXXXX (or APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID)")
+            throw RunError("target \(target) needs a provider key: --key-path AuthKey_XXXXXXXXXX.p8 --key-id XXXXXXXXXX --team-id XXXXXXXXXX (or "
+                + "APNS_KEY_PATH, APNS_KEY_ID, APNS_TEAM_ID)")
         }
         return SigningKey.generate()
     }

@@ -80,7 +80,8 @@ public final class SignalStop: @unchecked Sendable {
         let name = Self.name(sig)
         guard isFirst else { return .exitNow(code: 128 + sig, line: "apnsbench: \(name) again: exiting at once, without \(plan.lostOnExit)") }
         return .stop(line: plan.announces
-            ? "apnsbench: \(name): stopping; pushes in flight get \(Self.seconds(plan.drainSeconds)) to finish, the rest count as not sent (interrupted); signal again to exit at once"
+            ? "apnsbench: \(name): stopping; pushes in flight get \(Self.seconds(plan.drainSeconds)) to finish, the rest count as not sent (interrupted); "
+                + "signal again to exit at once"
             : nil)
     }
 

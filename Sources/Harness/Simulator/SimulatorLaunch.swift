@@ -135,7 +135,9 @@ public struct SimulatorLaunch {
     private init(simulator: APNsSimulator, configuration c: SimulatorConfiguration, demo: SigningKey?, caOut: String?) throws {
         self.simulator = simulator
         let folder = caOut.map { ($0 as NSString).deletingLastPathComponent } ?? NSTemporaryDirectory()
-        var lines = ["apnsbench simulate: listening on \(simulator.url) (\(c.h2c ? "h2c, prior knowledge" : "TLS 1.2+, ALPN h2 or prior knowledge"); \(c.fast ? "fast mode: 200 for everything, no validation" : "validating, \(c.environment.rawValue)"))"]
+        let transport = c.h2c ? "h2c, prior knowledge" : "TLS 1.2+, ALPN h2 or prior knowledge"
+        let checking = c.fast ? "fast mode: 200 for everything, no validation" : "validating, \(c.environment.rawValue)"
+        var lines = ["apnsbench simulate: listening on \(simulator.url) (\(transport); \(checking))"]
         lines.append("url: \(simulator.url)")
         var caPath: String?
         if let certificates = simulator.certificates {

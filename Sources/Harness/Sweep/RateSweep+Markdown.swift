@@ -41,8 +41,9 @@ extension RateSweep {
             out.append("**No step passed**: the lowest rate already fails (see its verdict)")
         }
         if o.knee != nil, let limit = o.kneeLimit {
+            let evidence = limit.limiter.map { $0.line.dropFirst($0.kind.rawValue.count + 2).description } ?? limit.failures.joined(separator: "; ")
             out.append(String(format: "Limited by the **%@** (step %d at %.0f/s): ", limit.limiter?.kind.rawValue ?? (limit.client ? "client" : "target"),
-                              limit.step, limit.offeredRate) + (limit.limiter.map { $0.line.dropFirst($0.kind.rawValue.count + 2).description } ?? limit.failures.joined(separator: "; ")))
+                              limit.step, limit.offeredRate) + evidence)
         } else if o.knee != nil, let ended = o.steps.last(where: { $0.result.streamEnded }), let l = ended.limiter {
             out.append(String(format: "Limited by the **recording** (step %d at %.0f/s): ", ended.index, ended.result.offeredRate)
                 + l.line.dropFirst(l.kind.rawValue.count + 2).description)
@@ -57,7 +58,8 @@ extension RateSweep {
         }
         if let limit = o.recordingLimit { out.append("The search ended early: \(limit)") }
         if let why = o.interrupted { out.append("**Stopped by a signal**: \(why). The knee above is of the steps measured") }
-        out.append(o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, where the sent rate stopped tracking the offered rate with an engine or producer thread saturated", $0) }
+        out.append(o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, "
+            + "where the sent rate stopped tracking the offered rate with an engine or producer thread saturated", $0) }
             ?? "The client kept up at every step (no engine or producer thread saturated)")
         if let peak = o.recordedPeak {
             out.append(String(format: "Recorded peak at x1: busiest second %d pushes, busiest minute %.1f pushes/s", peak.peakSecond, peak.peakMinutePerSecond))
@@ -69,12 +71,15 @@ extension RateSweep {
     /// The table, the knee and the ceiling, for a PR comment or a terminal.
     public static func markdown(_ o: Outcome) -> String {
         var out = "# Rate sweep\n\n"
-        out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% (of the pushes owed) and no new 429/5xx class; p50 not rising within a step (late third ≤ %.1f× early third)",
+        out += String(format: "Criteria: sent ≥ %.0f%% of offered; p99 ≤ %.0f ms; delivered ≥ %.2f%% (of the pushes owed) and no new 429/5xx class; "
+            + "p50 not rising within a step (late third ≤ %.1f× early third)",
                       o.criteria.minSendShare * 100, o.criteria.sloP99Millis, o.criteria.minDelivered * 100, o.criteria.trendFactor)
         let warmup = o.steps.first?.result.warmupSeconds ?? 0
         out += warmup > 0 ? String(format: "; each step's first %.0f s is warm-up, left out of its p99.\n\n", warmup) : ".\n\n"
-        out += "Offered and sent count the pushes that could be sent: the schedule's rate less the pushes no target could take (tokens already answered 410, channels gone).\n\n"
-        out += "| step | schedule/s | offered/s | sent/s | not sendable | p99 ms | delivered | engine thread CPU | producer CPU | process CPU | verdict |\n| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |\n"
+        out += "Offered and sent count the pushes that could be sent: the schedule's rate less the pushes no target could take (tokens already answered 410, "
+            + "channels gone).\n\n"
+        out += "| step | schedule/s | offered/s | sent/s | not sendable | p99 ms | delivered | engine thread CPU | producer CPU | process CPU | verdict |\n"
+            + "| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |\n"
         let percent: (Double?) -> String = { $0.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
         for s in o.steps {
             let r = s.result

@@ -125,7 +125,8 @@ public enum RateSweep {
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
         if profile.target == .simulator, profile.simulator.effectiveSettings?["faults"]?["latency"] == nil,
            profile.simulator.effectiveSettings?["faults"]?["round_trip_ms"] == nil {
-            log("sweep: warning: no APNs model (--apns-model, or the profile's simulator: section): the embedded simulator answers at once, so the knee is this machine's loopback, not a path to APNs")
+            log("sweep: warning: no APNs model (--apns-model, or the profile's simulator: section): the embedded simulator answers at once, "
+                + "so the knee is this machine's loopback, not a path to APNs")
         }
         var runner = SweepRunner(request: request, log: log)
         try runner.search()
@@ -181,7 +182,8 @@ public enum RateSweep {
     static func recordingLimitNote(_ report: RunReport, rate: Double, result: SweepStep, stepSeconds: Double) -> String {
         let pushes = report.pushes.planned - report.pushes.notSentTotal
             + report.pushes.notSent.filter { SweepStep.notSendableCauses.contains($0.key) }.values.reduce(0, +)
-        return String(format: "the recording holds %d pushes to send: at %.0f/s it ran out after %.0f s of the %.0f-s step, so the steps above %.0f/s would need more (loop it: the default; or record a longer stream, or shorten --step-seconds)",
+        return String(format: "the recording holds %d pushes to send: at %.0f/s it ran out after %.0f s of the %.0f-s step, "
+            + "so the steps above %.0f/s would need more (loop it: the default; or record a longer stream, or shorten --step-seconds)",
                       pushes, rate, result.windowSeconds ?? 0, stepSeconds, Double(pushes) / stepSeconds)
     }
 

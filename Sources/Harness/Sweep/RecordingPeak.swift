@@ -47,7 +47,8 @@ public struct RecordingPeak: Codable, Equatable, Sendable {
             if windowCount > best.count { best = (seconds[left], windowCount) }
             _ = right
         }
+        let peakMinuteAt = best.count > 0 ? Date(timeIntervalSince1970: Double(best.start)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt)) : nil
         return RecordingPeak(pushes: pushes, peakSecond: perSecond.values.max() ?? 0, peakMinutePerSecond: Double(best.count) / 60,
-                             peakMinuteAt: best.count > 0 ? Date(timeIntervalSince1970: Double(best.start)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt)) : nil)
+                             peakMinuteAt: peakMinuteAt)
     }
 }

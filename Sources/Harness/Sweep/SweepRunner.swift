@@ -65,7 +65,8 @@ struct SweepRunner {
             return nil
         }
         if purpose != .search {
-            log(String(format: "sweep: step %02d: %@ of %@", index, purpose.rawValue, request.pace == .speed ? String(format: "x%g", rate) : String(format: "%.0f/s", rate)))
+            let what = request.pace == .speed ? String(format: "x%g", rate) : String(format: "%.0f/s", rate)
+            log(String(format: "sweep: step %02d: %@ of %@", index, purpose.rawValue, what))
         }
         let run = RateSweep.stepRun(request, rate: rate, index: index)
         let sampler = HostSampler()

@@ -57,7 +57,8 @@ public enum TuningMatrix {
             case .success(let axis):
                 if let earlier = parsed.first(where: { $0.key == axis.key }) {
                     let both = (earlier.values + axis.values).joined(separator: ",")
-                    return .failure(RunError("--vary \(axis.key) is given twice (\(axis.key)=\(earlier.values.joined(separator: ",")) and \(argument)): give its values once, --vary \(axis.key)=\(both)"))
+                    return .failure(RunError("--vary \(axis.key) is given twice (\(axis.key)=\(earlier.values.joined(separator: ",")) and \(argument)): "
+                        + "give its values once, --vary \(axis.key)=\(both)"))
                 }
                 parsed.append(axis)
             }
@@ -89,7 +90,8 @@ public enum TuningMatrix {
             do { configurations.append(try ReplayRun.configuration(run)) } catch let e as RunConfigFlagError {
                 guard let (key, value) = combination.first(where: { RunSettings.profile($0.0)?.key == e.error.key }) else { throw e }
                 let others = combination.filter { $0.0 != key }.map { "\($0.0)=\($0.1)" }
-                throw ValueError(description: "--vary \(key)=\(value): \(e.error.problem)" + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))"))
+                throw ValueError(description: "--vary \(key)=\(value): \(e.error.problem)"
+                    + (others.isEmpty ? "" : " (with \(others.joined(separator: ", ")))"))
             }
         }
         if let first = configurations.first {
@@ -120,8 +122,10 @@ public enum TuningMatrix {
 
     /// The Universal Scalability Law fit of throughput over concurrency (connections × streams), in words.
     public static func usl(_ f: USLFit) -> String {
-        String(format: "USL fit over concurrency (connections × streams): σ %.4f (contention), κ %.6f (coherency), λ %.1f pushes/s per unit, R² %.3f; ", f.sigma, f.kappa, f.lambda, f.rSquared)
-            + (f.peakConcurrency.map { String(format: "peak at N* ≈ %.0f (%.0f pushes/s)", $0, f.peakThroughput ?? 0) } ?? "no peak (κ = 0: throughput levels off, never falls)")
+        String(format: "USL fit over concurrency (connections × streams): σ %.4f (contention), κ %.6f (coherency), λ %.1f pushes/s per unit, R² %.3f; ",
+            f.sigma, f.kappa, f.lambda, f.rSquared)
+            + (f.peakConcurrency.map { String(format: "peak at N* ≈ %.0f (%.0f pushes/s)", $0, f.peakThroughput ?? 0) }
+                ?? "no peak (κ = 0: throughput levels off, never falls)")
     }
 
     /// Every combination, in order (the first key varies slowest).
@@ -166,7 +170,8 @@ public enum TuningMatrix {
                 break
             }
             let cell = MatrixCell(settings: Dictionary(uniqueKeysWithValues: combination), directory: run.outDirectory, report: result.report)
-            log("matrix \(i + 1): \(name): \(cell.pushesSent) pushes sent, \(cell.devicesReached) devices reached, p99 \(String(format: "%.1f", cell.p99Millis)) ms")
+            log("matrix \(i + 1): \(name): \(cell.pushesSent) pushes sent, \(cell.devicesReached) devices reached, "
+                + "p99 \(String(format: "%.1f", cell.p99Millis)) ms")
             cells.append(cell)
         }
         let fit = try? USLFit.fit(USLFit.points(cells))

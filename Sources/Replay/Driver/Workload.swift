@@ -16,7 +16,8 @@ public enum Workloads {
     public static func recipes(for config: RunConfig) throws -> [Recipe] {
         let recipes = try recipes(config.workload)
         if config.deliveryMode == .broadcast, let r = recipes.first, !r.broadcasts {
-            throw ProfileError(file: r.source, line: nil, message: "delivery is broadcast, but the recipe names no broadcast group: add 'broadcast: {group: G}' (a group whose members' activities subscribe to its key's channel with 'subscribe:'), or deliver to devices")
+            throw ProfileError(file: r.source, line: nil, message: "delivery is broadcast, but the recipe names no broadcast group: "
+                + "add 'broadcast: {group: G}' (a group whose members' activities subscribe to its key's channel with 'subscribe:'), or deliver to devices")
         }
         return recipes
     }
@@ -68,6 +69,7 @@ public enum Workloads {
     public static func driver(_ workload: RunConfig.Workload, priority: Priority, recipe: Recipe,
                               channels: BroadcastChannels? = nil) throws -> WorkloadDriver {
         let rules = RecipeRules(recipe, priority: priority, channels: channels)
-        return WorkloadDriver(reader: try EventStreamReader(path: workload.stream, shape: recipe.recordShape), rules: rules, badLines: workload.badLines, priority: priority)
+        return WorkloadDriver(reader: try EventStreamReader(path: workload.stream, shape: recipe.recordShape), rules: rules, badLines: workload.badLines,
+            priority: priority)
     }
 }

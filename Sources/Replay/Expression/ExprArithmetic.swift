@@ -20,7 +20,8 @@ enum ExprArithmetic {
     /// What an operator takes, for messages.
     static func takes(_ op: String) -> String {
         switch op {
-        case "+": return "two ints, two doubles, two strings, two lists, or a timestamp and a duration or int seconds (convert with int(), double() or string())"
+        case "+":
+            return "two ints, two doubles, two strings, two lists, or a timestamp and a duration or int seconds (convert with int(), double() or string())"
         case "-": return "two ints, two doubles, two timestamps, or a timestamp and a duration or int seconds (convert with int() or double())"
         case "%": return "two ints"
         default: return "two ints or two doubles (convert with int() or double())"

@@ -8,11 +8,13 @@ extension ExprCompiler {
     /// The types each function takes, and what it returns.
     private static func signature(_ name: String, _ args: [ExprType]) -> ExprType? {
         switch (name, args) {
-        case (_, let a) where a.contains(.dyn): return ["startsWith", "endsWith", "contains"].contains(name) ? .bool : (name == "size" ? .int : conversionType(name))
+        case (_, let a) where a.contains(.dyn):
+            return ["startsWith", "endsWith", "contains"].contains(name) ? .bool : (name == "size" ? .int : conversionType(name))
         case ("size", [.string]): return .int
         case ("int", [.int]), ("int", [.double]), ("int", [.string]), ("int", [.timestamp]): return .int
         case ("double", [.int]), ("double", [.double]), ("double", [.string]): return .double
-        case ("string", [.int]), ("string", [.double]), ("string", [.string]), ("string", [.bool]), ("string", [.timestamp]), ("string", [.duration]): return .string
+        case ("string", [.int]), ("string", [.double]), ("string", [.string]), ("string", [.bool]), ("string", [.timestamp]), ("string", [.duration]):
+            return .string
         case ("timestamp", [.string]), ("timestamp", [.int]), ("timestamp", [.timestamp]): return .timestamp
         case ("duration", [.string]), ("duration", [.duration]): return .duration
         case ("startsWith", [.string, .string]), ("endsWith", [.string, .string]), ("contains", [.string, .string]): return .bool
@@ -43,7 +45,8 @@ extension ExprCompiler {
             throw ExprError(column: column, message: "'\(name)' is not a function (functions: has, \(Self.functions.joined(separator: ", ")))")
         }
         guard let type = Self.signature(name, args.map(\.type)) else {
-            throw ExprError(column: column, message: "\(name)() takes \(Self.usage(name)), found \(args.isEmpty ? "nothing" : args.map(\.type.description).joined(separator: " and "))")
+            throw ExprError(column: column, message: "\(name)() takes \(Self.usage(name)), "
+                + "found \(args.isEmpty ? "nothing" : args.map(\.type.description).joined(separator: " and "))")
         }
         let first = args[0].eval, second = args.count > 1 ? args[1].eval : nil, shown = args.map(\.shown)
         // One or two arguments, passed as values: nothing is allocated per call.

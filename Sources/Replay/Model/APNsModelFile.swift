@@ -47,7 +47,8 @@ public enum APNsModelFile {
         }
         let path = model.hasPrefix("/") || folder == nil ? model : (folder! as NSString).appendingPathComponent(model)
         guard FileManager.default.fileExists(atPath: path) else {
-            throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), found '\(model)' (no such file)")
+            throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), "
+                + "found '\(model)' (no such file)")
         }
         config.simulator.modelFileSettings = try settings(path: path)
     }

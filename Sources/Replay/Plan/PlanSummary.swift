@@ -57,7 +57,8 @@ public enum PlanSummary {
     private static func balanceLine(_ tally: PlanTally) -> String {
         tally.balanced
             ? "totals add up: every planned push is to send or not sent, \(tally.events.expectedPushes) as the events read plan\n"
-            : "totals DO NOT add up: planned \(tally.planned), to send \(tally.toSend) + not sent \(tally.notSentTotal), events read plan \(tally.events.expectedPushes)\n"
+            : "totals DO NOT add up: planned \(tally.planned), to send \(tally.toSend) + not sent \(tally.notSentTotal), "
+                + "events read plan \(tally.events.expectedPushes)\n"
     }
 
     /// ` (a 3, b 1)`, by cause; empty when there is none.

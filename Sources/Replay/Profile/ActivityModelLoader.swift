@@ -15,7 +15,9 @@ public enum ActivityModelLoader {
     /// - Returns: the model and the SHA-256 of the bytes it was parsed from.
     /// - Throws: ``ProfileError`` naming the profile's key when the file cannot be read, and naming the model
     ///   file and its line when a declaration is outside the subset or is not a model.
-    public static func read(path: String, attributesType: String?, flags: [String]? = nil, profile: String, line: Int?) throws -> (model: ActivityModel, sha256: String) {
+    public static func read(
+        path: String, attributesType: String?, flags: [String]? = nil, profile: String, line: Int?
+    ) throws -> (model: ActivityModel, sha256: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: profile, line: line, message: "'activity_model' names \(path), which cannot be read (no such file, or not readable)")
         }
@@ -36,7 +38,8 @@ public enum ActivityModelLoader {
     public static func check(_ file: RunConfig.ActivityModelFile, profile: String) throws -> PayloadCheck {
         let (model, sha256) = try read(path: file.path, attributesType: file.attributesType, flags: file.flags, profile: profile, line: nil)
         guard sha256 == file.sha256 else {
-            throw ProfileError(file: file.path, line: nil, message: "changed since \(profile) was read (SHA-256 \(sha256.prefix(12))…, was \(file.sha256.prefix(12))…)")
+            throw ProfileError(file: file.path, line: nil, message: "changed since \(profile) was read (SHA-256 \(sha256.prefix(12))…, "
+                + "was \(file.sha256.prefix(12))…)")
         }
         return PayloadCheck(model: model, dateStrategy: dateStrategy(file.dateDecoding))
     }

@@ -73,7 +73,8 @@ public enum ProfileLoader {
 
     static func pushType(_ text: String, file: String, line: Int?) throws -> PushType {
         guard let type = PushType(rawValue: text) else {
-            throw ProfileError(file: file, line: line, message: "'push_type' must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+            throw ProfileError(file: file, line: line, message: "'push_type' must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), "
+                + "found '\(text)'")
         }
         return type
     }
@@ -120,7 +121,8 @@ public enum ProfileLoader {
         }
         return try items.map { item in
             guard case let .scalar(s) = item, s.string.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
-                throw ProfileError(file: file, line: item.mark?.line, message: "'\(key)' lists '\(item.string ?? "a collection")', which is not a compilation flag name")
+                throw ProfileError(file: file, line: item.mark?.line, message: "'\(key)' lists '\(item.string ?? "a collection")', "
+                    + "which is not a compilation flag name")
             }
             return s.string
         }
@@ -169,7 +171,8 @@ public enum ProfileLoader {
             for (k, v) in pairs {
                 guard let key = k.string, mixPartKeys.contains(key) else {
                     throw ProfileError(file: file, line: k.mark?.line,
-                                       message: "unknown key '\(k.string ?? "?")' in '\(place)' (a part's keys: \(mixPartKeys.joined(separator: ", ")))\(NameSuggestion.phrase(for: k.string ?? "", among: mixPartKeys))")
+                                       message: "unknown key '\(k.string ?? "?")' in '\(place)' (a part's keys: \(mixPartKeys.joined(separator: ", ")))"
+                                           + NameSuggestion.phrase(for: k.string ?? "", among: mixPartKeys))
                 }
                 fields[key] = v
             }
@@ -226,9 +229,11 @@ public enum ProfileLoader {
             let recipePath = p.values["recipe"].map(isMapping) == true ? RecipeLoader.inlinePath(p.file, key: "recipe") : p.resolve(try p.string("recipe")!)
             let recipe = try recipe(recipePath, file: p.file, line: p.values["recipe"]?.mark?.line, key: "recipe", yaml: yaml)
             if let named = try p.string("workload", required: false), named != recipe.name {
-                throw p.fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; 'workload: mix' mixes recipes)")
+                throw p.fail("workload", "is '\(named)', but the recipe \(recipePath) is '\(recipe.name)' (the workload is the recipe's; "
+                    + "'workload: mix' mixes recipes)")
             }
-            workload = RunConfig.Workload(name: recipe.name, stream: p.resolve(try p.string("stream")!), recipe: recipePath, bundleID: try p.string("bundle_id")!)
+            workload = RunConfig.Workload(name: recipe.name, stream: p.resolve(try p.string("stream")!), recipe: recipePath,
+                                          bundleID: try p.string("bundle_id")!)
             if let t = try p.string("push_type", required: false) { workload.pushType = try pushType(t, file: p.file, line: p.values["push_type"]?.mark?.line) }
             workload.activityModel = try activityModel(p.values, place: "", file: p.file, resolve: p.resolve)
         }

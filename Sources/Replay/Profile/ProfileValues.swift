@@ -22,8 +22,11 @@ struct ProfileValues {
         var values: [String: Node] = [:]
         for entry in try reader.map(root).entries {
             guard ProfileLoader.knownKeys.contains(entry.key) else {
+                let moved = entry.key == "template"
+                    ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : ""
                 throw ProfileError(file: file, line: entry.line,
-                                   message: "unknown key '\(entry.key)'\(entry.key == "template" ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : "") (known keys: \(ProfileLoader.knownKeys.joined(separator: ", ")))\(NameSuggestion.phrase(for: entry.key, among: ProfileLoader.knownKeys))")
+                                   message: "unknown key '\(entry.key)'\(moved) (known keys: \(ProfileLoader.knownKeys.joined(separator: ", ")))"
+                                       + NameSuggestion.phrase(for: entry.key, among: ProfileLoader.knownKeys))
             }
             values[entry.key] = entry.node
         }
@@ -109,7 +112,8 @@ struct ProfileValues {
     func simulatorSection(into config: inout RunConfig) throws {
         guard let node = values["simulator"] else { return }
         guard case var .object(section) = try reader.value(StrictYAML.Entry(key: "simulator", path: "simulator", line: node.mark?.line, node: node)) else {
-            throw fail("simulator", "must be a mapping of the simulator's keys (as in apnsbench simulate --config), like {faults: {service_unavailable_fraction: 0.02}}")
+            throw fail("simulator", "must be a mapping of the simulator's keys (as in apnsbench simulate --config), "
+                + "like {faults: {service_unavailable_fraction: 0.02}}")
         }
         guard !section.isEmpty else { throw fail("simulator", "is empty: leave it out for the simulator's defaults (no faults, an answer at once)") }
         if let fast = section.removeValue(forKey: "fast") {
@@ -117,7 +121,9 @@ struct ProfileValues {
             config.simulator.fast = b
         }
         if let model = section.removeValue(forKey: "model") {
-            guard case let .string(m) = model, !m.isEmpty else { throw fail("simulator", "key 'model' must be a name: \(APNsModel.names.joined(separator: ", "))") }
+            guard case let .string(m) = model, !m.isEmpty else {
+                throw fail("simulator", "key 'model' must be a name: \(APNsModel.names.joined(separator: ", "))")
+            }
             config.simulator.model = m
         }
         config.simulator.settings = section.isEmpty ? nil : .object(section)

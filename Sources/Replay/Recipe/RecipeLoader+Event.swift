@@ -73,7 +73,8 @@ extension Builder {
     func required(_ e: Entry, event: Recipe.EventRule, hasPushes: Bool) throws -> Recipe.Required {
         let name = try reader.text(e)
         guard let type = entities.firstIndex(where: { $0.name == name }) else {
-            throw fail(e, "names entity '\(name)', which no event creates (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
+            throw fail(e, "names entity '\(name)', which no event creates "
+                + "(entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
         }
         let keys = keyNames[type] ?? []
         guard let field = event.fields.firstIndex(where: { keys.contains($0.name) }) else {
@@ -126,7 +127,8 @@ extension Builder {
         if from.hasPrefix("path."), !captures.isEmpty || from.split(separator: ".").count == 2 {
             let name = String(from.dropFirst(5))
             guard let i = captures.firstIndex(of: name) else {
-                throw fail(m?["from"] ?? e, "reads capture '\(name)', which the event's path pattern does not have (captures: \(captures.isEmpty ? "none" : captures.joined(separator: ", ")))")
+                throw fail(m?["from"] ?? e, "reads capture '\(name)', which the event's path pattern does not have "
+                    + "(captures: \(captures.isEmpty ? "none" : captures.joined(separator: ", ")))")
             }
             guard type == .int || type == .string else { throw fail(m?["type"] ?? e, "a path capture is a string or an int") }
             rule.capture = i
@@ -145,7 +147,8 @@ extension Builder {
             }
             if let b = m["nullable"] {
                 rule.nullable = try reader.bool(b)
-                if rule.nullable, optional { throw fail(b, "goes with a required type: '\(typeText)?' may be absent; 'nullable: true' must be present, null allowed") }
+                if rule.nullable, optional { throw fail(b, "goes with a required type: '\(typeText)?' may be absent; 'nullable: true' must be present, "
+                    + "null allowed") }
                 if rule.nullable, rule.capture != nil { throw fail(b, "does not go with a path capture, which is never null") }
             }
             if let b = m["non_empty"] { rule.nonEmpty = try reader.bool(b) }
@@ -205,7 +208,8 @@ extension Builder {
             let name = String(text.dropFirst("recipient.".count))
             guard let type = recipient else { throw fail(e, "reads '\(text)', but the push has no recipient entity ('to' is a token)") }
             guard let i = entities[type].fields.firstIndex(of: name) else {
-                throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) (kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")
+                throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) "
+                    + "(kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")
             }
             return .recipient(i)
         }
@@ -226,7 +230,8 @@ extension Builder {
             s = .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
             s = .constant(try constant(c))
-            if case .string("") = try constant(c) { throw fail(c, "is empty: a constant names a value (for an empty string where a value is absent, write absent: empty)") }
+            if case .string("") = try constant(c) { throw fail(c, "is empty: a constant names a value (for an empty string where a value is absent, "
+                + "write absent: empty)") }
         } else if let j = m["join"] {
             guard !(try reader.list(j)).isEmpty else { throw fail(j, "joins nothing: list the values to join") }
             let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
@@ -245,7 +250,8 @@ extension Builder {
                 s = .map(s, t, otherwise: try m["default"].map(constant))
             }
         } else {
-            throw fail(e, "must be a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+            throw fail(e, "must be a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, "
+                + "{via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
         }
         if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
         if let a = m["absent"] {

@@ -40,7 +40,8 @@ extension Builder {
         for event in recipe.events {
             for rule in event.pushes where rule.recipientFilter != nil {
                 if case let .group(g, _, _) = rule.to, g == recipe.broadcastGroup {
-                    throw fail(b, "makes group '\(groups[g])' a broadcast, which reaches every subscriber of a channel, but push rule '\(rule.name ?? "1")' of event '\(event.name)' filters it with 'where:'")
+                    throw fail(b, "makes group '\(groups[g])' a broadcast, which reaches every subscriber of a channel, "
+                        + "but push rule '\(rule.name ?? "1")' of event '\(event.name)' filters it with 'where:'")
                 }
             }
         }
@@ -109,13 +110,15 @@ final class RecipeExprNames: ExprNames {
            path.count == 1 || (path.count == 2 && path[1] == "token" && !entities[type].fields.contains("token")) {
             let keys = builder.keyNames[type] ?? []
             guard let start = event.fields.firstIndex(where: { keys.contains($0.name) }) else {
-                throw ExprError(column: column, message: "'\(text)' needs a field naming a \(path[0]) (its key: \(keys.joined(separator: ", "))), which event '\(event.name)' does not have")
+                throw ExprError(column: column, message: "'\(text)' needs a field naming a \(path[0]) (its key: \(keys.joined(separator: ", "))), "
+                    + "which event '\(event.name)' does not have")
             }
             if path.count == 1 { return (.entityExists(start: start, entity: type), .entity(path[0]), true) }
             return (.entityToken(start: start, entity: type), .string, true)
         }
         if path[0] == "recipient", recipient == nil, inCondition {
-            throw ExprError(column: column, message: "'\(text)' is not known in a condition, which is tested once per event before its recipients are known: filter them with 'to: {group: G, key: …, where: …}'")
+            throw ExprError(column: column, message: "'\(text)' is not known in a condition, which is tested once per event before its recipients are known: "
+                + "filter them with 'to: {group: G, key: …, where: …}'")
         }
         if path == ["recipient"] {
             throw ExprError(column: column, message: "'recipient' is read by its fields: recipient.FIELD or recipient.key")

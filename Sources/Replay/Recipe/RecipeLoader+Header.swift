@@ -20,7 +20,9 @@ extension Builder {
         var mapped: HeaderTables?
         if let t = m["push_type"] {
             let text = try reader.text(t)
-            guard let p = PushType(rawValue: text) else { throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'") }
+            guard let p = PushType(rawValue: text) else {
+                throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+            }
             base.pushType = p
         }
         if let t = m["topic"] { base.topic = try reader.text(t) }

@@ -61,7 +61,8 @@ extension Builder {
         if case let .field(i)? = read {
             let field = event.fields[i]
             guard let allowed = field.oneOf, allowed.allSatisfy({ $0.text == "update" || $0.text == "end" }) else {
-                throw fail(entry, "reads '\(field.name)' as it is, but a Live Activity event is update or end: give the field one_of: [update, end], or map its values ({from: \(field.name), map: {VALUE: end}, default: update})")
+                throw fail(entry, "reads '\(field.name)' as it is, but a Live Activity event is update or end: give the field one_of: [update, end], "
+                    + "or map its values ({from: \(field.name), map: {VALUE: end}, default: update})")
             }
         }
         for v in constants where v.text != "update" && v.text != "end" {
@@ -130,7 +131,8 @@ extension Builder {
         if let entity = m["entity"] {
             let name = try reader.text(entity)
             guard let type = entities.firstIndex(where: { $0.name == name }) else {
-                throw fail(entity, "names entity '\(name)', which no event creates (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
+                throw fail(entity, "names entity '\(name)', which no event creates "
+                    + "(entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
             }
             return (.entity(type, key: try source(keyEntry, event: event, recipient: nil)), type)
         }
@@ -166,14 +168,16 @@ extension Builder {
                 src = .field(f)
                 at = e ?? place
             } else {
-                throw fail(e ?? place, "has no source for slot '\(name)' of \(templatePath): add it to 'slots:' (the event's fields: \(event.fields.map(\.name).joined(separator: ", ")))")
+                throw fail(e ?? place, "has no source for slot '\(name)' of \(templatePath): "
+                    + "add it to 'slots:' (the event's fields: \(event.fields.map(\.name).joined(separator: ", ")))")
             }
             let isTime = self.isTime(src, recipient: recipient)
             if let format, format.isTime, isTime == false {
                 throw fail(at, "fills slot '\(name)' of \(templatePath), which has the time format '\(format.rawValue)', with a value that is not a time")
             }
             if isTime == true, template.slotKinds[i] == .integer, format == nil {
-                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", |unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
+                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", "
+                    + "|unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
             }
             if template.slotKinds[i] == .integer, case let .orElse(_, fallback) = src, case let .string(text) = fallback {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with the default '\(text)', which is text, not an integer")

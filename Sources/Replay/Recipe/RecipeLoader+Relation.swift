@@ -27,7 +27,8 @@ extension Builder {
     private func hop(_ text: String, _ e: Entry) throws -> Recipe.Relation.Hop {
         let parts = text.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let type = entities.firstIndex(where: { $0.name == parts[0] }) else {
-            throw fail(e, "must be ENTITY.FIELD, an entity and a field kept on it (entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", "))); found '\(text)'")
+            throw fail(e, "must be ENTITY.FIELD, an entity and a field kept on it "
+                + "(entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", "))); found '\(text)'")
         }
         guard let field = entities[type].fields.firstIndex(of: parts[1]) else {
             let kept = entities[type].fields

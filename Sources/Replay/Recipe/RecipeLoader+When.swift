@@ -7,7 +7,8 @@ extension Builder {
         if case .scalar = e.node {
             let x = try condition(try reader.text(e), e, event: event, recipient: nil, what: "a condition")
             if x.readsRecipient {
-                throw fail(e, "reads the recipient, but a condition is tested once per event, before its recipients are known (filter them with 'to: {…, where: …}')")
+                throw fail(e, "reads the recipient, but a condition is tested once per event, "
+                    + "before its recipients are known (filter them with 'to: {…, where: …}')")
             }
             return .expression(x)
         }
@@ -90,7 +91,8 @@ extension Builder {
             }
         }
         if low > high || (low == high && (lowOpen || highOpen)) {
-            throw fail(entry, "can never hold: no number is \(m.entries.filter { Recipe.Comparison(rawValue: $0.key) != nil }.map { "\($0.key) \($0.node.string ?? "")" }.joined(separator: " and "))")
+            let bounds = m.entries.filter { Recipe.Comparison(rawValue: $0.key) != nil }.map { "\($0.key) \($0.node.string ?? "")" }
+            throw fail(entry, "can never hold: no number is \(bounds.joined(separator: " and "))")
         }
     }
 
@@ -98,7 +100,8 @@ extension Builder {
     private func value(_ e: Entry, allowed: [RecipeValue]?, key: String) throws -> RecipeValue {
         let v = try constant(e)
         if let allowed, !allowed.contains(where: { $0 == v || $0.text == v.text }) {
-            throw fail(e, "can never hold: '\(v.text ?? "null")' is not one of the values '\(key)' allows (\(allowed.compactMap(\.text).joined(separator: ", ")))")
+            throw fail(e, "can never hold: '\(v.text ?? "null")' is not one of the values '\(key)' allows "
+                + "(\(allowed.compactMap(\.text).joined(separator: ", ")))")
         }
         return v
     }

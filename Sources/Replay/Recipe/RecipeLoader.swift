@@ -106,7 +106,8 @@ struct Builder {
             recipe.events.append(event)
         }
         guard matchFields.count <= 1 else {
-            throw fail(eventsEntry, "match events by one field's value (found \(matchFields.sorted().joined(separator: ", "))); API calls match by method and path")
+            throw fail(eventsEntry, "match events by one field's value (found \(matchFields.sorted().joined(separator: ", "))); "
+                + "API calls match by method and path")
         }
         recipe.matchField = matchFields.first
         var seen: [String: String] = [:]
@@ -177,7 +178,8 @@ struct Builder {
                 if let member = m["member_of"] {
                     for g in try reader.map(member).entries {
                         if let i = groups.firstIndex(of: g.key) {
-                            guard groupEntity[i] == type else { throw fail(g, "group '\(g.key)' already holds \(entities[groupEntity[i]].name) entities, not \(entities[type].name)") }
+                            guard groupEntity[i] == type else { throw fail(g, "group '\(g.key)' already holds \(entities[groupEntity[i]].name) entities, "
+                                + "not \(entities[type].name)") }
                         } else {
                             groups.append(g.key)
                             groupEntity.append(type)
@@ -210,7 +212,8 @@ struct Builder {
     }
 
     func neverRegistered(_ e: Entry, _ name: String) -> Error {
-        fail(e, "names group '\(name)', which no event registers members of (with 'member_of'); groups: \(groups.isEmpty ? "none" : groups.joined(separator: ", "))")
+        fail(e, "names group '\(name)', which no event registers members of (with 'member_of'); "
+            + "groups: \(groups.isEmpty ? "none" : groups.joined(separator: ", "))")
     }
 
     mutating func entityIndex(_ name: String) -> Int {

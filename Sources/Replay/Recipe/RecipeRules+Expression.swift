@@ -4,21 +4,18 @@ import APNsCore
 /// were resolved to, with the recipient of the push being filled (or of the member a `where:` tests).
 extension RecipeRules: ExprInput {
     func read(_ variable: Int) -> ExprValue {
-        ExprValue(value(exprInputs[variable], recipient: exprRecipient, key: exprKey))
+        ExprValue(value(evaluating.inputs[variable], recipient: evaluating.recipient, key: evaluating.key))
     }
 
     /// The expression's value; a failure (overflow, division by zero, a null where a value is needed) is kept
-    /// for the event, which then is a bad line naming the key, and the value is absent.
+    /// for the event being planned, which then is a bad line naming the key, or for the push being filled,
+    /// which is then not sent; the value is absent.
     func evaluate(_ x: RecipeExpression, recipient: Int?, key: EntityKey?) -> RecipeValue {
-        exprInputs = x.inputs
-        exprRecipient = recipient
-        exprKey = key
+        evaluating = (x.inputs, recipient, key)
         do {
             return try x.compiled.evaluate(self).recipeValue
         } catch {
-            if exprFailure == nil {
-                exprFailure = (x.key, error as? ExprFault ?? ExprFault(column: 1, message: "\(error)"))
-            }
+            phase.record(.init(key: x.key, fault: error as? ExprFault ?? ExprFault(column: 1, message: "\(error)")))
             return .absent
         }
     }
@@ -36,11 +33,8 @@ extension RecipeRules: ExprInput {
 
     /// Makes the event a bad line when one of its expressions failed.
     func throwIfAnExpressionFailed() throws {
-        guard let (key, fault) = exprFailure else { return }
-        exprFailure = nil
-        // A bad line plans nothing: the rules planned before the failure are dropped too.
-        plan.reset()
-        throw StreamLineError(line: line, cause: .badValue(field: key, why: "column \(fault.column): \(fault.message)"))
+        guard phase.eventFailed, let failure = phase.takeFailure() else { return }
+        throw StreamLineError(line: line, cause: .badValue(field: failure.key, why: "column \(failure.fault.column): \(failure.fault.message)"))
     }
 
     /// The group's members for which the rule's `where:` holds, in the group's order.

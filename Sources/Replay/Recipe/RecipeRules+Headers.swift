@@ -32,7 +32,8 @@ extension RecipeRules {
         }
         let span = seconds - at.floorDiv(1000)
         guard span <= 31_536_000 else {
-            throw StreamLineError(line: line, cause: .badValue(field: "expiration_at", why: "\(span) seconds after the event; APNs keeps a push at most 31536000"))
+            throw StreamLineError(line: line,
+                                  cause: .badValue(field: "expiration_at", why: "\(span) seconds after the event; APNs keeps a push at most 31536000"))
         }
         return span <= 0 ? 0 : Int(span)
     }

@@ -7,7 +7,8 @@ import APNsCore
 extension RecipeRules {
     /// Adds the rule's entry to the event's plan; returns how many pushes it planned.
     func planRule(_ index: Int) throws -> Int {
-        liveEvent = rules[index].liveActivityEvent.flatMap(text) ?? ""
+        let liveEvent = rules[index].liveActivityEvent.flatMap(text) ?? ""
+        phase.planRule(liveEvent: liveEvent)
         var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: try pushPriority(index),
                                     liveEvent: liveEvent, headerSet: header(index))
         recipients(rules[index].to, rule: index, into: &entry)
@@ -65,7 +66,7 @@ extension RecipeRules {
             return entry.recipients = .notSent(refusedChannels.contains(key) ? .channelLimit : .unknownTarget)
         }
         entry.recipients = .broadcast(channel, reach: subscribed.count)
-        if liveEvent == "end" { state.endSubscriptions(of: key) }
+        if entry.liveEvent == "end" { state.endSubscriptions(of: key) }
     }
 
     func pushPriority(_ rule: Int) throws -> Priority {

@@ -32,8 +32,6 @@ extension RecipeRules {
         let n = plan.entries[e].next
         plan.entries[e].next = n + 1
         let rule = plan.entries[e].rule
-        // Only what is read per push (slots, kept values) can read the push's Live Activity event.
-        if !rules[rule].perPushSlots.isEmpty || rules[rule].rememberPerPush { liveEvent = plan.entries[e].liveEvent }
         switch plan.entries[e].recipients {
         case .members:
             let place = plan.entries[e].members[n]
@@ -56,9 +54,8 @@ extension RecipeRules {
             push.channel = channel.index
             push.reach = Int32(clamping: reach)
         }
-        if exprFailure != nil {
+        if phase.pushFailed {
             // An expression read per push failed: the push is not sent, and counted.
-            exprFailure = nil
             return notSent(.badLine, e, &push)
         }
         return .push
@@ -76,7 +73,7 @@ extension RecipeRules {
     ///   - broadcast: a push to a channel (`recipient.key` is `""`).
     private func fill(_ push: inout OutgoingPush, _ e: Int, token: String, recipient: Int?, broadcast: Bool = false) {
         let r = plan.entries[e].rule
-        currentToken = token
+        phase.fill(token: token, liveEvent: plan.entries[e].liveEvent)
         let key: EntityKey? = broadcast ? .string("") : recipient.flatMap { state.key($0) }
         // The slots that do not depend on the recipient were filled when the event was applied.
         for i in rules[r].perPushSlots {

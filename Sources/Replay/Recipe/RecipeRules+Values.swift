@@ -13,8 +13,8 @@ extension RecipeRules {
         case .recipientKey: return key?.value ?? .absent
         case .time: return .time(at)
         case .timeUnix: return .int(Int(at / 1000))
-        case .activityTimestamp: return .int(state.timestamps.next(for: currentToken, recordedSeconds: Int(at / 1000)))
-        case .liveActivityEvent: return .string(liveEvent)
+        case .activityTimestamp: return .int(state.timestamps.next(for: phase.token, recordedSeconds: Int(at / 1000)))
+        case .liveActivityEvent: return .string(phase.liveEvent)
         case let .constant(v): return v
         case let .map(inner, table, otherwise):
             let v = value(inner, recipient: recipient, key: key)

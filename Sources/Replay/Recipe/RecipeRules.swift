@@ -2,7 +2,8 @@ import APNsCore
 
 /// Runs a ``Recipe`` over a recorded stream, as a ``WorkloadRules``: each line is matched to its event, its
 /// fields read and checked, the state changed, and its pushes planned; ``nextPlanned(into:)`` then fills one
-/// push at a time (recipient, headers, payload rendered into the engine's reused buffer).
+/// push at a time (recipient, headers, payload rendered into the engine's reused buffer). Where it is in that
+/// cycle, with what that point needs, is one ``RecipeEventState`` (``phase``).
 public final class RecipeRules: WorkloadRules {
     let recipe: Recipe
     let profilePriority: Priority
@@ -17,13 +18,22 @@ public final class RecipeRules: WorkloadRules {
     /// Every push rule of the recipe, by ``Recipe/PushRule/index``.
     let rules: [Recipe.PushRule]
 
-    /// The event being planned: its rule, line, time and field values (reused from event to event).
-    var event = 0
-    var line = 0
-    var at: Int64 = 0
-    var values: [RecipeValue] = []
+    /// The entities, groups and tokens the events so far built.
     var state: RecipeState
-    /// The event's plan: an entry per push rule whose condition held, in rule order (reused from event to event).
+    /// Where the cycle of the current event is, with what that point needs (``RecipeEventState``).
+    var phase = RecipeEventState.idle
+    /// The event being planned or handed out: its rule, line and recorded time (0 before the first).
+    var event: Int { phase.event?.rule ?? 0 }
+    var line: Int { phase.event?.line ?? 0 }
+    var at: Int64 { phase.event?.at ?? 0 }
+
+    // Buffers reused from event to event: stored here, not in ``phase``, so that they are filled in place
+    // without a copy and the hot path allocates nothing. Each is filled while an event plans and read while
+    // its pushes are handed out.
+
+    /// The event's field values, by ``Recipe/EventRule/fields`` index.
+    var values: [RecipeValue] = []
+    /// The event's plan: an entry per push rule whose condition held, in rule order.
     var plan = EventPlan()
     /// Per rule: the slot values filled once per event, then per push (as long as its template's slots).
     var scratch: [[PayloadTemplate.Value]]
@@ -32,28 +42,28 @@ public final class RecipeRules: WorkloadRules {
     /// Per rule, per text header it writes itself (``Recipe/PushRule/texts``): the value as read for the event
     /// being planned.
     var headerTexts: [[[UInt8]]]
-    /// Per rule: the pushes it planned so far, not-sent ones included (``Recipe/PushRule/index``).
-    public private(set) var plannedByRule: [Int]
-    /// The Live Activity event of the rule being planned or filled (`live_activity_event` reads it).
-    var liveEvent = "update"
-    /// The token of the push being filled (for `activity_timestamp`).
-    var currentToken = ""
-    /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
-    var lastTime: (millis: Int64, text: String)?
-
-    /// The expression being evaluated: the sources of its names, and the recipient and key they read.
-    var exprInputs: [Recipe.Source] = []
-    var exprRecipient: Int?
-    var exprKey: EntityKey?
-    /// The first expression that failed on the event being planned or the push being filled, and where.
-    var exprFailure: (key: String, fault: ExprFault)?
-    /// Per rule: the members its `where:` kept, reused from event to event (empty for a rule without one).
+    /// Per rule: the members its `where:` kept (empty for a rule without one).
     var filtered: [[Int]]
 
+    /// Per rule: the pushes it planned so far, not-sent ones included (``Recipe/PushRule/index``).
+    public private(set) var plannedByRule: [Int]
+    /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
+    var lastTime: (millis: Int64, text: String)?
+    /// The expression being evaluated: the sources of its names, and the recipient and key they read. Set by
+    /// ``evaluate(_:recipient:key:)`` for the length of that call (the expression reads its names back through
+    /// ``read(_:)``), at any point of the cycle.
+    var evaluating = (inputs: [Recipe.Source](), recipient: Int?.none, key: EntityKey?.none)
+
     /// The name of the event the last line matched (what reports count it as).
-    public internal(set) var lastEventName: String?
+    public var lastEventName: String? {
+        switch phase {
+        case .idle: return nil
+        case let .unmatched(countedAs): return countedAs
+        case .planning, .handingOut, .failed: return recipe.events[event].name
+        }
+    }
     /// Whether the last event has push rules and none of their conditions held (it planned nothing).
-    public internal(set) var lastEventHeldNoRule = false
+    public var lastEventHeldNoRule: Bool { phase.heldNoRule }
     public internal(set) var followersNotSubscribed = 0
     /// Tokens replaced by a newer one (never pushed to again).
     public var retiredTokens: Int { state.retiredTokens }
@@ -88,21 +98,31 @@ public final class RecipeRules: WorkloadRules {
     // MARK: Events
 
     public func apply(_ record: StreamRecord) throws -> Int {
-        line = record.line
-        at = record.at
         // An entry's member list is shared with the state: emptied in place, it would copy it.
         plan.reset()
-        lastEventName = nil
-        lastEventHeldNoRule = false
-        event = try match(record)
-        lastEventName = recipe.events[event].name
-        try readFields(recipe.events[event], record.fields)
-        if let required = recipe.events[event].require, entityPlace(required.field, required.entity) == nil {
+        // Until the line matched an event, it is counted under its own kind.
+        phase = .unmatched(countedAs: nil)
+        let rule = try match(record)
+        phase.begin(.init(rule: rule, line: record.line, at: record.at))
+        do {
+            return try planEvent(recipe.events[rule], record.fields)
+        } catch {
+            // A bad line plans nothing: the rules planned before the failure are dropped too.
+            plan.reset()
+            phase.fail()
+            throw error
+        }
+    }
+
+    /// Reads the matched event's fields, changes the state and plans its push rules.
+    private func planEvent(_ event: Recipe.EventRule, _ fields: FlatJSONObject) throws -> Int {
+        try readFields(event, fields)
+        if let required = event.require, entityPlace(required.field, required.entity) == nil {
             return planMissing()
         }
-        if let change = recipe.events[event].state { try apply(change) }
+        if let change = event.state { try apply(change) }
         try throwIfAnExpressionFailed()
-        let pushes = recipe.events[event].pushes
+        let pushes = event.pushes
         var planned = 0
         for r in pushes.indices {
             let index = pushes[r].index
@@ -113,7 +133,7 @@ public final class RecipeRules: WorkloadRules {
             planned += try planRule(index)
             try throwIfAnExpressionFailed()
         }
-        lastEventHeldNoRule = planned == 0 && !pushes.isEmpty
+        phase.planned(heldNoRule: planned == 0 && !pushes.isEmpty)
         // Counted once the whole event planned: a rule that fails makes the event a bad line.
         for entry in plan.entries { plannedByRule[entry.rule] += entry.count }
         return planned
@@ -125,6 +145,7 @@ public final class RecipeRules: WorkloadRules {
         let rule = recipe.events[event].pushes[0].index
         plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
         plannedByRule[rule] += 1
+        phase.planned(heldNoRule: false)
         return 1
     }
 
@@ -138,13 +159,13 @@ public final class RecipeRules: WorkloadRules {
             let path = try record.fields.optionalString(recipe.pathField)
             if let method, let path {
                 if let i = matcher.event(method: method, path: path) { return i }
-                lastEventName = "\(method) (no event matches)"
+                phase = .unmatched(countedAs: "\(method) (no event matches)")
                 throw StreamLineError(line: record.line, cause: .unknownKind("\(method) \(path)"))
             }
         }
         if let field = recipe.matchField {
             let value = readerKind ? record.kind : ((try? record.fields.optionalString(field)) ?? nil) ?? ""
-            lastEventName = value.isEmpty ? nil : value
+            phase = .unmatched(countedAs: value.isEmpty ? nil : value)
             throw StreamLineError(line: record.line, cause: .unknownKind(value))
         }
         throw StreamLineError(line: record.line, cause: .unknownKind("?"))

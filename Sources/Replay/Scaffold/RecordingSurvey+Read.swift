@@ -34,7 +34,8 @@ extension RecordingSurvey {
         for key in kindCandidates + first.keys where first.valueType(key) == .string && !timeCandidates.contains(key) {
             if all.allSatisfy({ $0.valueType(key) == .string }) { return .kind(key) }
         }
-        throw ProfileError(file: path, line: nil, message: "no line form fits: neither API calls (method and path) nor events named by a field every line has as a string (\(kindCandidates.joined(separator: ", ")))")
+        throw ProfileError(file: path, line: nil, message: "no line form fits: neither API calls (method and path) "
+            + "nor events named by a field every line has as a string (\(kindCandidates.joined(separator: ", ")))")
     }
 
     /// The first line's time field and its format: ISO 8601 text, or whole seconds or milliseconds since 1970.

@@ -173,7 +173,8 @@ public enum IdentityRangeError: Error, Equatable, CustomStringConvertible {
         case let .integersOverflow(largest, factor):
             return "a factor of \(factor) would take integer ids (up to \(largest)) past 64 bits"
         case .noSeparator:
-            return "every separator a text id's clone could use (\(IdentityCloner.separators.map(String.init).joined(separator: " "))) appears in some recorded id"
+            return "every separator a text id's clone could use (\(IdentityCloner.separators.map(String.init).joined(separator: " "))) "
+                + "appears in some recorded id"
         }
     }
 }

@@ -19,6 +19,7 @@ public enum RecordingCheck {
             throw ProfileError(file: path, line: nil, message: "the recording has no line: nothing to replay (the stream of \(profile))")
         }
         let count = reader.badLinesRead
-        throw ProfileError(file: path, line: nil, message: "no line of the recording is an event: \(count == 1 ? "its one line is" : "all \(count) lines are") bad (first: \(firstBad)): nothing to replay (the stream of \(profile))")
+        throw ProfileError(file: path, line: nil, message: "no line of the recording is an event: \(count == 1 ? "its one line is" : "all \(count) lines are") "
+            + "bad (first: \(firstBad)): nothing to replay (the stream of \(profile))")
     }
 }

@@ -91,7 +91,8 @@ extension RunReport {
         }
         if let byRule = e.pushesByRule, let expected = e.expectedPushes {
             let sum = byRule.values.reduce(0) { $0 + $1.values.reduce(0, +) }
-            check(sum == expected - e.invalidTotal, "events.pushesByRule (sum)", "\(expected - e.invalidTotal) (expectedPushes less one per invalid event)", "\(sum)")
+            check(sum == expected - e.invalidTotal, "events.pushesByRule (sum)", "\(expected - e.invalidTotal) "
+                + "(expectedPushes less one per invalid event)", "\(sum)")
         }
     }
 
@@ -186,7 +187,8 @@ extension RunReport {
             check(resends == engine.retriesTotal, "timeline[].resends (sum)", "\(engine.retriesTotal) (engine.retriesTotal)", "\(resends)")
         }
         if let last = timeline.last, let inFlight = last.inFlight {
-            check(inFlight == t.sent - t.completed, "timeline[last].inFlight", "\(t.sent - t.completed) (throughput.sent − throughput.completed)", "\(inFlight)")
+            check(inFlight == t.sent - t.completed, "timeline[last].inFlight", "\(t.sent - t.completed) "
+                + "(throughput.sent − throughput.completed)", "\(inFlight)")
         }
     }
 

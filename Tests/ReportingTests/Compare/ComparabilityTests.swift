@@ -144,7 +144,8 @@ final class ComparabilityTests: XCTestCase {
         XCTAssertEqual(d.map(\.kind), [.environment, .environment, .environment])
         XCTAssertEqual(d.map(\.new), ["7.88.1", "1.52.0", "8"])
 
-        let allowed = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run("run/report.json", edit)], options: .init(allowEnvironmentMismatch: true))
+        let allowed = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run("run/report.json", edit)],
+            options: .init(allowEnvironmentMismatch: true))
         XCTAssertEqual(allowed.verdict, .noRegression)
         XCTAssertEqual(allowed.warnings.filter { $0.contains("environment differs") }.count, 3, "\(allowed.warnings)")
         XCTAssertTrue(allowed.warnings.contains { $0.contains("environment.libcurl: 8.14.1 vs 7.88.1") }, "\(allowed.warnings)")
@@ -156,7 +157,8 @@ final class ComparabilityTests: XCTestCase {
         XCTAssertEqual(r.verdict, .incomparable)
         XCTAssertEqual(r.refusals.map(\.field), ["configuration.transport.streams"])
         XCTAssertEqual(r.refusals.first?.between, "baseline runs base/1/report.json and base/2/report.json")
-        let n = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run("n/1/report.json"), CompareFixtures.run("n/2/report.json") { $0.configuration.workload.name = "x" }])
+        let n = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run("n/1/report.json"),
+            CompareFixtures.run("n/2/report.json") { $0.configuration.workload.name = "x" }])
         XCTAssertEqual(n.refusals.first?.between, "new runs n/1/report.json and n/2/report.json")
     }
 
@@ -180,14 +182,16 @@ final class ComparabilityTests: XCTestCase {
         }], options: options)
         XCTAssertNotEqual(whatIf.verdict, .incomparable, "\(whatIf.refusals)")
         XCTAssertEqual(whatIf.varied?.map(\.field), ["configuration.payload.priority", "configuration.simulator.model"])
-        XCTAssertTrue(ComparisonMarkdown.render(whatIf).contains("Varied on purpose (--differ-on): `configuration.payload.priority` 10 → 5, `configuration.simulator.model` (absent) → far."))
+        XCTAssertTrue(ComparisonMarkdown.render(whatIf).contains("Varied on purpose (--differ-on): `configuration.payload.priority` 10 → 5, "
+            + "`configuration.simulator.model` (absent) → far."))
         let other = CompareFixtures.compare([CompareFixtures.run("a/report.json")], [CompareFixtures.run("b/report.json") {
             $0.configuration.payload.priority = .powerAware
             $0.configuration.transport.streams = 7
         }], options: options)
         XCTAssertEqual(other.verdict, .incomparable)
         XCTAssertEqual(other.refusals.map(\.field), ["configuration.transport.streams"])
-        let repeats = CompareFixtures.compare([CompareFixtures.run("a/1/report.json"), CompareFixtures.run("a/2/report.json") { $0.configuration.payload.priority = .powerAware }],
+        let repeats = CompareFixtures.compare([CompareFixtures.run("a/1/report.json"),
+            CompareFixtures.run("a/2/report.json") { $0.configuration.payload.priority = .powerAware }],
                                               [CompareFixtures.run("b/report.json")], options: options)
         XCTAssertEqual(repeats.verdict, .incomparable, "a side's repeats must agree even on a varied key")
         XCTAssertThrowsError(try DifferOn.fields("colour")) { XCTAssertTrue("\($0)".contains("'colour' is not a key that can differ on purpose")) }

@@ -100,7 +100,8 @@ final class CountFindingsTests: XCTestCase {
         }])
         XCTAssertEqual(movedToAfterEnd.row("delivered")?.verdict, .withinNoise)
         XCTAssertEqual(movedToAfterEnd.verdict, .noRegression)
-        let lost = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run { $0.pushes.delivered -= 2; $0.pushes.notSent["after_end", default: 0] += 1 }])
+        let lost = CompareFixtures.compare([CompareFixtures.run()],
+                                           [CompareFixtures.run { $0.pushes.delivered -= 2; $0.pushes.notSent["after_end", default: 0] += 1 }])
         XCTAssertEqual(lost.row("delivered")?.verdict, .regression, "2 fewer delivered, 1 more after the end")
 
         func dead(_ notSent: Int, _ rejected: Int) -> LoadedReport {

@@ -74,7 +74,8 @@ final class LatencyVerdictTests: XCTestCase {
         var options = Comparison.Options()
         options.tolerances.latencyFloorMillis = 0.5
         let many = { (r: inout RunReport) in CompareFixtures.setSamples(&r, to: 20_000) }
-        let r = CompareFixtures.compare([CompareFixtures.run { many(&$0) }], [CompareFixtures.run { many(&$0); CompareFixtures.scaleLatency(&$0, by: 1.3) }], options: options)
+        let r = CompareFixtures.compare([CompareFixtures.run { many(&$0) }], [CompareFixtures.run { many(&$0); CompareFixtures.scaleLatency(&$0, by: 1.3) }],
+            options: options)
         XCTAssertEqual(r.verdict, .regression)
         XCTAssertEqual(r.row("service time p99")?.verdict, .regression)
         XCTAssertEqual(r.row("service time p50")?.baseline ?? 0, 6, accuracy: 0.01)   // 2, 4, 6, 8, 10 ms delivered
@@ -115,7 +116,8 @@ final class LatencyVerdictTests: XCTestCase {
         XCTAssertEqual(one.verdict, .noRegression)
         XCTAssertEqual(one.row("throughput")?.verdict, .notJudged)
         XCTAssertEqual(one.row("service time p50")?.verdict, .notJudged)
-        let three = CompareFixtures.compare((1...3).map { CompareFixtures.run("b\($0)") { sender(&$0) } }, (1...3).map { CompareFixtures.run("n\($0)") { slower(&$0) } })
+        let three = CompareFixtures.compare((1...3).map { CompareFixtures.run("b\($0)") { sender(&$0) } },
+            (1...3).map { CompareFixtures.run("n\($0)") { slower(&$0) } })
         XCTAssertNotEqual(three.row("throughput")?.verdict, .notJudged)
     }
 }

@@ -50,7 +50,8 @@ final class MatrixCellTests: XCTestCase {
         let cells = Self.cells()
         let md = MatrixCell.markdown(cells)
         let header = try XCTUnwrap(md.split(separator: "\n").first)
-        XCTAssertTrue(header.hasSuffix("| channel-API calls | delivered share | concurrency | pushes/s | pushes saved | staleness p50 ms | staleness p99 ms |"), String(header))
+        XCTAssertTrue(header.hasSuffix("| channel-API calls | delivered share | concurrency | pushes/s | pushes saved "
+            + "| staleness p50 ms | staleness p99 ms |"), String(header))
         XCTAssertTrue(md.contains("| 256 | "), "a concurrency")
         XCTAssertEqual(md.split(separator: "\n")[1].filter { $0 == "|" }.count, header.filter { $0 == "|" }.count, "the rule has every column")
 

@@ -30,7 +30,8 @@ public enum ComparisonHtml {
         if !r.refusals.isEmpty {
             var t = "<table><thead><tr><th>field</th><th>baseline</th><th>new</th><th>between</th></tr></thead><tbody>\n"
             for d in r.refusals {
-                t += "<tr><td><code>\(HtmlEscape.text(d.field))</code></td><td>\(HtmlEscape.text(d.baseline))</td><td>\(HtmlEscape.text(d.new))</td><td>\(HtmlEscape.text(d.between))</td></tr>\n"
+                t += "<tr><td><code>\(HtmlEscape.text(d.field))</code></td><td>\(HtmlEscape.text(d.baseline))</td>"
+                    + "<td>\(HtmlEscape.text(d.new))</td><td>\(HtmlEscape.text(d.between))</td></tr>\n"
             }
             html += section("refusals", "Incomparable: what differs", t + "</tbody></table>\n")
         }
@@ -38,7 +39,8 @@ public enum ComparisonHtml {
         var t = "<table><thead><tr><th>metric</th><th>baseline</th><th>new</th><th>change</th><th>change %</th><th>verdict</th></tr></thead><tbody>\n"
         for row in r.rows {
             let pct = row.changePercent.map { ComparisonMarkdown.signed($0, places: 1) + "%" } ?? ((row.change ?? 0) != 0 ? "new" : "")
-            let change = row.change.map { $0 == 0 ? "0" : ComparisonMarkdown.signed($0, places: row.kind == .count ? nil : ComparisonMarkdown.places(row)) } ?? ""
+            let places = row.kind == .count ? nil : ComparisonMarkdown.places(row)
+            let change = row.change.map { $0 == 0 ? "0" : ComparisonMarkdown.signed($0, places: places) } ?? ""
             let cls = row.verdict == .regression ? " class=\"missed\"" : (row.verdict == .improvement ? " class=\"met\"" : "")
             t += "<tr\(cls)><td>\(HtmlEscape.text(row.metric))</td><td class=\"num\">\(HtmlEscape.text(ComparisonMarkdown.value(row.baseline, row)))</td>"
                 + "<td class=\"num\">\(HtmlEscape.text(ComparisonMarkdown.value(row.new, row)))</td><td class=\"num\">\(HtmlEscape.text(change))</td>"

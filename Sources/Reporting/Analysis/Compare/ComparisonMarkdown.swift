@@ -36,7 +36,8 @@ public enum ComparisonMarkdown {
                 let pct: String
                 if let p = row.changePercent { pct = signed(p, places: 1) + "%" } else if (row.change ?? 0) != 0 { pct = "new" } else { pct = "" }
                 let change = row.change.map { $0 == 0 ? "0" : signed($0, places: row.kind == .count ? nil : places(row)) } ?? ""
-                lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(change) | \(pct) | \(verdict(row, r)) | \(samples(row)) |")
+                lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(change) | \(pct) | \(verdict(row, r)) "
+                    + "| \(samples(row)) |")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -47,7 +48,8 @@ public enum ComparisonMarkdown {
     /// incomparable runs. Rows left out are counted in the verdict line.
     public static func renderSummary(_ r: ComparisonReport) -> String {
         var lines = ["### apnsbench compare: \(headline(r))", ""]
-        lines.append("Baseline \(Format.code(r.baseline.argument)) (\(r.baseline.runs)) · new \(Format.code(r.new.argument)) (\(r.new.runs)) · workload \(Format.code(r.workload))")
+        lines.append("Baseline \(Format.code(r.baseline.argument)) (\(r.baseline.runs)) · new \(Format.code(r.new.argument)) (\(r.new.runs)) "
+            + "· workload \(Format.code(r.workload))")
         if r.verdict == .incomparable {
             lines += ["", "| field | baseline | new |", "| --- | --- | --- |"]
             for d in r.refusals { lines.append("| \(Format.code(d.field)) | \(Format.cell(d.baseline)) | \(Format.cell(d.new)) |") }
@@ -60,7 +62,8 @@ public enum ComparisonMarkdown {
         for row in shown {
             let pct = row.changePercent.map { signed($0, places: 1) + "%" } ?? ((row.change ?? 0) != 0 ? "new" : "")
             let n = samples(row)
-            lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(pct) | \(verdict(row, r))\(n.isEmpty ? "" : " (samples \(n))") |")
+            lines.append("| \(Format.cell(row.metric)) | \(value(row.baseline, row)) | \(value(row.new, row)) | \(pct) "
+                + "| \(verdict(row, r))\(n.isEmpty ? "" : " (samples \(n))") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -69,11 +72,13 @@ public enum ComparisonMarkdown {
     public static func headline(_ r: ComparisonReport) -> String {
         let regressions = r.regressions.count, improvements = r.improvements.count
         let rest = r.rows.count - regressions - improvements
-        let counts = "\(regressions) regression\(regressions == 1 ? "" : "s"), \(improvements) improvement\(improvements == 1 ? "" : "s"), \(rest) unchanged or within tolerance or noise"
+        let counts = "\(regressions) regression\(regressions == 1 ? "" : "s"), \(improvements) improvement\(improvements == 1 ? "" : "s"), \(rest) "
+            + "unchanged or within tolerance or noise"
         switch r.verdict {
         case .incomparable: return "⛔ incomparable — the runs differ in \(r.refusals.count) way\(r.refusals.count == 1 ? "" : "s")"
         case .regression: return "❌ regression — " + counts
-        case .improvementsOnly: return (r.failOnImprovement ? "⚠️ improvements only (failing: --fail-on-improvement) — " : "✅ no regression, improvements only — ") + counts
+        case .improvementsOnly:
+            return (r.failOnImprovement ? "⚠️ improvements only (failing: --fail-on-improvement) — " : "✅ no regression, improvements only — ") + counts
         case .noRegression: return "✅ no regression — " + counts
         }
     }

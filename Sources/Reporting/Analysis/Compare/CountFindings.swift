@@ -87,7 +87,8 @@ public enum CountFindings {
             let a = baseline.compactMap(metric.value).map(Double.init)
             let b = new.compactMap(metric.value).map(Double.init)
             for (side, values) in [("baseline", a), ("new", b)] where Set(values).count > 1 {
-                notes.append("\(metric.name) differs between the \(side) runs: \(values.map(ComparisonMarkdown.number).joined(separator: ", ")) (the median is compared)")
+                notes.append("\(metric.name) differs between the \(side) runs: \(values.map(ComparisonMarkdown.number).joined(separator: ", ")) "
+                    + "(the median is compared)")
             }
             return row(metric, baselineRuns: a, newRuns: b)
         }
@@ -123,14 +124,16 @@ public enum CountFindings {
         for i in rows.indices where findings.contains(rows[i].verdict) && pushClasses.contains(where: rows[i].metric.hasPrefix) {
             guard moved != 0, let change = rows[i].change, abs(change) <= abs(moved), (rows[i].baseline ?? 0) != 0 else { continue }
             rows[i].verdict = .withinNoise
-            rows[i].note = "\(ComparisonMarkdown.signed(change)) while after_end moved \(ComparisonMarkdown.signed(moved)) (pushes due after the run's end: where the end fell)"
+            rows[i].note = "\(ComparisonMarkdown.signed(change)) while after_end moved \(ComparisonMarkdown.signed(moved)) (pushes due after the run's end: "
+                + "where the end fell)"
         }
         let deadToken = NotSentCause.deadToken.rawValue, unregistered = Reason.unregistered.rawValue
         func dead(_ r: RunReport) -> Int { (r.pushes.notSent[deadToken] ?? 0) + (r.pushes.rejected[unregistered]?.count ?? 0) }
         guard median(baseline, dead) == median(new, dead) else { return }
         for i in rows.indices where findings.contains(rows[i].verdict) && ["not sent \(deadToken)", "rejected \(unregistered)"].contains(rows[i].metric) {
             rows[i].verdict = .withinNoise
-            rows[i].note = "dead-token split: not sent \(deadToken) + rejected \(unregistered) is \(ComparisonMarkdown.number(median(new, dead))) on both sides "
+            rows[i].note = "dead-token split: not sent \(deadToken) + rejected \(unregistered) is \(ComparisonMarkdown.number(median(new, dead))) "
+                + "on both sides "
                 + "(which one a push to a dead token lands in is timing)"
         }
     }

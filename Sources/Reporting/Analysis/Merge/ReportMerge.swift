@@ -102,7 +102,9 @@ public enum ReportMerge {
         if counts.count == 1, let n = counts.first {
             let missing = (0..<n).filter { byIndex[$0] == nil }
             if !missing.isEmpty {
-                problems.append("incomplete: the run has \(n) shards and \(missing.count == 1 ? "shard" : "shards") \(missing.map(String.init).joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing (have \(byIndex.keys.sorted().map(String.init).joined(separator: ", ")))")
+                let one = missing.count == 1
+                problems.append("incomplete: the run has \(n) shards and \(one ? "shard" : "shards") \(missing.map(String.init).joined(separator: ", ")) "
+                    + "\(one ? "is" : "are") missing (have \(byIndex.keys.sorted().map(String.init).joined(separator: ", ")))")
             }
         }
         let reference = inputs.min { $0.report.configuration.shard!.index < $1.report.configuration.shard!.index }!
@@ -112,9 +114,11 @@ public enum ReportMerge {
                 problems.append("\(i.source): its configuration differs from \(reference.source)'s in more than the shard: \(keys.joined(separator: ", "))")
             }
             if i.report.events.streamSHA256 != reference.report.events.streamSHA256 {
-                problems.append("\(i.source) replayed another recording (stream SHA-256 \(short(i.report.events.streamSHA256)) against \(short(reference.report.events.streamSHA256)))")
+                problems.append("\(i.source) replayed another recording (stream SHA-256 \(short(i.report.events.streamSHA256)) "
+                    + "against \(short(reference.report.events.streamSHA256)))")
             } else if i.report.events != reference.report.events {
-                problems.append("\(i.source) read the stream differently from \(reference.source) (events read \(i.report.events.read) against \(reference.report.events.read)): every shard must read all of it")
+                problems.append("\(i.source) read the stream differently from \(reference.source) (events read \(i.report.events.read) "
+                    + "against \(reference.report.events.read)): every shard must read all of it")
             }
             if i.report.schemaVersion != reference.report.schemaVersion {
                 problems.append("\(i.source) is of report schema \(i.report.schemaVersion), \(reference.source) of \(reference.report.schemaVersion)")

@@ -45,7 +45,8 @@ public struct ModelFit: Codable, Sendable, Equatable {
     public static func fit(_ report: RunReport, force: Bool = false) throws -> ModelFit {
         guard let encoded = report.latency.histograms?.overall.serviceTime,
               let q = EncodedPercentiles.values(encoded, at: [10, 50, 99]), q.count == 3 else {
-            throw FitError(description: "the report has no service-time histogram of delivered pushes to fit (nothing was delivered, or it was written before histograms were kept)")
+            throw FitError(description: "the report has no service-time histogram of delivered pushes to fit (nothing was delivered, "
+                + "or it was written before histograms were kept)")
         }
         let (p10, p50, p99) = (Double(q[0]) / 1000, Double(q[1]) / 1000, Double(q[2]) / 1000)
         guard p10 > 0, p50 > p10, p99 > p50 else {
@@ -119,7 +120,8 @@ public struct ModelFit: Codable, Sendable, Equatable {
             out.append("the sends fell behind the schedule (\(why))")
         }
         if r <= 0 {
-            out.append("the service time quantiles put the round trip at 0 ms or below (the spread above the median is no wider than below it: queueing, not a path)")
+            out.append("the service time quantiles put the round trip at 0 ms or below (the spread above the median is no wider than below it: queueing, "
+                + "not a path)")
         }
         _ = serviceMeanMillis
         return out

@@ -32,7 +32,8 @@ public struct Headroom: Codable, Sendable, Equatable {
     /// `at least 125.4× the busiest second (26 pushes/s)`, one per peak.
     public var lines: [String] {
         against.map { a in
-            (atLeast ? "at least " : "") + Format.fixed(a.factor, places: 1) + "× the " + a.what + " (" + Format.fixed(a.rate, places: a.rate < 10 ? 1 : 0) + " pushes/s)"
+            (atLeast ? "at least " : "") + Format.fixed(a.factor, places: 1) + "× the " + a.what
+                + " (" + Format.fixed(a.rate, places: a.rate < 10 ? 1 : 0) + " pushes/s)"
         }
     }
 }

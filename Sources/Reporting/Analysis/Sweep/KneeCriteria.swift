@@ -95,7 +95,10 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
         // The first step is the baseline: it has no classes of its own to compare with.
         let new = newOverloadReasons(of: step, first: first)
         if !new.isEmpty {
-            let shares = new.map { r in step.overloadShares?[r].map { String(format: "%@ %.1f%% of requests (first step %.1f%%)", r, $0 * 100, (first?.overloadShares?[r] ?? 0) * 100) } ?? r }
+            let shares = new.map { r in
+                step.overloadShares?[r].map { String(format: "%@ %.1f%% of requests (first step %.1f%%)", r, $0 * 100, (first?.overloadShares?[r] ?? 0) * 100) }
+                    ?? r
+            }
             out.append("new overload answers: \(shares.joined(separator: ", "))")
         }
         if let (early, late) = thirds(step.intervalP50Millis ?? step.intervalP99Millis), late > trendFactor * max(early, 0.001),

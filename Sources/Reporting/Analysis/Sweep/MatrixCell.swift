@@ -106,7 +106,8 @@ public struct MatrixCell: Codable, Equatable {
         out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|" + String(repeating: "--:|", count: extra.count) + "\n"
         for c in cells {
             out += "| \(Format.cell(c.label)) | \(c.planned) | \(c.pushesSent) | \(c.delivered) | \(c.devicesReached) | \(c.connectionsOpened) | "
-                + "\(Format.fixed(c.p50Millis, places: 1)) | \(Format.fixed(c.p99Millis, places: 1)) | \(c.budgetThrottled.map(String.init) ?? "-") | \(c.channelCalls) |"
+                + "\(Format.fixed(c.p50Millis, places: 1)) | \(Format.fixed(c.p99Millis, places: 1)) | \(c.budgetThrottled.map(String.init) ?? "-") "
+                + "| \(c.channelCalls) |"
                 + extra.map { " \($0.text(c) ?? "-") |" }.joined() + "\n"
         }
         // Device against broadcast, other settings equal: how many device pushes one broadcast replaced.
@@ -116,7 +117,8 @@ public struct MatrixCell: Codable, Equatable {
             if let b = cells.first(where: { $0.settings == others }), b.pushesSent > 0 {
                 let rest = device.settings.filter { $0.key != "delivery" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 out += "\nDevice against broadcast\(rest.isEmpty ? "" : " (\(rest))"): \(device.pushesSent) device pushes against \(b.pushesSent) broadcasts, "
-                    + "\(Format.fixed(Double(device.pushesSent) / Double(b.pushesSent), places: 1)) : 1; devices reached \(device.devicesReached) against \(b.devicesReached).\n"
+                    + "\(Format.fixed(Double(device.pushesSent) / Double(b.pushesSent), places: 1)) : 1; devices reached \(device.devicesReached) "
+                    + "against \(b.devicesReached).\n"
             }
         }
         return out

@@ -39,7 +39,8 @@ public struct USLFit: Codable, Sendable, Equatable {
             case let .tooFewConcurrencies(distinct):
                 return "a USL fit needs throughput at 3 or more distinct concurrencies; got \(distinct)"
             case let .invalidPoint(index, n, x):
-                return "point \(index) (concurrency \(String(format: "%g", n)), throughput \(String(format: "%g", x))): concurrency must be at least 1 and throughput above 0"
+                return "point \(index) (concurrency \(String(format: "%g", n)), throughput \(String(format: "%g", x))): "
+                    + "concurrency must be at least 1 and throughput above 0"
             }
         }
     }

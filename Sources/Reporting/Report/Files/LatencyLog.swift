@@ -25,7 +25,8 @@ public enum LatencyLog {
         let interval = report.configuration.timelineIntervalSeconds
         var out = """
         #[Histogram log format version 1.3]
-        #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per \(interval) s interval, the rest whole-run\(report.device == nil ? "" : "; timeToDevice.* values in milliseconds of recorded time")]
+        #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per \(interval) s interval, the \
+        rest whole-run\(report.device == nil ? "" : "; timeToDevice.* values in milliseconds of recorded time")]
         #[StartTime: \(fixed(start)) (seconds since epoch), \(report.startedAt)]
         #[BaseTime: \(fixed(start)) (seconds since epoch)]
         "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"

@@ -16,7 +16,8 @@ extension SummaryText {
         if w.total == 0 { line += "; \(w.checked) checked as planned (sent or not) against \(modelsLabel(report.configuration))" }
         if w.notChecked > 0 { line += "; \(w.notChecked) not checked (no aps.event)" }
         if let partly = w.checkedPartly, partly > 0 {
-            line += "; \(w.checkedFully) checked fully, \(partly) partly (\(w.uncheckedParts?.count ?? 0) part\(w.uncheckedParts?.count == 1 ? "" : "s") of the model not checked)"
+            line += "; \(w.checkedFully) checked fully, \(partly) partly (\(w.uncheckedParts?.count ?? 0) part\(w.uncheckedParts?.count == 1 ? "" : "s") "
+                + "of the model not checked)"
         }
         return line
     }
@@ -29,7 +30,8 @@ extension SummaryText {
         line("## Device contract")
         line()
         line("Each Live Activity push was checked, as the device decodes it, against the app's ActivityKit model: "
-            + "\(Format.cell(modelsLabel(report.configuration))). **\(w.total) of \(report.pushes.delivered) delivered pushes would not decode on the device**, which "
+            + "\(Format.cell(modelsLabel(report.configuration))). **\(w.total) of \(report.pushes.delivered) "
+            + "delivered pushes would not decode on the device**, which "
             + "drops them without a trace. \(w.checked) pushes checked as they were planned, \(w.failedCheck) of them failing "
             + "(whether or not they were sent, and whatever APNs answered)"
             + (w.notChecked > 0 ? "; \(w.notChecked) not checked (their payload names no `aps.event`)" : "") + ".")

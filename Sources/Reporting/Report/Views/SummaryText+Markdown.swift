@@ -65,7 +65,8 @@ extension SummaryText {
     static func retryLine(_ r: RunConfig.Retry) -> String {
         guard r.attempts > 1 else { return "never" }
         func s(_ ms: Int64) -> String { Format.fixed(Double(ms) / 1000, places: ms % 1000 == 0 ? 0 : 1) }
-        return "\(r.attempts) attempts, backoff \(s(r.backoffMillis)) s ×\(Format.fixed(r.multiplier, places: r.multiplier == r.multiplier.rounded() ? 0 : 1)) to \(s(max(r.maxBackoffMillis, r.backoffMillis))) s, within \(s(r.maxElapsedMillis)) s; 429 holds the token from \(s(r.tokenBackoffMillis)) s"
+        return "\(r.attempts) attempts, backoff \(s(r.backoffMillis)) s ×\(Format.fixed(r.multiplier, places: r.multiplier == r.multiplier.rounded() ? 0 : 1)) "
+            + "to \(s(max(r.maxBackoffMillis, r.backoffMillis))) s, within \(s(r.maxElapsedMillis)) s; 429 holds the token from \(s(r.tokenBackoffMillis)) s"
     }
 
     static func pushes(_ p: RunReport.Pushes, into md: inout String) {

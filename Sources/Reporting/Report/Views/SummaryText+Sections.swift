@@ -27,10 +27,13 @@ extension SummaryText {
         }
         if let m = report.merged {
             line("**Merged** from \(m.shards) shards of run `\(Format.cell(report.runID ?? "?"))`: "
-                + m.parts.map { "shard \($0.index) (\(Format.cell($0.host ?? "?")), started \($0.startedAt), \(Format.fixed($0.durationSeconds, places: 1)) s)" }.joined(separator: "; ") + ".")
+                + m.parts.map { p in
+                    "shard \(p.index) (\(Format.cell(p.host ?? "?")), started \(p.startedAt), \(Format.fixed(p.durationSeconds, places: 1)) s)"
+                }.joined(separator: "; ") + ".")
             line()
         } else if let s = report.configuration.shard {
-            line("**Shard \(s)** of run `\(Format.cell(report.runID ?? "?"))`: it sent the pushes whose device token hashes to \(s.index); merge the shards with `apnsbench merge`.")
+            line("**Shard \(s)** of run `\(Format.cell(report.runID ?? "?"))`: it sent the pushes whose device token hashes to \(s.index); "
+                + "merge the shards with `apnsbench merge`.")
             line()
         }
     }
@@ -57,7 +60,8 @@ extension SummaryText {
         if let b = report.broadcast {
             line("## Broadcast channels")
             line()
-            line("| devices reached | broadcasts delivered | channels | stores refused (limit) | follower pushes not covered | channel-API calls | channels at the end |")
+            line("| devices reached | broadcasts delivered | channels | stores refused (limit) "
+                + "| follower pushes not covered | channel-API calls | channels at the end |")
             line("|--:|--:|--:|--:|--:|--:|---|")
             line("| \(report.engine.devicesReached) | \(report.pushes.delivered) | \(b.channels) | \(b.storesRefused) | \(b.followersNotSubscribed) | "
                 + "\(b.managementCallCount) (\(b.managementCalls.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))) | "
@@ -113,18 +117,24 @@ extension SummaryText {
         line("- connections: \(c.transport.connections) × \(c.transport.streams) streams configured, \(e.connectionsOpened) opened")
         line("- provider token signings: \(e.providerTokenSignings)")
         line("- peak in flight: \(e.peakInFlight)")
-        line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.windowMillis.map { "\($0) ms" } ?? "off"), apns-expiration \(c.payload.expirationSeconds.map { "start + \($0) s" } ?? "none"), apns-collapse-id \(c.payload.collapseID.map { Format.code($0) } ?? "none")\(c.target == .simulator ? ", simulator \(c.simulator.mode)" : "")")
+        line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.windowMillis.map { "\($0) ms" } ?? "off"), "
+            + "apns-expiration \(c.payload.expirationSeconds.map { "start + \($0) s" } ?? "none"), "
+            + "apns-collapse-id \(c.payload.collapseID.map { Format.code($0) } ?? "none")\(c.target == .simulator ? ", simulator \(c.simulator.mode)" : "")")
         line("- retry policy: \(retryLine(c.retry))")
         if let b = report.liveActivityBudget {
-            line("- Live Activity budget (recorded time, an assumed \(b.priority10PerHour) priority-10 updates per activity per hour): \(b.throttled) of \(b.priority10Updates) updates would be throttled on the device, for \(b.activitiesThrottled) activities")
+            line("- Live Activity budget (recorded time, an assumed \(b.priority10PerHour) priority-10 updates per activity per hour): \(b.throttled) "
+                + "of \(b.priority10Updates) updates would be throttled on the device, for \(b.activitiesThrottled) activities")
         }
         let byCause = e.retries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
-        line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) (\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")
+        line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); "
+            + "dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
+        line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) "
+            + "(\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")
         let perPush = e.sent > 0 ? Format.fixed(Double(e.wakeUps) / Double(e.sent), places: 2) : "-"
         let workers = max(1, c.transport.workers)
         let busy = report.durationSeconds > 0 ? Double(e.engineCPUMillis) / 1000 / report.durationSeconds / Double(workers) : 0
-        line("- engine threads' CPU: \(Format.fixed(Double(e.engineCPUMillis) / 1000, places: 1)) s, \(Format.fixed(busy * 100, places: 0)) % of a core per worker\(busy >= 0.9 ? ": the harness itself was near its limit (add --workers, or a release build)" : "")")
+        line("- engine threads' CPU: \(Format.fixed(Double(e.engineCPUMillis) / 1000, places: 1)) s, \(Format.fixed(busy * 100, places: 0)) % of a core per "
+            + "worker\(busy >= 0.9 ? ": the harness itself was near its limit (add --workers, or a release build)" : "")")
         line("- wake-ups: \(e.wakeUps) (\(perPush) per push sent): returns from the engine's wait, a few per push at most unless it spins")
         line("- libcurl \(Format.cell(env.libcurl)) (TLS \(Format.cell(env.ssl)), nghttp2 \(Format.cell(env.nghttp2)))")
         line("- \(Format.cell(env.os)), \(env.cpuCount) CPUs, host \(Format.code(env.hostname))")

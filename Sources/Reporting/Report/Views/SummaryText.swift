@@ -21,7 +21,9 @@ public enum SummaryText {
         lines.append("apnsbench: \(c.profilePath) → \(c.target), \(Format.fixed(report.durationSeconds, places: 1)) s, "
             + "\(p.planned) pushes planned" + (p.balanced ? " (balanced)" : " (NOT BALANCED)"))
         if let why = report.stopReason { lines.append("  stopped    " + why) }
-        if let m = report.merged { lines.append("  merged     \(m.shards) shards of run \(report.runID ?? "?") (\(Set(m.parts.compactMap(\.host)).count) host(s))") }
+        if let m = report.merged {
+            lines.append("  merged     \(m.shards) shards of run \(report.runID ?? "?") (\(Set(m.parts.compactMap(\.host)).count) host(s))")
+        }
         if let s = c.shard { lines.append("  shard      \(s) of run \(report.runID ?? "?")") }
         lines.append(row("delivered", p.delivered))
         if let line = wouldNotDecodeLine(report) { lines.append(line) }

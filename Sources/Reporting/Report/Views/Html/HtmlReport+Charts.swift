@@ -24,7 +24,8 @@ extension HtmlReport {
         let l = report.latency
         let hist = l.histograms
         var body = "<p class=\"note\">Latency of delivered pushes at each percentile, on HdrHistogram's log 1/(1−p) axis. Response time counts "
-            + "from the intended send (corrected for coordinated omission), service time from the actual send.\(hist == nil ? " This report holds no encoded histograms: drawn from its percentile ladder (p90, p99, p99.9) only." : "")</p>\n"
+            + "from the intended send (corrected for coordinated omission), service time from the actual "
+            + "send.\(hist == nil ? " This report holds no encoded histograms: drawn from its percentile ladder (p90, p99, p99.9) only." : "")</p>\n"
         let overall = SvgChart(
             title: "Percentile spectrum, all delivered pushes", xLabel: "percentile", yLabel: "latency (ms)",
             emptyText: "no deliveries in this run", xScale: .percentile, formatY: SvgChart.number,

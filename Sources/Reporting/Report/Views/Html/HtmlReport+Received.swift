@@ -3,7 +3,8 @@
 extension HtmlReport {
     func received() -> String {
         guard let r = report.received else { return "" }
-        var t = "<table><thead><tr><th>push type</th><th>topic</th><th class=\"n\">priority</th><th>answer</th><th class=\"n\">requests</th></tr></thead><tbody>\n"
+        var t = "<table><thead><tr><th>push type</th><th>topic</th><th class=\"n\">priority</th><th>answer</th>"
+            + "<th class=\"n\">requests</th></tr></thead><tbody>\n"
         for c in r.requests {
             t += "<tr><td><code>\(HtmlEscape.text(c.pushType))</code></td><td><code>\(HtmlEscape.text(c.topic))</code></td>"
                 + "<td class=\"n\">\(HtmlEscape.text(c.priority))</td><td><code>\(HtmlEscape.text(c.answer))</code></td><td class=\"n\">\(c.count)</td></tr>\n"

@@ -46,7 +46,8 @@ extension HtmlReport {
             }
         }
         if report.latency.undeliveredSent > 0 {
-            t += "<p class=\"note\">\(report.latency.undeliveredSent) sent pushes were rejected, failed or timed out; the latency charts are of delivered pushes only.</p>\n"
+            t += "<p class=\"note\">\(report.latency.undeliveredSent) sent pushes were rejected, failed or timed out; "
+                + "the latency charts are of delivered pushes only.</p>\n"
         }
         return section("outcomes", "Outcomes: every planned push in exactly one class", t)
     }
@@ -69,7 +70,8 @@ extension HtmlReport {
         var t = "<p>Window \(c.windowMillis) ms: <strong>\(c.pushesSaved) pushes saved</strong> (Live Activity updates superseded by a newer one "
             + "for the same token, counted as not sent <code>coalesced</code>).</p>\n"
         if s.count > 0 {
-            t += "<p>Staleness added per update (recorded ms, from the update's recorded time until a push carrying it or newer state was released), over \(s.count) updates:</p>\n"
+            t += "<p>Staleness added per update (recorded ms, from the update's recorded time until a push carrying it or newer state was released), "
+                + "over \(s.count) updates:</p>\n"
             t += "<table><thead><tr>" + ["p50", "p90", "p99", "p99.9", "max", "mean"].map { "<th class=\"n\">\($0)</th>" }.joined() + "</tr></thead><tbody><tr>"
             t += [s.p50, s.p90, s.p99, s.p999, s.max].map { "<td class=\"n\">\($0)</td>" }.joined() + "<td class=\"n\">\(Format.fixed(s.mean, places: 1))</td>"
             t += "</tr></tbody></table>\n"

@@ -16,7 +16,8 @@ enum HtmlStyle {
     static var css: String {
         let css = """
             :root{color-scheme:light}
-            body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#212121;background:#fff;max-width:1000px;margin:0 auto;padding:16px 20px 40px;line-height:1.4;font-size:14px}
+            body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#212121;background:#fff;max-width:1000px;margin:0 \
+            auto;padding:16px 20px 40px;line-height:1.4;font-size:14px}
             h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
             .meta{color:#555;margin:0 0 10px}
             header{border:2px solid #2e7d32;border-radius:6px;padding:12px 16px;background:#f1f8e9}

@@ -23,7 +23,8 @@ public enum MatrixHtml {
     public static func render(cells: [MatrixCell], usl: USLFit?, title: String) -> String {
         var body = "<header id=\"headline\" class=\"good\">\n<h1>apnsbench matrix: \(HtmlEscape.text(title))</h1>\n"
         let axes = Set(cells.flatMap(\.settings.keys)).sorted()
-        body += "<p class=\"meta\">\(cells.count) runs" + (axes.isEmpty ? "" : ", varying \(HtmlEscape.text(axes.joined(separator: ", ")))") + "</p>\n</header>\n"
+        body += "<p class=\"meta\">\(cells.count) runs" + (axes.isEmpty ? "" : ", varying \(HtmlEscape.text(axes.joined(separator: ", ")))")
+            + "</p>\n</header>\n"
         body += HtmlPage.section("cells", "Every run", table(cells))
         body += HtmlPage.section("metrics", "Side by side, one chart per metric", "<div class=\"multiples\">\n" + charts(cells) + "</div>\n")
         if let usl { body += HtmlPage.section("usl", "Throughput against concurrency: the Universal Scalability Law", uslSection(usl, cells: cells)) }

@@ -70,7 +70,8 @@ struct SvgBarChart {
         for t in ticks where t <= top {
             svg += "<text x=\"\(c(px(t)))\" y=\"\(c(Self.top + plotH + 14))\" text-anchor=\"middle\">\(HtmlEscape.escape(format(t)))</text>"
         }
-        svg += "<text class=\"label\" x=\"\(c(Self.left + plotW / 2))\" y=\"\(c(height - 4))\" text-anchor=\"middle\">\(HtmlEscape.escape(axisLabel))</text></g>"
+        svg += "<text class=\"label\" x=\"\(c(Self.left + plotW / 2))\" y=\"\(c(height - 4))\" "
+            + "text-anchor=\"middle\">\(HtmlEscape.escape(axisLabel))</text></g>"
         for (i, bar) in bars.enumerated() {
             let rowTop = Self.top + Double(i) * Self.rowHeight
             let label = HtmlEscape.text(bar.label)

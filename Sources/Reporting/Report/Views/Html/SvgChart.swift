@@ -168,10 +168,13 @@ struct SvgChart {
             let x = f.px(xScale == .percentile ? Self.percentile(at: t) : t)
             svg += "<text x=\"\(Self.coord(x))\" y=\"\(Self.coord(Self.top + plotH + 16))\" text-anchor=\"middle\">\(HtmlEscape.escape(label))</text>"
         }
-        svg += "<text class=\"label\" x=\"\(Self.coord(Self.left + plotW / 2))\" y=\"\(Self.coord(Self.height - 6))\" text-anchor=\"middle\">\(HtmlEscape.escape(xLabel))</text>"
-        svg += "<text class=\"label\" transform=\"translate(14 \(Self.coord(Self.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(HtmlEscape.escape(yLabel))</text>"
+        svg += "<text class=\"label\" x=\"\(Self.coord(Self.left + plotW / 2))\" y=\"\(Self.coord(Self.height - 6))\" "
+            + "text-anchor=\"middle\">\(HtmlEscape.escape(xLabel))</text>"
+        svg += "<text class=\"label\" transform=\"translate(14 \(Self.coord(Self.top + plotH / 2))) rotate(-90)\" "
+            + "text-anchor=\"middle\">\(HtmlEscape.escape(yLabel))</text>"
         svg += "</g>"
-        svg += "<rect class=\"frame\" x=\"\(Self.coord(Self.left))\" y=\"\(Self.coord(Self.top))\" width=\"\(Self.coord(plotW))\" height=\"\(Self.coord(plotH))\"/>"
+        svg += "<rect class=\"frame\" x=\"\(Self.coord(Self.left))\" y=\"\(Self.coord(Self.top))\" width=\"\(Self.coord(plotW))\" "
+            + "height=\"\(Self.coord(plotH))\"/>"
         return svg
     }
 
@@ -185,7 +188,8 @@ struct SvgChart {
             points.reserveCapacity(stackX.count * 2)
             for j in stackX.indices { points.append(f.pair(stackX[j], upper[j])) }
             for j in stackX.indices.reversed() { points.append(f.pair(stackX[j], lower[j])) }
-            svg += "<polygon class=\"area s-\(layer.style)\" points=\"\(points.joined(separator: " "))\"><title>\(HtmlEscape.escape(layer.name))</title></polygon>"
+            svg += "<polygon class=\"area s-\(layer.style)\" "
+                + "points=\"\(points.joined(separator: " "))\"><title>\(HtmlEscape.escape(layer.name))</title></polygon>"
         }
         return svg
     }
@@ -205,7 +209,8 @@ struct SvgChart {
                 svg += "</g>"
             } else if s.points.count == 1 {
                 let p = s.points[0]
-                svg += "<circle class=\"\(cls)\" cx=\"\(Self.coord(f.px(p.x)))\" cy=\"\(Self.coord(f.py(p.y)))\" r=\"3\"><title>\(HtmlEscape.escape(s.name))</title></circle>"
+                svg += "<circle class=\"\(cls)\" cx=\"\(Self.coord(f.px(p.x)))\" cy=\"\(Self.coord(f.py(p.y)))\" "
+                    + "r=\"3\"><title>\(HtmlEscape.escape(s.name))</title></circle>"
             } else {
                 let points = s.points.map { f.pair($0.x, $0.y) }.joined(separator: " ")
                 svg += "<polyline class=\"\(cls)\" points=\"\(points)\"><title>\(HtmlEscape.escape(s.name))</title></polyline>"
