@@ -79,6 +79,67 @@ final class StepLimiterTests: XCTestCase {
         XCTAssertEqual(kind(late), .clientCPU)
     }
 
+    /// A debug client at 1,438/s on 2 cores (a measured step): it kept up with the rate, but the p50 rose
+    /// within the step; the engine thread at 69% of a core, the process at 1.63 cores with 0.36 left idle
+    /// and no other work. The service time it measured rose 9.7×: a saturated client's measurement.
+    func processTookTheHost() -> SweepStep {
+        var s = SweepStep(offeredRate: 1425, achievedRate: 1424, p99Millis: 382, deliveredShare: 0.998, processCPU: 1.63)
+        s.intervalP50Millis = [100, 101, 102, 200, 280, 281]
+        s.window = 2000
+        s.serviceP50Millis = 261.1
+        s.serviceMeanMillis = 270
+        s.engineCPU = 0.69
+        s.producerCPU = 0.035
+        s.producerLateShare = 0
+        s.requests = 4300
+        s.host = HostLoad(otherCores: 0, stealCores: 0, idleCores: 0.36, ownCores: 1.63)
+        return s
+    }
+
+    func testAHostWhoseCPUTheRunTookIsTheClientsCPUAndARisingServiceTimeIsNamedAsItsMeasurement() throws {
+        var s = processTookTheHost()
+        s.serviceP50Millis = 261.9
+        let l = try XCTUnwrap(StepLimiter.classify(s, first: first, criteria: criteria))
+        XCTAssertEqual(l.kind, .clientCPU, l.line)
+        XCTAssertEqual(l.evidence, "the process took the host's CPU (1.63 cores, 0.36 left idle, 0.00 to other work)"
+                       + "; service time also rose 9.7× (p50 261.9 ms, first step 27.0 ms), measured by a saturated client")
+        // With a core left idle the client had CPU to spare: the rise is the target's.
+        s.host?.idleCores = 1.2
+        XCTAssertEqual(kind(s), .target)
+        // Without the host's load nothing says the client was short of CPU.
+        s.host = nil
+        XCTAssertEqual(kind(s), .target)
+    }
+
+    func testOnADisturbedHostARisingServiceTimeIsNamedAsAStarvedClientsMeasurement() throws {
+        // Measured beside other work: the engine thread at 68% of a core was nearly all the process got.
+        var s = processTookTheHost()
+        s.engineCPU = 0.68
+        s.windowFilled = true
+        s.serviceP50Millis = 2879.5
+        s.host = HostLoad(otherCores: 1.35, stealCores: 0, idleCores: 0, ownCores: 0.65)
+        let l = try XCTUnwrap(StepLimiter.classify(s, first: first, criteria: criteria))
+        XCTAssertEqual(l.kind, .hostDisturbed)
+        XCTAssertEqual(l.withoutDisturbance, "target (service time p50 2879.5 ms, 106.6× the first step's 27.0 ms, measured by a client short of CPU)")
+        // Without a rise in the service time there is nothing to qualify.
+        s.serviceP50Millis = 28
+        XCTAssertEqual(StepLimiter.classify(s, first: first, criteria: criteria)?.withoutDisturbance, "client window (" + StepLimiter.classify(
+            { var q = s; q.host = nil; return q }(), first: first, criteria: criteria)!.evidence + ")")
+    }
+
+    func testASaturatedThreadWithARisingServiceTimeSaysBoth() throws {
+        var s = short()
+        s.engineCPU = 1.38
+        s.serviceP50Millis = 270
+        let l = try XCTUnwrap(StepLimiter.classify(s, first: first, criteria: criteria))
+        XCTAssertEqual(l.kind, .clientCPU)
+        XCTAssertEqual(l.evidence, "engine thread 138% of a core"
+                       + "; service time also rose 10.0× (p50 270.0 ms, first step 27.0 ms), measured by a saturated client")
+        // A flat service time adds nothing.
+        s.serviceP50Millis = 28
+        XCTAssertEqual(StepLimiter.classify(s, first: first, criteria: criteria)?.evidence, "engine thread 138% of a core")
+    }
+
     func testARecordingThatRanOutIsTheRecording() {
         var s = short()
         s.streamEnded = true

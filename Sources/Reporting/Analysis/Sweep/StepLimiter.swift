@@ -6,9 +6,12 @@ import Foundation
 /// - **target**, by its answers: a 429 or 5xx class new since the first step, or the share of the pushes
 ///   sent that were delivered under the SLO's;
 /// - **host disturbed**: other processes or the hypervisor took CPU the run could have used (``HostLoad``);
-///   its verdict is the host's, and the step is measured again;
-/// - **client CPU**: an engine thread or the producer near a full core, or the producer handing pushes over
-///   late while the window had room;
+///   its verdict is the host's, and the step is measured again. What the numbers would name without the
+///   disturbance is added; a rising service time there was measured by a client short of CPU, and says so;
+/// - **client CPU**: an engine thread or the producer near a full core, the process itself taking the host's
+///   CPU (under ``HostLoad/spareCores`` left idle, other work taking less), or the producer handing pushes
+///   over late while the window had room. A service time that also rose is named beside it: a client short
+///   of CPU measures it inflated;
 /// - **target**, by its time: the service time's median more than ``risingService`` times the first step's;
 /// - **client window**: the in-flight window full while the service time stayed near its low-rate value.
 ///   Little's law caps the rate at window ÷ mean service time; raising `--streams` or `--connections`
@@ -70,22 +73,31 @@ public struct StepLimiter: Codable, Sendable, Equatable {
             quiet.host = nil
             var l = StepLimiter(kind: .hostDisturbed, evidence: host.summary,
                                 fix: "measure again on a quiet host (the sweep re-measures a disturbed failing step once)")
-            l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map { "\($0.kind.rawValue) (\($0.evidence))" }
+            // A service time measured while other work starved the client is inflated by the client's own delay too.
+            let starved = serviceRise(step, first: first).map(slowTarget)
+            l.withoutDisturbance = classify(quiet, first: first, criteria: criteria).map {
+                "\($0.kind.rawValue) (\($0.evidence)" + ($0 == starved ? ", measured by a client short of CPU)" : ")")
+            }
             return l
         }
-        if let cpu = clientCPU(step) { return cpu }
-        let service = step.serviceP50Millis, base = first?.serviceP50Millis
-        if let service, let base, base > 0, service > risingService * base {
-            return StepLimiter(kind: .target,
-                               evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms", service, service / base, base))
+        let rise = serviceRise(step, first: first)
+        if var cpu = clientCPU(step) {
+            // A client short of CPU reads answers late: the service time it measures rises with its own queue.
+            if let rise {
+                cpu.evidence += String(format: "; service time also rose %.1f× (p50 %.1f ms, first step %.1f ms), measured by a saturated client",
+                                       rise.p50 / rise.base, rise.p50, rise.base)
+            }
+            return cpu
         }
+        if let rise { return slowTarget(rise) }
+        let base = first?.serviceP50Millis
         if step.windowFilled, let window = step.window, let mean = step.serviceMeanMillis, mean > 0 {
             return windowBound(step, window: window, meanMillis: mean, base: base)
         }
         return StepLimiter(kind: .unknown, evidence: failures.joined(separator: "; "))
     }
 
-    /// Client CPU: a thread near a full core, or the producer late.
+    /// Client CPU: a thread near a full core, the process taking the host's CPU, or the producer late.
     static func clientCPU(_ step: SweepStep) -> StepLimiter? {
         let fix = "spread the load (--workers, more client cores), or accept this client's ceiling"
         if let e = step.engineCPU, e >= KneeCriteria.saturatedCPU {
@@ -94,11 +106,29 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         if let p = step.producerCPU, p >= KneeCriteria.saturatedCPU {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer %.0f%% of a core", p * 100), fix: fix)
         }
+        // The run itself took the host's CPU (too little left idle, and more than other work took): its threads
+        // waited for a core, whatever each one's own share shows.
+        if let h = step.host, !h.disturbed, h.idleCores < HostLoad.spareCores, h.ownCores >= h.otherCores + h.stealCores {
+            return StepLimiter(kind: .clientCPU, evidence: String(format: "the process took the host's CPU (%.2f cores, %.2f left idle, %.2f to other work)",
+                                                                  h.ownCores, h.idleCores, h.otherCores + h.stealCores), fix: fix)
+        }
         // A full window holds the producer back too: its lateness is then the window's, not its CPU's.
         if !step.windowFilled, let late = step.producerLateShare, late >= KneeCriteria.lateShare {
             return StepLimiter(kind: .clientCPU, evidence: String(format: "producer handed %.1f%% of pushes over late", late * 100), fix: fix)
         }
         return nil
+    }
+
+    /// The step's service time p50 and the first step's, when it rose over ``risingService`` times that.
+    static func serviceRise(_ step: SweepStep, first: SweepStep?) -> (p50: Double, base: Double)? {
+        guard let p50 = step.serviceP50Millis, let base = first?.serviceP50Millis, base > 0, p50 > risingService * base else { return nil }
+        return (p50, base)
+    }
+
+    /// The target, by its time.
+    static func slowTarget(_ rise: (p50: Double, base: Double)) -> StepLimiter {
+        StepLimiter(kind: .target, evidence: String(format: "service time p50 %.1f ms, %.1f× the first step's %.1f ms",
+                                                    rise.p50, rise.p50 / rise.base, rise.base))
     }
 
     /// Client window: Little's law's ceiling and the setting to raise.
