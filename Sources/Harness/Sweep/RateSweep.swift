@@ -70,6 +70,17 @@ public enum RateSweep {
         public var passed: Bool { failures.isEmpty }
     }
 
+    /// The step a new measurement at `rate` is judged against: the first rate's first measurement on an
+    /// undisturbed host, so that a disturbed first step measured again is the baseline by its re-measurement,
+    /// not by the service time and answers other work inflated. While the first rate has no such measurement, a
+    /// new one of it is judged as the first step is (against nothing), and another rate against the first step.
+    static func baseline(_ steps: [Step], judging rate: Double) -> Step? {
+        guard let first = steps.first else { return nil }
+        let firstRate = first.result.searchValue
+        if let quiet = steps.first(where: { $0.result.searchValue == firstRate && $0.result.host?.disturbed != true }) { return quiet }
+        return rate == firstRate ? nil : first
+    }
+
     public struct Outcome: Codable {
         public var criteria: KneeCriteria
         /// In the order they ran.

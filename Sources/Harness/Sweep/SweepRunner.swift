@@ -85,7 +85,7 @@ struct SweepRunner {
                                          minDelivered: report.configuration.slo.minDelivered ?? 0.99)
         criteria = c
         var step = RateSweep.judged(report, rate: rate, index: index, directory: run.outDirectory, stepSeconds: request.stepSeconds,
-                                    cpu: cpu, host: host, criteria: c, first: steps.first, pace: request.pace)
+                                    cpu: cpu, host: host, criteria: c, first: RateSweep.baseline(steps, judging: rate), pace: request.pace)
         step.purpose = purpose
         steps.append(step)
         points.append(RateSweep.point(step, report: report))
