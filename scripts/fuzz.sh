@@ -84,7 +84,7 @@ for m in "${needed[@]}"; do
     t0=$SECONDS
     say "swift build --target $m (the packages it imports, uninstrumented)"
     mkdir -p "$out/logs"
-    if ! swift build --target "$m" >"$out/logs/swift-build-$m.log" 2>&1; then
+    if ! swift build -debug-info-format none --target "$m" >"$out/logs/swift-build-$m.log" 2>&1; then
         tail -20 "$out/logs/swift-build-$m.log" >&2
         say "swift build --target $m failed (log: $out/logs/swift-build-$m.log)"
         exit 1

@@ -54,9 +54,8 @@ python3 -c "import sys; v=float(sys.argv[1]); sys.exit(0 if v > 0 else 1)" "$max
 scripts/install-deps.sh >&2
 if [ "$build" = 1 ]; then
     echo "soak.sh: building apnsbench ($config)" >&2
-    # The release build without debug information, as every script builds it (scripts/run.sh says why).
-    no_dwarf=(); [ "$config" = release ] && no_dwarf=(-debug-info-format none)
-    swift build -c "$config" "${no_dwarf[@]}" --product apnsbench >&2
+    # Without debug information, as every script builds it (scripts/run.sh and scripts/test.sh say why).
+    swift build -c "$config" -debug-info-format none --product apnsbench >&2
 fi
 bin="${APNSBENCH_BIN:-$(pwd)/.build/$config/apnsbench}"
 [ -x "$bin" ] || { echo "soak.sh: $bin is missing (build it, or drop --skip-build)" >&2; exit 1; }

@@ -37,6 +37,7 @@ all=1; [ $# -eq 0 ] || all=0
 fuzz=0; [ "${FUZZ_SECONDS:-10}" != 0 ] && [ $all = 1 ] && fuzz=1
 gate=0; [ "${SKIP_BENCH_CHECK:-0}" != 1 ] && [ $all = 1 ] && gate=1
 background=1; [ "${BACKGROUND_BUILDS:-1}" != 0 ] || background=0
+debug_flags=(-debug-info-format none)
 
 # A build started in the background, in a process group of its own (setsid, so that it can be stopped
 # whole): its log in .build/NAME.log, its start and end (seconds of this script) in .build/NAME.times;
@@ -81,9 +82,13 @@ python3 scripts/line-lengths.py --check
 end
 
 begin "build (debug, with the tests)"
+# Without debug information (DWARF), as the release builds: the whole debug build took 404 s of CPU (user +
+# sys) without it while other builds ran, 459 s with it on a quiet machine; the cost is line numbers in a
+# crashing test's backtrace (XCTest's own failure messages keep file and line). fuzz.sh and soak.sh --debug
+# build with the same flags, so that each reuses this build.
 # The gate's package needs nothing from the debug build: its release build starts now.
 [ $gate = 1 ] && [ $background = 1 ] && start_build bench_build scripts/bench-gate.sh --build-only
-swift build --build-tests
+swift build --build-tests "${debug_flags[@]}"
 end
 # The fuzzers link the debug build's packages: their build starts once it is there.
 [ $fuzz = 1 ] && [ $background = 1 ] && start_build fuzz_build env FUZZ_SKIP_PACKAGE_BUILD=1 scripts/fuzz.sh --build-only
@@ -94,7 +99,7 @@ begin "XCTest (swift test --parallel)"
 xunit=.build/xctest-results.xml
 rm -f "$xunit"
 set +e
-swift test --skip-build --parallel --num-workers "$(nproc)" --xunit-output "$xunit" "$@"
+swift test --skip-build "${debug_flags[@]}" --parallel --num-workers "$(nproc)" --xunit-output "$xunit" "$@"
 xctest_rc=$?
 set -e
 python3 - "$xunit" <<'PY' || true
