@@ -48,8 +48,8 @@ final class EngineFaultTests: XCTestCase {
 
     func testServiceUnavailableBurstsAreRetriedUntilDelivered() throws {
         let fixture = try SimulatorFixture {
-            $0.faults.serviceUnavailableFraction = 0.25
-            $0.faults.internalServerErrorFraction = 0.1
+            $0.faults.requestFaults[.serviceUnavailable] = 0.25
+            $0.faults.requestFaults[.internalServerError] = 0.1
             $0.seed = 7
         }
         defer { fixture.simulator.stop() }
@@ -73,7 +73,7 @@ final class EngineFaultTests: XCTestCase {
     }
 
     func testFailuresPastTheAttemptLimitEndAsTheirLastAnswer() throws {
-        let fixture = try SimulatorFixture { $0.faults.serviceUnavailableFraction = 1 }
+        let fixture = try SimulatorFixture { $0.faults.requestFaults[.serviceUnavailable] = 1 }
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 10)
         fastRetries(&config, attempts: 3)
@@ -88,7 +88,7 @@ final class EngineFaultTests: XCTestCase {
 
     func testTheStallWatchdogGivesUpSilentConnectionsAndRetriesTheirPushes() throws {
         let fixture = try SimulatorFixture {
-            $0.faults.stallFraction = 0.004
+            $0.faults.requestFaults[.stall] = 0.004
             $0.seed = 11
         }
         defer { fixture.simulator.stop() }
@@ -110,7 +110,7 @@ final class EngineFaultTests: XCTestCase {
     }
 
     func testWithTheWatchdogOffAStalledPushTimesOut() throws {
-        let fixture = try SimulatorFixture { $0.faults.stallFraction = 1 }
+        let fixture = try SimulatorFixture { $0.faults.requestFaults[.stall] = 1 }
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 5)
         fastRetries(&config, attempts: 3)
@@ -126,7 +126,7 @@ final class EngineFaultTests: XCTestCase {
 
     func testConnectionResetsAreRetriedWithReconnectBackoff() throws {
         let fixture = try SimulatorFixture {
-            $0.faults.connectionResetFraction = 0.01
+            $0.faults.requestFaults[.connectionReset] = 0.01
             $0.seed = 3
         }
         defer { fixture.simulator.stop() }

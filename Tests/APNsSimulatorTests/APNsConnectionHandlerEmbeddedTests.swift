@@ -105,7 +105,7 @@ final class APNsConnectionHandlerEmbeddedTests: XCTestCase {
         let seed: UInt64 = 7, share = 0.5, n = 40
         let c = try EmbeddedConnection { config in
             config.seed = seed
-            config.faults.serviceUnavailableFraction = share
+            config.faults.requestFaults[.serviceUnavailable] = share
         }
         // The dice, rolled here as the simulator rolls them: one `unit()` per valid request from the
         // connection's generator (seed mixed with the connection id, 1 for the first connection).

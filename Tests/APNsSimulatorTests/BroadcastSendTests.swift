@@ -138,7 +138,7 @@ final class BroadcastSendTests: XCTestCase {
     }
 
     func testAnInjectedFaultDeliversNothing() throws {
-        let h = try SimulatorHarness { $0.faults.internalServerErrorFraction = 1 }
+        let h = try SimulatorHarness { $0.faults.requestFaults[.internalServerError] = 1 }
         let c = try h.client()
         // Created through the store: over HTTP the fault would answer the create too.
         let id = try h.simulator.channels.create(bundleID: h.bundleID, policy: .mostRecentMessageStored).id

@@ -167,7 +167,7 @@ final class ChannelManagementTests: XCTestCase {
     }
 
     func testAnInjectedFaultChangesNothing() throws {
-        let h = try SimulatorHarness { $0.faults.serviceUnavailableFraction = 1 }
+        let h = try SimulatorHarness { $0.faults.requestFaults[.serviceUnavailable] = 1 }
         let c = try h.client()
         XCTAssertChannelRejected(try h.push(c, h.channelHeaders(method: "POST"), body: SimulatorHarness.createBody()), .serviceUnavailable)
         XCTAssertEqual(h.simulator.channels.count, 0, "a create answered 503 created nothing")

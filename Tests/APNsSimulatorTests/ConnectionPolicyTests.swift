@@ -88,10 +88,10 @@ final class ConnectionPolicyTests: XCTestCase {
 
     func testEachFaultAtAShareOfOneReplacesEveryValidAnswer() {
         let table: [(String, (inout FaultInjection) -> Void, Policy.RequestAction)] = [
-            ("500", { $0.internalServerErrorFraction = 1 }, .answer(.init(injected: .internalServerError))),
-            ("503", { $0.serviceUnavailableFraction = 1 }, .answer(.init(injected: .serviceUnavailable))),
-            ("shutdown", { $0.shutdownFraction = 1 }, .answer(.init(injected: .shutdown, goAwayAfter: true))),
-            ("reset", { $0.connectionResetFraction = 1 }, .resetConnection),
+            ("500", { $0.requestFaults[.internalServerError] = 1 }, .answer(.init(injected: .internalServerError))),
+            ("503", { $0.requestFaults[.serviceUnavailable] = 1 }, .answer(.init(injected: .serviceUnavailable))),
+            ("shutdown", { $0.requestFaults[.shutdown] = 1 }, .answer(.init(injected: .shutdown, goAwayAfter: true))),
+            ("reset", { $0.requestFaults[.connectionReset] = 1 }, .resetConnection),
         ]
         for (name, configure, expected) in table {
             var p = policy { configure(&$0.faults) }
@@ -109,10 +109,10 @@ final class ConnectionPolicyTests: XCTestCase {
         func actions(seed: UInt64, connectionID: Int, rejectedEvery: Int = 0) -> [Policy.RequestAction] {
             var p = policy(connectionID: connectionID) { c in
                 c.seed = seed
-                c.faults.connectionResetFraction = shares.reset
-                c.faults.internalServerErrorFraction = shares.internal
-                c.faults.serviceUnavailableFraction = shares.unavailable
-                c.faults.shutdownFraction = shares.shutdown
+                c.faults.requestFaults[.connectionReset] = shares.reset
+                c.faults.requestFaults[.internalServerError] = shares.internal
+                c.faults.requestFaults[.serviceUnavailable] = shares.unavailable
+                c.faults.requestFaults[.shutdown] = shares.shutdown
             }
             var out: [Policy.RequestAction] = []
             for i in 1...400 {
@@ -156,7 +156,7 @@ final class ConnectionPolicyTests: XCTestCase {
     func testAnInjectedFaultCountsAsARejectionForTheLimit() {
         var p = policy { c in
             c.dropStreamLimitAfterRejection = true
-            c.faults.serviceUnavailableFraction = 1
+            c.faults.requestFaults[.serviceUnavailable] = 1
         }
         XCTAssertEqual(p.requestValidated(accepted: true, authenticated: true),
                        .answer(.init(injected: .serviceUnavailable, limit: .raiseThenDrop(to: 1000, then: 1))))
@@ -242,7 +242,7 @@ final class ConnectionPolicyTests: XCTestCase {
 final class ConnectionPolicyStallAndSpikeTests: XCTestCase {
     func testTheStallFaultSilencesItsShareOfRequests() {
         var c = SimulatorConfiguration()
-        c.faults.stallFraction = 0.1
+        c.faults.requestFaults[.stall] = 0.1
         var stalls = 0
         for id in 0..<200 {
             var p = ConnectionPolicy(configuration: c, connectionID: id)

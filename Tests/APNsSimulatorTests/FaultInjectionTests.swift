@@ -7,8 +7,8 @@ final class FaultInjectionTests: XCTestCase {
     func statuses(seed: UInt64, n: Int = 40) throws -> [Int] {
         let h = try SimulatorHarness { c in
             c.seed = seed
-            c.faults.internalServerErrorFraction = 0.25
-            c.faults.serviceUnavailableFraction = 0.25
+            c.faults.requestFaults[.internalServerError] = 0.25
+            c.faults.requestFaults[.serviceUnavailable] = 0.25
         }
         let c = try h.client()
         return try (0..<n).map { _ in try h.push(c, h.headers()).status }

@@ -57,7 +57,7 @@ final class SimulatorConfigFileTests: XCTestCase {
         XCTAssertEqual(c.liveActivity.missingKeys, .count)
         XCTAssertEqual(c.liveActivity.priority10Budget, 20)
         XCTAssertEqual(c.faults.latency, .lognormal(p50Milliseconds: 40, p99Milliseconds: 200))
-        XCTAssertEqual(c.faults.internalServerErrorFraction, 0.01)
+        XCTAssertEqual(c.faults.requestFaults[.internalServerError], 0.01)
         XCTAssertEqual(c.faults.goAwayAfterStreams, 1000)
         XCTAssertEqual(c.faults.idleTimeoutSeconds, 30)
     }

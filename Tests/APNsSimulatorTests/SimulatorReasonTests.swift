@@ -132,8 +132,8 @@ final class SimulatorReasonTests: XCTestCase {
 
     func testInjectedServerErrors() throws {
         for (reason, configure) in [
-            (Reason.internalServerError, { (f: inout FaultInjection) in f.internalServerErrorFraction = 1 }),
-            (Reason.serviceUnavailable, { (f: inout FaultInjection) in f.serviceUnavailableFraction = 1 }),
+            (Reason.internalServerError, { (f: inout FaultInjection) in f.requestFaults[.internalServerError] = 1 }),
+            (Reason.serviceUnavailable, { (f: inout FaultInjection) in f.requestFaults[.serviceUnavailable] = 1 }),
         ] {
             let h = try SimulatorHarness { configure(&$0.faults) }
             XCTAssertRejected(try h.push(try h.client(), h.headers()), reason)
@@ -141,7 +141,7 @@ final class SimulatorReasonTests: XCTestCase {
     }
 
     func testShutdownAnswersThenGoAwayWithShutdownReason() throws {
-        let h = try SimulatorHarness { $0.faults.shutdownFraction = 1 }
+        let h = try SimulatorHarness { $0.faults.requestFaults[.shutdown] = 1 }
         let c = try h.client()
         let id = try c.send(h.headers(), body: SimulatorHarness.alert)
         XCTAssertRejected(try XCTUnwrap(c.response(id)), .shutdown)
@@ -181,7 +181,7 @@ final class SimulatorReasonTests: XCTestCase {
     }
 
     func testConnectionResetInjectionClosesWithoutAnswer() throws {
-        let h = try SimulatorHarness { $0.faults.connectionResetFraction = 1 }
+        let h = try SimulatorHarness { $0.faults.requestFaults[.connectionReset] = 1 }
         let c = try h.client()
         _ = try c.send(h.headers(), body: SimulatorHarness.alert)
         c.wait("close") { _ in c.isClosed }

@@ -40,8 +40,8 @@ final class ModelFitFileTests: XCTestCase {
         try SimulatorConfigFile.apply(yaml: section.replacingOccurrences(of: "\n  ", with: "\n").dropFirst(2).description, file: "model.yaml", to: &c)
         XCTAssertEqual(c.faults.roundTripMilliseconds, 20.123)
         XCTAssertEqual(c.faults.latency, .lognormal(p50Milliseconds: 5, p99Milliseconds: 40.5))
-        XCTAssertEqual(c.faults.serviceUnavailableFraction, 0.01235)
-        XCTAssertEqual(c.faults.connectionResetFraction, 0.000012)
+        XCTAssertEqual(c.faults.requestFaults[.serviceUnavailable], 0.01235)
+        XCTAssertEqual(c.faults.requestFaults[.connectionReset], 0.000012)
         XCTAssertEqual(c.faults.goAwayAfterStreams, 500)
     }
 }

@@ -54,11 +54,11 @@ final class ProfileSimulatorSectionTests: XCTestCase {
         try SimulatorConfigFile.apply(settings: try XCTUnwrap(config.simulator.settings), profile: path, to: &s)
         XCTAssertEqual(s.seed, 9)
         XCTAssertEqual(s.faults.latency, .lognormal(p50Milliseconds: 40, p99Milliseconds: 200))
-        XCTAssertEqual(s.faults.serviceUnavailableFraction, 0.02)
+        XCTAssertEqual(s.faults.requestFaults[.serviceUnavailable], 0.02)
         XCTAssertEqual(s.faults.goAwayAfterSeconds, 30)
         XCTAssertEqual(s.faults.latencySpike?.fraction, 0.01)
         XCTAssertEqual(s.faults.latencySpike?.milliseconds, 1500)
-        XCTAssertEqual(s.faults.stallFraction, 0.001)
+        XCTAssertEqual(s.faults.requestFaults[.stall], 0.001)
         XCTAssertEqual(s.faults.clockStep, .init(afterSeconds: 60, bySeconds: 3700))
     }
 
@@ -128,7 +128,7 @@ final class APNsModelPresetTests: XCTestCase {
         var s = SimulatorConfiguration()
         try SimulatorConfigFile.apply(settings: try XCTUnwrap(config.simulator.effectiveSettings), profile: "p.yaml", to: &s)
         XCTAssertEqual(s.faults.roundTripMilliseconds, 90, "the section's key wins")
-        XCTAssertEqual(s.faults.stallFraction, 0.01, "and adds to the model")
+        XCTAssertEqual(s.faults.requestFaults[.stall], 0.01, "and adds to the model")
         XCTAssertEqual(s.faults.latency, .lognormal(p50Milliseconds: 10, p99Milliseconds: 300), "the model's other keys stay")
         config.simulator.model = "nowhere"
         XCTAssertThrowsError(try config.validate()) { XCTAssertEqual(($0 as? RunConfigError)?.key, .apnsModel) }

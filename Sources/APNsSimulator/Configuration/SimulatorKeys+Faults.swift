@@ -24,18 +24,9 @@ extension SimulatorKeys {
                 "past this wait in the queue a request is overloaded"),
         .number("faults.capacity.overload_503_fraction", 0...1, \.faults.capacityOrNew.overloadServiceUnavailableFraction, default: "0",
                 "this share of overloaded requests is answered 503 at once"),
-        .number("faults.internal_server_error_fraction", 0...1, \.faults.internalServerErrorFraction, default: "0",
-                "share of valid requests answered 500 InternalServerError"),
-        .number("faults.service_unavailable_fraction", 0...1, \.faults.serviceUnavailableFraction, default: "0",
-                "share of valid requests answered 503 ServiceUnavailable"),
-        .number("faults.too_many_requests_fraction", 0...1, \.faults.tooManyRequestsFraction, default: "0",
-                "share of valid requests answered 429 TooManyRequests"),
-        .number("faults.shutdown_fraction", 0...1, \.faults.shutdownFraction, default: "0",
-                "share of valid requests answered 503 Shutdown, then GOAWAY"),
-        .number("faults.connection_reset_fraction", 0...1, \.faults.connectionResetFraction, default: "0",
-                "share of requests on which the connection is reset (TCP RST, no answer)"),
-        .number("faults.stall_fraction", 0...1, \.faults.stallFraction, default: "0",
-                "share of requests on which the connection goes silent: it reads and answers nothing more"),
+    ] + RequestFault.allCases.map { fault -> K in
+        .number(fault.key, 0...1, \.faults.requestFaults[fault], default: "0", fault.help)
+    } + [
         K("faults.latency_spike", .section(.init(example: "{fraction: 0.01, ms: 2000}")), default: "none",
           "this share of answers waits this much more") { c, _, _ in
             c.faults.latencySpike = (0, 0)

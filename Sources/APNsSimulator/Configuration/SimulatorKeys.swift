@@ -39,9 +39,7 @@ public enum SimulatorKeys {
         K("devices", .section(.init()), "the device registry: known tokens, dead tokens, a per-token rate limit"),
         K("live_activity", .section(.init()), "Live Activity payload checks and the priority-10 budget"),
         K("faults", .section(.init()), "injected faults; every fault is off unless named").finishing { c, _ in
-            let f = c.faults
-            let sum = f.internalServerErrorFraction + f.serviceUnavailableFraction + f.tooManyRequestsFraction + f.shutdownFraction
-                + f.connectionResetFraction + f.stallFraction
+            let sum = c.faults.requestFaults.total
             guard sum <= 1 else { throw K.Problem("the fractions add up to \(sum), more than 1") }
         },
         K("broadcast", .section(.init()), "broadcast channels (iOS 18+)"),

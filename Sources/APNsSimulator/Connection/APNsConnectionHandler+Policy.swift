@@ -173,25 +173,16 @@ struct ConnectionPolicy {
     /// connection has been bound to a valid provider token (now or before).
     mutating func requestValidated(accepted: Bool, authenticated: Bool, now: UInt64 = 0) -> RequestAction {
         var answer = Answer()
-        if accepted, faults.rollsDice {
-            let roll = random.unit()
-            var edge = faults.connectionResetFraction
-            if roll < edge { return .resetConnection }
-            edge += faults.stallFraction
-            if roll < edge { return .stallConnection }
-            edge += faults.internalServerErrorFraction
-            if roll < edge {
-                answer.injected = .internalServerError
-            } else {
-                edge += faults.serviceUnavailableFraction
-                if roll < edge {
-                    answer.injected = .serviceUnavailable
-                } else if roll < edge + faults.tooManyRequestsFraction {
-                    answer.injected = .tooManyRequests
-                } else if roll < edge + faults.tooManyRequestsFraction + faults.shutdownFraction {
-                    answer.injected = .shutdown
-                    answer.goAwayAfter = true
-                }
+        if accepted, faults.rollsDice, let fault = faults.requestFaults.fault(at: random.unit()) {
+            switch fault {
+            case .connectionReset: return .resetConnection
+            case .stall: return .stallConnection
+            case .internalServerError: answer.injected = .internalServerError
+            case .serviceUnavailable: answer.injected = .serviceUnavailable
+            case .tooManyRequests: answer.injected = .tooManyRequests
+            case .shutdown:
+                answer.injected = .shutdown
+                answer.goAwayAfter = true
             }
         }
         answer.limit = adjustLimit(accepted: accepted && answer.injected == nil, authenticated: authenticated)

@@ -39,22 +39,9 @@ public struct FaultInjection: Sendable, Equatable {
     /// first served: past it requests queue and their answers wait, so a knee exists beyond the client's
     /// own limit. Default none (no queue).
     public var capacity: Capacity?
-    /// Fraction of valid requests answered 500 InternalServerError. Default 0.
-    public var internalServerErrorFraction = 0.0
-    /// Fraction of valid requests answered 503 ServiceUnavailable. Default 0.
-    public var serviceUnavailableFraction = 0.0
-    /// Fraction of valid requests answered 429 TooManyRequests (a measured path's share of them; a per-token
-    /// rate limit is `rateLimit`). Default 0.
-    public var tooManyRequestsFraction = 0.0
-    /// Fraction of valid requests answered 503 Shutdown, after which the connection gets GOAWAY
-    /// `{"reason":"Shutdown"}` and closes. Default 0.
-    public var shutdownFraction = 0.0
-    /// Fraction of requests on which the connection is reset abruptly (TCP RST, no answer). Default 0.
-    public var connectionResetFraction = 0.0
-    /// Fraction of requests on which the connection stalls: from then on it reads nothing and answers
-    /// nothing (no frame, not even a PING ack), and stays open until the client gives up on it, as a
-    /// hung server or middlebox does. Default 0.
-    public var stallFraction = 0.0
+    /// Each request fault's share (`RequestFault`: 500, 503, 429, 503 Shutdown with GOAWAY, a connection
+    /// reset, a stall that reads and answers nothing more). Default 0 each.
+    public var requestFaults = RequestFaultShares()
     /// A latency spike: this fraction of answers waits `spikeMilliseconds` more. Default none.
     public var latencySpike: (fraction: Double, milliseconds: Double)? {
         get { spike.map { ($0.fraction, $0.milliseconds) } }
@@ -108,8 +95,5 @@ public struct FaultInjection: Sendable, Equatable {
     }
 
     /// Whether any request-level fault is configured (the handler skips the dice otherwise).
-    var rollsDice: Bool {
-        internalServerErrorFraction > 0 || serviceUnavailableFraction > 0 || tooManyRequestsFraction > 0 || shutdownFraction > 0 || connectionResetFraction > 0
-            || stallFraction > 0
-    }
+    var rollsDice: Bool { requestFaults.total > 0 }
 }

@@ -53,14 +53,13 @@ extension ModelFit {
         c.faults.roundTripMilliseconds = Self.rounded(roundTripMillis)
         c.faults.latency = .lognormal(p50Milliseconds: Self.rounded(serverP50Millis), p99Milliseconds: Self.rounded(serverP99Millis))
         var always: Set = ["faults.round_trip_ms", "faults.latency.lognormal_ms.p50", "faults.latency.lognormal_ms.p99"]
-        let shares: [(String, Double, Int, WritableKeyPath<FaultInjection, Double>)] = [
-            ("faults.service_unavailable_fraction", serviceUnavailableShare, 5, \.serviceUnavailableFraction),
-            ("faults.too_many_requests_fraction", tooManyRequestsShare, 5, \.tooManyRequestsFraction),
-            ("faults.connection_reset_fraction", connectionResetShare, 6, \.connectionResetFraction),
+        let shares: [(RequestFault, Double, Int)] = [
+            (.serviceUnavailable, serviceUnavailableShare, 5), (.tooManyRequests, tooManyRequestsShare, 5),
+            (.connectionReset, connectionResetShare, 6),
         ]
-        for (path, share, places, place) in shares where share > 0 {
-            c.faults[keyPath: place] = Self.rounded(share, places: places)
-            always.insert(path)
+        for (fault, share, places) in shares where share > 0 {
+            c.faults.requestFaults[fault] = Self.rounded(share, places: places)
+            always.insert(fault.key)
         }
         c.faults.goAwayAfterStreams = goAwayAfterRequests
         return SimulatorKeys.settings(of: c, always: always)
