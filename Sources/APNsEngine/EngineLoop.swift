@@ -32,7 +32,8 @@ struct EngineLoop {
         /// Nothing answered or failed yet.
         case unknown
         /// Transfers failed in transport since this time, and none was answered: the fail-fast window runs.
-        case failingSince(UInt64)
+        /// `lastError` is the latest failure's libcurl code (named when the run gives up on the target).
+        case failingSince(UInt64, lastError: UInt32)
         /// A transfer was answered (any HTTP status): the target is reachable.
         case answered
     }
@@ -65,15 +66,33 @@ struct EngineLoop {
     /// A transfer was answered (any HTTP status): the target is reachable.
     mutating func answer() { reachability = .answered }
 
-    /// A transfer failed in transport. Before any answer, the fail-fast window starts at the first.
-    mutating func transportFailure(at now: UInt64) {
-        if reachability == .unknown { reachability = .failingSince(now) }
+    /// A transfer failed in transport with libcurl's `code`. Before any answer, the fail-fast window starts at
+    /// the first, and the latest failure is kept.
+    mutating func transportFailure(at now: UInt64, code: UInt32) {
+        switch reachability {
+        case .unknown: reachability = .failingSince(now, lastError: code)
+        case let .failingSince(since, _): reachability = .failingSince(since, lastError: code)
+        case .answered: break
+        }
     }
 
-    /// Takes over what an earlier run on the same connections learned of the target's reachability.
-    mutating func keepReachability(of earlier: EngineLoop) {
-        reachability = earlier.reachability
+    /// The latest transport failure's libcurl code while nothing was answered.
+    var lastUnreachableError: UInt32? {
+        if case let .failingSince(_, code) = reachability { code } else { nil }
     }
+
+    /// Takes over what an earlier run on the same connections learned (the target's reachability) and its
+    /// turns so far.
+    mutating func carryOver(from earlier: EngineLoop) {
+        reachability = earlier.reachability
+        turns = earlier.turns
+    }
+
+    /// Turns of the run loop so far, over every run of the engine (tests: a loop that spins without waiting
+    /// shows here).
+    private(set) var turns = 0
+    /// A turn of the run loop begins.
+    mutating func turnBegins() { turns += 1 }
 
     /// The source said it has nothing more.
     mutating func sourceEnded() {
@@ -90,7 +109,7 @@ struct EngineLoop {
 
     /// No transfer was ever answered and failures went on past the fail-fast window: give up on the target.
     func givesUp(now: UInt64, stopRequested: Bool) -> Bool {
-        guard !stopRequested, case let .failingSince(since) = reachability else { return false }
+        guard !stopRequested, case let .failingSince(since, _) = reachability else { return false }
         return now >= since + failFastNanos
     }
 
@@ -192,7 +211,7 @@ struct EngineLoop {
         if let d = t.nextRetry, t.room { earliest(d) }
         if let d = t.lifecycleWake { earliest(d) }
         if t.stopRequested, t.inFlight > 0 { earliest(t.drainDeadline) }
-        if !t.stopRequested, case let .failingSince(since) = reachability { earliest(since + failFastNanos) }
+        if !t.stopRequested, case let .failingSince(since, _) = reachability { earliest(since + failFastNanos) }
         // Wake at the end (to sort what is staged) and at the grace's end (to stop); past the grace's end with
         // nothing pending there is nothing to stop, only answers to wait for.
         if !isStopped, let stopAt, let graceEnd {

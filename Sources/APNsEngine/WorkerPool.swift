@@ -215,9 +215,9 @@ public final class WorkerPool {
         let producer = Thread {
             Self.nameThread("apnsbench-prod")
             let (source, sink, queues) = ends.value
-            let cpuAtStart = CurlEngine.threadCPUNanos()
+            let cpuAtStart = MonotonicTime.threadCPUNanos()
             var stats = Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop)
-            stats.cpuMillis = Int((CurlEngine.threadCPUNanos() &- cpuAtStart) / 1_000_000)
+            stats.cpuMillis = Int((MonotonicTime.threadCPUNanos() &- cpuAtStart) / 1_000_000)
             producerStats.value = stats
             group.leave()
         }

@@ -58,18 +58,20 @@ final class EngineLoopTests: XCTestCase {
 
     func testFailFastGivesUpOnlyWhenNothingWasEverAnswered() {
         var loop = timed()
-        loop.transportFailure(at: 101 * s)
-        loop.transportFailure(at: 105 * s)
-        XCTAssertEqual(loop.reachability, .failingSince(101 * s), "the window starts at the first failure")
+        loop.transportFailure(at: 101 * s, code: 7)
+        loop.transportFailure(at: 105 * s, code: 28)
+        XCTAssertEqual(loop.reachability, .failingSince(101 * s, lastError: 28), "the window starts at the first failure; the last error is kept")
+        XCTAssertEqual(loop.lastUnreachableError, 28)
         XCTAssertFalse(loop.givesUp(now: 110 * s, stopRequested: false))
         XCTAssertTrue(loop.givesUp(now: 111 * s, stopRequested: false), "10 s after the first failure")
         XCTAssertFalse(loop.givesUp(now: 111 * s, stopRequested: true), "a stop already requested is not requested again")
         loop.answer()
         XCTAssertEqual(loop.reachability, .answered)
+        XCTAssertNil(loop.lastUnreachableError, "answered: nothing is unreachable")
         XCTAssertFalse(loop.givesUp(now: 200 * s, stopRequested: false))
         var next = timed()
-        next.keepReachability(of: loop)
-        next.transportFailure(at: 300 * s)
+        next.carryOver(from: loop)
+        next.transportFailure(at: 300 * s, code: 7)
         XCTAssertFalse(next.givesUp(now: 400 * s, stopRequested: false), "an earlier run's answer counts")
     }
 
@@ -89,7 +91,7 @@ final class EngineLoopTests: XCTestCase {
         XCTAssertEqual(loop.next(end(s, room: false, inFlight: 5, retries: s / 2)), .wait(due: nil),
                        "a resend due with no room waits for an answer, not for its time")
         XCTAssertEqual(loop.next(end(s, inFlight: 1, stop: true)), .wait(due: 4 * s), "a stop's drain deadline")
-        loop.transportFailure(at: s / 2)
+        loop.transportFailure(at: s / 2, code: 7)
         XCTAssertEqual(loop.next(end(s, inFlight: 1)), .wait(due: s / 2 + 10 * s), "the fail-fast window's end")
         loop.sourceEnded()
         XCTAssertEqual(loop.next(end(s, inFlight: 1, completed: true)), .wait(due: s / 2 + 10 * s), "ended: no refill")
