@@ -58,9 +58,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     /// Latency of all delivered pushes, in microseconds.
     public private(set) var latency = LatencyHistograms()
     /// Latency of delivered pushes at `apns-priority` 1, 5 and 10.
-    public private(set) var latencyPriority1 = LatencyHistograms()
-    public private(set) var latencyPriority5 = LatencyHistograms()
-    public private(set) var latencyPriority10 = LatencyHistograms()
+    public private(set) var latencyByPriority = ByPriority(LatencyHistograms())
     /// Latency of sent pushes that APNs rejected, that failed in transport, and that timed out.
     public private(set) var latencyRejected = LatencyHistograms()
     public private(set) var latencyFailed = LatencyHistograms()
@@ -109,12 +107,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
         d.failed = failed
         d.notSent = notSent
         for priority in Priority.allCases {
-            let buckets: OutcomeDetail.BucketCounts
-            switch priority {
-            case .immediate: buckets = OutcomeDetail.BucketCounts(latencyPriority10.response)
-            case .powerAware: buckets = OutcomeDetail.BucketCounts(latencyPriority5.response)
-            case .powerFirst: buckets = OutcomeDetail.BucketCounts(latencyPriority1.response)
-            }
+            let buckets = OutcomeDetail.BucketCounts(latencyByPriority[priority].response)
             if buckets.count > 0 { d.responseTime[priority.rawValue] = buckets }
         }
         d.connectionsOpen = connections.open
@@ -217,11 +210,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     private func recordLatency(priority: Priority, intended: UInt64, sent: UInt64, completed: UInt64) -> UInt64 {
         let (service, response) = Self.latencyMicros(intended: intended, sent: sent, completed: completed)
         latency.record(serviceMicros: service, responseMicros: response)
-        switch priority {
-        case .immediate: latencyPriority10.record(serviceMicros: service, responseMicros: response)
-        case .powerAware: latencyPriority5.record(serviceMicros: service, responseMicros: response)
-        case .powerFirst: latencyPriority1.record(serviceMicros: service, responseMicros: response)
-        }
+        latencyByPriority[priority].record(serviceMicros: service, responseMicros: response)
         return response
     }
 
@@ -232,13 +221,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     }
 
     /// The latency histograms of one priority.
-    public func latency(priority: Priority) -> LatencyHistograms {
-        switch priority {
-        case .immediate: return latencyPriority10
-        case .powerAware: return latencyPriority5
-        case .powerFirst: return latencyPriority1
-        }
-    }
+    public func latency(priority: Priority) -> LatencyHistograms { latencyByPriority[priority] }
 
     // MARK: Balances
 
@@ -297,9 +280,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
         connections += other.connections
 
         latency.add(other.latency)
-        latencyPriority1.add(other.latencyPriority1)
-        latencyPriority5.add(other.latencyPriority5)
-        latencyPriority10.add(other.latencyPriority10)
+        for p in Priority.allCases { latencyByPriority[p].add(other.latencyByPriority[p]) }
         latencyRejected.add(other.latencyRejected)
         latencyFailed.add(other.latencyFailed)
         latencyTimedOut.add(other.latencyTimedOut)
