@@ -17,8 +17,9 @@ struct SweepCommand: ParsableCommand {
             delivered share meets slo_min_delivered (default 0.99) with no new 429 or 5xx class, and p50 does not \
             rise within the step; each step's first fifth (1-5 s) is warm-up, left out. A failing step names its \
             limiter from its own numbers: client CPU, client window (with window ÷ service time and the setting to \
-            raise), target, recording, or host disturbed (other processes or steal took CPU: such a failing step is \
-            measured again). Before the knee is named, it and the failing rate above it are repeated (--repeats, \
+            raise), target, recording, or "undecided: the host was busy" (under half a core idle, not taken by the \
+            client's own threads: such a step is measured again; run the simulator out of process to decide, \
+            docs/capacity.md). Before the knee is named, it and the failing rate above it are repeated (--repeats, \
             default 2) and judged by the repeats: "between X and Y pushes/s (2 of 2 repeats passed at X)". The \
             headroom sets the knee against the recording's busiest second and minute and --peak RATE. --search exponential doubles from the low bound until a \
             step fails, then bisects \

@@ -31,7 +31,7 @@ public enum RateSweep {
         /// How many times the deciding rates (the knee and the failing rate above it) are repeated before the
         /// knee is named; 0: not at all.
         public var repeats = 2
-        /// Measure a failing step again at once when the host was disturbed during it.
+        /// Measure a failing step again at once when its limiter is undecided (the host was busy).
         public var remeasureDisturbed = true
         /// The production peak the knee is set against, pushes a second (`--peak`).
         public var peak: Double?
@@ -62,10 +62,10 @@ public enum RateSweep {
         public var shortfall: KneeCriteria.Shortfall?
         /// What limited it, when it failed: named from its own numbers (``StepLimiter``).
         public var limiter: StepLimiter?
-        /// Why it ran: the search, a re-measurement of a disturbed failing step, or a repeat of a deciding
+        /// Why it ran: the search, a re-measurement of an undecided failing step, or a repeat of a deciding
         /// rate. Nil in sweeps recorded before it existed (the search).
         public var purpose: KneeVerdict.Measurement.Kind?
-        /// The step that measured this rate again because this one failed on a disturbed host.
+        /// The step that measured this rate again because this one failed undecided (the host was busy).
         public var remeasuredBy: Int?
         public var passed: Bool { failures.isEmpty }
     }
@@ -87,8 +87,8 @@ public enum RateSweep {
         public var steps: [Step]
         /// The highest offered rate that passed.
         public var knee: Double?
-        /// The most a step sent whose client could not keep up (an engine thread near a full core, or the
-        /// producer behind), if any could not.
+        /// The most a step sent whose client could not keep up (its limiter the client's CPU, an engine thread
+        /// near a full core, or the producer behind), if any could not.
         public var ceiling: Double?
         /// What limits the knee: the first failed step above it, and whether its failure was the client's.
         public var kneeLimit: KneeLimit?
@@ -123,7 +123,7 @@ public enum RateSweep {
         public var failures: [String]
         /// That step's busiest engine thread, share of a core.
         public var engineCPU: Double?
-        /// What limited that step (client CPU, client window, target, recording, host disturbed).
+        /// What limited that step (client CPU, client window, target, recording, undecided).
         public var limiter: StepLimiter?
     }
 
@@ -210,14 +210,15 @@ public enum RateSweep {
         let byRate = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
         // Past saturation the sent rate can fall (a backlog's catch-up costs more), so the ceiling is the most
         // a saturated step sent.
-        let ceiling = byRate.filter { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }.map(\.result.achievedRate).max()
+        let ceiling = byRate.filter { $0.limiter?.kind == .clientCPU || $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }
+            .map(\.result.achievedRate).max()
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
         outcome.verdict = verdict
         if knee != nil, steps.contains(where: { $0.result.speed != nil }) { outcome.kneeSpeed = verdict.knee }
-        // The failing rate above the knee speaks through its latest undisturbed failure (a disturbed one only
-        // when every failure there was).
+        // The failing rate above the knee speaks through its latest decided failure (an undecided one only when
+        // every failure there was).
         let failing = steps.filter { !$0.passed && !$0.result.streamEnded && schedule($0) == verdict.above }
-        if let limit = failing.last(where: { $0.limiter?.kind != .hostDisturbed }) ?? failing.last {
+        if let limit = failing.last(where: { $0.limiter?.kind != .undecided }) ?? failing.last {
             let kind = limit.limiter?.kind
             outcome.kneeLimit = KneeLimit(step: limit.index, offeredRate: limit.result.offeredRate,
                                           client: kind == .clientCPU || kind == .clientWindow,

@@ -66,6 +66,14 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// The host over the step (``HostLoad``): CPU other processes used, CPU the hypervisor took (steal), and
     /// CPU left idle, in cores. Nil when `/proc/stat` could not be read (and in steps recorded before it).
     public var host: HostLoad?
+    /// The embedded simulator's capacity model: the mean time an answered request waited for its connection's
+    /// server, ms (the simulator's counter `capacity_wait_ms` over its requests). It rises only when requests
+    /// come faster than the model serves them, whatever the host's CPU: the target's own measure of its queue.
+    /// Nil without a capacity model, against another target, or when no request waited.
+    public var targetQueueMillis: Double?
+
+    /// The simulator counter ``targetQueueMillis`` reads.
+    public static let capacityWaitKey = "capacity_wait_ms"
 
     public init(offeredRate: Double, achievedRate: Double, p99Millis: Double, deliveredShare: Double,
                 overloadReasons: [String] = [], intervalP99Millis: [Double] = [], processCPU: Double? = nil) {
@@ -149,6 +157,9 @@ public struct SweepStep: Codable, Sendable, Equatable {
     private mutating func takeWindowAndServiceTime(_ r: RunReport) {
         connections = r.configuration.transport.connections
         streamsPerConnection = r.configuration.transport.streams
+        if let wait = r.simulator?[Self.capacityWaitKey], let requests = r.simulator?["requests"], requests > 0 {
+            targetQueueMillis = Double(wait) / Double(requests)
+        }
         if r.latency.serviceTime.count > 0 {
             serviceMeanMillis = r.latency.serviceTime.mean / 1000
             serviceP50Millis = Double(r.latency.serviceTime.p50) / 1000
