@@ -78,7 +78,7 @@ struct SweepCommand: ParsableCommand {
         valueName: "MODE"))
     var search: RateSearch.Mode = .exponential
 
-    @Option(name: .long, help: ArgumentHelp("Each step's length (default 30).", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Each step's length, 3-3600 (default 30).", valueName: "SECONDS"))
     var stepSeconds: Double = 30
 
     @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0-600 (default 5 for the knee, 2 with --vary).", valueName: "SECONDS"))
@@ -95,7 +95,7 @@ struct SweepCommand: ParsableCommand {
     var repeats = 2
 
     @Option(name: .long, help: ArgumentHelp(
-        "The production peak to set the knee against, pushes a second (beside the recording's busiest second and minute).",
+        "The production peak to set the knee against, pushes a second, above 0 (beside the recording's busiest second and minute).",
         valueName: "RATE"))
     var peak: Double?
 

@@ -112,3 +112,16 @@ final class SweepLimitLinesTests: XCTestCase {
         ])
     }
 }
+
+/// sweep.html's point of a step: the same latencies as the step's verdict, sweep.md and sweep.json.
+final class SweepPointTests: XCTestCase {
+    func testThePointCarriesTheStepsOwnLatencies() {
+        var s = SweepStep(offeredRate: 300, achievedRate: 299, p99Millis: 1542.1, deliveredShare: 1)
+        s.p50Millis = 120.5
+        s.p999Millis = 1800
+        let step = RateSweep.Step(index: 3, directory: "step-03", result: s, failures: ["p99 1542.1 ms over the SLO's 1000 ms"])
+        let p = RateSweep.point(step)
+        XCTAssertEqual([p.p50Millis, p.p99Millis, p.p999Millis], [120.5, 1542.1, 1800])
+        XCTAssertEqual(p.verdict, "fail: p99 1542.1 ms over the SLO's 1000 ms")
+    }
+}

@@ -130,15 +130,14 @@ public enum RateSweep {
     /// Runs the sweep; `log` gets a line per step as it ends.
     public static func execute(_ request: Request, log: @escaping (String) -> Void) throws -> Outcome {
         var request = request
-        let profile = try ReplayRun.configuration(RunRequest(profilePath: request.profilePath)).overlaying(request.overrides)
+        var run = RunRequest(profilePath: request.profilePath)
+        run.overrides = request.overrides
+        // Validated with the flags laid over it, as a step's run is: `--apns-model FILE` reads the model file.
+        let profile = try ReplayRun.configuration(run)
         // Broadcast channels are made for one pass over the recording.
         if profile.deliveryMode == .broadcast { request.overrides.loopRecording = nil }
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
-        if profile.target == .simulator, profile.simulator.effectiveSettings?["faults"]?["latency"] == nil,
-           profile.simulator.effectiveSettings?["faults"]?["round_trip_ms"] == nil {
-            log("sweep: warning: no APNs model (--apns-model, or the profile's simulator: section): the embedded simulator answers at once, "
-                + "so the knee is this machine's loopback, not a path to APNs")
-        }
+        if let warning = modelWarning(profile) { log(warning) }
         var runner = SweepRunner(request: request, log: log)
         try runner.search()
         try runner.confirm()
@@ -153,6 +152,19 @@ public enum RateSweep {
                                     recordedPace: outcome.kneeSpeed.flatMap { s in outcome.knee.map { $0 / s } })
         try write(outcome, points: runner.points, request: request)
         return outcome
+    }
+
+    /// The simulator's keys that make it answer as a path to APNs would, rather than at once.
+    static let modelKeys = ["latency", "round_trip_ms", "capacity", "latency_spike"]
+
+    /// A warning when the embedded simulator has no APNs model (no preset, no model file, no section with a
+    /// latency, round trip or capacity): it answers at once and the knee is the machine's loopback. Nil otherwise.
+    static func modelWarning(_ config: RunConfig) -> String? {
+        guard config.target == .simulator else { return nil }
+        let faults = config.simulator.effectiveSettings?["faults"]
+        guard !modelKeys.contains(where: { faults?[$0] != nil }) else { return nil }
+        return "sweep: warning: no APNs model (--apns-model, or the profile's simulator: section): the embedded simulator answers at once, "
+            + "so the knee is this machine's loopback, not a path to APNs"
     }
 
     /// Step `index`'s run: the profile at `rate` for the step's seconds, into its own folder.
@@ -180,10 +192,12 @@ public enum RateSweep {
     }
 
     /// The step as sweep.html plots it.
-    static func point(_ step: Step, report: RunReport) -> SweepStepPoint {
-        let r = report.latency.responseTime
-        return SweepStepPoint(offered: step.result.offeredRate, achieved: step.result.achievedRate, p50Millis: Double(r.p50) / 1000,
-                              p99Millis: Double(r.p99) / 1000, p999Millis: Double(r.p999) / 1000, passed: step.failures.isEmpty,
+    /// Its latencies are the step's own, over the window its verdict judged (the warm-up left out), so that
+    /// sweep.html's p99 is sweep.md's and sweep.json's.
+    static func point(_ step: Step) -> SweepStepPoint {
+        let r = step.result
+        return SweepStepPoint(offered: r.offeredRate, achieved: r.achievedRate, p50Millis: r.p50Millis ?? r.p99Millis,
+                              p99Millis: r.p99Millis, p999Millis: r.p999Millis ?? r.p99Millis, passed: step.failures.isEmpty,
                               verdict: (step.failures.isEmpty ? "pass" : "fail: " + step.failures.joined(separator: "; "))
                                   + (step.purpose.flatMap { $0 == .search ? nil : " (\($0.rawValue))" } ?? ""),
                               limiter: step.limiter?.line)

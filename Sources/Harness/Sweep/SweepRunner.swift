@@ -89,7 +89,7 @@ struct SweepRunner {
                                     cpu: cpu, host: host, criteria: c, first: RateSweep.baseline(steps, judging: rate), pace: request.pace)
         step.purpose = purpose
         steps.append(step)
-        points.append(RateSweep.point(step, report: report))
+        points.append(RateSweep.point(step))
         log(RateSweep.line(step))
         if step.result.streamEnded {
             // Not the target's failure, and no higher rate can be judged either: the search ends here.

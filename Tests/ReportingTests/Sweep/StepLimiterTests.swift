@@ -156,17 +156,30 @@ final class StepLimiterTests: XCTestCase {
                        + "other processes 0.38, steal 0.00, idle 0.46; " + StepLimiter.outOfProcess
                        + "; on a quiet host the numbers would name: target (service time p50 420.0 ms, 15.6× the first step's 27.0 ms, "
                        + "measured by a client short of CPU)")
-        // The capacity model's own queue is the target's whatever the host's CPU.
+        // The capacity model's own queue, while it served all it could, is the target's whatever the host's CPU.
         s.targetQueueMillis = 350
+        s.targetBusyShare = 0.99
         let target = try XCTUnwrap(StepLimiter.classify(s, first: first, criteria: criteria))
-        XCTAssertEqual(target.line, "target: the simulator's capacity model kept requests waiting 350.0 ms on average for their connection's server "
-                       + "(first step 0.0 ms) at 3000 pushes/s")
+        XCTAssertEqual(target.line, "target: the simulator's capacity model was busy 99% of the step and kept requests waiting 350.0 ms on average "
+                       + "for their connection's server (first step 0.0 ms) at 3000 pushes/s")
+        // A starved client's bursts queue too, but it sends less: a model busy 61% of the step decides nothing.
+        s.targetBusyShare = 0.61
+        XCTAssertEqual(kind(s), .undecided)
         // A wait of a few ms is a burst of the window, not a queue.
+        s.targetBusyShare = 0.99
         s.targetQueueMillis = 4
         XCTAssertEqual(kind(s), .undecided)
         // On a quiet host the same numbers decide without the model's queue.
         s.host?.idleCores = 0.9
         XCTAssertEqual(kind(s), .target)
+    }
+
+    func testWithoutAFirstStepAFullWindowOnABusyHostIsUndecided() {
+        var s = short()
+        s.host = HostLoad(otherCores: 1.3, stealCores: 0, idleCores: 0, ownCores: 0.7, clientCores: 0.5)
+        XCTAssertEqual(StepLimiter.classify(s, first: nil, criteria: criteria)?.kind, .undecided, "nothing says the service time stayed flat")
+        s.host = nil
+        XCTAssertEqual(StepLimiter.classify(s, first: nil, criteria: criteria)?.kind, .clientWindow)
     }
 
     func testOnABusyHostAFullWindowWithFlatServiceTimeIsStillTheWindow() {

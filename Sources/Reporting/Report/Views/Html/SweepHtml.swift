@@ -34,7 +34,9 @@ public enum SweepHtml {
     static func rate(_ v: Double) -> String { SvgChart.number(v.rounded()) + "/s" }
 
     static func kneeMarker(_ knee: Double?) -> [SvgChart.Marker] {
-        knee.map { [SvgChart.Marker(x: $0, label: "knee: \(rate($0)), the highest offered rate that passed", kind: "knee", caption: "knee \(rate($0))")] } ?? []
+        // A dashed rule without a dot, captioned as a boundary: the steps are the chart's only points.
+        knee.map { [SvgChart.Marker(x: $0, label: "knee: \(rate($0)), the highest offered rate that passed", kind: "knee",
+                                    caption: "knee at \(rate($0)) (highest passing rate)", dot: false)] } ?? []
     }
 
     static func headline(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String) -> String {
