@@ -45,6 +45,7 @@ extension RateSweep {
             out.append(String(format: "Recorded peak at x1: busiest second %d pushes, busiest minute %.1f pushes/s", peak.peakSecond, peak.peakMinutePerSecond))
         }
         if let h = o.headroom { out.append("**Headroom**: " + h.lines.joined(separator: "; ")) }
+        if let r = o.requirement { out.append(r.line) }
         return out
     }
 

@@ -33,8 +33,12 @@ public enum RateSweep {
         public var repeats = 2
         /// Measure a failing step again at once when its limiter is undecided (the host was busy).
         public var remeasureDisturbed = true
-        /// The production peak the knee is set against, pushes a second (`--peak`).
+        /// The production peak the knee is set against and must carry, pushes a second (`--peak`; else the
+        /// profile's `capacity_peak_per_second`).
         public var peak: Double?
+        /// The headroom over the peak the knee must carry (`--min-headroom`; else the profile's
+        /// `capacity_min_headroom`; else 1).
+        public var minHeadroom: Double?
         /// Progress inside each step (a run's progress line); nil: none.
         public var progress: RunProgress?
 
@@ -106,6 +110,9 @@ public enum RateSweep {
         public var kneeSpeed: Double?
         /// The knee's bracket and the repeats that decided it.
         public var verdict: KneeVerdict?
+        /// The knee held to the given peak times the minimum headroom, when a peak was given: unmet, the sweep
+        /// exits 99 as a missed SLO does.
+        public var requirement: PeakRequirement?
         /// sweep.json's layout: 2 since steps carry their limiter, host load and purpose, the knee its
         /// bracket, and the delivered share is the reports' one (absent: 1).
         public var schemaVersion: Int? = RateSweep.schemaVersion
@@ -130,10 +137,10 @@ public enum RateSweep {
     /// Runs the sweep; `log` gets a line per step as it ends.
     public static func execute(_ request: Request, log: @escaping (String) -> Void) throws -> Outcome {
         var request = request
-        var run = RunRequest(profilePath: request.profilePath)
-        run.overrides = request.overrides
         // Validated with the flags laid over it, as a step's run is: `--apns-model FILE` reads the model file.
-        let profile = try ReplayRun.configuration(run)
+        var first = stepRun(request, rate: request.low, index: 1)
+        first.overrides.loopRecording = nil
+        let profile = try ReplayRun.configuration(first)
         // Broadcast channels are made for one pass over the recording.
         if profile.deliveryMode == .broadcast { request.overrides.loopRecording = nil }
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
@@ -146,10 +153,15 @@ public enum RateSweep {
         outcome.interrupted = runner.interrupted
         // A stopped sweep writes what it measured at once; the recording is not walked again.
         if runner.interrupted == nil { outcome.recordedPeak = try? RecordingPeak.measure(profile) }
+        let peak = request.peak ?? profile.slo.capacityPeakPerSecond
         outcome.headroom = Headroom(knee: outcome.knee, atLeast: outcome.kneeLimit == nil,
                                     busiestSecond: outcome.recordedPeak.map { Double($0.peakSecond) },
-                                    busiestMinute: outcome.recordedPeak?.peakMinutePerSecond, givenPeak: request.peak,
+                                    busiestMinute: outcome.recordedPeak?.peakMinutePerSecond, givenPeak: peak,
                                     recordedPace: outcome.kneeSpeed.flatMap { s in outcome.knee.map { $0 / s } })
+        if let peak, runner.interrupted == nil {
+            outcome.requirement = PeakRequirement(peak: peak, minHeadroom: request.minHeadroom ?? profile.slo.capacityMinHeadroom ?? 1,
+                                                  knee: outcome.knee, atLeast: outcome.knee != nil && outcome.kneeLimit == nil)
+        }
         try write(outcome, points: runner.points, request: request)
         return outcome
     }
@@ -247,7 +259,8 @@ public enum RateSweep {
         try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: dir.appendingPathComponent("sweep.json")))
         try markdown(outcome).write(toFile: dir.appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
         let page = SweepHtml.render(steps: points, knee: outcome.knee, sloP99Millis: outcome.criteria.sloP99Millis,
-                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)", conclusion: conclusionLines(outcome))
+                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)", conclusion: conclusionLines(outcome),
+                                    requirement: outcome.requirement)
         try page.write(toFile: dir.appendingPathComponent(SweepHtml.fileName), atomically: true, encoding: .utf8)
     }
 
