@@ -15,6 +15,13 @@ final class PeakRequirementTests: XCTestCase {
         XCTAssertEqual(r.line, "✗ knee 550 pushes/s is under the 1.5× headroom over the given peak (400 pushes/s) required: 600 pushes/s; it carries 1.38×")
     }
 
+    func testALowerBoundUnderThePeakMissesItAndSaysHowFarToSearch() {
+        let r = PeakRequirement(peak: 400, minHeadroom: 1.5, knee: 150, atLeast: true)
+        XCTAssertFalse(r.met)
+        XCTAssertEqual(r.line, "✗ knee at least 150 pushes/s is under the 1.5× headroom over the given peak (400 pushes/s) required: 600 pushes/s; "
+                       + "it carries 0.38× (no rate above it failed: search up to 600 pushes/s to know whether it carries more)")
+    }
+
     func testAKneeAtTheRequiredRateMeetsIt() {
         let r = PeakRequirement(peak: 1000, minHeadroom: 2, knee: 4019, atLeast: true)
         XCTAssertTrue(r.met)

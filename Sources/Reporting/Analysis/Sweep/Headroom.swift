@@ -73,7 +73,8 @@ public struct PeakRequirement: Codable, Sendable, Equatable {
         let factor = Format.fixed(knee / peak, places: 2) + "×"
         let k = "knee " + (atLeast ? "at least " : "") + KneeVerdict.number(knee) + " pushes/s"
         if met { return "✓ " + k + " carries " + factor + " " + peakText + ", at least the " + times + " required" }
-        return "✗ " + k + " is under the " + times + " headroom over " + peakText + " required: " + KneeVerdict.number(required.rounded(.up))
-            + " pushes/s; it carries " + factor
+        let need = KneeVerdict.number(required.rounded(.up))
+        return "✗ " + k + " is under the " + times + " headroom over " + peakText + " required: " + need + " pushes/s; it carries " + factor
+            + (atLeast ? " (no rate above it failed: search up to \(need) pushes/s to know whether it carries more)" : "")
     }
 }
