@@ -27,7 +27,8 @@ final class PriorityReachTests: XCTestCase {
     func testMostReachedSaysSoWithoutTheSuggestion() {
         let planned = Self.base.pushes.planned
         XCTAssertEqual(SummaryText.priorityReachLine(report(own: 1)),
-                       "priority 5 (the profile's, or --priority) reached \(planned - 1) of \(planned) pushes planned; 1 carry their own priority from the recipe")
+                       "priority 5 (the profile's, or --priority) reached \(planned - 1) of \(planned) pushes planned; 1 carry their own priority "
+                           + "from the recipe")
     }
 
     func testEveryPushReachedOrAnOverrideSaysNothingHere() {
