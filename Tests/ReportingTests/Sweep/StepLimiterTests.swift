@@ -160,7 +160,7 @@ final class StepLimiterTests: XCTestCase {
         s.targetQueueMillis = 350
         s.targetBusyShare = 0.99
         let target = try XCTUnwrap(StepLimiter.classify(s, first: first, criteria: criteria))
-        XCTAssertEqual(target.line, "target: the simulator's capacity model was busy 99% of the step and kept requests waiting 350.0 ms on average "
+        XCTAssertEqual(target.line, "target: requests reached the simulator's capacity model at 99% of its capacity and waited 350.0 ms on average "
                        + "for their connection's server (first step 0.0 ms) at 3000 pushes/s")
         // A starved client's bursts queue too, but it sends less: a model busy 61% of the step decides nothing.
         s.targetBusyShare = 0.61

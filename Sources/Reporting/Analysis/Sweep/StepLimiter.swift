@@ -6,8 +6,8 @@ import Foundation
 /// - **target**, by its answers: a 429 or 5xx class new since the first step, or the share of the pushes
 ///   sent that were delivered under the SLO's;
 /// - **target**, by its own queue: the embedded simulator's capacity model kept requests waiting
-///   (``SweepStep/targetQueueMillis``) ``queueingMillis`` longer than at the first step while it was busy
-///   ``busyShare`` of the step or more (``SweepStep/targetBusyShare``): it served all it could, whatever the host's CPU;
+///   (``SweepStep/targetQueueMillis``) ``queueingMillis`` longer than at the first step while requests reached
+///   it at ``busyShare`` of its capacity or more (``SweepStep/targetBusyShare``): it served all it could, whatever the host's CPU;
 /// - **client CPU**, by a thread: an engine thread or the producer near a full core. A service time that also
 ///   rose is named beside it: a client short of CPU measures it inflated;
 /// - **client window**: the in-flight window full while the service time stayed near its low-rate value.
@@ -54,8 +54,8 @@ public struct StepLimiter: Codable, Sendable, Equatable {
     public static let risingService = 1.5
     /// A capacity model's mean queue wait this much longer than the first step's is the target's queue, ms...
     public static let queueingMillis = 10.0
-    /// ...when the model was busy at least this share of the step (a starved client's bursts queue too, but
-    /// it sends less).
+    /// ...when requests reached it at this share of its capacity or more (a starved client's bursts queue too,
+    /// but it sends less).
     public static let busyShare = 0.9
 
     /// What an undecided step suggests: the simulator on cores of its own, the sweep's client on the others.
@@ -116,8 +116,8 @@ public struct StepLimiter: Codable, Sendable, Equatable {
         }
         if let queue = step.targetQueueMillis, queue >= (first?.targetQueueMillis ?? 0) + queueingMillis,
            let busy = step.targetBusyShare, busy >= busyShare {
-            return StepLimiter(kind: .target, evidence: String(format: "the simulator's capacity model was busy %.0f%% of the step and kept requests "
-                + "waiting %.1f ms on average for their connection's server (first step %.1f ms) at %@", busy * 100, queue, first?.targetQueueMillis ?? 0,
+            return StepLimiter(kind: .target, evidence: String(format: "requests reached the simulator's capacity model at %.0f%% of its capacity "
+                + "and waited %.1f ms on average for their connection's server (first step %.1f ms) at %@", busy * 100, queue, first?.targetQueueMillis ?? 0,
                 rate(step.offeredRate)))
         }
         let rise = serviceRise(step, first: first)

@@ -76,8 +76,8 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// Nil without a capacity model, against another target, or when no request waited.
     public var targetQueueMillis: Double?
 
-    /// The capacity model's busy share: requests sent a second per connection over the model's capacity per
-    /// connection (`faults.capacity.per_connection_per_second`). Near 1 the model served all it could; a client
+    /// The capacity model's load: requests sent a second per connection over the model's capacity per
+    /// connection (`faults.capacity.per_connection_per_second`). Near 1 or over, the model served all it could; a client
     /// starved of CPU sends in bursts and queues them too, but sends less, so its share stays low. Nil
     /// without a capacity model.
     public var targetBusyShare: Double?
