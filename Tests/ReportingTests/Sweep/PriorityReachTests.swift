@@ -46,4 +46,11 @@ final class PriorityReachTests: XCTestCase {
                                    + "to set every push's priority, vary priority_override instead (--vary priority_override=10,5).\n"), md)
         XCTAssertNil(MatrixCell(settings: ["streams": "10"], directory: "x", report: report(own: 3)).priorityReached, "priority not varied")
     }
+
+    func testAMatrixCellsBudgetIsTheDeviceModelsWhenItRan() {
+        var r = Self.base
+        r.liveActivityBudget = RunReport.LiveActivityBudgetCount(priority10PerHour: 10, windowSeconds: 3600, priority10Updates: 100, throttled: 70,
+                                                                 activitiesThrottled: 3)
+        XCTAssertEqual(MatrixCell(settings: [:], directory: "x", report: r).budgetThrottled, 70, "no device model: the pipeline's count")
+    }
 }

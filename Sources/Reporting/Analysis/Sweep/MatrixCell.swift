@@ -11,7 +11,8 @@ public struct MatrixCell: Codable, Equatable {
     public var connectionsOpened: Int
     public var p50Millis: Double
     public var p99Millis: Double
-    /// Priority-10 updates the device would throttle (the Live Activity budget), nil when not counted.
+    /// Priority-10 updates the device would throttle (the Live Activity budget): the device model's count when
+    /// the run modelled devices, else the pipeline's; nil when not counted.
     public var budgetThrottled: Int?
     public var channelCalls: Int
     /// Live Activity updates the coalescer superseded (pushes saved), nil when the run did not coalesce.
@@ -49,7 +50,7 @@ public struct MatrixCell: Codable, Equatable {
         connectionsOpened = r.engine.connectionsOpened
         p50Millis = Double(r.latency.responseTime.p50) / 1000
         p99Millis = Double(r.latency.responseTime.p99) / 1000
-        budgetThrottled = r.liveActivityBudget?.throttled
+        budgetThrottled = r.device.map { $0.outcomes["throttled"] ?? 0 } ?? r.liveActivityBudget?.throttled
         channelCalls = r.broadcast?.managementCallCount ?? 0
         pushesSaved = r.coalescing?.pushesSaved
         if let s = r.coalescing?.staleness, s.count > 0 {
@@ -81,7 +82,6 @@ public struct MatrixCell: Codable, Equatable {
         ("staleness p99 ms", { $0.stalenessP99Millis.map { Format.fixed($0, places: 1) } }),
         ("override reached", { $0.overrideReached.map(String.init) }),
         ("priority reached", { c in c.priorityReached.map { "\($0) of \(c.planned)" } }),
-        ("device: throttled", { $0.deviceThrottled.map(String.init) }),
         ("device: replaced", { $0.deviceReplaced.map(String.init) }),
         ("device: late", { $0.deviceLate.map(String.init) }),
     ] + timeToDeviceColumns }

@@ -60,9 +60,10 @@ public enum MatrixHtml {
     /// Each run's device outcomes and time to device by priority (recorded time).
     static func deviceTable(_ cells: [MatrixCell]) -> String {
         let columns = MatrixCell.presentColumns(cells).filter { isDeviceColumn($0.title) }
-        let header = ["settings", "#delivered"] + columns.map { "#" + $0.title.replacingOccurrences(of: "device: ", with: "") }
+        let header = ["settings", "#delivered", "#throttled"] + columns.map { "#" + $0.title.replacingOccurrences(of: "device: ", with: "") }
         let rows = cells.map { c -> (cls: String?, cells: [String]) in
-            (nil, ["<code>\(HtmlEscape.text(c.label))</code>", String(c.delivered)] + columns.map { HtmlEscape.escape($0.text(c) ?? "-") })
+            (nil, ["<code>\(HtmlEscape.text(c.label))</code>", String(c.delivered), c.deviceThrottled.map(String.init) ?? "-"]
+                + columns.map { HtmlEscape.escape($0.text(c) ?? "-") })
         }
         return "<div class=\"wide\">" + HtmlPage.table(header, rows) + "</div>\n"
     }
