@@ -28,7 +28,7 @@ public enum MatrixHtml {
         let axes = Set(cells.flatMap(\.settings.keys)).sorted()
         body += "<p class=\"meta\">\(cells.count) runs" + (axes.isEmpty ? "" : ", varying \(HtmlEscape.text(axes.joined(separator: ", ")))")
             + "</p>\n</header>\n"
-        body += HtmlPage.section("cells", "Every run", table(cells))
+        body += HtmlPage.section("cells", "Every run", table(cells) + tuningTable(cells))
         if cells.contains(where: { $0.deviceThrottled != nil }) {
             body += HtmlPage.section("device", "On the device, in recorded time", deviceTable(cells)
                 + "<div class=\"multiples\">\n" + deviceCharts(cells) + "</div>\n")
@@ -41,18 +41,28 @@ public enum MatrixHtml {
     /// The device's columns, which get a table of their own so that neither table runs off the page.
     static func isDeviceColumn(_ title: String) -> Bool { title.hasPrefix("device:") || title.hasPrefix("to device") }
 
+    /// Each run's further columns (delivered share, concurrency, throughput, coalescing, priority), in a table of
+    /// their own for the same reason, when any run has one.
+    static func tuningTable(_ cells: [MatrixCell]) -> String {
+        let columns = MatrixCell.presentColumns(cells).filter { !isDeviceColumn($0.title) }
+        guard !columns.isEmpty else { return "" }
+        let rows = cells.map { c -> (cls: String?, cells: [String]) in
+            (nil, ["<code>\(HtmlEscape.text(c.label))</code>"] + columns.map { HtmlEscape.escape($0.text(c) ?? "-") })
+        }
+        return "<div class=\"wide\">" + HtmlPage.table(["settings"] + columns.map { "#" + $0.title }, rows) + "</div>\n"
+    }
+
     static func table(_ cells: [MatrixCell]) -> String {
         guard !cells.isEmpty else { return "<p class=\"empty\">no runs in this matrix</p>\n" }
-        let extra = MatrixCell.presentColumns(cells).filter { !isDeviceColumn($0.title) }
         let header = ["settings", "#planned", "#pushes sent", "#delivered", "#devices reached", "#connections", "#p50 ms", "#p99 ms",
-                      "#budget-throttled", "#channel-API calls"] + extra.map { "#" + $0.title }
+                      "#budget-throttled", "#channel-API calls"]
         let rows = cells.map { c -> (cls: String?, cells: [String]) in
             let fixed: [String] = [
                 "<code>\(HtmlEscape.text(c.label))</code>", String(c.planned), String(c.pushesSent), String(c.delivered), String(c.devicesReached),
                 String(c.connectionsOpened), Format.fixed(c.p50Millis, places: 1), Format.fixed(c.p99Millis, places: 1),
                 c.budgetThrottled.map(String.init) ?? "-", String(c.channelCalls),
             ]
-            return (nil, fixed + extra.map { HtmlEscape.escape($0.text(c) ?? "-") })
+            return (nil, fixed)
         }
         return "<div class=\"wide\">" + HtmlPage.table(header, rows) + "</div>\n"
     }
@@ -81,9 +91,9 @@ public enum MatrixHtml {
         let priorities = Set(cells.flatMap { ($0.timeToDeviceP99Millis ?? [:]).keys }).sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
         for p in priorities {
             for (q, key) in [("p50", \MatrixCell.timeToDeviceP50Millis), ("p99", \MatrixCell.timeToDeviceP99Millis)] {
-                out += SvgBarChart(title: "Time to device, priority \(p), \(q) (recorded time)", axisLabel: "ms",
-                                   emptyText: "no priority-\(p) push was shown on a device",
-                                   bars: bars { $0[keyPath: key]?[p].map(Double.init) }, format: { SummaryText.deviceTime(Int($0)) }).render()
+                out += SvgBarChart(title: "Time to device, priority \(p), \(q) (recorded time)", axisLabel: "from the event to the device",
+                                   emptyText: "no priority-\(p) push was shown on a device", bars: bars { $0[keyPath: key]?[p].map(Double.init) },
+                                   format: { $0 < 1000 ? SvgBarChart.compact($0) + " ms" : SummaryText.deviceTime(Int($0)) }).render()
             }
         }
         return out
