@@ -41,6 +41,8 @@ extension RateSweep {
             out.append("**No step passed**: the lowest rate already fails (see its verdict)")
         }
         out += limitLines(o)
+        if let limit = o.recordingLimit { out.append("The search ended early: \(limit)") }
+        if let why = o.interrupted { out.append("**Stopped by a signal**: \(why). The knee above is of the steps measured") }
         if let peak = o.recordedPeak {
             out.append(String(format: "Recorded peak at x1: busiest second %d pushes, busiest minute %.1f pushes/s", peak.peakSecond, peak.peakMinutePerSecond))
         }
