@@ -49,6 +49,8 @@ public struct EventTally: Equatable, Sendable {
     /// Pushes planned by each push rule, by event kind and rule name (an event's only rule, unnamed, is `1`):
     /// they add up to ``pushesPlanned``. Set by the workload that knows its rules; empty otherwise.
     public var pushesByRule: [String: [String: Int]] = [:]
+    /// Pushes planned at a priority of their own (their rule's or event's), out of the profile's `priority`'s reach.
+    public var pushesAtOwnPriority = 0
 
     public init() {}
 
@@ -105,6 +107,7 @@ public struct EventTally: Equatable, Sendable {
         for (kind, rules) in b.pushesByRule {
             for (rule, n) in rules { s.pushesByRule[kind, default: [:]][rule, default: 0] += n }
         }
+        s.pushesAtOwnPriority += b.pushesAtOwnPriority
         return s
     }
 }

@@ -11,6 +11,10 @@ public struct OutgoingPush: Sendable {
     public var intendedNanos: UInt64 = 0
     /// When the event behind this push was recorded, epoch milliseconds (for recorded-time pacing).
     public var recordedMillis: Int64 = 0
+    /// How long the client held the push before ``recordedMillis`` on the recording's clock: coalescing releases
+    /// the latest update of a window at the window's end, so this is that end less the update's own recorded
+    /// time; 0 for a push sent as recorded. Time to device counts from the event (``recordedMillis`` less this).
+    public var heldMillis: Int64 = 0
     /// A broadcast: the index of its channel in the run's channel list (``EngineConfiguration``), and
     /// `deviceToken` holds the channel's id (so workers, holds and budgets key on the channel). -1: a push to
     /// one device at `deviceToken`.

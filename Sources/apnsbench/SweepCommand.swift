@@ -17,8 +17,9 @@ struct SweepCommand: ParsableCommand {
             delivered share meets slo_min_delivered (default 0.99) with no new 429 or 5xx class, and p50 does not \
             rise within the step; each step's first fifth (1-5 s) is warm-up, left out. A failing step names its \
             limiter from its own numbers: client CPU, client window (with window ÷ service time and the setting to \
-            raise), target, recording, or host disturbed (other processes or steal took CPU: such a failing step is \
-            measured again). Before the knee is named, it and the failing rate above it are repeated (--repeats, \
+            raise), target, recording, or "undecided: the host was busy" (under half a core idle, not taken by the \
+            client's own threads: such a step is measured again; run the simulator out of process to decide, \
+            docs/capacity.md). Before the knee is named, it and the failing rate above it are repeated (--repeats, \
             default 2) and judged by the repeats: "between X and Y pushes/s (2 of 2 repeats passed at X)". The \
             headroom sets the knee against the recording's busiest second and minute and --peak RATE. --search exponential doubles from the low bound until a \
             step fails, then bisects \
@@ -50,7 +51,8 @@ struct SweepCommand: ParsableCommand {
             written for the steps measured before it; the exit code is then 130 or 143. A second signal exits at once.
 
             Exit codes: 0 a knee was found (or every --vary run completed), 1 bad input or a failed step run, 64 \
-            usage, 99 no step passed, 130/143 stopped by SIGINT/SIGTERM (the steps measured written).
+            usage, 99 no step passed or the knee is under --peak (times --min-headroom), 130/143 stopped by SIGINT/SIGTERM \
+            (the steps measured written).
             """)
 
     @Argument(help: "The profile (YAML).")
@@ -77,7 +79,7 @@ struct SweepCommand: ParsableCommand {
         valueName: "MODE"))
     var search: RateSearch.Mode = .exponential
 
-    @Option(name: .long, help: ArgumentHelp("Each step's length (default 30).", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Each step's length, 3-3600.", valueName: "SECONDS"))
     var stepSeconds: Double = 30
 
     @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0-600 (default 5 for the knee, 2 with --vary).", valueName: "SECONDS"))
@@ -89,14 +91,21 @@ struct SweepCommand: ParsableCommand {
     var out: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Repeat the knee and the failing rate above it this many times each before naming the knee, 0-10 (default 2).",
+        "Repeat the knee and the failing rate above it this many times each before naming the knee, 0-10.",
         valueName: "N"))
     var repeats = 2
 
     @Option(name: .long, help: ArgumentHelp(
-        "The production peak to set the knee against, pushes a second (beside the recording's busiest second and minute).",
+        "The production peak the knee must carry, pushes a second, above 0 (or the profile's capacity_peak_per_second); a knee under it "
+            + "(times --min-headroom) prints a ✗ line and exits 99, as a missed SLO does.",
         valueName: "RATE"))
     var peak: Double?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The headroom over the peak the knee must carry, 1-1000 (default 1, or the profile's capacity_min_headroom): a knee under peak × X "
+            + "prints a ✗ line and exits 99.",
+        valueName: "X"))
+    var minHeadroom: Double?
 
     @Flag(name: .long, help: ArgumentHelp(
         "Replace the report already in the --out folder (its report.json, sweep.json or matrix.json); without --force such a folder is refused."))
@@ -154,6 +163,7 @@ struct SweepCommand: ParsableCommand {
         if speed != nil, rate != nil { throw ValidationError("choose one of --rate LOW..HIGH (fixed rates) and --speed LOW..HIGH (recorded-pace multiples)") }
         guard (0...10).contains(repeats) else { throw ValidationError("--repeats \(repeats) must be between 0 and 10") }
         if let peak, !(peak > 0 && peak.isFinite) { throw ValidationError("--peak \(peak) must be a rate above 0 (pushes a second)") }
+        if let minHeadroom, !(1...1000).contains(minHeadroom) { throw ValidationError("--min-headroom \(minHeadroom) must be between 1 and 1000") }
         _ = try bounds()
         guard stepSeconds >= 3, stepSeconds <= 3600 else { throw ValidationError("--step-seconds \(stepSeconds) must be between 3 and 3600") }
     }
@@ -219,6 +229,7 @@ struct SweepCommand: ParsableCommand {
         request.overrides.loopRecording = !noLoop
         request.repeats = repeats
         request.peak = peak
+        request.minHeadroom = minHeadroom
         request.progress = RunProgress(mode: isatty(STDOUT_FILENO) == 1 ? .terminal : .plain, plainEvery: max(5, stepSeconds / 3))
         let signals = SignalStop(drainSeconds: 5)  // run's default drain for the step under way
         request.stop = signals.stop
@@ -229,7 +240,12 @@ struct SweepCommand: ParsableCommand {
             first.overrides.loopRecording = nil  // each step sets its own length
             first.credentials = request.credentials
             first.caCertificatePath = request.caCertificatePath
-            try ReplayRun.refuseOverwritingInputs(request.outDirectory, try ReplayRun.configuration(first), first)
+            let config = try ReplayRun.configuration(first)
+            if (minHeadroom ?? config.slo.capacityMinHeadroom) != nil, peak == nil, config.slo.capacityPeakPerSecond == nil {
+                throw usage("--min-headroom (or capacity_min_headroom) is a headroom over the peak: give --peak RATE (or the profile's "
+                    + "capacity_peak_per_second)")
+            }
+            try ReplayRun.refuseOverwritingInputs(request.outDirectory, config, first)
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
             throw usage(e.description)
@@ -244,6 +260,6 @@ struct SweepCommand: ParsableCommand {
             print("sweep: stopped: \(why)")
             throw ExitCode(code)
         }
-        if outcome.knee == nil { throw ExitCodes.sloMissed }
+        if outcome.knee == nil || outcome.requirement?.met == false { throw ExitCodes.sloMissed }
     }
 }

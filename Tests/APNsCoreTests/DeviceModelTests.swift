@@ -36,6 +36,15 @@ final class DeviceModelTests: XCTestCase {
         XCTAssertEqual(outcomes([DevicePush(token: "a", atMillis: t0)]), [.displayed(afterMillis: 0, stale: false)])
     }
 
+    /// Time to device counts from the event: a push the client held (coalescing) is shown that much later than
+    /// its event, and a hold past the on-time bound makes it late.
+    func testAHeldPushCountsItsHold() {
+        var held = DevicePush(token: "a", atMillis: t0)
+        held.heldMillis = 30_000
+        XCTAssertEqual(outcomes([held]), [.displayed(afterMillis: 30_000, stale: false)])
+        XCTAssertEqual(DeviceOutcomeClass(.displayed(afterMillis: 30_000, stale: false), onTimeMillis: 1_000), .late)
+    }
+
     func testPriority5WaitsForTheNextWakeAndSharesIt() {
         let got = outcomes([DevicePush(token: "a", atMillis: t0, priority: .powerAware),
                             DevicePush(token: "a", atMillis: t0 + 1_000, priority: .powerAware)])

@@ -37,6 +37,7 @@ final class RunSettingsTests: XCTestCase {
             "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
             "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
             "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
+            "capacity_peak_per_second", "capacity_min_headroom",
             "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
             "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
             "activity_model", "activity_model_type", "date_decoding", "activity_model_flags", "slo_max_would_not_decode",
@@ -114,6 +115,8 @@ final class RunSettingsTests: XCTestCase {
         c.slo.maxWouldNotDecode = 0
         c.slo.p99TimeToDeviceMillis = 60_000
         c.slo.maxThrottledShare = 0.05
+        c.slo.capacityPeakPerSecond = 1000
+        c.slo.capacityMinHeadroom = 1.5
         c.reportIntervalSeconds = 2
         c.liveActivityBudget = 5
         c.simulator.settings = .object(["seed": .int(1)])

@@ -287,12 +287,14 @@ final class ConnectionPolicyCapacityTests: XCTestCase {
         c.faults.capacity = .init(perConnectionPerSecond: 1000)
         c.faults.roundTripMilliseconds = 20
         var p = ConnectionPolicy(configuration: c, connectionID: 1)
-        var delays: [Double] = []
+        var delays: [Double] = [], queued: [Double] = []
         for _ in 0..<5 {
             guard case let .answer(a) = p.requestValidated(accepted: true, authenticated: true, now: 0) else { return XCTFail() }
             delays.append(a.delayMilliseconds)
+            queued.append(a.queuedMilliseconds)
         }
         XCTAssertEqual(delays, [21, 22, 23, 24, 25], "1 ms of service each, queued, plus 20 ms of network")
+        XCTAssertEqual(queued, [0, 1, 2, 3, 4], "the wait for the server alone: what the simulator counts as its queue")
         // Once the queue has drained, a request waits only for its own service.
         guard case let .answer(later) = p.requestValidated(accepted: true, authenticated: true, now: 1_000_000_000) else { return XCTFail() }
         XCTAssertEqual(later.delayMilliseconds, 21)

@@ -36,6 +36,8 @@ final class DeviceModelReplayTests: XCTestCase {
         XCTAssertGreaterThan(a.outcomes["throttled"] ?? 0, 0, "a request's status changes come within the hour")
         XCTAssertGreaterThan(a.outcomes["late"] ?? 0, 0, "offline devices get theirs at reconnect")
         XCTAssertEqual(a.parameters.offlineShare, 0.3)
+        // One Live Activity budget: the device model's throttled count, not the pipeline's beside it.
+        XCTAssertNil(closed.liveActivityBudget)
         let loaded = try RunReport.load(from: dir.appendingPathComponent("paced/report.json").path)
         XCTAssertEqual(loaded.device, b)
         XCTAssertEqual(loaded.violations(), [])
@@ -44,6 +46,7 @@ final class DeviceModelReplayTests: XCTestCase {
         XCTAssertEqual(broken.violations().map(\.field), ["device.outcomes (sum)"], "an outcome too many is found")
         let summary = try String(contentsOf: dir.appendingPathComponent("paced/summary.md"), encoding: .utf8)
         XCTAssertTrue(summary.contains("## On the device"), summary)
+        XCTAssertFalse(summary.contains("Live Activity budget (recorded time"), "one budget count: the device's")
         // latency.hlog carries each time-to-device histogram under its own tag.
         let hlog = try String(contentsOf: dir.appendingPathComponent("paced/latency.hlog"), encoding: .utf8)
         for (priority, summary) in b.timeToDevice.byPriority {

@@ -83,7 +83,7 @@ final class ModelFitEndToEndTests: XCTestCase {
             // A model without a capacity at a small window: the client's window is the limit, named with its
             // ceiling (8 ÷ about 55 ms) and the setting to raise.
             let limit = try XCTUnwrap(outcome.kneeLimit?.limiter, RateSweep.markdown(outcome))
-            if limit.kind != .hostDisturbed {
+            if limit.kind != .undecided {
                 XCTAssertEqual(limit.kind, .clientWindow, RateSweep.markdown(outcome))
                 XCTAssertEqual(try XCTUnwrap(limit.ceiling), 8 / 0.055, accuracy: 8 / 0.055 * 0.25, limit.line)
                 XCTAssertTrue(limit.fix?.contains("--streams (now 8)") ?? false, limit.line)

@@ -31,7 +31,7 @@ final class RateSweepTests: XCTestCase {
         request.cooldownSeconds = 0
         // One repeat of each deciding rate (two would add another 8 s to the suite).
         request.repeats = 1
-        // The suite's other workers share the cores: a re-measurement of every disturbed step would double
+        // The suite's other workers share the cores: a re-measurement of every undecided step would double
         // the time, and the knee is checked against the model anyway.
         request.remeasureDisturbed = false
         request.outDirectory = dir.appendingPathComponent("out").path
@@ -60,9 +60,9 @@ final class RateSweepTests: XCTestCase {
         // A model with a capacity is the target's limit: its service time rises with the offered rate.
         let limit = try XCTUnwrap(outcome.kneeLimit?.limiter, RateSweep.markdown(outcome))
         let limitStep = try XCTUnwrap(outcome.steps.first { $0.index == outcome.kneeLimit?.step })
-        if limit.kind == .hostDisturbed {
-            // Only when every failure at that rate was measured on a disturbed host.
-            XCTAssertEqual(limitStep.result.host?.disturbed, true)
+        if limit.kind == .undecided {
+            // Only when every failure at that rate was measured on a host short of CPU.
+            XCTAssertEqual(limitStep.result.host?.short, true)
         } else {
             XCTAssertEqual(limit.kind, .target, RateSweep.markdown(outcome))
         }

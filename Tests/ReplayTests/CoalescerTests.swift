@@ -36,6 +36,24 @@ final class CoalescerTests: XCTestCase {
         XCTAssertEqual(r.staleness, [50, 150, 250, 250, 250, 250])
     }
 
+    /// A released update carries how long it was held: the window's end less its own recorded time, which time to
+    /// device counts; a push that was not held carries 0.
+    func testAReleasedUpdateCarriesHowLongItWasHeld() {
+        let c = Coalescer(FakePushSource.recorded([(token: "A", at: 0, body: "a0"), (token: "A", at: 100, body: "a1"), (token: "B", at: 210, body: "b0")]),
+                          windowMillis: 250)
+        var push = OutgoingPush()
+        push.heldMillis = 999
+        var held: [Int64] = []
+        pulling: while true {
+            switch c.next(into: &push) {
+            case .push: held.append(push.heldMillis)
+            case .end: break pulling
+            case .notSent, .idle: continue
+            }
+        }
+        XCTAssertEqual(held, [150, 250], "a1 recorded at 100, released at 250; b0 at 210, released at 460")
+    }
+
     func testDistinctTokensNeverMergeAndOrderIsByWindowOpening() {
         let r = drain((0..<10).map { ("T\($0)", Int64($0 * 10), "x\($0)") }, window: 1000)
         XCTAssertEqual(r.out.map(\.0), (0..<10).map { "T\($0)" })

@@ -19,6 +19,33 @@ final class MatrixHtmlTests: XCTestCase {
         XCTAssertTrue(MatrixHtml.render(cells: cells, usl: nil, title: "old").contains("Delivered share of owed</figcaption><svg"))
     }
 
+    /// Runs with a device model: a section of their own, the device's columns out of the main table, one chart
+    /// per outcome and per priority and percentile of time to device.
+    func testDeviceOutcomesAndTimeToDeviceByPriorityAreCharted() {
+        var cells = Array(cells().prefix(2))
+        for i in cells.indices {
+            cells[i].deviceThrottled = 100 * (i + 1)
+            cells[i].deviceReplaced = 5
+            cells[i].deviceLate = i == 0 ? 0 : 300
+            cells[i].timeToDeviceP50Millis = i == 0 ? ["10": 0] : ["10": 0, "5": 420_000]
+            cells[i].timeToDeviceP99Millis = i == 0 ? ["10": 30_000] : ["10": 30_000, "5": 2_760_000]
+        }
+        let html = MatrixHtml.render(cells: cells, usl: nil, title: "tuning")
+        XCTAssertTrue(html.contains("id=\"device\""))
+        let main = html.components(separatedBy: "id=\"cells\"")[1].components(separatedBy: "</section>")[0]
+        XCTAssertFalse(main.contains("replaced") || main.contains("to device"), "the device's columns are in their own table")
+        let device = html.components(separatedBy: "id=\"device\"")[1].components(separatedBy: "</section>")[0]
+        for title in ["On the device, throttled: past the Live Activity budget", "On the device, replaced: a later push took its place",
+                      "On the device, late: shown at a later wake", "Time to device, priority 10, p50 (recorded time)",
+                      "Time to device, priority 10, p99 (recorded time)", "Time to device, priority 5, p50 (recorded time)",
+                      "Time to device, priority 5, p99 (recorded time)"] {
+            XCTAssertTrue(device.contains("<figcaption>\(title)"), title)
+        }
+        XCTAssertTrue(device.contains(">46 min 0 s<"), "2,760,000 ms written as a time to device")
+        XCTAssertTrue(device.contains(">not counted</text>"), "the run without priority-5 pushes keeps its row")
+        XCTAssertFalse(MatrixHtml.render(cells: self.cells(), usl: nil, title: "x").contains("id=\"device\""), "no device model, no section")
+    }
+
     func testThePageHasTheTableEveryChartAndTheFit() throws {
         let cells = cells()
         let fit = try USLFit.fit(USLFit.points(cells))

@@ -45,8 +45,11 @@ final class SweepHtmlTests: XCTestCase {
 
     func testKneeAndSLOAreDrawnAndLabelled() {
         let html = render()
-        XCTAssertEqual(html.components(separatedBy: ">knee 3000/s</text>").count - 1, 2, "the knee's caption in both panels")
+        XCTAssertEqual(html.components(separatedBy: ">knee at 3000/s (highest passing rate)</text>").count - 1, 2, "the knee's caption in both panels")
         XCTAssertEqual(html.components(separatedBy: "class=\"marker m-knee\"").count - 1, 2)
+        // A rule, not a data point: no dot on it.
+        let knee = html.components(separatedBy: "class=\"marker m-knee\"")[1].components(separatedBy: "</g>")[0]
+        XCTAssertFalse(knee.contains("<circle"), knee)
         XCTAssertTrue(html.contains("SLO: p99 ≤ 500 ms"), "the SLO line in the legend")
         XCTAssertTrue(html.contains("line s-slo dashed"), "the SLO line is dashed")
         XCTAssertTrue(html.contains("✓ knee 3000 pushes/s"))

@@ -40,6 +40,7 @@ public final class DeviceFeed {
         let kind = kinds[min(Int(push.kind), kinds.count - 1)]
         var device = DevicePush(token: push.deviceToken, atMillis: push.recordedMillis, priority: push.priority,
                                 pushType: kind.pushType)
+        device.heldMillis = push.heldMillis
         let collapse = push.headers[APNsHeaders.collapseID].text, own = push.headers[APNsHeaders.expiration].seconds
         device.collapseID = collapse.isEmpty ? kind.collapseID : String(decoding: collapse, as: UTF8.self)
         let expiration = own >= 0 ? own : kind.expirationSeconds

@@ -21,6 +21,9 @@ public struct DevicePush: Sendable, Equatable {
     public var token: String
     /// The intended send, milliseconds on the recording's clock.
     public var atMillis: Int64
+    /// How long the client held it before `atMillis` (coalescing), ms: its time to device counts from the event,
+    /// `atMillis` less this.
+    public var heldMillis: Int64 = 0
     public var priority: Priority
     public var pushType: PushType
     public var collapseID: String?

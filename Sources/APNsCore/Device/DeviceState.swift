@@ -137,7 +137,7 @@ struct DeviceState {
             if push.activityEvent == .end { activityEndedAt = millis }
         }
         let stale = push.staleAtMillis.map { millis > $0 } ?? false
-        sink(h.id, .displayed(afterMillis: millis - push.atMillis, stale: stale))
+        sink(h.id, .displayed(afterMillis: millis - push.atMillis + push.heldMillis, stale: stale))
     }
 
     private func expired(_ push: DevicePush, at millis: Int64, _ p: DeviceModelParameters) -> Bool {

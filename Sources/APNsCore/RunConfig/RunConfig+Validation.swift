@@ -32,6 +32,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sloMaxWouldNotDecode = "slo_max_would_not_decode"
     case sloP99TimeToDevice = "slo_p99_time_to_device_ms"
     case sloMaxThrottledShare = "slo_max_throttled_share"
+    case capacityPeak = "capacity_peak_per_second"
+    case capacityMinHeadroom = "capacity_min_headroom"
     case activityModel = "activity_model"
     case reportInterval = "report_interval"
     case failFast = "fail_fast"
@@ -196,6 +198,10 @@ extension RunConfig {
                 + (workload.mix == nil ? "" : " (its part \(part.name))"))
         }
         if let share = slo.maxThrottledShare { try Self.checkShare(.sloMaxThrottledShare, share) }
+        for (key, v) in [(ConfigKey.capacityPeak, slo.capacityPeakPerSecond), (.capacityMinHeadroom, slo.capacityMinHeadroom)] {
+            guard let v, let r = RunSettings[key].range, !r.contains(v) else { continue }
+            throw RunConfigError(key, "must be between \(Self.trim(r.lower)) and \(Self.trim(r.upper)), found \(Self.trim(v))")
+        }
         if let share = slo.maxWouldNotDecode {
             try Self.checkShare(.sloMaxWouldNotDecode, share)
             guard workload.parts.contains(where: { $0.activityModel != nil }) else {

@@ -282,12 +282,16 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// at most this, 1 ms – 30 days; and at most this share of delivered pushes throttled on the device, 0–1.
         public var p99TimeToDeviceMillis: Int?
         public var maxThrottledShare: Double?
+        /// For a sweep: the peak the knee must carry, pushes a second (above 0), and the headroom over it
+        /// required, a multiple of at least 1 (1 when only the peak is given).
+        public var capacityPeakPerSecond: Double?
+        public var capacityMinHeadroom: Double?
         public init() {}
 
         /// Whether any rule is set.
         public var isEmpty: Bool {
             p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty && maxWouldNotDecode == nil
-                && p99TimeToDeviceMillis == nil && maxThrottledShare == nil
+                && p99TimeToDeviceMillis == nil && maxThrottledShare == nil && capacityPeakPerSecond == nil && capacityMinHeadroom == nil
         }
 
         /// The classes `slo_max_error_share` may limit, each a share of the planned pushes.

@@ -248,6 +248,13 @@ public enum RunSettings {
         s(.sloMaxThrottledShare, report: "slo.maxThrottledShare", value: "SHARE", range: SettingRange(0, 1),
           help: "SLO, with a device model (simulator device:): at most this share of delivered pushes throttled on the device "
               + "(past a Live Activity budget).").kept(\.slo.maxThrottledShare, .number, flag: \.sloMaxThrottledShare),
+        s(.capacityPeak, profileOnly: "the sweep's (its --peak flag)", report: "slo.capacityPeakPerSecond", value: "RATE",
+          range: SettingRange(0.001, 100_000_000),
+          help: "Sweep: the peak the knee must carry, pushes a second; a knee under it (times capacity_min_headroom) misses it, exit 99.")
+            .kept(\.slo.capacityPeakPerSecond, .number),
+        s(.capacityMinHeadroom, profileOnly: "the sweep's (its --min-headroom flag)", report: "slo.capacityMinHeadroom", value: "X",
+          range: SettingRange(1, 1000), help: "Sweep: the headroom over capacity_peak_per_second the knee must carry (default 1).")
+            .kept(\.slo.capacityMinHeadroom, .number),
     ]
 
     /// The report, the embedded simulator, and what a run is allowed and given.

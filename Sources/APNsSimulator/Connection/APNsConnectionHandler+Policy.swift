@@ -158,6 +158,8 @@ struct ConnectionPolicy {
         var limit: LimitAction = .keep
         /// Wait this long before writing the answer (0: at once).
         var delayMilliseconds: Double = 0
+        /// Of that delay, the time the request waited for its connection's server (the capacity model).
+        var queuedMilliseconds: Double = 0
     }
 
     enum RequestAction: Equatable {
@@ -206,6 +208,7 @@ struct ConnectionPolicy {
             return
         }
         busyUntil = start + service
+        answer.queuedMilliseconds = waitMillis
         answer.delayMilliseconds += Double(busyUntil - now) / 1e6
     }
 

@@ -42,7 +42,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// Counts beyond `ConnectionCounters` that go straight to the totals.
     private struct TotalsDelta {
         var verifications = 0, raises = 0, drops = 0, overruns = 0, malformed = 0, pings = 0
-        var isEmpty: Bool { verifications == 0 && raises == 0 && drops == 0 && overruns == 0 && malformed == 0 && pings == 0 }
+        /// The capacity model's queue wait of the requests answered, µs.
+        var queuedMicros = 0
+        var isEmpty: Bool { verifications == 0 && raises == 0 && drops == 0 && overruns == 0 && malformed == 0 && pings == 0 && queuedMicros == 0 }
     }
 
     /// `channels`: the simulator's broadcast channels (nil: a store of the connection's own, for tests).
@@ -229,6 +231,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if let injected = answer.injected { decision = Decision(.reject(injected)) }
         let shutdownAfter = answer.goAwayAfter
         if requestLog != nil { log(fields, decision, arrival: arrival, delayMilliseconds: answer.delayMilliseconds, body: body, context: context) }
+        totals.queuedMicros += Int(answer.queuedMilliseconds * 1000)
 
         switch decision.verdict {
         case .accept:
@@ -499,6 +502,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             c.liveActivityBudgetOverruns += t.overruns
             c.liveActivityMalformed += t.malformed
             c.pingsReceived += t.pings
+            c.capacityWaitMicros += t.queuedMicros
         }
         delta = ConnectionCounters(id: delta.id)
         totals = TotalsDelta()

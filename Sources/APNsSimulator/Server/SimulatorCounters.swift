@@ -51,6 +51,9 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
     public var liveActivityBudgetOverruns = 0
     /// Liveactivity pushes accepted without a required key (when configured to count, not reject).
     public var liveActivityMalformed = 0
+    /// The capacity model's queue: how long the requests waited for their connection's server, in total, µs.
+    /// It grows only when requests come faster than the model serves them, whatever the host's CPU.
+    public var capacityWaitMicros = 0
     /// Per connection, in accept order (the last 10,000).
     public var connections: [ConnectionCounters] = []
 
@@ -72,6 +75,9 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
 
     public init() {}
 
+    /// The flattened key of ``capacityWaitMicros``, in ms (absent when no request waited).
+    public static let capacityWaitKey = "capacity_wait_ms"
+
     /// Whether any broadcast-API request was seen (the broadcast counters are reported only then).
     public var sawBroadcastAPI: Bool { broadcasts > 0 || !broadcastsRejected.isEmpty || !channelRequests.isEmpty }
 
@@ -86,6 +92,7 @@ public struct SimulatorCounters: Sendable, Codable, Equatable {
             "connections_stalled": connectionsStalled,
             "liveactivity_budget_overruns": liveActivityBudgetOverruns, "liveactivity_malformed": liveActivityMalformed,
         ]
+        if capacityWaitMicros > 0 { out[Self.capacityWaitKey] = capacityWaitMicros / 1000 }
         for (reason, n) in rejected { out["rejected_\(reason)"] = n }
         for (reason, n) in goAwaysSent { out["goaway_\(reason)"] = n }
         if let busiest = connections.map(\.requests).max() { out["connection_max_requests"] = busiest }

@@ -150,6 +150,9 @@ public enum ReplayRun {
                                              staleness: staleness, simulator: simulator, startedAt: startedAt,
                                              durationSeconds: durationSeconds, facts: facts)
             report.device = device
+            // One Live Activity budget: with a device model, its throttled count is the budget (judged on the pushes APNs
+            // accepted); the pipeline's count of the pushes sent, by another rule, is not reported beside it.
+            if device != nil { report.liveActivityBudget = nil }
             report.priorityOverride = priorityOverride
             return report
         }

@@ -14,17 +14,17 @@ extension RateSweep {
         r.speed.map { String(format: "x%-8g", $0) } ?? String(format: "%7.0f/s", r.scheduledRate ?? r.offeredRate)
     }
 
-    /// `pass`, or `FAIL [client window]: …`, with the step's purpose and a disturbed host named.
+    /// `pass`, or `FAIL [client window]: …`, with the step's purpose and a busy host named.
     static func verdict(_ s: Step, console: Bool = false) -> String {
         var v = s.passed ? "pass" : (console ? "FAIL" : "fail") + (s.limiter.map { " [\($0.kind.rawValue)]" } ?? "") + ": " + s.failures.joined(separator: "; ")
         if let p = s.purpose, p != .search { v += " (\(p.rawValue))" }
-        if let host = s.result.host, host.disturbed { v += " (host disturbed: \(host.summary))" }
+        if let host = s.result.host, host.short { v += " (host busy: \(host.split))" }
         // The limiter's own evidence where the failures do not already say it.
-        if !s.passed, let l = s.limiter, [.clientCPU, .clientWindow, .target].contains(l.kind) { v += "; " + l.line }
+        if !s.passed, let l = s.limiter, [.clientCPU, .clientWindow, .target, .undecided].contains(l.kind) { v += "; " + l.line }
         return v
     }
 
-    /// The sweep's findings, one per line: the knee with its bracket, what limits it, the disturbed steps,
+    /// The sweep's findings, one per line: the knee with its bracket, what limits it, the busy host's steps,
     /// the client's ceiling, the headroom (markdown emphasis only).
     static func conclusionLines(_ o: Outcome) -> [String] {
         var out: [String] = []
@@ -40,7 +40,26 @@ extension RateSweep {
         } else {
             out.append("**No step passed**: the lowest rate already fails (see its verdict)")
         }
-        if o.knee != nil, let limit = o.kneeLimit {
+        out += limitLines(o)
+        if let limit = o.recordingLimit { out.append("The search ended early: \(limit)") }
+        if let why = o.interrupted { out.append("**Stopped by a signal**: \(why). The knee above is of the steps measured") }
+        if let peak = o.recordedPeak {
+            out.append(String(format: "Recorded peak at x1: busiest second %d pushes, busiest minute %.1f pushes/s", peak.peakSecond, peak.peakMinutePerSecond))
+        }
+        if let h = o.headroom { out.append("**Headroom**: " + h.lines.joined(separator: "; ")) }
+        if let r = o.requirement { out.append(r.line) }
+        return out
+    }
+
+    /// What limits the knee, the busy host's steps and the client's ceiling, named once: a step whose limiter
+    /// is the client's CPU is the client's ceiling, and a sweep says the client kept up only when no step's
+    /// limiter was the client's CPU or undecided.
+    static func limitLines(_ o: Outcome) -> [String] {
+        var out: [String] = []
+        if o.knee != nil, let limit = o.kneeLimit, let l = limit.limiter, l.kind == .undecided {
+            out.append(String(format: "**Undecided: the host was busy** (step %d at %.0f/s, the rate above the knee, measured again and still busy): ",
+                              limit.step, limit.offeredRate) + l.line.dropFirst(l.kind.rawValue.count + 2).description)
+        } else if o.knee != nil, let limit = o.kneeLimit {
             let evidence = limit.limiter.map { $0.line.dropFirst($0.kind.rawValue.count + 2).description } ?? limit.failures.joined(separator: "; ")
             out.append(String(format: "Limited by the **%@** (step %d at %.0f/s): ", limit.limiter?.kind.rawValue ?? (limit.client ? "client" : "target"),
                               limit.step, limit.offeredRate) + evidence)
@@ -50,21 +69,19 @@ extension RateSweep {
         } else if o.knee != nil {
             out.append("No rate above the knee failed: raise the search's high bound to find the limit")
         }
-        let disturbed = o.steps.filter { $0.result.host?.disturbed == true }
-        if !disturbed.isEmpty {
-            out.append("Host disturbed during step(s) " + disturbed.map { s in
-                String(format: "%d", s.index) + (s.remeasuredBy.map { " (failed; measured again as step \($0))" } ?? "")
-            }.joined(separator: ", ") + ": other work took CPU the run could have used")
+        let busy = o.steps.filter { $0.limiter?.kind == .undecided }
+        if !busy.isEmpty {
+            out.append("Undecided, the host was busy, at step(s) " + busy.map { s in
+                String(format: "%d", s.index) + (s.remeasuredBy.map { " (measured again as step \($0))" } ?? "")
+            }.joined(separator: ", ") + ": under half a core left idle, taken by other work or the in-process simulator, not the client's threads")
         }
-        if let limit = o.recordingLimit { out.append("The search ended early: \(limit)") }
-        if let why = o.interrupted { out.append("**Stopped by a signal**: \(why). The knee above is of the steps measured") }
-        out.append(o.ceiling.map { String(format: "Client ceiling: %.0f pushes/s, "
-            + "where the sent rate stopped tracking the offered rate with an engine or producer thread saturated", $0) }
-            ?? "The client kept up at every step (no engine or producer thread saturated)")
-        if let peak = o.recordedPeak {
-            out.append(String(format: "Recorded peak at x1: busiest second %d pushes, busiest minute %.1f pushes/s", peak.peakSecond, peak.peakMinutePerSecond))
+        if let ceiling = o.ceiling {
+            out.append(String(format: "Client ceiling: %.0f pushes/s, the most a step sent whose limiter was the client's CPU", ceiling))
+        } else if !busy.isEmpty {
+            out.append("Whether the client kept up is undecided at the busy step(s); no step's limiter was the client's CPU")
+        } else {
+            out.append("The client kept up at every step (no step's limiter was the client's CPU)")
         }
-        if let h = o.headroom { out.append("**Headroom**: " + h.lines.joined(separator: "; ")) }
         return out
     }
 

@@ -31,10 +31,14 @@ public enum RateSweep {
         /// How many times the deciding rates (the knee and the failing rate above it) are repeated before the
         /// knee is named; 0: not at all.
         public var repeats = 2
-        /// Measure a failing step again at once when the host was disturbed during it.
+        /// Measure a failing step again at once when its limiter is undecided (the host was busy).
         public var remeasureDisturbed = true
-        /// The production peak the knee is set against, pushes a second (`--peak`).
+        /// The production peak the knee is set against and must carry, pushes a second (`--peak`; else the
+        /// profile's `capacity_peak_per_second`).
         public var peak: Double?
+        /// The headroom over the peak the knee must carry (`--min-headroom`; else the profile's
+        /// `capacity_min_headroom`; else 1).
+        public var minHeadroom: Double?
         /// Progress inside each step (a run's progress line); nil: none.
         public var progress: RunProgress?
 
@@ -62,10 +66,10 @@ public enum RateSweep {
         public var shortfall: KneeCriteria.Shortfall?
         /// What limited it, when it failed: named from its own numbers (``StepLimiter``).
         public var limiter: StepLimiter?
-        /// Why it ran: the search, a re-measurement of a disturbed failing step, or a repeat of a deciding
+        /// Why it ran: the search, a re-measurement of an undecided failing step, or a repeat of a deciding
         /// rate. Nil in sweeps recorded before it existed (the search).
         public var purpose: KneeVerdict.Measurement.Kind?
-        /// The step that measured this rate again because this one failed on a disturbed host.
+        /// The step that measured this rate again because this one failed undecided (the host was busy).
         public var remeasuredBy: Int?
         public var passed: Bool { failures.isEmpty }
     }
@@ -87,8 +91,8 @@ public enum RateSweep {
         public var steps: [Step]
         /// The highest offered rate that passed.
         public var knee: Double?
-        /// The most a step sent whose client could not keep up (an engine thread near a full core, or the
-        /// producer behind), if any could not.
+        /// The most a step sent whose client could not keep up (its limiter the client's CPU, an engine thread
+        /// near a full core, or the producer behind), if any could not.
         public var ceiling: Double?
         /// What limits the knee: the first failed step above it, and whether its failure was the client's.
         public var kneeLimit: KneeLimit?
@@ -106,6 +110,9 @@ public enum RateSweep {
         public var kneeSpeed: Double?
         /// The knee's bracket and the repeats that decided it.
         public var verdict: KneeVerdict?
+        /// The knee held to the given peak times the minimum headroom, when a peak was given: unmet, the sweep
+        /// exits 99 as a missed SLO does.
+        public var requirement: PeakRequirement?
         /// sweep.json's layout: 2 since steps carry their limiter, host load and purpose, the knee its
         /// bracket, and the delivered share is the reports' one (absent: 1).
         public var schemaVersion: Int? = RateSweep.schemaVersion
@@ -123,22 +130,21 @@ public enum RateSweep {
         public var failures: [String]
         /// That step's busiest engine thread, share of a core.
         public var engineCPU: Double?
-        /// What limited that step (client CPU, client window, target, recording, host disturbed).
+        /// What limited that step (client CPU, client window, target, recording, undecided).
         public var limiter: StepLimiter?
     }
 
     /// Runs the sweep; `log` gets a line per step as it ends.
     public static func execute(_ request: Request, log: @escaping (String) -> Void) throws -> Outcome {
         var request = request
-        let profile = try ReplayRun.configuration(RunRequest(profilePath: request.profilePath)).overlaying(request.overrides)
+        // Validated with the flags laid over it, as a step's run is: `--apns-model FILE` reads the model file.
+        var first = stepRun(request, rate: request.low, index: 1)
+        first.overrides.loopRecording = nil
+        let profile = try ReplayRun.configuration(first)
         // Broadcast channels are made for one pass over the recording.
         if profile.deliveryMode == .broadcast { request.overrides.loopRecording = nil }
         try FileManager.default.createDirectory(atPath: request.outDirectory, withIntermediateDirectories: true)
-        if profile.target == .simulator, profile.simulator.effectiveSettings?["faults"]?["latency"] == nil,
-           profile.simulator.effectiveSettings?["faults"]?["round_trip_ms"] == nil {
-            log("sweep: warning: no APNs model (--apns-model, or the profile's simulator: section): the embedded simulator answers at once, "
-                + "so the knee is this machine's loopback, not a path to APNs")
-        }
+        if let warning = modelWarning(profile) { log(warning) }
         var runner = SweepRunner(request: request, log: log)
         try runner.search()
         try runner.confirm()
@@ -147,12 +153,30 @@ public enum RateSweep {
         outcome.interrupted = runner.interrupted
         // A stopped sweep writes what it measured at once; the recording is not walked again.
         if runner.interrupted == nil { outcome.recordedPeak = try? RecordingPeak.measure(profile) }
+        let peak = request.peak ?? profile.slo.capacityPeakPerSecond
         outcome.headroom = Headroom(knee: outcome.knee, atLeast: outcome.kneeLimit == nil,
                                     busiestSecond: outcome.recordedPeak.map { Double($0.peakSecond) },
-                                    busiestMinute: outcome.recordedPeak?.peakMinutePerSecond, givenPeak: request.peak,
+                                    busiestMinute: outcome.recordedPeak?.peakMinutePerSecond, givenPeak: peak,
                                     recordedPace: outcome.kneeSpeed.flatMap { s in outcome.knee.map { $0 / s } })
+        if let peak, runner.interrupted == nil {
+            outcome.requirement = PeakRequirement(peak: peak, minHeadroom: request.minHeadroom ?? profile.slo.capacityMinHeadroom ?? 1,
+                                                  knee: outcome.knee, atLeast: outcome.knee != nil && outcome.kneeLimit == nil)
+        }
         try write(outcome, points: runner.points, request: request)
         return outcome
+    }
+
+    /// The simulator's keys that make it answer as a path to APNs would, rather than at once.
+    static let modelKeys = ["latency", "round_trip_ms", "capacity", "latency_spike"]
+
+    /// A warning when the embedded simulator has no APNs model (no preset, no model file, no section with a
+    /// latency, round trip or capacity): it answers at once and the knee is the machine's loopback. Nil otherwise.
+    static func modelWarning(_ config: RunConfig) -> String? {
+        guard config.target == .simulator else { return nil }
+        let faults = config.simulator.effectiveSettings?["faults"]
+        guard !modelKeys.contains(where: { faults?[$0] != nil }) else { return nil }
+        return "sweep: warning: no APNs model (--apns-model, or the profile's simulator: section): the embedded simulator answers at once, "
+            + "so the knee is this machine's loopback, not a path to APNs"
     }
 
     /// Step `index`'s run: the profile at `rate` for the step's seconds, into its own folder.
@@ -180,10 +204,12 @@ public enum RateSweep {
     }
 
     /// The step as sweep.html plots it.
-    static func point(_ step: Step, report: RunReport) -> SweepStepPoint {
-        let r = report.latency.responseTime
-        return SweepStepPoint(offered: step.result.offeredRate, achieved: step.result.achievedRate, p50Millis: Double(r.p50) / 1000,
-                              p99Millis: Double(r.p99) / 1000, p999Millis: Double(r.p999) / 1000, passed: step.failures.isEmpty,
+    /// Its latencies are the step's own, over the window its verdict judged (the warm-up left out), so that
+    /// sweep.html's p99 is sweep.md's and sweep.json's.
+    static func point(_ step: Step) -> SweepStepPoint {
+        let r = step.result
+        return SweepStepPoint(offered: r.offeredRate, achieved: r.achievedRate, p50Millis: r.p50Millis ?? r.p99Millis,
+                              p99Millis: r.p99Millis, p999Millis: r.p999Millis ?? r.p99Millis, passed: step.failures.isEmpty,
                               verdict: (step.failures.isEmpty ? "pass" : "fail: " + step.failures.joined(separator: "; "))
                                   + (step.purpose.flatMap { $0 == .search ? nil : " (\($0.rawValue))" } ?? ""),
                               limiter: step.limiter?.line)
@@ -210,14 +236,15 @@ public enum RateSweep {
         let byRate = steps.sorted { $0.result.offeredRate < $1.result.offeredRate }
         // Past saturation the sent rate can fall (a backlog's catch-up costs more), so the ceiling is the most
         // a saturated step sent.
-        let ceiling = byRate.filter { $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }.map(\.result.achievedRate).max()
+        let ceiling = byRate.filter { $0.limiter?.kind == .clientCPU || $0.shortfall == .engineSaturated || $0.shortfall == .producerBehind }
+            .map(\.result.achievedRate).max()
         var outcome = Outcome(criteria: criteria ?? KneeCriteria(sloP99Millis: 1000, minDelivered: 0.99), steps: steps, knee: knee, ceiling: ceiling)
         outcome.verdict = verdict
         if knee != nil, steps.contains(where: { $0.result.speed != nil }) { outcome.kneeSpeed = verdict.knee }
-        // The failing rate above the knee speaks through its latest undisturbed failure (a disturbed one only
-        // when every failure there was).
+        // The failing rate above the knee speaks through its latest decided failure (an undecided one only when
+        // every failure there was).
         let failing = steps.filter { !$0.passed && !$0.result.streamEnded && schedule($0) == verdict.above }
-        if let limit = failing.last(where: { $0.limiter?.kind != .hostDisturbed }) ?? failing.last {
+        if let limit = failing.last(where: { $0.limiter?.kind != .undecided }) ?? failing.last {
             let kind = limit.limiter?.kind
             outcome.kneeLimit = KneeLimit(step: limit.index, offeredRate: limit.result.offeredRate,
                                           client: kind == .clientCPU || kind == .clientWindow,
@@ -232,7 +259,8 @@ public enum RateSweep {
         try JSONEncoder.sortedPretty.encode(outcome).write(to: URL(fileURLWithPath: dir.appendingPathComponent("sweep.json")))
         try markdown(outcome).write(toFile: dir.appendingPathComponent("sweep.md"), atomically: true, encoding: .utf8)
         let page = SweepHtml.render(steps: points, knee: outcome.knee, sloP99Millis: outcome.criteria.sloP99Millis,
-                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)", conclusion: conclusionLines(outcome))
+                                    title: "Rate sweep: \((request.profilePath as NSString).lastPathComponent)", conclusion: conclusionLines(outcome),
+                                    requirement: outcome.requirement)
         try page.write(toFile: dir.appendingPathComponent(SweepHtml.fileName), atomically: true, encoding: .utf8)
     }
 

@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import Reporting
 
-/// The steps of one rate sweep as they run: the search (a disturbed failing step measured again at once),
+/// The steps of one rate sweep as they run: the search (an undecided failing step measured again at once),
 /// then the repeats of the deciding rates (``KneeVerdict``). Stops at a signal or when the recording ran out.
 struct SweepRunner {
     let request: RateSweep.Request
@@ -20,15 +20,16 @@ struct SweepRunner {
         self.log = log
     }
 
-    /// The rate search; a failing step on a disturbed host is measured once more, and the search goes by that.
+    /// The rate search; a failing step whose limiter is undecided (the host was busy) is measured once more, and
+    /// the search goes by that.
     mutating func search() throws {
         var search = RateSearch(low: request.low, high: request.high, mode: request.mode)
         search.precision = request.precision
         while let rate = search.next() {
             guard var step = try measure(rate, purpose: .search) else { return }
             if step.result.streamEnded { return }
-            if !step.passed, request.remeasureDisturbed, let host = step.result.host, host.disturbed {
-                log(String(format: "sweep: step %02d failed on a disturbed host (%@): measuring it again", step.index, host.summary))
+            if request.remeasureDisturbed, step.limiter?.kind == .undecided, let host = step.result.host {
+                log(String(format: "sweep: step %02d failed and its limiter is undecided: the host was busy (%@): measuring it again", step.index, host.split))
                 guard let again = try measure(rate, purpose: .remeasure) else { return }
                 steps[steps.count - 2].remeasuredBy = again.index
                 step = again
@@ -79,7 +80,7 @@ struct SweepRunner {
             return nil
         }
         let report = executed.report
-        let host = sampler.load()
+        let host = sampler.load(engineAndProducerCPU: Double(report.engine.engineCPUMillis + report.engine.producerCPUMillis) / 1000)
         let cpu = host?.ownCores ?? (HostSampler.processCPUSeconds() - sampler.ownCPU) / max(0.001, Date().timeIntervalSince(sampler.at))
         let c = criteria ?? KneeCriteria(sloP99Millis: Double(report.configuration.slo.p99Millis ?? 1000),
                                          minDelivered: report.configuration.slo.minDelivered ?? 0.99)
@@ -88,7 +89,7 @@ struct SweepRunner {
                                     cpu: cpu, host: host, criteria: c, first: RateSweep.baseline(steps, judging: rate), pace: request.pace)
         step.purpose = purpose
         steps.append(step)
-        points.append(RateSweep.point(step, report: report))
+        points.append(RateSweep.point(step))
         log(RateSweep.line(step))
         if step.result.streamEnded {
             // Not the target's failure, and no higher rate can be judged either: the search ends here.

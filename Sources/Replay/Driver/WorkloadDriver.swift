@@ -51,6 +51,10 @@ public protocol WorkloadRules: AnyObject {
 
     /// Whether any push rule has a name (else ``lastPushRule`` is always nil, and is not asked per push).
     var namesPushRules: Bool { get }
+
+    /// Pushes planned so far at a priority of their own (the rule's or the event's), which the profile's
+    /// `priority` does not reach.
+    var pushesAtOwnPriority: Int { get }
 }
 
 extension WorkloadRules {
@@ -58,6 +62,7 @@ extension WorkloadRules {
     public var lastEventHeldNoRule: Bool { false }
     public var lastPushRule: String? { nil }
     public var namesPushRules: Bool { false }
+    public var pushesAtOwnPriority: Int { 0 }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -82,6 +87,7 @@ public final class WorkloadDriver: ReplaySource {
     public var events: EventTally {
         var t = tally
         t.pushesByRule = rules.pushesByRule
+        t.pushesAtOwnPriority = rules.pushesAtOwnPriority
         return t
     }
     private var tally = EventTally()

@@ -149,6 +149,7 @@ public final class Coalescer: PushSource {
         push.priority = held.push.priority
         push.intendedNanos = 0
         push.recordedMillis = at
+        push.heldMillis = max(0, at - held.push.recordedMillis)
         pool.append(held)
     }
 }

@@ -31,6 +31,8 @@ struct EventPlan {
         var headerSet: Int32
         /// The rule's `apns-expiration` read for this event (seconds after the run's start); -1: none.
         var expirationSeconds = -1
+        /// Its priority is the rule's or the event's own, not the profile's (`--priority` does not reach it).
+        var ownPriority = false
         /// Which of the rule's own text headers read for this event have a value (in ``RecipeRules/headerTexts``),
         /// a bit per place in ``Recipe/PushRule/texts``.
         var textsPresent: UInt8 = 0

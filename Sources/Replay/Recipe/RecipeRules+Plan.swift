@@ -9,8 +9,10 @@ extension RecipeRules {
     func planRule(_ index: Int) throws -> Int {
         let liveEvent = rules[index].liveActivityEvent.flatMap(text) ?? ""
         phase.planRule(liveEvent: liveEvent)
-        var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: try pushPriority(index),
+        let (priority, own) = try pushPriority(index)
+        var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: priority,
                                     liveEvent: liveEvent, headerSet: header(index))
+        entry.ownPriority = own
         recipients(rules[index].to, rule: index, into: &entry)
         if let source = rules[index].expiration {
             entry.expirationSeconds = try rules[index].expirationAt ? expirationAfterEvent(source) : expirationSeconds(source)
@@ -69,25 +71,27 @@ extension RecipeRules {
         if entry.liveEvent == "end" { state.endSubscriptions(of: key) }
     }
 
-    func pushPriority(_ rule: Int) throws -> Priority {
+    /// The rule's push priority, and whether it is the rule's or the event's own (false: the profile's).
+    func pushPriority(_ rule: Int) throws -> (Priority, own: Bool) {
         switch rules[rule].priority {
-        case .profile: return profilePriority
-        case let .fixed(p): return p
+        case .profile: return (profilePriority, false)
+        case let .fixed(p): return (p, true)
         case let .mapped(source, table, otherwise):
-            return text(source).flatMap { table[$0] } ?? otherwise ?? profilePriority
+            if let p = text(source).flatMap({ table[$0] }) ?? otherwise { return (p, true) }
+            return (profilePriority, false)
         case let .computed(source):
             let v = value(source, recipient: nil)
-            guard case let .int(n) = v else { return profilePriority }
+            guard case let .int(n) = v else { return (profilePriority, false) }
             guard let p = Priority(rawValue: n) else {
                 throw StreamLineError(line: line, cause: .badValue(field: expressionKey(source) ?? "priority", why: "\(n) is not 10, 5 or 1"))
             }
-            return p
+            return (p, true)
         case let .field(i):
-            guard case let .int(n) = values[i] else { return profilePriority }
+            guard case let .int(n) = values[i] else { return (profilePriority, false) }
             guard let p = Priority(rawValue: n) else {
                 throw StreamLineError(line: line, cause: .badValue(field: recipe.events[event].fields[i].shownAs, why: "\(n) is not 10, 5 or 1"))
             }
-            return p
+            return (p, true)
         }
     }
 

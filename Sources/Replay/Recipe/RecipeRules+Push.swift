@@ -85,6 +85,7 @@ extension RecipeRules {
         push.priority = plan.entries[e].priority
         push.intendedNanos = 0
         push.recordedMillis = at
+        push.heldMillis = 0
         push.kind += plan.entries[e].headerSet
         fillHeaders(&push, e)
         let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"

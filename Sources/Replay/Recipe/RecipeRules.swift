@@ -47,6 +47,9 @@ public final class RecipeRules: WorkloadRules {
 
     /// Per rule: the pushes it planned so far, not-sent ones included (``Recipe/PushRule/index``).
     public private(set) var plannedByRule: [Int]
+    /// Pushes planned so far whose priority is their rule's or event's own, not the profile's: what `--priority`
+    /// does not reach.
+    public private(set) var pushesAtOwnPriority = 0
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
     var lastTime: (millis: Int64, text: String)?
     /// The expression being evaluated: the sources of its names, and the recipient and key they read. Set by
@@ -135,7 +138,10 @@ public final class RecipeRules: WorkloadRules {
         }
         phase.planned(heldNoRule: planned == 0 && !pushes.isEmpty)
         // Counted once the whole event planned: a rule that fails makes the event a bad line.
-        for entry in plan.entries { plannedByRule[entry.rule] += entry.count }
+        for entry in plan.entries {
+            plannedByRule[entry.rule] += entry.count
+            if entry.ownPriority { pushesAtOwnPriority += entry.count }
+        }
         return planned
     }
 

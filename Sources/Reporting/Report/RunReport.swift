@@ -271,6 +271,7 @@ extension RunReport {
             expectedPushes = t.expectedPushes
             noPushCondition = t.noPushCondition > 0 ? t.noPushCondition : nil
             pushesByRule = t.pushesByRule.isEmpty ? nil : t.pushesByRule
+            pushesAtOwnPriority = t.pushesAtOwnPriority > 0 ? t.pushesAtOwnPriority : nil
         }
 
         /// Events (lines) read from the stream, including bad lines.
@@ -298,6 +299,9 @@ extension RunReport {
         /// `1`); they add up to the pushes the events planned (``expectedPushes`` less one per invalid event).
         /// Absent in reports written before it existed.
         public var pushesByRule: [String: [String: Int]]?
+        /// Pushes planned at a priority of their own (their rule's or event's): the profile's `priority` (and
+        /// `--priority`) reached the others. Absent when none (and in reports written before it existed).
+        public var pushesAtOwnPriority: Int?
         /// How many passes over the recording the run made when it looped it (`loop_recording`); absent when
         /// it did not loop. Every pass's events are counted above.
         public var recordingPasses: Int?

@@ -31,4 +31,21 @@ final class HostLoadTests: XCTestCase {
         XCTAssertTrue(HostLoad(otherCores: 0.4, stealCores: 0.1, idleCores: 0, ownCores: 1.5).disturbed)
         XCTAssertFalse(HostLoad(otherCores: 1.0, stealCores: 0, idleCores: 0.6, ownCores: 0.4).disturbed)
     }
+
+    func testTheProcesssCPUIsSplitIntoTheClientsThreadsAndTheRest() throws {
+        let a = try XCTUnwrap(HostLoad.Sample(procStat: stat(user: 1000, system: 500, idle: 9000)))
+        let b = try XCTUnwrap(HostLoad.Sample(procStat: stat(user: 2300, system: 1000, idle: 9100, iowait: 50, steal: 50)))
+        let load = HostLoad(from: a, to: b, seconds: 10, ownCPUSeconds: 12, ticksPerSecond: 100, clientCPUSeconds: 4.5)
+        XCTAssertEqual(try XCTUnwrap(load.clientCores), 0.45, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(load.restCores), 0.75, accuracy: 1e-9)
+        XCTAssertTrue(load.short)
+        XCTAssertFalse(load.clientTookTheHost, "0.45 cores against 0.75 + 0.6 + 0.05")
+        XCTAssertEqual(load.split, "client threads 0.45 cores, the rest of the process (an embedded simulator) 0.75, "
+                       + "other processes 0.60, steal 0.05, idle 0.15")
+        XCTAssertEqual(HostLoad(otherCores: 0.1, stealCores: 0, idleCores: 0.2, ownCores: 1.7, clientCores: 1.0).clientTookTheHost, true)
+        XCTAssertEqual(HostLoad(otherCores: 0.1, stealCores: 0, idleCores: 0.2, ownCores: 1.7).split,
+                       "the process 1.70 cores, other processes 0.10, steal 0.00, idle 0.20")
+        XCTAssertEqual(HostLoad(otherCores: 1.8, stealCores: 0, idleCores: 0, ownCores: 0.2, clientCores: 0.18).split,
+                       "client threads 0.18 cores, other processes 1.80, steal 0.00, idle 0.00", "no simulator in the process: no rest named")
+    }
 }

@@ -20,6 +20,14 @@ final class KneeCriteriaTests: XCTestCase {
         return s
     }
 
+    /// A share just under its threshold prints under it: rounded down, never "99.0% < 99%".
+    func testASharePrintedUnderItsThresholdIsUnderIt() {
+        XCTAssertEqual(criteria.failures(of: step(288, sent: 285), first: first),
+                       ["sent 285/s of 288/s sendable (98.9% < 99%), cause unknown: no thread near a full core and the window never full (process 97%)"])
+        XCTAssertEqual(criteria.failures(of: step(delivered: 0.98996), first: first), ["delivered 98.99% under the SLO's 99.00%"])
+        XCTAssertEqual(KneeCriteria.floored(90, places: 1), "90.0")
+    }
+
     func testEachCriterionFailsAloneAndNamesItself() {
         let table: [(String, SweepStep, String?)] = [
             ("all hold", step(), nil),

@@ -37,3 +37,44 @@ public struct Headroom: Codable, Sendable, Equatable {
         }
     }
 }
+
+/// The knee held to the peak a planner must carry: `--peak RATE` (or the profile's `capacity_peak_per_second`)
+/// times `--min-headroom X` (or `capacity_min_headroom`; 1 when neither says). A knee under it misses the
+/// requirement as a missed SLO does: a ✗ line and exit 99.
+public struct PeakRequirement: Codable, Sendable, Equatable {
+    public var peak: Double
+    public var minHeadroom: Double
+    /// The knee it was set against, pushes a second; nil when no step passed.
+    public var knee: Double?
+    /// The knee is a lower bound (no rate above it failed).
+    public var atLeast: Bool
+
+    public init(peak: Double, minHeadroom: Double, knee: Double?, atLeast: Bool) {
+        self.peak = peak
+        self.minHeadroom = minHeadroom
+        self.knee = knee
+        self.atLeast = atLeast
+    }
+
+    /// The rate the knee must reach: peak × minimum headroom.
+    public var required: Double { peak * minHeadroom }
+
+    /// The knee reached the required rate.
+    public var met: Bool { (knee ?? 0) >= required }
+
+    /// `✓ knee 4,019 pushes/s carries 4.0× the given peak (1,000 pushes/s), at least the 1.5× required`, or
+    /// `✗ knee 310 pushes/s is under the 1.5× headroom over the given peak (400 pushes/s) required: 600 pushes/s; it carries 0.78×`.
+    public var line: String {
+        let peakText = "the given peak (" + KneeVerdict.number(peak) + " pushes/s)"
+        let times = Format.fixed(minHeadroom, places: (minHeadroom * 10).rounded() == minHeadroom * 10 ? 1 : 2) + "×"
+        guard let knee else {
+            return "✗ no knee: no step passed, so nothing carries " + times + " " + peakText
+        }
+        let factor = Format.fixed(knee / peak, places: 2) + "×"
+        let k = "knee " + (atLeast ? "at least " : "") + KneeVerdict.number(knee) + " pushes/s"
+        if met { return "✓ " + k + " carries " + factor + " " + peakText + ", at least the " + times + " required" }
+        let need = KneeVerdict.number(required.rounded(.up))
+        return "✗ " + k + " is under the " + times + " headroom over " + peakText + " required: " + need + " pushes/s; it carries " + factor
+            + (atLeast ? " (no rate above it failed: search up to \(need) pushes/s to know whether it carries more)" : "")
+    }
+}

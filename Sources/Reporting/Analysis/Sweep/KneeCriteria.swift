@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether a sweep step passed: all four must hold.
 /// 1. Sends kept up: pushes sent at least `minSendShare` (99%) of the offered rate, both counting only the
 ///    pushes that could be sent. When they did not, the step says why (``Shortfall``): the *client*
@@ -63,7 +65,8 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
             return ["the recording ran out before the step's end: loop it (the default), record a longer stream, or shorten --step-seconds"]
         }
         let share = step.offeredRate > 0 ? step.achievedRate / step.offeredRate : 1
-        let sent = String(format: "sent %.0f/s of %.0f/s sendable (%.1f%% < %.0f%%)", step.achievedRate, step.offeredRate, share * 100, minSendShare * 100)
+        let sent = String(format: "sent %.0f/s of %.0f/s sendable (%@%% < %.0f%%)", step.achievedRate, step.offeredRate, Self.floored(share * 100, places: 1),
+                          minSendShare * 100)
         let threads = [
             step.engineCPU.map { String(format: "engine thread %.0f%% of a core", $0 * 100) },
             step.producerCPU.map { String(format: "producer %.0f%%", $0 * 100) },
@@ -87,7 +90,7 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
             out.append(String(format: "p99 %.1f ms over the SLO's %.0f ms", step.p99Millis, sloP99Millis))
         }
         if step.deliveredShare < minDelivered {
-            out.append(String(format: "delivered %.2f%% under the SLO's %.2f%%", step.deliveredShare * 100, minDelivered * 100))
+            out.append(String(format: "delivered %@%% under the SLO's %.2f%%", Self.floored(step.deliveredShare * 100, places: 2), minDelivered * 100))
         }
         // A class is new when its share rose over the first step's by a point or more and by more than chance
         // allows (three standard errors of the difference of two shares): a model's random 2% of 503s may
@@ -107,6 +110,13 @@ public struct KneeCriteria: Codable, Sendable, Equatable {
             out.append(String(format: "%@ rising within the step: %.1f ms early, %.1f ms late", what, early, late))
         }
         return out
+    }
+
+    /// `value` rounded down to `places` decimals: a share under its threshold never prints as the threshold
+    /// (98.96% is "98.9%", not "99.0%", beside "< 99%").
+    public static func floored(_ value: Double, places: Int) -> String {
+        let scale = pow(10, Double(places))
+        return String(format: "%.\(places)f", (value * scale + 1e-9).rounded(.down) / scale)
     }
 
     /// The 429 and 5xx reasons whose share of the requests rose over the first step's by a point or more and

@@ -11,7 +11,8 @@ public struct MatrixCell: Codable, Equatable {
     public var connectionsOpened: Int
     public var p50Millis: Double
     public var p99Millis: Double
-    /// Priority-10 updates the device would throttle (the Live Activity budget), nil when not counted.
+    /// Priority-10 updates the device would throttle (the Live Activity budget): the device model's count when
+    /// the run modelled devices, else the pipeline's; nil when not counted.
     public var budgetThrottled: Int?
     public var channelCalls: Int
     /// Live Activity updates the coalescer superseded (pushes saved), nil when the run did not coalesce.
@@ -27,6 +28,9 @@ public struct MatrixCell: Codable, Equatable {
     public var throughput: Double?
     /// Pushes the priority override reached, nil without one: how far the varied priority went.
     public var overrideReached: Int?
+    /// With `priority` varied and no override: the pushes planned at the profile's priority (the varied one),
+    /// the others carrying their own; nil otherwise.
+    public var priorityReached: Int?
     /// On the device (when the run modelled devices): pushes throttled, replaced and shown late, and the time
     /// to device (ms of recorded time) of priority 10 and 5 at p50 and p99, by priority's rawValue.
     public var deviceThrottled: Int?
@@ -46,7 +50,7 @@ public struct MatrixCell: Codable, Equatable {
         connectionsOpened = r.engine.connectionsOpened
         p50Millis = Double(r.latency.responseTime.p50) / 1000
         p99Millis = Double(r.latency.responseTime.p99) / 1000
-        budgetThrottled = r.liveActivityBudget?.throttled
+        budgetThrottled = r.device.map { $0.outcomes["throttled"] ?? 0 } ?? r.liveActivityBudget?.throttled
         channelCalls = r.broadcast?.managementCallCount ?? 0
         pushesSaved = r.coalescing?.pushesSaved
         if let s = r.coalescing?.staleness, s.count > 0 {
@@ -57,6 +61,7 @@ public struct MatrixCell: Codable, Equatable {
         concurrency = r.configuration.transport.connections * r.configuration.transport.streams
         throughput = r.throughput.pushesPerSecond
         overrideReached = r.priorityOverride?.reached
+        if settings["priority"] != nil, r.priorityOverride == nil { priorityReached = max(0, r.pushes.planned - (r.events.pushesAtOwnPriority ?? 0)) }
         if let d = r.device {
             deviceThrottled = d.outcomes["throttled"] ?? 0
             deviceReplaced = d.outcomes["replaced"] ?? 0
@@ -76,7 +81,7 @@ public struct MatrixCell: Codable, Equatable {
         ("staleness p50 ms", { $0.stalenessP50Millis.map { Format.fixed($0, places: 1) } }),
         ("staleness p99 ms", { $0.stalenessP99Millis.map { Format.fixed($0, places: 1) } }),
         ("override reached", { $0.overrideReached.map(String.init) }),
-        ("device: throttled", { $0.deviceThrottled.map(String.init) }),
+        ("priority reached", { c in c.priorityReached.map { "\($0) of \(c.planned)" } }),
         ("device: replaced", { $0.deviceReplaced.map(String.init) }),
         ("device: late", { $0.deviceLate.map(String.init) }),
     ] + timeToDeviceColumns }
@@ -121,6 +126,18 @@ public struct MatrixCell: Codable, Equatable {
                     + "against \(b.devicesReached).\n"
             }
         }
+        if let note = priorityNote(cells) { out += "\n" + note + "\n" }
         return out
+    }
+
+    /// With `priority` varied: how far the varied priority went, and `priority_override` when it went to fewer
+    /// than half of the pushes (the others carry their own priority from the recipe); nil otherwise.
+    static func priorityNote(_ cells: [MatrixCell]) -> String? {
+        guard let c = cells.first(where: { $0.priorityReached != nil }), let reached = c.priorityReached else { return nil }
+        var note = "The varied priority reached \(reached) of the \(c.planned) pushes planned: the others carry their own priority from the recipe"
+        if reached * 2 < c.planned {
+            note += "; to set every push's priority, vary priority_override instead (--vary priority_override=10,5)"
+        }
+        return note + "."
     }
 }

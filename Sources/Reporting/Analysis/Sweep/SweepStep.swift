@@ -23,8 +23,12 @@ public struct SweepStep: Codable, Sendable, Equatable {
     public var windowSeconds: Double?
     /// The step's first seconds, left out of its p99: the connections and the pacing settle first. Nil in steps recorded before it existed (nothing left out).
     public var warmupSeconds: Double?
-    /// p99 response time from the intended send (corrected for coordinated omission), ms.
+    /// p99 response time from the intended send (corrected for coordinated omission), ms, over the measured
+    /// window (the warm-up left out): the one p99 the verdict, sweep.md, sweep.json and sweep.html give.
     public var p99Millis: Double
+    /// p50 and p99.9 over the same window, ms; nil in steps recorded before they were kept.
+    public var p50Millis: Double?
+    public var p999Millis: Double?
     /// The delivered share of the pushes owed (``RunReport/Pushes/deliveredShare``): the run's own. In sweeps
     /// of schema 1 it was the share of the pushes sent to the target.
     public var deliveredShare: Double
@@ -66,6 +70,20 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// The host over the step (``HostLoad``): CPU other processes used, CPU the hypervisor took (steal), and
     /// CPU left idle, in cores. Nil when `/proc/stat` could not be read (and in steps recorded before it).
     public var host: HostLoad?
+    /// The embedded simulator's capacity model: the mean time an answered request waited for its connection's
+    /// server, ms (the simulator's counter `capacity_wait_ms` over its requests). It rises only when requests
+    /// come faster than the model serves them, whatever the host's CPU: the target's own measure of its queue.
+    /// Nil without a capacity model, against another target, or when no request waited.
+    public var targetQueueMillis: Double?
+
+    /// The capacity model's load: requests sent a second per connection over the model's capacity per
+    /// connection (`faults.capacity.per_connection_per_second`). Near 1 or over, the model served all it could; a client
+    /// starved of CPU sends in bursts and queues them too, but sends less, so its share stays low. Nil
+    /// without a capacity model.
+    public var targetBusyShare: Double?
+
+    /// The simulator counter ``targetQueueMillis`` reads.
+    public static let capacityWaitKey = "capacity_wait_ms"
 
     public init(offeredRate: Double, achievedRate: Double, p99Millis: Double, deliveredShare: Double,
                 overloadReasons: [String] = [], intervalP99Millis: [Double] = [], processCPU: Double? = nil) {
@@ -115,7 +133,7 @@ public struct SweepStep: Codable, Sendable, Equatable {
         self.init(
             offeredRate: rate * (1 - share),
             achievedRate: Double(sentInWindow) / window,
-            p99Millis: Self.p99Millis(measured) ?? Double(r.latency.responseTime.p99) / 1000,
+            p99Millis: Self.percentilesMillis(measured, [99])?[0] ?? Double(r.latency.responseTime.p99) / 1000,
             deliveredShare: r.pushes.deliveredShare ?? 0,
             overloadReasons: r.pushes.rejected.filter { $0.value.status == 429 || $0.value.status >= 500 }.keys.sorted(),
             // The trend reads every interval: a queue grows from the step's start, and a slow start only
@@ -123,6 +141,7 @@ public struct SweepStep: Codable, Sendable, Equatable {
             intervalP99Millis: Self.intervalMillis(whole, at: 99),
             processCPU: processCPU)
         warmupSeconds = from
+        takeLadder(measured, r)
         deliveredOfSent = sent > 0 ? Double(r.pushes.delivered) / Double(sent) : nil
         intervalP50Millis = Self.intervalMillis(whole, at: 50)
         scheduledRate = rate
@@ -145,13 +164,34 @@ public struct SweepStep: Codable, Sendable, Equatable {
         takeWindowAndServiceTime(r)
     }
 
+    /// p50 and p99.9 over the measured window (the whole run's when it holds no deliveries).
+    private mutating func takeLadder(_ measured: [RunReport.TimelineEntry], _ r: RunReport) {
+        let ladder = Self.percentilesMillis(measured, [50, 99.9])
+        p50Millis = ladder?[0] ?? Double(r.latency.responseTime.p50) / 1000
+        p999Millis = ladder?[1] ?? Double(r.latency.responseTime.p999) / 1000
+    }
+
     /// The window's factors and the service time, for the limiter.
     private mutating func takeWindowAndServiceTime(_ r: RunReport) {
         connections = r.configuration.transport.connections
         streamsPerConnection = r.configuration.transport.streams
+        if let wait = r.simulator?[Self.capacityWaitKey], let requests = r.simulator?["requests"], requests > 0 {
+            targetQueueMillis = Double(wait) / Double(requests)
+        }
+        if let capacity = Self.number(r.configuration.simulator.effectiveSettings?["faults"]?["capacity"]?["per_connection_per_second"]), capacity > 0 {
+            targetBusyShare = achievedRate / Double(max(1, r.configuration.transport.connections)) / capacity
+        }
         if r.latency.serviceTime.count > 0 {
             serviceMeanMillis = r.latency.serviceTime.mean / 1000
             serviceP50Millis = Double(r.latency.serviceTime.p50) / 1000
+        }
+    }
+
+    static func number(_ v: ConfigValue?) -> Double? {
+        switch v {
+        case let .int(i)?: return Double(i)
+        case let .double(d)?: return d
+        default: return nil
         }
     }
 
@@ -165,14 +205,15 @@ public struct SweepStep: Codable, Sendable, Equatable {
         entries.compactMap { e in e.responseTime.flatMap { EncodedPercentiles.values($0, at: [percentile])?.first }.map { Double($0) / 1000 } }
     }
 
-    /// p99 of the deliveries in `entries`, their per-interval histograms added up; nil when they hold none.
-    static func p99Millis(_ entries: [RunReport.TimelineEntry]) -> Double? {
+    /// The `percentiles` of the deliveries in `entries`, their per-interval histograms added up, ms; nil when
+    /// they hold none.
+    static func percentilesMillis(_ entries: [RunReport.TimelineEntry], _ percentiles: [Double]) -> [Double]? {
         var sum: Histogram<UInt64>?
         for e in entries {
             guard let text = e.responseTime, let h = try? EncodedHistogram.decode(text) else { continue }
             if sum == nil { sum = h } else { sum!.add(h) }
         }
         guard let sum, sum.totalCount > 0 else { return nil }
-        return Double(sum.valueAtPercentile(99)) / 1000
+        return percentiles.map { Double(sum.valueAtPercentile($0)) / 1000 }
     }
 }

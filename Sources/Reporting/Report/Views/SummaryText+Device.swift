@@ -17,6 +17,18 @@ extension SummaryText {
         return "priority override \(o) reached \(n.reached) pushes and changed the priority of \(n.changed)"
     }
 
+    /// `priority 5 (the profile's, or --priority) reached 120 of 1,000 pushes planned; 880 carry their own priority
+    /// from the recipe: …priority_override…`, or nil with an override or when every push took the profile's.
+    static func priorityReachLine(_ report: RunReport) -> String? {
+        guard report.configuration.payload.priorityOverride == nil, let own = report.events.pushesAtOwnPriority, own > 0 else { return nil }
+        let planned = report.pushes.planned, p = report.configuration.payload.priority.rawValue
+        let reached = max(0, planned - own)
+        var line = "priority \(p) (the profile's, or --priority) reached \(reached) of \(planned) pushes planned; \(own) carry their own priority "
+            + "from the recipe"
+        if reached * 2 < planned { line += ": to set every push's priority, use priority_override \(p) (--priority-override \(p))" }
+        return line
+    }
+
     /// The console's line under `delivered`, or nil when devices were not modelled.
     static func deviceLine(_ report: RunReport) -> String? {
         guard let d = report.device else { return nil }
@@ -38,6 +50,7 @@ extension SummaryText {
         line("## On the device")
         line()
         if let o = priorityOverrideLine(report) { line("The " + o + ".\n") }
+        if let o = priorityReachLine(report) { line("The " + o + ".\n") }
         line("What the devices did with the \(d.pushes) pushes APNs accepted, modelled in the recording's time (the same at any "
             + "replay speed; the model's numbers are assumptions where Apple publishes none, see docs/simulator.md).")
         line()

@@ -29,6 +29,7 @@ public enum SummaryText {
         if let line = wouldNotDecodeLine(report) { lines.append(line) }
         if let line = deviceLine(report) { lines.append(line) }
         if let line = priorityOverrideLine(report) { lines.append("  tuning     " + line) }
+        if let line = priorityReachLine(report) { lines.append("  tuning     " + line) }
         lines.append(row("rejected", p.rejectedTotal, rejected))
         lines.append(row("failed", p.failedTotal, p.failed))
         lines.append(row("timed out", p.timedOut))

@@ -59,7 +59,7 @@ enum HtmlStyle {
 
     static var sweepCss: String {
         """
-        svg text.caption{font-size:12px;font-weight:600}.m-knee text.caption{fill:#1b5e20}.m-peak text.caption{fill:#b71c1c}
+        svg text.caption{font-size:12px;font-weight:600}.m-knee text.caption{fill:#1b5e20}.m-knee line{stroke-dasharray:6 4}.m-peak text.caption{fill:#b71c1c}
         .dots circle{stroke:#fff;stroke-width:1}
         .multiples{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:4px 24px}
         svg.bars{width:100%;height:auto;display:block;font-size:11px}svg.bars rect.bar{fill:#1565c0}

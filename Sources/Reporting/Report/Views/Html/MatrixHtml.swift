@@ -8,8 +8,11 @@ import Foundation
 /// them), one bar per cell in the cells' order, labelled with ``MatrixCell/label``. Given a ``USLFit``,
 /// a scatter of throughput against concurrency with the fitted curve, N* marked, and the parameters.
 ///
+/// With a device model, a section of its own: the device's outcomes and time to device by priority, as a
+/// table and one chart per outcome and per priority and percentile.
+///
 /// One self-contained file with no script (``HtmlPage``). Sections, each with a stable `id`: `headline`,
-/// `cells`, `metrics`, and `usl` when a fit is given.
+/// `cells`, `device` when the runs modelled devices, `metrics`, and `usl` when a fit is given.
 public enum MatrixHtml {
     /// The file name beside `matrix.md` and `matrix.json`.
     public static let fileName = "matrix.html"
@@ -25,26 +28,75 @@ public enum MatrixHtml {
         let axes = Set(cells.flatMap(\.settings.keys)).sorted()
         body += "<p class=\"meta\">\(cells.count) runs" + (axes.isEmpty ? "" : ", varying \(HtmlEscape.text(axes.joined(separator: ", ")))")
             + "</p>\n</header>\n"
-        body += HtmlPage.section("cells", "Every run", table(cells))
+        body += HtmlPage.section("cells", "Every run", table(cells) + tuningTable(cells))
+        if cells.contains(where: { $0.deviceThrottled != nil }) {
+            body += HtmlPage.section("device", "On the device, in recorded time", deviceTable(cells)
+                + "<div class=\"multiples\">\n" + deviceCharts(cells) + "</div>\n")
+        }
         body += HtmlPage.section("metrics", "Side by side, one chart per metric", "<div class=\"multiples\">\n" + charts(cells) + "</div>\n")
         if let usl { body += HtmlPage.section("usl", "Throughput against concurrency: the Universal Scalability Law", uslSection(usl, cells: cells)) }
         return HtmlPage.document(title: "apnsbench matrix: \(title)", body: body)
     }
 
+    /// The device's columns, which get a table of their own so that neither table runs off the page.
+    static func isDeviceColumn(_ title: String) -> Bool { title.hasPrefix("device:") || title.hasPrefix("to device") }
+
+    /// Each run's further columns (delivered share, concurrency, throughput, coalescing, priority), in a table of
+    /// their own for the same reason, when any run has one.
+    static func tuningTable(_ cells: [MatrixCell]) -> String {
+        let columns = MatrixCell.presentColumns(cells).filter { !isDeviceColumn($0.title) }
+        guard !columns.isEmpty else { return "" }
+        let rows = cells.map { c -> (cls: String?, cells: [String]) in
+            (nil, ["<code>\(HtmlEscape.text(c.label))</code>"] + columns.map { HtmlEscape.escape($0.text(c) ?? "-") })
+        }
+        return "<div class=\"wide\">" + HtmlPage.table(["settings"] + columns.map { "#" + $0.title }, rows) + "</div>\n"
+    }
+
     static func table(_ cells: [MatrixCell]) -> String {
         guard !cells.isEmpty else { return "<p class=\"empty\">no runs in this matrix</p>\n" }
-        let extra = MatrixCell.presentColumns(cells)
         let header = ["settings", "#planned", "#pushes sent", "#delivered", "#devices reached", "#connections", "#p50 ms", "#p99 ms",
-                      "#budget-throttled", "#channel-API calls"] + extra.map { "#" + $0.title }
+                      "#budget-throttled", "#channel-API calls"]
         let rows = cells.map { c -> (cls: String?, cells: [String]) in
             let fixed: [String] = [
                 "<code>\(HtmlEscape.text(c.label))</code>", String(c.planned), String(c.pushesSent), String(c.delivered), String(c.devicesReached),
                 String(c.connectionsOpened), Format.fixed(c.p50Millis, places: 1), Format.fixed(c.p99Millis, places: 1),
                 c.budgetThrottled.map(String.init) ?? "-", String(c.channelCalls),
             ]
-            return (nil, fixed + extra.map { HtmlEscape.escape($0.text(c) ?? "-") })
+            return (nil, fixed)
         }
         return "<div class=\"wide\">" + HtmlPage.table(header, rows) + "</div>\n"
+    }
+
+    /// Each run's device outcomes and time to device by priority (recorded time).
+    static func deviceTable(_ cells: [MatrixCell]) -> String {
+        let columns = MatrixCell.presentColumns(cells).filter { isDeviceColumn($0.title) }
+        let header = ["settings", "#delivered", "#throttled"] + columns.map { "#" + $0.title.replacingOccurrences(of: "device: ", with: "") }
+        let rows = cells.map { c -> (cls: String?, cells: [String]) in
+            (nil, ["<code>\(HtmlEscape.text(c.label))</code>", String(c.delivered), c.deviceThrottled.map(String.init) ?? "-"]
+                + columns.map { HtmlEscape.escape($0.text(c) ?? "-") })
+        }
+        return "<div class=\"wide\">" + HtmlPage.table(header, rows) + "</div>\n"
+    }
+
+    /// One chart per device outcome, then time to device at p50 and p99 for each priority, one bar per run.
+    static func deviceCharts(_ cells: [MatrixCell]) -> String {
+        func bars(_ value: (MatrixCell) -> Double?) -> [SvgBarChart.Bar] { cells.map { .init(label: $0.label, value: value($0)) } }
+        let outcomes: [(String, KeyPath<MatrixCell, Int?>)] = [
+            ("throttled: past the Live Activity budget", \.deviceThrottled), ("replaced: a later push took its place", \.deviceReplaced),
+            ("late: shown at a later wake", \.deviceLate),
+        ]
+        var out = outcomes.map { title, key in
+            SvgBarChart(title: "On the device, " + title, axisLabel: "pushes", emptyText: "", bars: bars { $0[keyPath: key].map(Double.init) }).render()
+        }.joined()
+        let priorities = Set(cells.flatMap { ($0.timeToDeviceP99Millis ?? [:]).keys }).sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+        for p in priorities {
+            for (q, key) in [("p50", \MatrixCell.timeToDeviceP50Millis), ("p99", \MatrixCell.timeToDeviceP99Millis)] {
+                out += SvgBarChart(title: "Time to device, priority \(p), \(q) (recorded time)", axisLabel: "from the event to the device",
+                                   emptyText: "no priority-\(p) push was shown on a device", bars: bars { $0[keyPath: key]?[p].map(Double.init) },
+                                   format: { $0 < 1000 ? SvgBarChart.compact($0) + " ms" : SummaryText.deviceTime(Int($0)) }).render()
+            }
+        }
+        return out
     }
 
     /// Delivered of planned: the cell's own share, or worked out for a cell from an older `matrix.json`.

@@ -55,6 +55,8 @@ struct SvgChart {
         var kind: String
         /// Printed beside the mark's top, e.g. `knee 8000/s`; nil: the label shows on hover only.
         var caption: String? = nil
+        /// A dot on the line's top; false for a mark that must not read as a data point (a sweep's knee).
+        var dot = true
     }
 
     var title: String
@@ -226,7 +228,7 @@ struct SvgChart {
             let x = Self.coord(f.px(m.x))
             svg += "<g class=\"marker m-\(m.kind)\"><title>\(HtmlEscape.escape(m.label))</title>"
                 + "<line x1=\"\(x)\" y1=\"\(Self.coord(Self.top))\" x2=\"\(x)\" y2=\"\(Self.coord(Self.top + Frame.plotH))\"/>"
-                + "<circle cx=\"\(x)\" cy=\"\(Self.coord(Self.top + 4))\" r=\"3.5\"/>"
+                + (m.dot ? "<circle cx=\"\(x)\" cy=\"\(Self.coord(Self.top + 4))\" r=\"3.5\"/>" : "")
             if let caption = m.caption {
                 // Right of the line, or left of it when the line is in the plot's right fifth.
                 let leftSide = f.px(m.x) > Self.left + Frame.plotW * 0.8

@@ -21,9 +21,11 @@ public enum SweepHtml {
     ///   - title: the page's heading, e.g. the profile's name; escaped here.
     ///   - conclusion: the sweep's findings (the knee's bracket, the limiter, the headroom), one line each,
     ///     `**bold**` marked; escaped here.
-    public static func render(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String, conclusion: [String] = []) -> String {
+    ///   - requirement: the knee held to the given peak; unmet, the headline says so.
+    public static func render(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String, conclusion: [String] = [],
+                              requirement: PeakRequirement? = nil) -> String {
         let sorted = steps.sorted { $0.offered < $1.offered }
-        var body = headline(steps: steps, knee: knee, sloP99Millis: sloP99Millis, title: title)
+        var body = headline(steps: steps, knee: knee, sloP99Millis: sloP99Millis, title: title, requirement: requirement)
         if !conclusion.isEmpty { body += HtmlPage.section("conclusion", "Knee, limiter and headroom", findings(conclusion)) }
         body += HtmlPage.section("throughput", "Achieved rate against offered", throughputChart(sorted, knee: knee))
         body += HtmlPage.section("latency", "Latency against offered rate", latencyChart(sorted, knee: knee, slo: sloP99Millis))
@@ -34,11 +36,13 @@ public enum SweepHtml {
     static func rate(_ v: Double) -> String { SvgChart.number(v.rounded()) + "/s" }
 
     static func kneeMarker(_ knee: Double?) -> [SvgChart.Marker] {
-        knee.map { [SvgChart.Marker(x: $0, label: "knee: \(rate($0)), the highest offered rate that passed", kind: "knee", caption: "knee \(rate($0))")] } ?? []
+        // A dashed rule without a dot, captioned as a boundary: the steps are the chart's only points.
+        knee.map { [SvgChart.Marker(x: $0, label: "knee: \(rate($0)), the highest offered rate that passed", kind: "knee",
+                                    caption: "knee at \(rate($0)) (highest passing rate)", dot: false)] } ?? []
     }
 
-    static func headline(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String) -> String {
-        var h = "<header id=\"headline\" class=\"\(knee == nil ? "bad" : "good")\">\n"
+    static func headline(steps: [SweepStepPoint], knee: Double?, sloP99Millis: Double, title: String, requirement: PeakRequirement? = nil) -> String {
+        var h = "<header id=\"headline\" class=\"\(knee == nil || requirement?.met == false ? "bad" : "good")\">\n"
         h += "<h1>apnsbench sweep: \(HtmlEscape.text(title))</h1>\n"
         let passed = steps.filter(\.passed).count
         let offered = steps.map(\.offered)
@@ -51,6 +55,7 @@ public enum SweepHtml {
         } else {
             h += "<p class=\"verdict\">✗ no knee: no step passed</p>\n"
         }
+        if let requirement { h += "<p class=\"verdict\">\(HtmlEscape.escape(requirement.line))</p>\n" }
         return h + "</header>\n"
     }
 
