@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Reporting
@@ -124,6 +125,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutputs()
         let a = try ReportSet.load(baseline)
         let b = try ReportSet.load(new)
         if exactCounts { return try compareCounts(a, b) }
@@ -177,5 +179,16 @@ struct CompareCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
         if !differences.isEmpty { throw ExitCodes.regression }
+    }
+}
+
+extension CompareCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out }]
+    static let reads = ["<baseline>", "<new>"]
+
+    /// Every report.json BASELINE and NEW stand for.
+    func inputFiles() throws -> [OutputPath.Input] {
+        try ReportFiles.expand(baseline).map { OutputPath.Input("the baseline report", $0) }
+            + ReportFiles.expand(new).map { OutputPath.Input("the new report", $0) }
     }
 }
