@@ -184,7 +184,7 @@ struct CompareCommand: ParsableCommand {
 
 extension CompareCommand: WritingCommand {
     static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out }]
-    static let reads = ["<baseline>", "<new>"]
+    static let reads = ["<BASELINE>", "<NEW>"]
 
     /// Every report.json BASELINE and NEW stand for.
     func inputFiles() throws -> [OutputPath.Input] {

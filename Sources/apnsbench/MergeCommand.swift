@@ -74,7 +74,7 @@ struct MergeCommand: ParsableCommand {
 
 extension MergeCommand: WritingCommand {
     static let writes: [Writes<Self>] = [.init("--out", .folder(writes: ReportWriter.fileNames)) { $0.out }]
-    static let reads = ["<inputs>"]
+    static let reads = ["<DIR>"]
 
     /// Each shard's report.json (the --out folder is left out of a folder of shards).
     func inputFiles() throws -> [OutputPath.Input] {

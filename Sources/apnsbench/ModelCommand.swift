@@ -63,7 +63,7 @@ struct ModelFitCommand: ParsableCommand {
 
 extension ModelFitCommand: WritingCommand {
     static let writes: [Writes<Self>] = [.init("--out", .file) { $0.destination }]
-    static let reads = ["<report>"]
+    static let reads = ["<REPORT>"]
     func inputFiles() throws -> [OutputPath.Input] { [.init("the report", ReportArgument.file(report))] }
 
     /// --out, or model.yaml beside the report.

@@ -79,7 +79,7 @@ struct ReportCommand: ParsableCommand {
 
 extension ReportCommand: WritingCommand {
     static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out }]
-    static let reads = ["<report>"]
+    static let reads = ["<REPORT.json>"]
     func inputFiles() throws -> [OutputPath.Input] { [.init("the report", ReportArgument.file(report))] }
 }
 
