@@ -17,9 +17,9 @@ struct Writes<Command>: Sendable {
 }
 
 /// A command that writes files. Its `writes` name every option or argument that writes; `reads` every one
-/// naming a file or folder it reads (as `--help` names it: `--config`, `<profile>`); `inputFiles()` resolves those to every file it reads (a profile's recording, a
-/// folder's reports), and ``checkOutputs()`` refuses, before the command does anything, an output that is, holds
-/// or lies inside one of them, or that cannot be created.
+/// naming a file or folder it reads, as `--help` names it (`--config`, `<profile>`); `inputFiles()` resolves
+/// those to every file it reads (a profile's recording, a folder's reports). ``checkOutputs()`` refuses, before
+/// the command does anything, an output that is, holds or lies inside one of them, or that cannot be created.
 protocol WritingCommand: ParsableCommand {
     static var writes: [Writes<Self>] { get }
     static var reads: [String] { get }
