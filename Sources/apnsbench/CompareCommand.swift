@@ -137,6 +137,10 @@ struct CompareCommand: ParsableCommand {
         options.allowEnvironmentMismatch = allowEnvMismatch
         options.failOnImprovement = failOnImprovement
         options.differOn = try differOn.map(DifferOn.fields) ?? []
+        // A path is checked against the fields report.json's configuration has (a misspelt one would vary nothing).
+        do { try DifferOn.check(options.differOn, against: (a + b).map(\.report.configuration)) } catch let e as DifferOnFieldError {
+            throw ValidationError(e.description)
+        }
         let result = Comparison.compare(baseline: .init(argument: baseline, reports: a.map(\.path)), a,
                                         new: .init(argument: new, reports: b.map(\.path)), b, options: options)
         let bytes: Data
