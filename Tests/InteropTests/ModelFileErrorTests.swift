@@ -48,8 +48,8 @@ final class ModelFileErrorTests: XCTestCase {
         try "device:\n  offline_shar: 0.3\n".write(toFile: config, atomically: true, encoding: .utf8)
         let device = try apnsbench(["simulate", "--port", "0", "--h2c", "--duration", "2s", "--config", config])
         XCTAssertEqual(device.status, 1, device.output)
-        XCTAssertEqual(error(device.output), "Error: simulator configuration \(config):2: 'device.offline_shar' is not a known key (known: \(Self.deviceKeys)); "
-            + "did you mean 'offline_share'?")
+        XCTAssertEqual(error(device.output), "Error: simulator configuration \(config):2: 'device.offline_shar' is not a known key "
+            + "(known: \(Self.deviceKeys)); did you mean 'offline_share'?")
     }
 
     /// Every duration option takes its unit: sweep --cooldown too; and `report DIR` reads DIR/report.json.
