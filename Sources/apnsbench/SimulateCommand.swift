@@ -226,8 +226,14 @@ extension SimulateCommand: WritingCommand {
     static let writes: [Writes<Self>] = [
         .init("--report", .folder(writes: ReportWriter.fileNames)) { $0.report },
         .init("--ca-out", .file) { $0.caOut },
-        .init("--tls-dir", .folder(writes: ["ca.pem", "server.pem", "server-key.pem"])) { $0.tlsDir },
+        // A folder that holds its three files already is only read (it may be mounted read-only).
+        .init("--tls-dir", .folder(writes: SimulateCommand.certificateFiles)) { c in
+            c.tlsDir.flatMap { dir in
+                certificateFiles.allSatisfy { FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent($0)) } ? nil : dir
+            }
+        },
     ]
+    static let certificateFiles = ["ca.pem", "server.pem", "server-key.pem"]
     static let reads = ["--config", "--key-path", "--activity-model"]
 
     func inputFiles() throws -> [OutputPath.Input] {
