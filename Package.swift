@@ -172,6 +172,8 @@ let package = Package(
                 "APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The command line's own definitions: every option that writes is declared, and refused over every input.
+        .testTarget(name: "CommandLineTests", dependencies: ["apnsbench", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["APNsCore", "Replay", "DeviceContract", "TestSupport"]),
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.

@@ -26,17 +26,34 @@ public enum OutputPath {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Whether `output` is `input`, or a folder that holds it (at any depth).
+    /// Whether `output` is `input`, or a folder that holds it (at any depth): the same path, or the same file
+    /// reached by another name (a hard link).
     public static func holds(_ output: String, _ input: String) -> Bool {
         let o = resolved(output), i = resolved(input)
-        return i == o || i.hasPrefix(o == "/" ? o : o + "/")
+        return i == o || i.hasPrefix(o == "/" ? o : o + "/") || sameFile(o, i)
     }
 
-    /// Throws ``Refusal`` naming both when `output` is, or holds, one of `inputs`.
+    /// Whether `output` lies inside the folder `input` (a write into an input folder).
+    public static func liesInside(_ output: String, _ input: String) -> Bool {
+        let o = resolved(output), i = resolved(input)
+        return o.hasPrefix(i == "/" ? i : i + "/")
+    }
+
+    /// Whether both paths exist and are one file (the same device and inode).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        let fm = FileManager.default
+        guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b),
+              let xi = x[.systemFileNumber] as? NSNumber, let yi = y[.systemFileNumber] as? NSNumber,
+              let xd = x[.systemNumber] as? NSNumber, let yd = y[.systemNumber] as? NSNumber else { return false }
+        return xi == yi && xd == yd
+    }
+
+    /// Throws ``Refusal`` naming both when `output` is, holds, or lies inside one of `inputs`.
     /// - Parameter flag: how the command line gave `output` (`--out`, `--dead-tokens`).
     public static func refuseOverwriting(_ output: String, flag: String = "--out", inputs: [Input]) throws {
-        for input in inputs where holds(output, input.path) {
-            let relation = resolved(output) == resolved(input.path) ? "is" : "holds"
+        for input in inputs where holds(output, input.path) || liesInside(output, input.path) {
+            let relation = resolved(output) == resolved(input.path) || sameFile(output, input.path) ? "is"
+                : holds(output, input.path) ? "holds" : "lies inside"
             throw Refusal(description: "\(flag) \(output) \(relation) \(input.what) \(input.path), an input of this command: "
                 + "write elsewhere (no command writes over its own input)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Harness
 
 @main
@@ -21,4 +22,18 @@ struct APNSBench: ParsableCommand {
             MergeCommand.self, SimulateCommand.self, ModelCommand.self],
         defaultSubcommand: nil
     )
+
+    /// Parses and runs the command, as the parser's own `main` does, except that a usage error a command finds
+    /// while it runs (an output refused, a value out of range once the profile is read) prints that command's
+    /// usage, not the top-level one.
+    static func main() {
+        var command: ParsableCommand
+        do { command = try parseAsRoot() } catch { exit(withError: error) }
+        do { try command.run() } catch let e as ValidationError {
+            FileHandle.standardError.write(Data(CommandTree.usageError(e.message, for: type(of: command)).utf8))
+            Foundation.exit(ExitCodes.usage.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

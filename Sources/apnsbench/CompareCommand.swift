@@ -1,3 +1,4 @@
+import APNsCore
 import ArgumentParser
 import Foundation
 import Reporting
@@ -124,6 +125,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutputs()
         let a = try ReportSet.load(baseline)
         let b = try ReportSet.load(new)
         if exactCounts { return try compareCounts(a, b) }
@@ -135,6 +137,10 @@ struct CompareCommand: ParsableCommand {
         options.allowEnvironmentMismatch = allowEnvMismatch
         options.failOnImprovement = failOnImprovement
         options.differOn = try differOn.map(DifferOn.fields) ?? []
+        // A path is checked against the fields report.json's configuration has (a misspelt one would vary nothing).
+        do { try DifferOn.check(options.differOn, against: (a + b).map(\.report.configuration)) } catch let e as DifferOnFieldError {
+            throw ValidationError(e.description)
+        }
         let result = Comparison.compare(baseline: .init(argument: baseline, reports: a.map(\.path)), a,
                                         new: .init(argument: new, reports: b.map(\.path)), b, options: options)
         let bytes: Data
@@ -177,5 +183,16 @@ struct CompareCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
         if !differences.isEmpty { throw ExitCodes.regression }
+    }
+}
+
+extension CompareCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out }]
+    static let reads = ["<BASELINE>", "<NEW>"]
+
+    /// Every report.json BASELINE and NEW stand for.
+    func inputFiles() throws -> [OutputPath.Input] {
+        try ReportFiles.expand(baseline).map { OutputPath.Input("the baseline report", $0) }
+            + ReportFiles.expand(new).map { OutputPath.Input("the new report", $0) }
     }
 }

@@ -53,10 +53,8 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let paths = try ReportFiles.expand(inputs, excluding: out)
-        try refusingOutput {
-            try OutputPath.refuseOverwriting(out, inputs: paths.map { OutputPath.Input("the shard report", $0) })
-            try OutputPath.refuseReplacingReport(out, force: force)
-        }
+        try checkOutputs()
+        try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) }
         var loaded: [ReportMerge.Input] = []
         for path in paths {
             loaded.append(ReportMerge.Input(source: (path as NSString).deletingLastPathComponent, report: try RunReport.load(from: path)))
@@ -71,5 +69,15 @@ struct MergeCommand: ParsableCommand {
         print("merged \(loaded.count) shards of run \(merged.runID ?? "?"): \(written.joined(separator: ", "))")
         // The run's SLO, judged here on the whole run (each shard left it to the merge).
         if SLOCheck.checks(merged).contains(where: { !$0.met }) { throw ExitCodes.sloMissed }
+    }
+}
+
+extension MergeCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .folder(writes: ReportWriter.fileNames)) { $0.out }]
+    static let reads = ["<DIR>"]
+
+    /// Each shard's report.json (the --out folder is left out of a folder of shards).
+    func inputFiles() throws -> [OutputPath.Input] {
+        try ReportFiles.expand(inputs, excluding: out).map { OutputPath.Input("the shard report", $0) }
     }
 }

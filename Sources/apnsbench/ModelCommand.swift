@@ -40,17 +40,15 @@ struct ModelFitCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        var isFolder: ObjCBool = false
-        let path = FileManager.default.fileExists(atPath: report, isDirectory: &isFolder) && isFolder.boolValue
-            ? (report as NSString).appendingPathComponent("report.json") : report
+        let path = ReportArgument.file(report)
         let measured = try RunReport.load(from: path)
-        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the report", path)]) } }
+        try checkOutputs()
         let fit: ModelFit
         do { fit = try ModelFit.fit(measured, force: force) } catch let e as ModelFit.FitError {
             FileHandle.standardError.write(Data("Error: \(path): \(e)\n".utf8))
             throw ExitCodes.failure
         }
-        let destination = out ?? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("model.yaml")
+        let destination = self.destination
         do {
             try fit.file(report: measured, reportPath: path).write(toFile: destination, atomically: true, encoding: .utf8)
         } catch {
@@ -60,5 +58,16 @@ struct ModelFitCommand: ParsableCommand {
         print(fit.table)
         for w in fit.warnings { print("warning: \(w)") }
         print("model: \(destination)")
+    }
+}
+
+extension ModelFitCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .file) { $0.destination }]
+    static let reads = ["<REPORT>"]
+    func inputFiles() throws -> [OutputPath.Input] { [.init("the report", ReportArgument.file(report))] }
+
+    /// --out, or model.yaml beside the report.
+    var destination: String {
+        out ?? ((ReportArgument.file(report) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("model.yaml")
     }
 }

@@ -42,8 +42,8 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutputs()
         let config = try ReplayRun.configuration(RunRequest(profilePath: profile))
-        if let out, out != "-" { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: config.inputFiles) } }
         let recipes = try Workloads.recipes(for: config)
         let source = try PushPlan.source(config, recipes: recipes)
         let lines = try out.map { try PlanLineWriter(path: $0, config: config, recipes: recipes, showTokens: showTokens) }
@@ -56,4 +56,12 @@ struct PlanCommand: ParsableCommand {
         }
         if tally.stopError != nil { throw ExitCodes.stoppedAtBadLine }
     }
+}
+
+extension PlanCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out == "-" ? nil : $0.out }]
+    static let reads = ["<profile>"]
+
+    /// The profile and every file it names.
+    func inputFiles() throws -> [OutputPath.Input] { try ReplayRun.configuration(RunRequest(profilePath: profile)).inputFiles }
 }

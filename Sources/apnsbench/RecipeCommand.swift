@@ -36,15 +36,18 @@ struct RecipeInitCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The recipe's name (default: the recording's file name).", valueName: "NAME"))
     var name: String?
 
-    func validate() throws {
-        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the recording", recording)]) } }
-    }
-
     func run() throws {
+        try checkOutputs()
         let text = try RecipeScaffold.scaffold(recording: recording, name: name)
         guard let out else { return print(text, terminator: "") }
         do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-            throw ValidationError("--out \(out) cannot be written: \(error.localizedDescription)")
+            throw CommandError("--out \(out) cannot be written: \(error.localizedDescription)")
         }
     }
+}
+
+extension RecipeInitCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out }]
+    static let reads = ["<recording>"]
+    func inputFiles() throws -> [OutputPath.Input] { [.init("the recording", recording)] }
 }

@@ -27,7 +27,7 @@ struct ReportCommand: ParsableCommand {
         case md, html, json, profile
     }
 
-    @Argument(help: ArgumentHelp("The report to render.", valueName: "REPORT.json"))
+    @Argument(help: ArgumentHelp("The report to render: a report.json, or a run's report folder (its report.json).", valueName: "REPORT.json"))
     var report: String
 
     @Option(name: .long, help: ArgumentHelp(
@@ -43,8 +43,12 @@ struct ReportCommand: ParsableCommand {
     var check = false
 
     func run() throws {
+        let report = ReportArgument.file(self.report)
+        if report != self.report, !FileManager.default.fileExists(atPath: report) {
+            throw CommandError("\(self.report) is a folder with no report.json in it: give a run's report folder or its report.json")
+        }
         let loaded = try RunReport.load(from: report)
-        if let out { try refusingOutput { try OutputPath.refuseOverwriting(out, inputs: [.init("the report", report)]) } }
+        try checkOutputs()
         if check {
             print("\(report): a valid report; every invariant holds")
             return
@@ -70,6 +74,21 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw CommandError("cannot write \(out): \(error.localizedDescription)")
         }
+    }
+}
+
+extension ReportCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [.init("--out", .file) { $0.out }]
+    static let reads = ["<REPORT.json>"]
+    func inputFiles() throws -> [OutputPath.Input] { [.init("the report", ReportArgument.file(report))] }
+}
+
+/// A report argument: a report.json, or a run's report folder standing for the report.json in it.
+enum ReportArgument {
+    static func file(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return path }
+        return (path as NSString).appendingPathComponent(ReportWriter.jsonFileName)
     }
 }
 

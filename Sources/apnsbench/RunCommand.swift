@@ -82,13 +82,6 @@ struct RunCommand: ParsableCommand {
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
         _ = try schedule()
-        if let junit {
-            let folder = (junit as NSString).deletingLastPathComponent
-            var isFolder: ObjCBool = false
-            if !folder.isEmpty, !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
-                throw ValidationError("--junit \(junit): the folder \(folder) does not exist")
-            }
-        }
         _ = try durationSeconds()
         guard try drainSeconds() <= 600 else { throw ValidationError("--drain \(drain) must be at most 600s") }
     }
@@ -117,10 +110,10 @@ struct RunCommand: ParsableCommand {
         return closedLoop ? .closedLoop : nil
     }
 
-    func run() throws {
+    /// What the command line asks for: the profile, the flags laid over it, the key, where to write.
+    func request() throws -> RunRequest {
         var request = RunRequest(profilePath: profile)
         request.outDirectory = out ?? request.outDirectory
-        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
         var o = try settings.overrides()
@@ -133,18 +126,25 @@ struct RunCommand: ParsableCommand {
         request.startAt = try distributed.startTime()
         request.metricsListen = distributed.metricsListen
         request.metricsLingerSeconds = try distributed.lingerSeconds()
+        return request
+    }
+
+    func run() throws {
+        var request = try request()
+        if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
         let signals = SignalStop(drainSeconds: try drainSeconds())
         request.stop = signals.stop
 
         let result: RunResult
-        do { result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") }) } catch let e as OutputPath.Refusal {
+        do {
+            try checkOutputs()
+            result = try ReplayRun.execute(request, log: quiet ? { _ in } : { RunProgress.standardOutput($0 + "\n") })
+        } catch let e as OutputPath.Refusal {
             throw ValidationError(e.description)
         } catch let e as RunConfigFlagError {
             // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
-            let usage = "Usage: apnsbench run [<options>] [<profile>]\n  See 'apnsbench run --help' for more information.\n"
-            FileHandle.standardError.write(Data("Error: \(e)\n\(usage)".utf8))
-            throw ExitCodes.usage
+            throw ValidationError(e.description)
         }
         print(SummaryText.console(result.report))
         if let junit {
@@ -161,5 +161,19 @@ struct RunCommand: ParsableCommand {
         if result.interrupted, let code = signals.exitCode { throw ExitCode(code) }
         // Checked after the report is written: a missed SLO still leaves the whole report behind.
         if SLOCheck.checks(result.report).contains(where: { !$0.met }) { throw ExitCodes.sloMissed }
+    }
+}
+
+extension RunCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [
+        .init("--out", .folder(writes: ReportWriter.fileNames)) { $0.out ?? RunRequest(profilePath: "").outDirectory },
+        .init("--junit", .file) { $0.junit },
+    ]
+    static let reads = ["<profile>", "--key-path", "--ca-cert", "--apns-model"]
+
+    /// The profile and every file it names (recordings, recipes, dead-token lists, models), the key and the CA.
+    func inputFiles() throws -> [OutputPath.Input] {
+        let request = try request()
+        return ReplayRun.inputFiles(try ReplayRun.configuration(request), request)
     }
 }

@@ -47,12 +47,11 @@ struct ScaleCommand: ParsableCommand {
 
     func validate() throws {
         guard factor >= 1 else { throw ValidationError("--factor \(factor) must be 1 or more") }
-        try refuseOverwriting([.init("the recording", recording)])
     }
 
     func run() throws {
+        try checkOutputs()
         let config = try ProfileLoader.load(path: profile)
-        try refuseOverwriting(config.inputFiles)
         guard config.workload.mix == nil else {
             throw ProfileError(file: profile, line: nil, message: "is a mix of recordings: scale each with its own app's profile")
         }
@@ -89,12 +88,17 @@ struct ScaleCommand: ParsableCommand {
             """
         FileHandle.standardError.write(Data(text.utf8))
     }
+}
 
-    /// Refuses an --out or --dead-tokens that is, or holds, one of `inputs` (a usage error naming both).
-    private func refuseOverwriting(_ inputs: [OutputPath.Input]) throws {
-        try refusingOutput {
-            if let out, out != "-" { try OutputPath.refuseOverwriting(out, inputs: inputs) }
-            if let deadTokens { try OutputPath.refuseOverwriting(deadTokens, flag: "--dead-tokens", inputs: inputs) }
-        }
+extension ScaleCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [
+        .init("--out", .file) { $0.out == "-" ? nil : $0.out },
+        .init("--dead-tokens", .file) { $0.deadTokens },
+    ]
+    static let reads = ["<recording>", "--profile"]
+
+    /// The recording, then the profile and every file it names.
+    func inputFiles() throws -> [OutputPath.Input] {
+        [.init("the recording", recording)] + (try ProfileLoader.load(path: profile).inputFiles)
     }
 }

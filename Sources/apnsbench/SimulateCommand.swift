@@ -123,16 +123,9 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         if report != nil, fast { throw ValidationError("--report counts the requests the validating simulator reads; --fast reads none") }
-        if let report {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: report, isDirectory: &isFolder), !isFolder.boolValue {
-                throw ValidationError("--report \(report) is a file; it names the folder the report is written to")
-            }
-            let inputs = [config.map { OutputPath.Input("the simulator's configuration", $0) },
-                          activityModel.map { OutputPath.Input("the ActivityKit model", $0) }].compactMap { $0 }
-            try refusingOutput { try OutputPath.refuseOverwriting(report, flag: "--report", inputs: inputs) }
-            try refusingOutput { try OutputPath.refuseReplacingReport(report, flag: "--report", force: force) }
-        }
+        // Every output (--report, --ca-out, --tls-dir) is checked before the simulator serves: see ``WritingCommand``.
+        try checkOutputs()
+        if let report { try refusingOutput { try OutputPath.refuseReplacingReport(report, flag: "--report", force: force) } }
         if force, report == nil { throw ValidationError("--force goes with --report") }
         if activityModel != nil, report == nil { throw ValidationError("--activity-model goes with --report (the verdicts are in the report)") }
         if activityModelType != nil, activityModel == nil { throw ValidationError("--activity-model-type goes with --activity-model") }
@@ -228,3 +221,23 @@ struct SimulateCommand: ParsableCommand {
 }
 
 extension SimulatorConfiguration.Environment: ExpressibleByArgument {}
+
+extension SimulateCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [
+        .init("--report", .folder(writes: ReportWriter.fileNames)) { $0.report },
+        .init("--ca-out", .file) { $0.caOut },
+        // A folder that holds its three files already is only read (it may be mounted read-only).
+        .init("--tls-dir", .folder(writes: SimulateCommand.certificateFiles)) { c in
+            c.tlsDir.flatMap { dir in
+                certificateFiles.allSatisfy { FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent($0)) } ? nil : dir
+            }
+        },
+    ]
+    static let certificateFiles = ["ca.pem", "server.pem", "server-key.pem"]
+    static let reads = ["--config", "--key-path", "--activity-model"]
+
+    func inputFiles() throws -> [OutputPath.Input] {
+        [config.map { OutputPath.Input("the simulator's configuration", $0) }, activityModel.map { OutputPath.Input("the ActivityKit model", $0) }]
+            .compactMap { $0 } + credentials.all.compactMap { $0.keyPath.map { OutputPath.Input("the provider key", $0) } }
+    }
+}

@@ -82,8 +82,17 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Each step's length, 3-3600.", valueName: "SECONDS"))
     var stepSeconds: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0-600 (default 5 for the knee, 2 with --vary).", valueName: "SECONDS"))
-    var cooldown: Double?
+    @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0 to 600s (default 5s for the knee, 2s with --vary).", valueName: "DURATION"))
+    var cooldown: String?
+
+    /// `--cooldown` in seconds, nil when not given.
+    func cooldownSeconds() throws -> Double? {
+        try cooldown.map { text in
+            do { return Double(try SettingText.duration(.duration, text, zeroTurnsOff: true)) / 1000 } catch let e as RunConfigError {
+                throw ValidationError("--cooldown " + e.problem)
+            }
+        }
+    }
 
     @Option(name: .long, help: ArgumentHelp(
         "Where the runs' reports and the sweep's table go (default reports/sweep for the knee, reports/matrix with --vary).",
@@ -140,7 +149,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let cooldown, !(0...600).contains(cooldown) { throw ValidationError("--cooldown \(cooldown) must be between 0 and 600") }
+        if let seconds = try cooldownSeconds(), seconds > 600 { throw ValidationError("--cooldown \(cooldown ?? "") must be at most 600s") }
         if !vary.isEmpty {
             switch TuningMatrix.parse(all: vary) {
             case .failure(let e): throw ValidationError(e.description)
@@ -173,7 +182,7 @@ struct SweepCommand: ParsableCommand {
         var request = TuningMatrix.Request(profilePath: profile)
         request.vary = try TuningMatrix.parse(all: vary).get()
         request.outDirectory = out ?? "reports/matrix"
-        request.cooldownSeconds = cooldown ?? 2
+        request.cooldownSeconds = try cooldownSeconds() ?? 2
         request.overrides = try settings.overrides()
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
@@ -187,6 +196,7 @@ struct SweepCommand: ParsableCommand {
         request.stop = signals.stop
         let outcome: TuningMatrix.Outcome
         do {
+            try checkOutputs()
             outcome = try TuningMatrix.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
             throw usage(e.description)
@@ -220,7 +230,7 @@ struct SweepCommand: ParsableCommand {
         request.mode = search
         request.pace = speed == nil ? .rate : .speed
         request.stepSeconds = stepSeconds
-        request.cooldownSeconds = cooldown ?? 5
+        request.cooldownSeconds = try cooldownSeconds() ?? 5
         request.outDirectory = out ?? "reports/sweep"
         if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.overrides = try settings.overrides()
@@ -245,7 +255,7 @@ struct SweepCommand: ParsableCommand {
                 throw usage("--min-headroom (or capacity_min_headroom) is a headroom over the peak: give --peak RATE (or the profile's "
                     + "capacity_peak_per_second)")
             }
-            try ReplayRun.refuseOverwritingInputs(request.outDirectory, config, first)
+            try checkOutputs()
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
             throw usage(e.description)
@@ -261,5 +271,23 @@ struct SweepCommand: ParsableCommand {
             throw ExitCode(code)
         }
         if outcome.knee == nil || outcome.requirement?.met == false { throw ExitCodes.sloMissed }
+    }
+}
+
+extension SweepCommand: WritingCommand {
+    static let writes: [Writes<Self>] = [
+        .init("--out", .folder(writes: ["sweep.json", "sweep.md", "sweep.html", "matrix.json", "matrix.md", "matrix.html"])) {
+            $0.out ?? ($0.vary.isEmpty ? "reports/sweep" : "reports/matrix")
+        },
+    ]
+    static let reads = ["<profile>", "--key-path", "--ca-cert", "--apns-model"]
+
+    /// The profile and every file it names, the key and the CA, as each step's run reads them.
+    func inputFiles() throws -> [OutputPath.Input] {
+        var first = RunRequest(profilePath: profile)
+        first.overrides = try settings.overrides()
+        first.credentials = try settings.credentials.single()
+        first.caCertificatePath = settings.caCertificatePath
+        return ReplayRun.inputFiles(try ReplayRun.configuration(first), first)
     }
 }

@@ -64,7 +64,13 @@ public enum ReplayRun {
         let profile = try ProfileLoader.read(path: request.profilePath)
         let config = try profile.validated(overlaying: request.overrides)
         try profile.requireFiles()
-        // The `simulator:` section (and the APNs model under it) by the simulator's own rules.
+        // An APNs model file's own `simulator:` section first, so that a mistake in it names that file's line;
+        // then the profile's section with the model under it, by the simulator's own rules.
+        if let model = config.simulator.model, APNsModel.named(model) == nil {
+            let folder = (request.profilePath as NSString).deletingLastPathComponent
+            let fromFlag = request.overrides.apnsModel != nil
+            try SimulatorConfigFile.check(profile: model.hasPrefix("/") || fromFlag ? model : (folder as NSString).appendingPathComponent(model))
+        }
         try SimulatorConfigFile.check(run: config)
         return config
     }

@@ -10,6 +10,8 @@ public enum ReportWriter {
     public static let latencyLogFileName = LatencyLog.fileName
     /// The self-contained HTML report's file name (``HtmlReport``).
     public static let htmlFileName = HtmlReport.fileName
+    /// Every file ``write(_:to:)`` writes into its folder.
+    public static let fileNames = [jsonFileName, markdownFileName, latencyLogFileName, htmlFileName]
 
     /// Creates `directory` (with intermediate directories) and writes `report.json` (pretty-printed,
     /// keys sorted), `summary.md`, `latency.hlog` and `report.html` into it, replacing earlier files of those names.
