@@ -86,8 +86,8 @@ final class ModelFitEndToEndTests: XCTestCase {
         try fit.file(report: measured, reportPath: run.outDirectory + "/report.json").write(toFile: modelFile, atomically: true, encoding: .utf8)
 
         // The knee of a small window (1 connection x 8 streams: about 8 / 55 ms ≈ 145/s) against the chosen
-        // model and against the fitted one.
-        func knee(_ simulator: String, model: String?) throws -> Double {
+        // model and against the fitted one, and what limited it when a disturbed host did.
+        func knee(_ simulator: String, model: String?) throws -> (rate: Double, disturbed: String?) {
             var sweep = RateSweep.Request(profilePath: try profile(dir, simulator: simulator, connections: 1, streams: 8), low: 50, high: 400)
             sweep.overrides.apnsModel = model
             sweep.overrides.sloMinDelivered = 0.9
@@ -109,11 +109,17 @@ final class ModelFitEndToEndTests: XCTestCase {
                 XCTAssertEqual(try XCTUnwrap(limit.ceiling), 8 / 0.055, accuracy: 8 / 0.055 * 0.25, limit.line)
                 XCTAssertTrue(limit.fix?.contains("--streams (now 8)") ?? false, limit.line)
             }
-            return try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
+            return (try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome)), limit.kind == .hostDisturbed ? limit.line : nil)
         }
-        let original = try knee(chosen, model: nil)
-        let fitted = try knee("  fast: false\n", model: modelFile)
+        let (original, originalDisturbed) = try knee(chosen, model: nil)
+        let (fitted, fittedDisturbed) = try knee("  fast: false\n", model: modelFile)
         print("knee: chosen model \(original)/s, fitted model \(fitted)/s")
+        // A knee that a step failed by a disturbed host decided is the host's, not the model's (with other work
+        // taking 1.9 of the 2 cores through every step, 90/s against the fitted model's 74/s was seen): the
+        // knees are then not compared, and the test says so.
+        if let why = originalDisturbed ?? fittedDisturbed {
+            throw XCTSkip("the knees (chosen model \(original)/s, fitted \(fitted)/s) are not compared: \(why)")
+        }
         // Two sweeps, each a search over 3 s steps on a shared machine: their knees differ by a few percent
         // between runs of one model (131 to 137/s measured), so the check allows 15%. A fit that missed the
         // round trip by half would move the knee by about a third.
