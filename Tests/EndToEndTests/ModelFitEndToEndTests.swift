@@ -115,9 +115,9 @@ final class ModelFitEndToEndTests: XCTestCase {
         let (fitted, fittedDisturbed) = try knee("  fast: false\n", model: modelFile)
         print("knee: chosen model \(original)/s, fitted model \(fitted)/s")
         // A knee that a step failed by a disturbed host decided is the host's, not the model's (with other work
-        // taking 1.9 of the 2 cores through every step, 90/s against the fitted model's 74/s was seen): the
-        // knees are then not compared, and the test says so.
-        if let why = originalDisturbed ?? fittedDisturbed {
+        // taking 1.9 of the 2 cores through every step, 90/s against the fitted model's 74/s was seen): knees
+        // further apart than allowed are then not judged, and the test says so.
+        if abs(fitted - original) > original * 0.15, let why = originalDisturbed ?? fittedDisturbed {
             throw XCTSkip("the knees (chosen model \(original)/s, fitted \(fitted)/s) are not compared: \(why)")
         }
         // Two sweeps, each a search over 3 s steps on a shared machine: their knees differ by a few percent
