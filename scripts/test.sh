@@ -72,13 +72,15 @@ scripts/install-deps.sh --test
 end
 
 # The docs' layout table names only paths that exist, no function of Sources runs over 60 lines without
-# a stated reason, at most 8 in all, and no line of the code runs over 160 characters (no build needed, a second).
-begin "layout table, function and line lengths (check-architecture-layout.py, function-lengths.py, line-lengths.py)"
+# a stated reason, at most 8 in all, and no line of the code runs over 160 characters; and the soak's growth
+# check passes healthy churn and fails leaks, on series made in memory (no build needed, a second).
+begin "layout table, function and line lengths, the soak's trend check (check-architecture-layout.py, function-lengths.py, line-lengths.py, soak_trend.py)"
 python3 scripts/check-architecture-layout.py
 python3 scripts/function-lengths.py --self-test
 python3 scripts/function-lengths.py --check
 python3 scripts/line-lengths.py --self-test
 python3 scripts/line-lengths.py --check
+python3 scripts/soak_trend.py --self-test
 end
 
 begin "build (debug, with the tests)"
@@ -111,9 +113,18 @@ except Exception as e:
     sys.exit(0)
 cases = root.findall(".//testcase")
 failed = [c for c in cases if c.find("failure") is not None or c.find("error") is not None]
+skipped = [c for c in cases if c.find("skipped") is not None and c not in failed]
 for c in failed:
     print(f"test.sh: FAILED {c.get('classname')}.{c.get('name')}")
-print(f"XCTest: {len(cases) - len(failed)} passed, {len(failed)} failed")
+for c in skipped:
+    print(f"test.sh: skipped {c.get('classname')}.{c.get('name')}: {c.find('skipped').get('message') or ''}")
+print(f"XCTest: {len(cases) - len(failed) - len(skipped)} passed, {len(failed)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
+# The slowest tests, by the time each took in its process (docs/testing.md says what each waits on).
+timed = sorted(cases, key=lambda c: -float(c.get("time") or 0))[:15]
+if timed:
+    print(f"XCTest: the {len(timed)} slowest (of {len(cases)}; {sum(float(c.get('time') or 0) for c in cases):.0f} s in all, over the workers)")
+    for c in timed:
+        print(f"  {float(c.get('time') or 0):7.1f} s  {c.get('classname')}.{c.get('name')}")
 PY
 [ "$xctest_rc" = 0 ] || exit "$xctest_rc"
 end

@@ -1,6 +1,6 @@
 import APNsCore
 import Foundation
-import Harness
+@testable import Harness
 import Replay
 import Reporting
 import TestSupport
@@ -43,18 +43,39 @@ final class ModelFitEndToEndTests: XCTestCase {
         run.overrides.schedule = .fixedRate(perSecond: 200)
         run.overrides.durationSeconds = 12
         run.overrides.loopRecording = true
-        // Other work on the 2 cores only ever adds time to what is measured: when the first measurement's
-        // fitted server p50 is off, it is measured once more, and the second one is judged.
+        // Other work on the 2 cores only ever adds time to what is measured: a measurement whose fitted server
+        // p50 is off, or that the fit refuses (with two CPU hogs beside the suite, the client's own delays made
+        // the service times look like queueing: "the round trip at 0 ms or below", or a filled window), is
+        // measured again, up to 3 times, and the last one is judged. When all 3 were off and other processes
+        // took the CPU during each (the sweep's HostLoad.disturbed: half a core or more to other work, under
+        // half a core idle), the host was too busy to measure on, and the test is skipped saying so; off on a
+        // host that was not that busy, it fails. (ModelFitTests check the fit itself on reports made in memory.)
         var measured: RunReport
-        var fit: ModelFit
+        var attemptFit: ModelFit?
+        var refusal = ""
         var attempt = 0
+        var disturbed: [String] = []
         repeat {
             attempt += 1
             run.outDirectory = dir.appendingPathComponent("measured-\(attempt)").path
+            let host = HostSampler()
             measured = try ReplayRun.execute(run, log: { _ in }).report
-            fit = try ModelFit.fit(measured)
-            print(fit.table)
-        } while attempt < 2 && abs(fit.serverP50Millis - 20) > 2
+            if let load = host.load(), load.disturbed { disturbed.append(load.summary) }
+            do {
+                attemptFit = try ModelFit.fit(measured)
+                print(attemptFit!.table)
+            } catch let error as ModelFit.FitError {
+                attemptFit = nil
+                refusal = error.description
+                print("measurement \(attempt): \(refusal)")
+            }
+        } while attempt < 3 && attemptFit.map { abs($0.serverP50Millis - 20) > 2 } ?? true
+        let good = attemptFit.map { abs($0.serverP50Millis - 20) <= 2 } ?? false
+        if !good && disturbed.count == attempt {
+            throw XCTSkip("the host was too busy to measure on: \(attempt) measurements off or refused, other work beside each ("
+                + disturbed.joined(separator: "; ") + "); the last: " + (attemptFit?.table ?? refusal))
+        }
+        let fit = try XCTUnwrap(attemptFit, refusal)
         // Within 10%: loopback and the simulator's own work add about a millisecond the model does not hold.
         XCTAssertEqual(fit.roundTripMillis, 30, accuracy: 3, fit.table)
         XCTAssertEqual(fit.serverP50Millis, 20, accuracy: 2, fit.table)
@@ -65,8 +86,8 @@ final class ModelFitEndToEndTests: XCTestCase {
         try fit.file(report: measured, reportPath: run.outDirectory + "/report.json").write(toFile: modelFile, atomically: true, encoding: .utf8)
 
         // The knee of a small window (1 connection x 8 streams: about 8 / 55 ms ≈ 145/s) against the chosen
-        // model and against the fitted one.
-        func knee(_ simulator: String, model: String?) throws -> Double {
+        // model and against the fitted one, and what limited it when a disturbed host did.
+        func knee(_ simulator: String, model: String?) throws -> (rate: Double, disturbed: String?) {
             var sweep = RateSweep.Request(profilePath: try profile(dir, simulator: simulator, connections: 1, streams: 8), low: 50, high: 400)
             sweep.overrides.apnsModel = model
             sweep.overrides.sloMinDelivered = 0.9
@@ -88,11 +109,17 @@ final class ModelFitEndToEndTests: XCTestCase {
                 XCTAssertEqual(try XCTUnwrap(limit.ceiling), 8 / 0.055, accuracy: 8 / 0.055 * 0.25, limit.line)
                 XCTAssertTrue(limit.fix?.contains("--streams (now 8)") ?? false, limit.line)
             }
-            return try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
+            return (try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome)), limit.kind == .hostDisturbed ? limit.line : nil)
         }
-        let original = try knee(chosen, model: nil)
-        let fitted = try knee("  fast: false\n", model: modelFile)
+        let (original, originalDisturbed) = try knee(chosen, model: nil)
+        let (fitted, fittedDisturbed) = try knee("  fast: false\n", model: modelFile)
         print("knee: chosen model \(original)/s, fitted model \(fitted)/s")
+        // A knee that a step failed by a disturbed host decided is the host's, not the model's (with other work
+        // taking 1.9 of the 2 cores through every step, 90/s against the fitted model's 74/s was seen): knees
+        // further apart than allowed are then not judged, and the test says so.
+        if abs(fitted - original) > original * 0.15, let why = originalDisturbed ?? fittedDisturbed {
+            throw XCTSkip("the knees (chosen model \(original)/s, fitted \(fitted)/s) are not compared: \(why)")
+        }
         // Two sweeps, each a search over 3 s steps on a shared machine: their knees differ by a few percent
         // between runs of one model (131 to 137/s measured), so the check allows 15%. A fit that missed the
         // round trip by half would move the knee by about a third.

@@ -105,7 +105,7 @@ public enum ReplayRun {
         // so it can say whether any of it stayed open.
         let replayed = try replay(config, request, runID: runID, metrics: metrics?.live, log: log)
         let openDescriptors = descriptorsAtStart.flatMap { start in
-            OpenDescriptorCount.now().map { RunReport.OpenDescriptors(atStart: start, atEnd: $0) }
+            OpenDescriptorCount.settled(toward: start).map { RunReport.OpenDescriptors(atStart: start, atEnd: $0) }
         }
         let report = replayed.makeReport(openDescriptors: openDescriptors)
         let paths = try ReportWriter.write(report, to: request.outDirectory)
@@ -282,5 +282,19 @@ enum OpenDescriptorCount {
     static func now() -> Int? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
         return names.count - 1
+    }
+
+    /// The count once descriptors that other threads are closing have closed: counted again every 20 ms, for at
+    /// most a second, while it is above `start`. A connection to the metrics server that a scrape has open at
+    /// the moment of counting is not the run's, and a descriptor the run left open is still there a second later.
+    static func settled(toward start: Int) -> Int? {
+        var count = now()
+        var tries = 0
+        while let c = count, c > start, tries < 50 {
+            usleep(20_000)
+            count = now()
+            tries += 1
+        }
+        return count
     }
 }
