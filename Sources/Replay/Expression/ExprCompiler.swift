@@ -49,8 +49,9 @@ struct ExprCompiler {
         case let .path(names, c): return try path(names, column: c)
         case let .unary(op, operand, c): return try unary(op, try compile(operand), column: c)
         case let .binary(op, l, r, c):
-            if op == "&&" || op == "||" { return try logical(op, try compile(l), try compile(r), column: c) }
+            if op == "&&" || op == "||" { return try logical(op, try compile(l), try compile(r), column: c).0 }
             return try binary(op, try compile(l), try compile(r), column: c)
+        case let .chain(first, links, _): return try chain(first, links)
         case let .conditional(cond, yes, no, c): return try conditional(try compile(cond), try compile(yes), try compile(no), column: c)
         case let .call(name, args, c):
             if name == "has" { return try has(args, column: c) }
