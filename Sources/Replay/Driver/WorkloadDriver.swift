@@ -51,6 +51,10 @@ public protocol WorkloadRules: AnyObject {
 
     /// Whether any push rule has a name (else ``lastPushRule`` is always nil, and is not asked per push).
     var namesPushRules: Bool { get }
+
+    /// Why the last push ``nextPlanned(into:)`` gave as `.notSent(.badLine)` was not sent, when a value read
+    /// for its recipient failed (the event's other pushes went on); nil when the workload has no such pushes.
+    var lastPushFailure: String? { get }
 }
 
 extension WorkloadRules {
@@ -58,6 +62,7 @@ extension WorkloadRules {
     public var lastEventHeldNoRule: Bool { false }
     public var lastPushRule: String? { nil }
     public var namesPushRules: Bool { false }
+    public var lastPushFailure: String? { nil }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -134,6 +139,7 @@ public final class WorkloadDriver: ReplaySource {
             push.kind = kind
             if let planned = rules.nextPlanned(into: &push) {
                 if namesRules { originRule = rules.lastPushRule }
+                if planned == .notSent(.badLine), let why = rules.lastPushFailure { tally.recordFailedPush(line: originLine, detail: why) }
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned
             }
