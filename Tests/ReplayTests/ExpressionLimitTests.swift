@@ -56,3 +56,30 @@ extension RecipeLoaderErrorTests {
         return try rules.apply(StreamRecord(line: line, at: Int64(line) * 1000, kind: kind, fields: fields))
     }
 }
+
+/// A type is known before a value is used: `[]` takes its type from the list it meets, or is refused; a
+/// recipient key that is a list is refused, naming it.
+extension RecipeLoaderErrorTests {
+    private func typed(fields: String = "", slot: String = "title", key: String = "request_id") -> String {
+        recipe(fields: "      request_id: int\n      status: string\n      title: string\n      tags: '[string]'\n" + fields,
+               push: "    push:\n      to: {entity: request, key: \(key)}\n      template: t.json\n      slots:\n        title: \"\(slot)\"\n")
+    }
+
+    func testAnEmptyListOfNoKnownTypeIsRefused() {
+        assertRefused(typed(slot: "[]"), line: 22, "'events.status.push.slots.title' column 1: '[]' is a list of no known type here: it takes "
+            + "its type from the list it meets, as in 'c ? [] : tags' or 'tags + []', in \"[]\"")
+    }
+
+    func testAnEmptyListTakesTheTypeOfTheListItMeets() throws {
+        let names = TestExprNames([("tags", .list(.string), false, .list([.string("a")])), ("c", .bool, false, .bool(true))])
+        XCTAssertEqual(try CompiledExpr.compile("c ? [] : tags", names: names).type, .list(.string))
+        XCTAssertEqual(try CompiledExpr.compile("tags + []", names: names).type, .list(.string))
+        XCTAssertEqual(try CompiledExpr.compile("size([]) == 0 && !('a' in [])", names: names).type, .bool)
+    }
+
+    func testAListRecipientKeyIsRefusedNamingIt() {
+        assertRefused(typed(key: "tags"), line: 19, "'events.status.push.to.key' reads 'tags', a list of string: a recipient key is one value "
+            + "(a push to each key of a list is not supported); push to one group key and keep the recipients the list names with "
+            + "where: \"recipient.FIELD in LIST\"")
+    }
+}
