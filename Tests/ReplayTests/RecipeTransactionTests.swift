@@ -46,6 +46,14 @@ final class RecipeTransactionTests: XCTestCase {
               to: {group: users, key: user_id, where: "10 / (recipient.weight - 5) > 0"}
               template: t.json
               slots: {title: "recipient.key"}
+          ping:
+            match: {kind: ping}
+            fields: {user_id: int}
+            push:
+              to: {group: users, key: user_id}
+              template: t.json
+              slots: {title: "recipient.key"}
+              remember: {last: "100 / (recipient.weight - 1)"}
         """
 
     private func device(_ id: Int, user: Int = 7, token t: Int? = nil, weight: Int) -> String {
@@ -127,6 +135,23 @@ final class RecipeTransactionTests: XCTestCase {
         XCTAssertEqual(ledger.events.invalidTotal, 0)
         XCTAssertEqual(ledger.badLines, [EventTally.BadLine(line: 5, cause: "bad_line", detail: "the push rule of event 'notify': one recipient's "
             + "push not sent: 'events.notify.push.to.where' column 4: division by zero")])
+    }
+}
+
+extension RecipeTransactionTests {
+    func testAPushWhoseKeptValueFailsIsNotSentAndWritesNothing() throws {
+        let rules = try rulesAfterDevices()
+        XCTAssertEqual(try apply(rules, #"{"kind":"ping","user_id":7}"#, line: 5), 4)
+        var push = OutgoingPush(bodyCapacity: 64)
+        var results: [PullResult] = []
+        while let r = rules.nextPlanned(into: &push) { results.append(r) }
+        // d3 (weight 1) divides by zero: its push alone is not sent, and keeps nothing.
+        XCTAssertEqual(results, [.push, .push, .notSent(.badLine), .push])
+        XCTAssertEqual(rules.lastPushFailure, "the push rule of event 'ping': one recipient's push not sent: "
+            + "'events.ping.push.remember.last' column 5: division by zero")
+        let last = try XCTUnwrap(rules.recipe.entities[0].fields.firstIndex(of: "last"))
+        let kept = (1 ... 4).map { rules.state.field(rules.state.place(0, .string("d\($0)"))!, last) }
+        XCTAssertEqual(kept, [.int(11), .int(25), .absent, .int(20)])
     }
 }
 
