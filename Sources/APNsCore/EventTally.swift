@@ -91,6 +91,14 @@ public struct EventTally: Equatable, Sendable {
         }
     }
 
+    /// Keeps a sample of one push not sent because a value read for its recipient failed (`bad_line`): the
+    /// event is counted as it planned, and its other pushes went on; the sample says why this one did not.
+    public mutating func recordFailedPush(line: Int, detail: String) {
+        if badLineSamples.count < Self.badLineSampleLimit {
+            badLineSamples.append(BadLine(line: line, cause: "bad_line", detail: Redaction.sanitize(detail, limit: Self.badLineDetailLimit)))
+        }
+    }
+
     /// Both tallies added; the samples appended up to the limit.
     public static func + (a: EventTally, b: EventTally) -> EventTally {
         var s = a

@@ -109,7 +109,7 @@ final class ModelFitEndToEndTests: XCTestCase {
                 XCTAssertEqual(try XCTUnwrap(limit.ceiling), 8 / 0.055, accuracy: 8 / 0.055 * 0.25, limit.line)
                 XCTAssertTrue(limit.fix?.contains("--streams (now 8)") ?? false, limit.line)
             }
-            return (try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome)), limit.kind == .hostDisturbed ? limit.line : nil)
+            return (try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome)), limit.kind == .undecided ? limit.line : nil)
         }
         let (original, originalDisturbed) = try knee(chosen, model: nil)
         let (fitted, fittedDisturbed) = try knee("  fast: false\n", model: modelFile)

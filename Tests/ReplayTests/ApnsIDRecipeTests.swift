@@ -84,4 +84,20 @@ final class ApnsIDRecipeTests: XCTestCase {
                            #"'events.status.push.apns_id' takes per_push, {from: FIELD}, {expr: …} or a format like "{{FIELD}}""#)
         }
     }
+
+    func testAConstantIsRefusedInEveryForm() {
+        let uuid = "123e4567-e89b-12d3-a456-426614174000"
+        let refused = [
+            ("{const: '\(uuid)'}", "\(file):17: 'events.status.push.apns_id.const' is not a known key (known: from, map, default, expr)"),
+            ("{expr: \"'\(uuid)'\"}", "\(file):17: 'events.status.push.apns_id.expr' is a constant: every push would share one apns-id; "
+                + "use per_push, {from: FIELD} or an expression that reads the event"),
+            ("{expr: \"'123e4567-e89b-12d3-' + 'a456-426614174000'\"}", "\(file):17: 'events.status.push.apns_id.expr' is a constant: "
+                + "every push would share one apns-id; use per_push, {from: FIELD} or an expression that reads the event"),
+            ("{from: request_id, default: '\(uuid)'}", "\(file):17: 'events.status.push.apns_id.default' would give every push whose "
+                + "field is absent one apns-id: leave it out (an absent value sends none, and APNs makes one)"),
+        ]
+        for (form, message) in refused {
+            XCTAssertThrowsError(try RecipeLoader.load(yaml: recipe(form), file: file), form) { XCTAssertEqual("\($0)", message, form) }
+        }
+    }
 }

@@ -120,6 +120,7 @@ final class WorkloadLedger {
         var lastPushRule: String? { inner.lastPushRule }
         var pushesByRule: [String: [String: Int]] { inner.pushesByRule }
         var namesPushRules: Bool { inner.namesPushRules }
+        var lastPushFailure: String? { inner.lastPushFailure }
     }
 
     var applied: [(kind: String, pushes: Int)] = []

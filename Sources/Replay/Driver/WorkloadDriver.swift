@@ -55,6 +55,9 @@ public protocol WorkloadRules: AnyObject {
     /// Pushes planned so far at a priority of their own (the rule's or the event's), which the profile's
     /// `priority` does not reach.
     var pushesAtOwnPriority: Int { get }
+    /// Why the last push ``nextPlanned(into:)`` gave as `.notSent(.badLine)` was not sent, when a value read
+    /// for its recipient failed (the event's other pushes went on); nil when the workload has no such pushes.
+    var lastPushFailure: String? { get }
 }
 
 extension WorkloadRules {
@@ -63,6 +66,7 @@ extension WorkloadRules {
     public var lastPushRule: String? { nil }
     public var namesPushRules: Bool { false }
     public var pushesAtOwnPriority: Int { 0 }
+    public var lastPushFailure: String? { nil }
 }
 
 /// Drives any workload's rules over a recorded stream, as the engine's `PushSource`.
@@ -140,6 +144,7 @@ public final class WorkloadDriver: ReplaySource {
             push.kind = kind
             if let planned = rules.nextPlanned(into: &push) {
                 if namesRules { originRule = rules.lastPushRule }
+                if planned == .notSent(.badLine), let why = rules.lastPushFailure { tally.recordFailedPush(line: originLine, detail: why) }
                 // After abandon(), what was planned and not handed out ends as not sent.
                 return stopping ? .notSent(.runStopped) : planned
             }

@@ -18,6 +18,10 @@ struct CompiledExpr: Sendable {
         let syntax = try ExprParser.parse(text)
         var compiler = ExprCompiler(names: names)
         let node = try compiler.compile(syntax)
+        if let column = compiler.emptyList, node.type.hasUnknownList {
+            throw ExprError(column: column, message: "'[]' is a list of no known type here: it takes its type from the list it meets, "
+                + "as in 'c ? [] : tags' or 'tags + []'")
+        }
         return CompiledExpr(text: text, type: node.type, nullable: node.nullable, variables: compiler.variables, eval: node.eval)
     }
 
@@ -38,6 +42,8 @@ struct ExprNode {
 struct ExprCompiler {
     let names: any ExprNames
     private(set) var variables: [Int] = []
+    /// The column of the first empty list literal (`[]`), whose element type comes from where it is used.
+    private(set) var emptyList: Int?
 
     init(names: any ExprNames) { self.names = names }
 
@@ -49,8 +55,9 @@ struct ExprCompiler {
         case let .path(names, c): return try path(names, column: c)
         case let .unary(op, operand, c): return try unary(op, try compile(operand), column: c)
         case let .binary(op, l, r, c):
-            if op == "&&" || op == "||" { return try logical(op, try compile(l), try compile(r), column: c) }
+            if op == "&&" || op == "||" { return try logical(op, try compile(l), try compile(r), column: c).0 }
             return try binary(op, try compile(l), try compile(r), column: c)
+        case let .chain(first, links, _): return try chain(first, links)
         case let .conditional(cond, yes, no, c): return try conditional(try compile(cond), try compile(yes), try compile(no), column: c)
         case let .call(name, args, c):
             if name == "has" { return try has(args, column: c) }
@@ -69,6 +76,7 @@ struct ExprCompiler {
     private mutating func list(_ items: [ExprSyntax], column: Int) throws -> ExprNode {
         var nodes: [ExprNode] = []
         for item in items { nodes.append(try compile(item)) }
+        if items.isEmpty, emptyList == nil { emptyList = column }
         var element: ExprType?
         for n in nodes where n.type != .null {
             if let t = element, t != n.type {
@@ -107,6 +115,8 @@ struct ExprCompiler {
         let type: ExprType
         switch (yes.type, no.type) {
         case let (a, b) where a == b: type = a
+        // An empty list takes the other side's type.
+        case (.list(.dyn), .list(let b)), (.list(let b), .list(.dyn)): type = .list(b)
         case (.null, let b): type = b
         case (let a, .null): type = a
         case (.dyn, _), (_, .dyn): type = .dyn

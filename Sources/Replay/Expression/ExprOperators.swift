@@ -1,6 +1,9 @@
 /// The operators: `!` and `-`; `&&` and `||` (which, as in CEL, absorb a failure on either side when the
 /// other side decides the result); `+ - * / %`; the relations and `in`. Integer overflow and an integer
 /// division or remainder by zero fail, as in CEL; a double follows IEEE 754.
+/// One operator applied to its left side's result (a value or a failure), reading its right side.
+typealias ExprStep = @Sendable (Result<ExprValue, any Error>, any ExprInput) -> Result<ExprValue, any Error>
+
 extension ExprCompiler {
     func unary(_ op: String, _ x: ExprNode, column: Int) throws -> ExprNode {
         let e = x.eval, shown = x.shown
@@ -26,25 +29,36 @@ extension ExprCompiler {
         }, shown: "the result at column \(column)", constant: nil)
     }
 
-    func logical(_ op: String, _ l: ExprNode, _ r: ExprNode, column: Int) throws -> ExprNode {
+    /// `l op r` for `&&` and `||`, and its step (what a chain's loop runs with the left side already evaluated).
+    func logical(_ op: String, _ l: ExprNode, _ r: ExprNode, column: Int) throws -> (ExprNode, ExprStep) {
         for side in [l, r] where side.type != .bool && side.type != .dyn {
             throw ExprError(column: column, message: "'\(op)' takes bools, found \(side.type) (\(side.shown))")
         }
-        let le = l.eval, re = r.eval, decides = op == "||"
-        return ExprNode(type: .bool, nullable: false, eval: { input in
+        let re = r.eval, decides = op == "||", lShown = l.shown, rShown = r.shown
+        let step: ExprStep = { left, input in
             // CEL: either side that decides the result wins, even when the other failed.
             var failure: Error?
-            do {
-                let v = try le(input)
-                if v == .bool(decides) { return v }
-                if v != .bool(!decides) { failure = ExprFault(column: column, message: "\(l.shown) is null, not true or false") }
-            } catch { failure = error }
-            let v = try re(input)
-            if v == .bool(decides) { return v }
-            if let failure { throw failure }
-            guard v == .bool(!decides) else { throw ExprFault(column: column, message: "\(r.shown) is null, not true or false") }
-            return v
-        }, shown: "the result at column \(column)", constant: nil)
+            switch left {
+            case let .success(v):
+                if v == .bool(decides) { return left }
+                if v != .bool(!decides) { failure = ExprFault(column: column, message: "\(lShown) is null, not true or false") }
+            case let .failure(error): failure = error
+            }
+            let v: ExprValue
+            do { v = try re(input) } catch { return .failure(error) }
+            if v == .bool(decides) { return .success(v) }
+            if let failure { return .failure(failure) }
+            guard v == .bool(!decides) else { return .failure(ExprFault(column: column, message: "\(rShown) is null, not true or false")) }
+            return .success(v)
+        }
+        return (Self.node(.bool, l, step, column: column), step)
+    }
+
+    /// The node of `l op r` that runs `step` after `l`.
+    static func node(_ type: ExprType, _ l: ExprNode, _ step: @escaping ExprStep, column: Int) -> ExprNode {
+        let le = l.eval
+        return ExprNode(type: type, nullable: false, eval: { input in try step(Result { try le(input) }, input).get() },
+                        shown: "the result at column \(column)", constant: nil)
     }
 
     func binary(_ op: String, _ l: ExprNode, _ r: ExprNode, column: Int) throws -> ExprNode {
@@ -52,7 +66,7 @@ extension ExprCompiler {
         case "==", "!=": return try equality(op, l, r, column: column)
         case "<", "<=", ">", ">=": return try relation(op, l, r, column: column)
         case "in": return try membership(l, r, column: column)
-        default: return try arithmetic(op, l, r, column: column)
+        default: return try arithmetic(op, l, r, column: column).0
         }
     }
 
@@ -99,16 +113,41 @@ extension ExprCompiler {
         }, shown: "the result at column \(column)", constant: nil)
     }
 
-    private func arithmetic(_ op: String, _ l: ExprNode, _ r: ExprNode, column: Int) throws -> ExprNode {
+    /// `l op r` for `+ - * / %`, and its step.
+    func arithmetic(_ op: String, _ l: ExprNode, _ r: ExprNode, column: Int) throws -> (ExprNode, ExprStep) {
         guard let type = ExprArithmetic.resultType(op, l.type, r.type) else {
             throw ExprError(column: column, message: "'\(op)' does not apply to \(l.type) and \(r.type); it takes \(ExprArithmetic.takes(op))")
         }
-        let le = l.eval, re = r.eval
-        let node = ExprNode(type: type, nullable: false, eval: { input in
-            let a = try le(input), b = try re(input)
-            if a == .null || b == .null { throw ExprFault(column: column, message: "'\(op)' found \(a == .null ? l.shown : r.shown) null") }
-            return try ExprArithmetic.apply(op, a, b, column: column)
-        }, shown: "the result at column \(column)", constant: nil)
-        return node
+        let re = r.eval, lShown = l.shown, rShown = r.shown
+        let step: ExprStep = { left, input in
+            Result {
+                let a = try left.get(), b = try re(input)
+                if a == .null || b == .null { throw ExprFault(column: column, message: "'\(op)' found \(a == .null ? lShown : rShown) null") }
+                return try ExprArithmetic.apply(op, a, b, column: column)
+            }
+        }
+        return (Self.node(type, l, step, column: column), step)
+    }
+
+    /// A chain of operators of one precedence, `x₀ op₁ x₁ op₂ x₂ …`: each step checked and typed as
+    /// `((x₀ op₁ x₁) op₂ x₂) …` is, and evaluated by one loop, so that its length nests no call.
+    mutating func chain(_ first: ExprSyntax, _ links: [ExprLink]) throws -> ExprNode {
+        var left = try compile(first)
+        let start = left.eval
+        var steps: [ExprStep] = []
+        steps.reserveCapacity(links.count)
+        for link in links {
+            let right = try compile(link.operand)
+            let (node, step) = link.op == "&&" || link.op == "||"
+                ? try logical(link.op, left, right, column: link.column) : try arithmetic(link.op, left, right, column: link.column)
+            steps.append(step)
+            left = node
+        }
+        let all = steps
+        return ExprNode(type: left.type, nullable: false, eval: { input in
+            var value = Result { try start(input) }
+            for step in all { value = step(value, input) }
+            return try value.get()
+        }, shown: left.shown, constant: nil)
     }
 }

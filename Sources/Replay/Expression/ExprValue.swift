@@ -34,6 +34,12 @@ indirect enum ExprType: Hashable, Sendable, CustomStringConvertible {
     case list(ExprType)
     case entity(String)
 
+    /// Whether it is, or holds, a list whose items' type is not known (`list(dyn)`).
+    var hasUnknownList: Bool {
+        if case let .list(t) = self { return t == .dyn || t.hasUnknownList }
+        return false
+    }
+
     var description: String {
         switch self {
         case .null: return "null"

@@ -13,6 +13,10 @@ public struct MonotonicTimestamps {
         return value
     }
 
-    /// Forgets a token (after its activity ended or it was replaced).
-    public mutating func forget(_ token: String) { last.removeValue(forKey: token) }
+    /// Forgets a token (after its activity ended or it was replaced); returns what it held.
+    @discardableResult
+    public mutating func forget(_ token: String) -> Int? { last.removeValue(forKey: token) }
+
+    /// Puts back what ``forget(_:)`` returned.
+    mutating func restore(_ token: String, _ value: Int?) { last[token] = value }
 }

@@ -24,7 +24,7 @@ enum RecipeEventState: Equatable {
 
     /// An expression that failed (overflow, division by zero, a null where a value is needed): the key it is
     /// written under, and the fault.
-    struct Failure: Equatable {
+    struct Failure: Error, Equatable {
         var key: String
         var fault: ExprFault
     }
@@ -159,6 +159,12 @@ enum RecipeEventState: Equatable {
     var pushFailed: Bool {
         if case .handingOut(_, _, .some(let push)) = self { return push.failure != nil }
         return false
+    }
+
+    /// The push being filled's first failure.
+    var pushFailure: Failure? {
+        if case .handingOut(_, _, .some(let push)) = self { return push.failure }
+        return nil
     }
 
     /// Whether the event has push rules and none of their conditions held.

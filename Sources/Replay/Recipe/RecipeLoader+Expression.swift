@@ -22,8 +22,13 @@ extension Builder {
             let compiled = try CompiledExpr.compile(text, names: names)
             return RecipeExpression(compiled: compiled, inputs: names.inputs, key: e.path)
         } catch let error as ExprError {
-            throw fail(e, "column \(error.column): \(error.message), in \"\(text)\"")
+            throw fail(e, "column \(error.column): \(error.message), in \"\(Self.shown(text))\"")
         }
+    }
+
+    /// An expression as a message quotes it: a long one by its start and its length.
+    static func shown(_ text: String) -> String {
+        text.count <= 200 ? text : "\(text.prefix(60))… (\(text.count) characters)"
     }
 
     /// An expression that must be a bool (`when:`, `where:`); `what` names the key in messages.

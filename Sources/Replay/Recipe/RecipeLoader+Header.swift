@@ -140,7 +140,12 @@ extension Builder {
             let mm = try reader.map(entry)
             try reader.check(mm, RecipeForms.headerValue, at: entry)
             if let x = mm["expr"] {
-                src = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient))
+                let compiled = try expression(try reader.text(x), x, event: event, recipient: recipient)
+                if case .uuid = header.value, compiled.compiled.variables.isEmpty {
+                    throw fail(x, "is a constant: every push would share one apns-id; use per_push, {from: FIELD} or an expression "
+                        + "that reads the event")
+                }
+                src = .expression(compiled)
                 try checkPerEvent(src, x, key: key, event: event, recipient: recipient)
                 if isExpiration, type(of: src, event: event, recipient: recipient) != .int {
                     throw fail(x, "must compute an int: seconds after the run's start (an absolute time is 'expiration_at')")
@@ -151,6 +156,10 @@ extension Builder {
             guard mm["map"] == nil else { return nil }
             src = try source(from, event: event, recipient: recipient)
             if let d = mm["default"] {
+                if case .uuid = header.value {
+                    throw fail(d, "would give every push whose field is absent one apns-id: leave it out (an absent value sends none, "
+                        + "and APNs makes one)")
+                }
                 let value = try constant(d)
                 var given: KindHeaderValue?
                 if case let .int(n) = value { given = .number(n) } else if case let .string(t) = value { given = .text(t) }

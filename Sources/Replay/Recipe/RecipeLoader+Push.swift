@@ -134,12 +134,15 @@ extension Builder {
                 throw fail(entity, "names entity '\(name)', which no event creates "
                     + "(entities: \(entities.isEmpty ? "none" : entities.map(\.name).joined(separator: ", ")))")
             }
-            return (.entity(type, key: try source(keyEntry, event: event, recipient: nil)), type)
+            let key = try source(keyEntry, event: event, recipient: nil)
+            try refuseListKey(key, keyEntry, event: event)
+            return (.entity(type, key: key), type)
         }
         guard let g = m["group"] else { throw fail(e, "must be {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
         let name = try reader.text(g)
         guard let group = groups.firstIndex(of: name) else { throw neverRegistered(g, name) }
         let key = try source(keyEntry, event: event, recipient: nil)
+        try refuseListKey(key, keyEntry, event: event)
         var otherwise: Recipe.Target?
         if let a = m["if_absent"] {
             let (t, type) = try target(a, event: event)
@@ -147,6 +150,15 @@ extension Builder {
             otherwise = t
         }
         return (.group(group, key: key, ifAbsent: otherwise), groupEntity[group])
+    }
+
+    /// A recipient's key is one value: a list's keys would each need their pushes, which a push rule does not
+    /// plan, so a list is refused rather than planning no push.
+    private func refuseListKey(_ key: Recipe.Source, _ e: Entry, event: Recipe.EventRule) throws {
+        guard case let .list(item) = exprType(key, event: event, recipient: nil).0 else { return }
+        let shown = (try? reader.text(e)).map { "'\($0)'" } ?? "it"
+        throw fail(e, "reads \(shown), a list of \(item): a recipient key is one value (a push to each key of a list is not "
+            + "supported); push to one group key and keep the recipients the list names with where: \"recipient.FIELD in LIST\"")
     }
 
     /// Each template slot's source: named in `slots:`, or else the event's field of the slot's name.

@@ -11,12 +11,21 @@ extension RecipeRules: ExprInput {
     /// for the event being planned, which then is a bad line naming the key, or for the push being filled,
     /// which is then not sent; the value is absent.
     func evaluate(_ x: RecipeExpression, recipient: Int?, key: EntityKey?) -> RecipeValue {
+        switch attempt(x, recipient: recipient, key: key) {
+        case let .success(v): return v
+        case let .failure(failure):
+            phase.record(failure)
+            return .absent
+        }
+    }
+
+    /// The expression's value, or its failure (kept nowhere).
+    func attempt(_ x: RecipeExpression, recipient: Int?, key: EntityKey?) -> Result<RecipeValue, RecipeEventState.Failure> {
         evaluating = (x.inputs, recipient, key)
         do {
-            return try x.compiled.evaluate(self).recipeValue
+            return .success(try x.compiled.evaluate(self).recipeValue)
         } catch {
-            phase.record(.init(key: x.key, fault: error as? ExprFault ?? ExprFault(column: 1, message: "\(error)")))
-            return .absent
+            return .failure(.init(key: x.key, fault: error as? ExprFault ?? ExprFault(column: 1, message: "\(error)")))
         }
     }
 
@@ -37,11 +46,19 @@ extension RecipeRules: ExprInput {
         throw StreamLineError(line: line, cause: .badValue(field: failure.key, why: "column \(failure.fault.column): \(failure.fault.message)"))
     }
 
-    /// The group's members for which the rule's `where:` holds, in the group's order.
+    /// The group's members for which the rule's `where:` holds, in the group's order. A member for which it
+    /// fails is kept with its failure: that member's push alone is not sent (`bad_line`).
     func keep(_ members: [Int], passing filter: RecipeExpression, rule: Int, into entry: inout EventPlan.Entry) {
         filtered[rule].removeAll(keepingCapacity: true)
-        for place in members where evaluate(filter, recipient: place, key: state.key(place)) == .bool(true) {
-            filtered[rule].append(place)
+        if !filterFailures[rule].isEmpty { filterFailures[rule].removeAll(keepingCapacity: true) }
+        for place in members {
+            switch attempt(filter, recipient: place, key: state.key(place)) {
+            case .success(.bool(true)): filtered[rule].append(place)
+            case .success: continue
+            case let .failure(failure):
+                filterFailures[rule][filtered[rule].count] = failure
+                filtered[rule].append(place)
+            }
         }
         guard !filtered[rule].isEmpty else { return entry.recipients = .notSent(.noRecipients) }
         entry.recipients = .members

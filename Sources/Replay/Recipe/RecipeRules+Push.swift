@@ -35,6 +35,10 @@ extension RecipeRules {
         switch plan.entries[e].recipients {
         case .members:
             let place = plan.entries[e].members[n]
+            if !filterFailures[rule].isEmpty, let failure = filterFailures[rule][n] {
+                // Its `where:` failed for this recipient: its push alone is not sent.
+                return failedPush(failure, e, &push)
+            }
             guard rules[rule].recipientEntity != nil, state.isLive(place) else {
                 // Planned for an entity that is gone: counted, never dropped silently.
                 return notSent(.unknownTarget, e, &push)
@@ -54,11 +58,19 @@ extension RecipeRules {
             push.channel = channel.index
             push.reach = Int32(clamping: reach)
         }
-        if phase.pushFailed {
+        if let failure = phase.pushFailure {
             // An expression read per push failed: the push is not sent, and counted.
-            return notSent(.badLine, e, &push)
+            return failedPush(failure, e, &push)
         }
         return .push
+    }
+
+    /// A push not sent because a value read for its recipient failed (`bad_line`); ``lastPushFailure`` says why.
+    private func failedPush(_ failure: RecipeEventState.Failure, _ e: Int, _ push: inout OutgoingPush) -> PullResult {
+        let rule = rules[plan.entries[e].rule].name.map { "push rule '\($0)'" } ?? "the push rule"
+        lastPushFailure = "\(rule) of event '\(recipe.events[event].name)': one recipient's push not sent: '\(failure.key)' "
+            + "column \(failure.fault.column): \(failure.fault.message)"
+        return notSent(.badLine, e, &push)
     }
 
     private func notSent(_ cause: NotSentCause, _ e: Int, _ push: inout OutgoingPush) -> PullResult {
@@ -89,8 +101,11 @@ extension RecipeRules {
         push.kind += plan.entries[e].headerSet
         fillHeaders(&push, e)
         let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
+        if rules[r].recipientEntity != nil, let recipient, rules[r].rememberPerPush { readKept(r, on: recipient, key: key) }
+        // A push whose value failed is not sent, and changes nothing.
+        guard !phase.pushFailed else { return }
         if let type = rules[r].recipientEntity, let recipient {
-            keep(r, on: recipient, key: key)
+            for (field, v) in remembered[r] where !v.isAbsent { state.setField(recipient, field, v) }
             if ends {
                 state.remove(type, recipient)
                 state.timestamps.forget(token)
@@ -100,14 +115,11 @@ extension RecipeRules {
         }
     }
 
-    /// Writes the rule's `remember` values on the recipient.
-    private func keep(_ r: Int, on recipient: Int, key: EntityKey?) {
-        if rules[r].rememberPerPush {
-            // Every kept value is read before any is written: each reads the fields as the push found them.
-            for (i, kept) in rules[r].remember.enumerated() {
-                remembered[r][i] = (kept.field, value(kept.source, recipient: recipient, key: key))
-            }
+    /// Reads the rule's `remember` values for the recipient: every kept value is read before any is written,
+    /// so each reads the fields as the push found them.
+    private func readKept(_ r: Int, on recipient: Int, key: EntityKey?) {
+        for (i, kept) in rules[r].remember.enumerated() {
+            remembered[r][i] = (kept.field, value(kept.source, recipient: recipient, key: key))
         }
-        for (field, v) in remembered[r] where !v.isAbsent { state.setField(recipient, field, v) }
     }
 }

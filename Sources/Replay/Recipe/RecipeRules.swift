@@ -44,6 +44,10 @@ public final class RecipeRules: WorkloadRules {
     var headerTexts: [[[UInt8]]]
     /// Per rule: the members its `where:` kept (empty for a rule without one).
     var filtered: [[Int]]
+    /// Per rule: by place in `filtered`, the members whose `where:` failed (their pushes are not sent).
+    var filterFailures: [[Int: RecipeEventState.Failure]]
+    /// Why the last push handed out as `bad_line` was not sent (a value read for its recipient failed).
+    public internal(set) var lastPushFailure: String?
 
     /// Per rule: the pushes it planned so far, not-sent ones included (``Recipe/PushRule/index``).
     public private(set) var plannedByRule: [Int]
@@ -94,6 +98,7 @@ public final class RecipeRules: WorkloadRules {
         headerTexts = rules.map { $0.texts.map { var b = [UInt8](); b.reserveCapacity($0.header.value.maxBytes); return b } }
         plannedByRule = Array(repeating: 0, count: rules.count)
         filtered = Array(repeating: [], count: rules.count)
+        filterFailures = Array(repeating: [:], count: rules.count)
         values.reserveCapacity(16)
         plan.entries.reserveCapacity(recipe.events.map(\.pushes.count).max() ?? 0)
     }
@@ -107,12 +112,20 @@ public final class RecipeRules: WorkloadRules {
         phase = .unmatched(countedAs: nil)
         let rule = try match(record)
         phase.begin(.init(rule: rule, line: record.line, at: record.at))
+        // An event is a transaction: its changes to the state stay only when all of it succeeded.
+        state.begin()
+        let followers = followersNotSubscribed
         do {
-            return try planEvent(recipe.events[rule], record.fields)
+            let planned = try planEvent(recipe.events[rule], record.fields)
+            state.commit()
+            return planned
         } catch {
-            // A bad line plans nothing: the rules planned before the failure are dropped too.
+            // A bad line plans nothing and changes nothing: the rules planned before the failure are
+            // dropped too, and every change it made to the state is undone.
             plan.reset()
             phase.fail()
+            state.rollBack()
+            followersNotSubscribed = followers
             throw error
         }
     }

@@ -7,6 +7,10 @@
 /// (`remember`) change an entity in place. A place freed by a removal is reused by a later entity, never
 /// while a fan-out that named it is in progress (no event is applied until a fan-out is done).
 ///
+/// An event's changes are a transaction: between ``begin()`` and ``commit()`` each change is journaled, and
+/// ``rollBack()`` undoes them newest first, leaving the state exactly as the event found it (a group's order
+/// included). RecipeState+Journal.swift holds the journal.
+///
 /// Memory grows with the number of entities and memberships, not with the number of events.
 struct RecipeState {
     struct Entity {
@@ -19,15 +23,18 @@ struct RecipeState {
     }
 
     /// Per entity type: key → place in `entities`.
-    private var index: [[EntityKey: Int]]
-    private var entities: [Entity] = []
-    private var freePlaces: [Int] = []
+    var index: [[EntityKey: Int]]
+    var entities: [Entity] = []
+    var freePlaces: [Int] = []
     /// Places of the entities following each group key, in registration order.
-    private var members: [GroupKey: [Int]] = [:]
+    var members: [GroupKey: [Int]] = [:]
     /// Broadcast group key → places of the entities subscribed to its channel.
-    private var subscribers: [EntityKey: Set<Int>] = [:]
+    var subscribers: [EntityKey: Set<Int>] = [:]
     /// Tokens replaced by a newer one: never pushed to again.
-    private(set) var retiredTokens = 0
+    var retiredTokens = 0
+    /// While an event is applied (``begin()``): how to undo each of its changes, oldest first.
+    var journal: [Undo] = []
+    var journaling = false
     /// `aps.timestamp` per token, strictly increasing.
     var timestamps = MonotonicTimestamps()
     private let fieldCounts: [Int]
@@ -58,6 +65,7 @@ struct RecipeState {
         if let place = index[type][key] { return place }
         let entity = Entity(key: key, token: nil, fields: Array(repeating: .absent, count: fieldCounts[type]), groups: [], subscription: nil)
         let place: Int
+        let reused = !freePlaces.isEmpty
         if let free = freePlaces.popLast() {
             place = free
             entities[place] = entity
@@ -66,19 +74,23 @@ struct RecipeState {
             entities.append(entity)
         }
         index[type][key] = place
+        log(.made(type: type, key: key, place: place, reused: reused))
         return place
     }
 
     /// Sets the entity's token; a different one replaces the old for good.
     mutating func setToken(_ place: Int, _ token: String) {
+        log(.token(place: place, old: entities[place].token))
         if let old = entities[place].token, old != token {
             retiredTokens += 1
-            timestamps.forget(old)
+            log(.retired)
+            log(.forgot(old, timestamp: timestamps.forget(old)))
         }
         entities[place].token = token
     }
 
     mutating func setField(_ place: Int, _ field: Int, _ value: RecipeValue) {
+        log(.field(place: place, field: field, old: entities[place].fields[field]))
         entities[place].fields[field] = value
     }
 
@@ -86,26 +98,35 @@ struct RecipeState {
     /// the end of their order; groups it stays in keep its place.
     mutating func setGroups(_ place: Int, _ groups: [GroupKey]) {
         let old = entities[place].groups
-        for g in old where !groups.contains(g) { members[g]?.removeAll { $0 == place } }
+        log(.groups(place: place, old: old))
+        for g in old where !groups.contains(g) { leave(g, place) }
         var joined = Set<GroupKey>()
-        for g in groups where !old.contains(g) && joined.insert(g).inserted { members[g, default: []].append(place) }
+        for g in groups where !old.contains(g) && joined.insert(g).inserted {
+            members[g, default: []].append(place)
+            log(.joined(g))
+        }
         entities[place].groups = groups
     }
 
     /// The entity's activity subscribes to `channel`'s broadcasts (nil: to none), replacing an earlier one.
     mutating func subscribe(_ place: Int, to channel: EntityKey?) {
+        log(.subscription(place: place, old: entities[place].subscription))
         if let old = entities[place].subscription, old != channel {
-            subscribers[old]?.remove(place)
+            unsubscribe(place, from: old)
             entities[place].subscription = nil
         }
         guard let channel else { return }
         entities[place].subscription = channel
-        subscribers[channel, default: []].insert(place)
+        if subscribers[channel, default: []].insert(place).inserted { log(.subscribed(channel, place: place)) }
     }
 
     /// Every subscription to `channel` ends (its activities are over).
     mutating func endSubscriptions(of channel: EntityKey) {
-        for place in subscribers.removeValue(forKey: channel) ?? [] { entities[place].subscription = nil }
+        for place in subscribers.removeValue(forKey: channel) ?? [] {
+            log(.subscription(place: place, old: entities[place].subscription))
+            log(.unsubscribed(channel, place: place))
+            entities[place].subscription = nil
+        }
     }
 
     /// Removes the entity: its token is not used again, and its place is free.
@@ -113,10 +134,11 @@ struct RecipeState {
         guard let key = entities[place].key else { return }
         index[type].removeValue(forKey: key)
         let old = entities[place]
+        log(.removed(type: type, entity: old, place: place))
         entities[place] = Entity(key: nil, token: nil, fields: [], groups: [], subscription: nil)
         freePlaces.append(place)
-        for g in old.groups { members[g]?.removeAll { $0 == place } }
-        if let s = old.subscription { subscribers[s]?.remove(place) }
-        if let t = old.token { timestamps.forget(t) }
+        for g in old.groups { leave(g, place) }
+        if let s = old.subscription { unsubscribe(place, from: s) }
+        if let t = old.token { log(.forgot(t, timestamp: timestamps.forget(t))) }
     }
 }
