@@ -14,16 +14,21 @@ extension RecipeRules {
 
     /// The entry being handed out stays current until its last push was taken and the next is asked for.
     public var lastPushRule: String? {
-        plan.current < plan.entries.count ? rules[plan.entries[plan.current].rule].name : nil
+        guard plan.current < plan.entries.count, plan.entries[plan.current].rule != EventPlan.Entry.noRule else { return nil }
+        return rules[plan.entries[plan.current].rule].name
     }
 
     public var namesPushRules: Bool { rules.contains { $0.name != nil } }
+
+    /// The rule name the pushes of ``missingWithoutRule`` are counted under in ``pushesByRule``.
+    static let requireRule = "require"
 
     public var pushesByRule: [String: [String: Int]] {
         var out: [String: [String: Int]] = [:]
         for event in recipe.events {
             for rule in event.pushes { out[event.name, default: [:]][rule.name ?? "1", default: 0] += plannedByRule[rule.index] }
         }
+        for (i, n) in missingWithoutRule.enumerated() where n > 0 { out[recipe.events[i].name, default: [:]][Self.requireRule, default: 0] += n }
         return out
     }
 
@@ -107,6 +112,6 @@ extension RecipeRules {
                 remembered[r][i] = (kept.field, value(kept.source, recipient: recipient, key: key))
             }
         }
-        for (field, v) in remembered[r] where !v.isAbsent { state.setField(recipient, field, v) }
+        for (field, v) in remembered[r] { if let kept = v.kept { state.setField(recipient, field, kept) } }
     }
 }
