@@ -72,6 +72,9 @@ final class RecipeConsistentKeysTests: XCTestCase {
         XCTAssertEqual(events.noPushCondition, 0)
         XCTAssertEqual(events.invalidTotal, 0, "an unknown ride is not a bad line")
         XCTAssertEqual(events.pushesByRule, ["ride.located": ["require": 1], "ride.ping": ["ping": 2]])
+        XCTAssertEqual(events.ruleOutcomes, ["ride.located": ["require": .init(notSent: ["unknown_target": 1])],
+                                             "ride.ping": ["ping": .init(toSend: 1, notSent: ["unknown_target": 1])]])
+        XCTAssertEqual(events.toSendByKind, [0: [10: 1]])
         XCTAssertEqual(ledger.sent.map(\.rule), ["ping"])
         XCTAssertEqual(ledger.sent.map(\.body), [#"{"aps":{"alert":"ride"},"driver":null,"lat":51}"#],
                        "the unknown ride r9 was not created by its located event")

@@ -20,6 +20,17 @@ extension RecipeRules {
 
     public var namesPushRules: Bool { rules.contains { $0.name != nil } }
 
+    /// Every rule's event and name, then each event's `require` (the pushes of ``missingWithoutRule``).
+    public var pushRuleNames: [(kind: String, rule: String)] {
+        recipe.events.flatMap { e in e.pushes.map { (e.name, $0.name ?? "1") } } + recipe.events.map { ($0.name, Self.requireRule) }
+    }
+
+    public var lastPushRuleIndex: Int {
+        guard plan.current < plan.entries.count else { return -1 }
+        let rule = plan.entries[plan.current].rule
+        return rule == EventPlan.Entry.noRule ? rules.count + event : rule
+    }
+
     /// The rule name the pushes of ``missingWithoutRule`` are counted under in ``pushesByRule``.
     static let requireRule = "require"
 
