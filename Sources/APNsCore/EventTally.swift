@@ -51,6 +51,21 @@ public struct EventTally: Equatable, Sendable {
     public var pushesByRule: [String: [String: Int]] = [:]
     /// Pushes planned at a priority of their own (their rule's or event's), out of the profile's `priority`'s reach.
     public var pushesAtOwnPriority = 0
+    /// What became of each push rule's pushes where the workload planned them, by event kind and rule name (as
+    /// ``pushesByRule``): handed to the sender, or not sent by cause. Set by the workload that knows its rules.
+    public var ruleOutcomes: [String: [String: RuleOutcome]] = [:]
+    /// Pushes handed to the sender, by push kind (``OutgoingPush/kind``) and priority (10, 5, 1).
+    public var toSendByKind: [Int32: [Int: Int]] = [:]
+
+    /// One push rule's pushes as the workload handed them out.
+    public struct RuleOutcome: Equatable, Sendable {
+        public var toSend = 0
+        public var notSent: [String: Int] = [:]
+        public init(toSend: Int = 0, notSent: [String: Int] = [:]) {
+            self.toSend = toSend
+            self.notSent = notSent
+        }
+    }
 
     public init() {}
 
@@ -116,6 +131,15 @@ public struct EventTally: Equatable, Sendable {
             for (rule, n) in rules { s.pushesByRule[kind, default: [:]][rule, default: 0] += n }
         }
         s.pushesAtOwnPriority += b.pushesAtOwnPriority
+        for (kind, rules) in b.ruleOutcomes {
+            for (rule, o) in rules {
+                s.ruleOutcomes[kind, default: [:]][rule, default: RuleOutcome()].toSend += o.toSend
+                for (cause, n) in o.notSent { s.ruleOutcomes[kind, default: [:]][rule, default: RuleOutcome()].notSent[cause, default: 0] += n }
+            }
+        }
+        for (kind, priorities) in b.toSendByKind {
+            for (p, n) in priorities { s.toSendByKind[kind, default: [:]][p, default: 0] += n }
+        }
         return s
     }
 }

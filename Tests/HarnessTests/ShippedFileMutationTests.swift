@@ -254,8 +254,6 @@ enum ShippedFileMutations {
             + "each rule that reaches the missing entity counts its own `unknown_target`."),
         Documented(key: "expiration_at", variant: .removed, sentence: "docs/recipes.md: | `expiration_seconds`, `collapse_id` | … default: "
             + "the profile's | (expiration_at is the absolute form of the same header)"),
-        Documented(key: "collapse_id", variant: .wrongKind, sentence: "docs/recipes.md: | `expiration_seconds`, `collapse_id` | a constant; a table, …, "
-            + "or `{expr: \"…\"}` | (a text in place of the expression is the constant form)"),
         Documented(key: "default", variant: .removed, sentence: "docs/recipes.md: A slot that reads a missing link gets an absent value (`null`, "
             + "or what its `absent:`/`default:` says)"),
         Documented(key: "one_of", variant: .removed, sentence: "docs/recipes.md: | `one_of: [a, b]` | allowed values; "

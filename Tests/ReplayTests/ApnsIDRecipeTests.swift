@@ -81,7 +81,8 @@ final class ApnsIDRecipeTests: XCTestCase {
     func testAConstantIsRefusedWhenTheRecipeLoads() {
         XCTAssertThrowsError(try RecipeLoader.load(yaml: recipe("123e4567-e89b-12d3-a456-426614174000"), file: file)) { error in
             XCTAssertEqual((error as? ProfileError)?.message,
-                           #"'events.status.push.apns_id' takes per_push, {from: FIELD}, {expr: …} or a format like "{{FIELD}}""#)
+                           #"'events.status.push.apns_id' column 15: '12d' is not a number, in "123e4567-e89b-12d3-a456-426614174000"; "#
+                            + #"'apns_id' takes per_push, a field's name, an expression, {from: FIELD} or a format like "{{FIELD}}""#)
         }
     }
 

@@ -109,4 +109,52 @@ final class RecipeScaffoldTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(path):1: no time field (at, timestamp, time, ts, created_at, occurred_at) with an ISO 8601 text or a number")
         }
     }
+
+    func testNestedNamesKeepTheirPrefixADeleteHasNoBodyPushesGoWhereATokenIsKnownAndValueSetsAreOneOf() throws {
+        let status = ["accepted", "arrived", "accepted", "arrived"].enumerated().map { i, s in
+            #"{"at":"2025-01-01T00:00:0\#(i + 2)Z","method":"PUT","path":"/v1/rides/r\#(i % 2)/status","body":{"status":"\#(s)"}}"#
+        }
+        let (yaml, recipe, ledger) = try scaffold([
+            #"{"at":"2025-01-01T00:00:00Z","method":"POST","path":"/v1/devices","body":{"rider_id":"u1","device_token":"\#(token)"}}"#,
+            #"{"at":"2025-01-01T00:00:01Z","method":"POST","path":"/v1/rides","body":{"rider_id":"u1","pickup":{"label":"Home"},"dropoff":{"label":"Work"}}}"#,
+        ] + status + [
+            #"{"at":"2025-01-01T00:00:07Z","method":"DELETE","path":"/v1/rides/r2","body":null}"#,
+        ])
+        XCTAssertEqual(ledger.events.invalidTotal, 0, yaml)
+        XCTAssertEqual(recipe.events.map(\.name), ["devices.post", "rides.post", "rides.status.put", "rides.delete"])
+        let events = yaml.components(separatedBy: "events:\n")[1]
+        XCTAssertEqual(events, """
+              devices.post:                         # 1 line, the first line 1
+                match: "POST /v1/devices"
+                fields:
+                  rider_id: {type: string, from: body.rider_id}                     # id
+                  device_token: {type: token, from: body.device_token}              # device token
+                # push:                       # what this event sends, if anything: fill in and uncomment
+                #   to: {token: device_token}
+                #   template: templates/devices.post.json
+                #   when: {FIELD: VALUE}        # optional: only when it holds
+              rides.post:                           # 1 line, the first line 2
+                match: "POST /v1/rides"
+                fields:
+                  rider_id: {type: string, from: body.rider_id}                     # id
+                  pickup_label: {type: string, from: body.pickup.label}
+                  dropoff_label: {type: string, from: body.dropoff.label}
+                # push:                       # what this event sends, if anything: fill in and uncomment
+                #   to: {entity: rider, key: rider_id}    # its token: upsert: rider, key: rider_id, token: … on devices.post
+                #   template: templates/rides.post.json
+                #   when: {FIELD: VALUE}        # optional: only when it holds
+              rides.status.put:                     # 4 lines, the first line 3
+                match: "PUT /v1/rides/:rideId/status"
+                fields:
+                  ride_id: {type: string, from: path.rideId}                        # id
+                  status: {type: string, from: body.status, one_of: [accepted, arrived]} # the values the recording has
+                # no push suggested: no field of this event is a device token, and no event with one names it by an id field
+              rides.delete:                         # 1 line, the first line 7
+                match: "DELETE /v1/rides/:rideId"
+                fields:
+                  ride_id: {type: string, from: path.rideId}                        # id
+                # no push suggested: no field of this event is a device token, and no event with one names it by an id field
+
+            """)
+    }
 }

@@ -119,6 +119,8 @@ final class WorkloadLedger {
         var lastEventHeldNoRule: Bool { inner.lastEventHeldNoRule }
         var lastPushRule: String? { inner.lastPushRule }
         var pushesByRule: [String: [String: Int]] { inner.pushesByRule }
+        var pushRuleNames: [(kind: String, rule: String)] { inner.pushRuleNames }
+        var lastPushRuleIndex: Int { inner.lastPushRuleIndex }
         var namesPushRules: Bool { inner.namesPushRules }
         var lastPushFailure: String? { inner.lastPushFailure }
     }

@@ -147,6 +147,8 @@ public enum ReplayRun {
         /// The device side of delivery, when the simulator modelled devices.
         var device: RunReport.Device?
         var priorityOverride: RunReport.PriorityOverrideCount?
+        /// The run's push kinds, by ``OutgoingPush/kind``.
+        var pushKinds: [ResolvedPushKind] = []
 
         /// The run's report, whole.
         func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
@@ -160,6 +162,7 @@ public enum ReplayRun {
             // accepted); the pipeline's count of the pushes sent, by another rule, is not reported beside it.
             if device != nil { report.liveActivityBudget = nil }
             report.priorityOverride = priorityOverride
+            report.pushKinds = RunReport.PushKind.used(pushKinds, events)
             return report
         }
     }
@@ -220,7 +223,8 @@ public enum ReplayRun {
                         startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
                         device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
-                        priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) })
+                        priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) },
+                        pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)))
     }
 
     /// One device feed per engine thread's recorder, when the embedded simulator models devices (device

@@ -58,9 +58,16 @@ public protocol WorkloadRules: AnyObject {
     /// Why the last push ``nextPlanned(into:)`` gave as `.notSent(.badLine)` was not sent, when a value read
     /// for its recipient failed (the event's other pushes went on); nil when the workload has no such pushes.
     var lastPushFailure: String? { get }
+    /// Each push rule's event kind and name (as ``pushesByRule`` counts them), by ``lastPushRuleIndex``.
+    var pushRuleNames: [(kind: String, rule: String)] { get }
+
+    /// The place in ``pushRuleNames`` of the rule that planned the push ``nextPlanned(into:)`` last gave; -1: none.
+    var lastPushRuleIndex: Int { get }
 }
 
 extension WorkloadRules {
+    public var pushRuleNames: [(kind: String, rule: String)] { [] }
+    public var lastPushRuleIndex: Int { -1 }
     public var lastEventName: String? { nil }
     public var lastEventHeldNoRule: Bool { false }
     public var lastPushRule: String? { nil }
@@ -92,8 +99,20 @@ public final class WorkloadDriver: ReplaySource {
         var t = tally
         t.pushesByRule = rules.pushesByRule
         t.pushesAtOwnPriority = rules.pushesAtOwnPriority
+        for (i, name) in rules.pushRuleNames.enumerated() where i < ruleToSend.count && (ruleToSend[i] > 0 || !ruleNotSent[i].isEmpty) {
+            t.ruleOutcomes[name.kind, default: [:]][name.rule] = EventTally.RuleOutcome(toSend: ruleToSend[i], notSent: ruleNotSent[i])
+        }
+        for (i, n) in kindToSend.enumerated() where n > 0 {
+            t.toSendByKind[kind + Int32(i / 3), default: [:]][Self.priorities[i % 3].rawValue] = n
+        }
         return t
     }
+    /// Per push rule (``WorkloadRules/lastPushRuleIndex``): its pushes handed out, and not sent by cause.
+    private var ruleToSend: [Int]
+    private var ruleNotSent: [[String: Int]]
+    /// Pushes handed out, by push kind less ``kind`` and priority (three a kind, in ``priorities``' order).
+    private var kindToSend: [Int] = []
+    private static let priorities: [Priority] = [.immediate, .powerAware, .powerFirst]
     private var tally = EventTally()
     /// The bad line that ended the stream under `bad_lines: stop`.
     public private(set) var stopError: StreamLineError?
@@ -132,6 +151,8 @@ public final class WorkloadDriver: ReplaySource {
         self.reader = reader
         self.rules = rules
         namesRules = rules.namesPushRules
+        ruleToSend = Array(repeating: 0, count: rules.pushRuleNames.count)
+        ruleNotSent = Array(repeating: [:], count: rules.pushRuleNames.count)
         self.policy = badLines
         self.priority = priority
     }
@@ -146,7 +167,9 @@ public final class WorkloadDriver: ReplaySource {
                 if namesRules { originRule = rules.lastPushRule }
                 if planned == .notSent(.badLine), let why = rules.lastPushFailure { tally.recordFailedPush(line: originLine, detail: why) }
                 // After abandon(), what was planned and not handed out ends as not sent.
-                return stopping ? .notSent(.runStopped) : planned
+                let result: PullResult = stopping ? .notSent(.runStopped) : planned
+                count(result, push)
+                return result
             }
             if stopping { originLine = 0; return .end }
             let event: EventStreamReader.Event?
@@ -181,6 +204,23 @@ public final class WorkloadDriver: ReplaySource {
                     return badLine(lineError, kind: rules.lastEventName ?? (kind.isEmpty ? nil : kind), push: &push)
                 }
             }
+        }
+    }
+
+    /// Counts a planned push by its rule and, handed out, by its kind and priority.
+    @inline(__always)
+    private func count(_ result: PullResult, _ push: OutgoingPush) {
+        let rule = ruleToSend.isEmpty ? -1 : rules.lastPushRuleIndex
+        switch result {
+        case .push:
+            if rule >= 0 { ruleToSend[rule] += 1 }
+            let slot = Int(push.kind - kind) * 3 + (push.priority == .immediate ? 0 : push.priority == .powerAware ? 1 : 2)
+            if slot >= kindToSend.count { kindToSend += Array(repeating: 0, count: slot + 1 - kindToSend.count) }
+            kindToSend[slot] += 1
+        case let .notSent(cause):
+            if rule >= 0 { ruleNotSent[rule][cause.rawValue, default: 0] += 1 }
+        case .idle, .end:
+            break
         }
     }
 

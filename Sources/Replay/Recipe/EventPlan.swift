@@ -16,8 +16,10 @@ struct EventPlan {
     }
 
     struct Entry {
-        /// The rule (``Recipe/PushRule/index``).
+        /// The rule (``Recipe/PushRule/index``), or ``noRule``.
         var rule: Int
+        /// The rule of an event without push rules whose required entity is missing (its one push not sent).
+        static let noRule = -1
         var recipients: Recipients
         /// A fan-out's recipients' places in the state (shared with the state's member list, not copied).
         var members: [Int] = []

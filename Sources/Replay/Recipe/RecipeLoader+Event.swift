@@ -46,7 +46,7 @@ extension Builder {
             event.state = change
         }
         let rules = try pushEntries(m)
-        if let r = m["require"] { event.require = try required(r, event: event, hasPushes: !rules.isEmpty) }
+        if let r = m["require"] { event.require = try required(r, event: event) }
         for (i, p) in rules.enumerated() {
             let rule = try compilePush(p, event: event, place: rules.count > 1 || p.key.isEmpty ? i + 1 : nil)
             if let name = rule.name, event.pushes.contains(where: { $0.name == name }) {
@@ -69,8 +69,9 @@ extension Builder {
         }
     }
 
-    /// `require: ENTITY`: an entity the event names by its key field.
-    func required(_ e: Entry, event: Recipe.EventRule, hasPushes: Bool) throws -> Recipe.Required {
+    /// `require: ENTITY`: an entity the event names by its key field, on any event (one with no push rule
+    /// included: a missing entity is then its one push not sent).
+    func required(_ e: Entry, event: Recipe.EventRule) throws -> Recipe.Required {
         let name = try reader.text(e)
         guard let type = entities.firstIndex(where: { $0.name == name }) else {
             throw fail(e, "names entity '\(name)', which no event creates "
@@ -80,7 +81,6 @@ extension Builder {
         guard let field = event.fields.firstIndex(where: { keys.contains($0.name) }) else {
             throw fail(e, "requires a \(name), but event '\(event.name)' has no field naming one (its key: \(keys.joined(separator: ", ")))")
         }
-        guard hasPushes else { throw fail(e, "goes with 'push:': a missing \(name) counts one push not sent") }
         return Recipe.Required(field: field, entity: type)
     }
 
@@ -161,7 +161,9 @@ extension Builder {
         return rule
     }
 
-    /// `set:` or `remember:`: names (each the event field of that name) or `{entity_field: SOURCE}`.
+    /// `set:` or `remember:`: names (each the event field of that name) or `{entity_field: SOURCE}`. A value that is
+    /// absent leaves the kept field as it was; `null` (`field: null`, or `absent: null` for when the value is
+    /// absent or null) clears it, kept as the value ``RecipeValue/clear``.
     func kept(_ e: Entry, entity: Int, event: Recipe.EventRule, recipient: Int?) throws -> [(field: Int, source: Recipe.Source)] {
         if case .sequence = e.node {
             return try reader.list(e).map { item in
@@ -170,7 +172,15 @@ extension Builder {
             }
         }
         return try reader.map(e).entries.map { item in
-            (entities[entity].fields.firstIndex(of: item.key)!, try source(item, event: event, recipient: recipient))
+            var src = try source(item, event: event, recipient: recipient)
+            switch src {
+            case .constant(.absent): src = .constant(.clear)
+            case let .orElse(inner, .absent): src = .orElse(inner, .clear)
+            case .orElse(_, .omit): throw fail(item, "is kept on the entity, so 'absent: omit' (which leaves a slot out of the payload) means nothing "
+                + "here: an absent value leaves the kept field as it was, and 'absent: null' clears it")
+            default: break
+            }
+            return (entities[entity].fields.firstIndex(of: item.key)!, src)
         }
     }
 

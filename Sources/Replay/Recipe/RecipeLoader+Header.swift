@@ -76,11 +76,18 @@ extension Builder {
                 made = .perPush
             } else if text.contains("{{") {
                 made = .perEvent(try headerFormat(text, entry, header: row, event: event, recipient: recipient))
-            } else if let constant {
-                guard text.utf8.count <= row.value.maxBytes else { throw fail(entry, "must be at most \(row.value.maxBytes) bytes (APNs' limit)") }
-                return base[keyPath: constant] = text
             } else {
-                throw fail(entry, "takes \(row.sources.contains(.perPush) ? "per_push, " : ""){from: FIELD}, {expr: …} or a format like \"{{FIELD}}\"")
+                let src = try headerScalar(text, entry, header: row, event: event, recipient: recipient)
+                if let value = try constantText(src, entry) {
+                    guard let constant else {
+                        throw fail(entry, "reads nothing of the event, so every push would carry '\(value)': "
+                            + "\(row.sources.contains(.perPush) ? "write per_push for each push's own, or " : "")read it from each event ({from: FIELD})")
+                    }
+                    guard value.utf8.count <= row.value.maxBytes else { throw fail(entry, "must be at most \(row.value.maxBytes) bytes (APNs' limit)") }
+                    return base[keyPath: constant] = value
+                }
+                try checkPerEvent(src, entry, key: row.key, event: event, recipient: recipient)
+                made = .perEvent(Recipe.HeaderText(parts: [.value(src)]))
             }
         } else if let fromEvent = try perEventHeader(entry, header: row, event: event, recipient: recipient) {
             made = .perEvent(Recipe.HeaderText(parts: [.value(fromEvent)]))
@@ -94,7 +101,7 @@ extension Builder {
     }
 
     /// Where a header set keeps a text header's recipe constant; nil for a row that takes none.
-    private static func constantPath(_ row: APNsHeader) -> WritableKeyPath<HeaderOverride, String?>? {
+    static func constantPath(_ row: APNsHeader) -> WritableKeyPath<HeaderOverride, String?>? {
         guard row.sources.contains(.recipeConstant) else { return nil }
         return row.name == APNsHeaders.collapseID.name ? \.collapseID : nil
     }
@@ -135,7 +142,7 @@ extension Builder {
         if case .seconds = header.value { isExpiration = true }
         var src: Recipe.Source
         if case .scalar = entry.node {
-            src = try source(named: try reader.text(entry), entry, event: event, recipient: recipient)
+            src = try headerScalar(try reader.text(entry), entry, header: header, event: event, recipient: recipient)
         } else {
             let mm = try reader.map(entry)
             try reader.check(mm, RecipeForms.headerValue, at: entry)
@@ -168,7 +175,11 @@ extension Builder {
             }
         }
         try checkPerEvent(src, entry, key: key, event: event, recipient: recipient)
-        if isExpiration, isTime(src, recipient: recipient) == true || (type(of: src, event: event, recipient: recipient).map { $0 != .int } ?? false) {
+        if isExpiration, isTime(src, recipient: recipient) == true {
+            let at = (entry.node.int == nil ? entry.node.string : nil).map { " (expiration_at: \"\($0)\")" } ?? ""
+            throw fail(entry, "reads a time, but '\(key)' is seconds after the run's start: an expiration at a time is 'expiration_at'\(at)")
+        }
+        if isExpiration, type(of: src, event: event, recipient: recipient).map({ $0 != .int }) ?? false {
             throw fail(entry, "must read an int: seconds after the run's start")
         }
         return src

@@ -93,7 +93,11 @@ extension Builder {
         let name = try reader.text(p)
         guard Self.isName(name) else { return try computedPriority(try expression(name, p, event: event, recipient: recipient), p) }
         guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
-            throw unknownField(p, name, event: event.name, fields: event.fields.map(\.name))
+            // Any other value source by name (a kept field, `order.priority`), read once per event as an int.
+            let src = try source(named: name, p, event: event, recipient: recipient)
+            if src.readsRecipient { throw fail(p, "is read once per event, so it cannot read the recipient") }
+            guard type(of: src, event: event, recipient: recipient) == .int else { throw fail(p, "'\(name)' must be an int (10, 5 or 1)") }
+            return .computed(src)
         }
         guard event.fields[i].type == .int else { throw fail(p, "field '\(name)' must be an int (10, 5 or 1)") }
         return .field(i)

@@ -14,16 +14,32 @@ extension RecipeRules {
 
     /// The entry being handed out stays current until its last push was taken and the next is asked for.
     public var lastPushRule: String? {
-        plan.current < plan.entries.count ? rules[plan.entries[plan.current].rule].name : nil
+        guard plan.current < plan.entries.count, plan.entries[plan.current].rule != EventPlan.Entry.noRule else { return nil }
+        return rules[plan.entries[plan.current].rule].name
     }
 
     public var namesPushRules: Bool { rules.contains { $0.name != nil } }
+
+    /// Every rule's event and name, then each event's `require` (the pushes of ``missingWithoutRule``).
+    public var pushRuleNames: [(kind: String, rule: String)] {
+        recipe.events.flatMap { e in e.pushes.map { (e.name, $0.name ?? "1") } } + recipe.events.map { ($0.name, Self.requireRule) }
+    }
+
+    public var lastPushRuleIndex: Int {
+        guard plan.current < plan.entries.count else { return -1 }
+        let rule = plan.entries[plan.current].rule
+        return rule == EventPlan.Entry.noRule ? rules.count + event : rule
+    }
+
+    /// The rule name the pushes of ``missingWithoutRule`` are counted under in ``pushesByRule``.
+    static let requireRule = "require"
 
     public var pushesByRule: [String: [String: Int]] {
         var out: [String: [String: Int]] = [:]
         for event in recipe.events {
             for rule in event.pushes { out[event.name, default: [:]][rule.name ?? "1", default: 0] += plannedByRule[rule.index] }
         }
+        for (i, n) in missingWithoutRule.enumerated() where n > 0 { out[recipe.events[i].name, default: [:]][Self.requireRule, default: 0] += n }
         return out
     }
 
@@ -105,7 +121,7 @@ extension RecipeRules {
         // A push whose value failed is not sent, and changes nothing.
         guard !phase.pushFailed else { return }
         if let type = rules[r].recipientEntity, let recipient {
-            for (field, v) in remembered[r] where !v.isAbsent { state.setField(recipient, field, v) }
+            for (field, v) in remembered[r] { if let kept = v.kept { state.setField(recipient, field, kept) } }
             if ends {
                 state.remove(type, recipient)
                 state.timestamps.forget(token)

@@ -54,6 +54,8 @@ public final class RecipeRules: WorkloadRules {
     /// Pushes planned so far whose priority is their rule's or event's own, not the profile's: what `--priority`
     /// does not reach.
     public private(set) var pushesAtOwnPriority = 0
+    /// Per event: the pushes `require:` planned not sent for an event without push rules.
+    var missingWithoutRule: [Int]
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
     var lastTime: (millis: Int64, text: String)?
     /// The expression being evaluated: the sources of its names, and the recipient and key they read. Set by
@@ -97,6 +99,7 @@ public final class RecipeRules: WorkloadRules {
         remembered = rules.map { Array(repeating: (0, .absent), count: $0.remember.count) }
         headerTexts = rules.map { $0.texts.map { var b = [UInt8](); b.reserveCapacity($0.header.value.maxBytes); return b } }
         plannedByRule = Array(repeating: 0, count: rules.count)
+        missingWithoutRule = Array(repeating: 0, count: recipe.events.count)
         filtered = Array(repeating: [], count: rules.count)
         filterFailures = Array(repeating: [:], count: rules.count)
         values.reserveCapacity(16)
@@ -158,12 +161,12 @@ public final class RecipeRules: WorkloadRules {
         return planned
     }
 
-    /// An event whose required entity is missing: one push not sent, `unknown_target`, under its first rule;
-    /// nothing else of the event runs.
+    /// An event whose required entity is missing: one push not sent, `unknown_target`, under its first rule (an
+    /// event without push rules: under the event, ``EventPlan/Entry/noRule``); nothing else of the event runs.
     func planMissing() -> Int {
-        let rule = recipe.events[event].pushes[0].index
+        let rule = recipe.events[event].pushes.first?.index ?? EventPlan.Entry.noRule
         plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
-        plannedByRule[rule] += 1
+        if rule == EventPlan.Entry.noRule { missingWithoutRule[event] += 1 } else { plannedByRule[rule] += 1 }
         phase.planned(heldNoRule: false)
         return 1
     }
@@ -292,7 +295,7 @@ public final class RecipeRules: WorkloadRules {
         if let t = change.token, case let .string(token) = values[t] { state.setToken(place, token) }
         for (field, source) in change.set {
             let v = value(source, recipient: nil)
-            if !v.isAbsent { state.setField(place, field, v) }
+            if let kept = v.kept { state.setField(place, field, kept) }
         }
         if let memberOf = change.memberOf {
             var groups: [GroupKey] = []

@@ -14,6 +14,20 @@ enum RecipeValue: Equatable, Sendable {
     /// No value, and the slot's member is left out of the payload (`absent: omit`).
     case omit
 
+    /// A kept field's value written `null` (`set: {driver_id: null}`, or `absent: null`): no value, and
+    /// writing it clears the kept field (the same case as ``omit``, which a kept value never is otherwise).
+    static let clear = RecipeValue.omit
+
+    /// What writing this value to a kept field (`set:`, `remember:`) does: nil leaves the field as it was (an
+    /// absent value), ``absent`` clears it (``clear``), any other value replaces it.
+    var kept: RecipeValue? {
+        switch self {
+        case .absent: return nil
+        case .omit: return .absent
+        default: return self
+        }
+    }
+
     var isAbsent: Bool {
         switch self {
         case .absent, .omit: return true

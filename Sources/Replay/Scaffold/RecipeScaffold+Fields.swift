@@ -1,22 +1,31 @@
 extension RecipeScaffold {
-    /// The event's fields as the skeleton declares them, named by their last path component (a later field
-    /// whose last component an earlier one has, by its whole path: `response_body_id`); a field whose lines
-    /// disagree on its JSON type is left out.
-    static func fields(_ e: RecordingSurvey.Event) -> [Field] {
+    /// The event's fields as the skeleton declares them, each named by its path with its prefixes kept
+    /// (`pickup.label` is `pickup_label`; an API call's `body.` is left out, a path capture is in snake case);
+    /// a field whose lines disagree on its JSON type is left out, and so is an API call's body that is always
+    /// null (a DELETE's).
+    static func fields(_ e: RecordingSurvey.Event, api: Bool = false) -> [Field] {
         var out: [Field] = []
         for (i, path) in e.order.enumerated() {
             guard let survey = e.fields[path] else { continue }
             // An object that is null on some lines: its members are fields (absent on those lines), it is not one.
             if survey.nulls == survey.present, e.order.contains(where: { $0.hasPrefix(path + ".") }) { continue }
+            if api, survey.nulls == survey.present, RecordingSurvey.bodyKeys.contains(path) { continue }
             guard var f = field(survey, lines: e.lines) else { continue }
-            f.name = path.hasPrefix("path.") ? snake(String(path.dropFirst(5))) : path.split(separator: ".").last.map(String.init) ?? path
-            if out.contains(where: { $0.name == f.name }) { f.name = path.replacingOccurrences(of: ".", with: "_") }
+            f.name = name(path, api: api)
             f.from = path
-            if isID(f.name), !f.type.hasPrefix("token") { f.note = "id" }
+            if isID(f.name), !f.type.hasPrefix("token") { f.note = "id"; f.oneOf = nil }
             if out.contains(where: { $0.name == f.name }) { f.name += "_\(i)" }
             out.append(f)
         }
         return out
+    }
+
+    /// A field's name from its path: `pickup.label` → `pickup_label`; an API call's `body.status` → `status`;
+    /// `path.parcelId` → `parcel_id`.
+    static func name(_ path: String, api: Bool) -> String {
+        if path.hasPrefix("path.") { return snake(String(path.dropFirst(5))) }
+        let inner = api && path.hasPrefix("body.") ? String(path.dropFirst(5)) : path
+        return inner.replacingOccurrences(of: ".", with: "_")
     }
 
     /// The type that reads every line's value, and a note of what the values look like.
@@ -35,11 +44,15 @@ extension RecipeScaffold {
         let absentOnSome = s.present < lines || (type == "token" && s.empties > 0)
         let nullable = !absentOnSome && s.nulls > 0
         if absentOnSome { type += "?" }
-        // A few values, each on many lines: the whole set, a `one_of` to consider.
-        if note.isEmpty, !s.values.isEmpty, !s.moreValues, s.values.count < s.present, type.hasPrefix("string") || type.hasPrefix("int") {
-            note = "values: " + s.values.joined(separator: ", ")
+        // A few values, each on two lines or more on average: the whole set, written as the field's `one_of` (no empty
+        // text among them, which a `one_of` would refuse).
+        var oneOf: [String]?
+        if note.isEmpty, !s.values.isEmpty, !s.moreValues, s.values.count * 2 <= s.present - s.nulls, s.empties == 0,
+           type.hasPrefix("string") || type.hasPrefix("int") {
+            oneOf = s.values
+            note = "the values the recording has"
         }
-        return Field(name: "", type: type, from: "", nullable: nullable, note: note)
+        return Field(name: "", type: type, from: "", nullable: nullable, note: note, oneOf: oneOf)
     }
 
     /// An id-looking name: `id`, `…_id`, `…Id`.

@@ -36,6 +36,8 @@ public struct RecordingSurvey {
 
     /// Keys of a line that are not an event's fields.
     static let apiKeys: Set = ["method", "path", "at"]
+    /// An API call's bodies: an object of fields, or null (a DELETE's), which is no field.
+    static let bodyKeys: Set = ["body", "response.body"]
     static let kindCandidates = ["kind", "type", "event", "event_type", "name", "action"]
     static let timeCandidates = ["at", "timestamp", "time", "ts", "created_at", "occurred_at"]
 }

@@ -87,6 +87,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var priorityOverride: PriorityOverrideCount?
     /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.
     public var received: Received?
+    /// The run's push kinds that pushes were handed out for: push type, topic, expiration and collapse id, with
+    /// the pushes by priority. Absent in reports written before it existed, and for a merge of shards.
+    public var pushKinds: [PushKind]?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
@@ -272,6 +275,7 @@ extension RunReport {
             noPushCondition = t.noPushCondition > 0 ? t.noPushCondition : nil
             pushesByRule = t.pushesByRule.isEmpty ? nil : t.pushesByRule
             pushesAtOwnPriority = t.pushesAtOwnPriority > 0 ? t.pushesAtOwnPriority : nil
+            pushRules = PushRule.all(t)
         }
 
         /// Events (lines) read from the stream, including bad lines.
@@ -302,6 +306,10 @@ extension RunReport {
         /// Pushes planned at a priority of their own (their rule's or event's): the profile's `priority` (and
         /// `--priority`) reached the others. Absent when none (and in reports written before it existed).
         public var pushesAtOwnPriority: Int?
+        /// Every push rule's pushes, by event kind and rule name: planned, handed to the sender, and not sent by cause
+        /// where the workload planned them (a push the sender then did not send, coalesced or to a dead token, is
+        /// in ``Pushes``). Absent for a workload without rules, and in reports written before it existed.
+        public var pushRules: [PushRule]?
         /// How many passes over the recording the run made when it looped it (`loop_recording`); absent when
         /// it did not loop. Every pass's events are counted above.
         public var recordingPasses: Int?

@@ -13,6 +13,7 @@ extension SummaryText {
         var md = ""
         heading(report, into: &md)
         pushes(report.pushes, into: &md)
+        pushKinds(report, into: &md)
         received(report, into: &md)
         deviceContract(report, into: &md)
         device(report, into: &md)
@@ -31,7 +32,9 @@ extension SummaryText {
     /// `profile … · workload … · stream … · target … · …` on one line.
     /// - Parameter perEventPriority: the workload chose a priority per event (more than one was used), so
     ///   the configured one is only the default.
-    static func configurationLine(_ c: RunConfig, perEventPriority: Bool = false) -> String {
+    /// - Parameter perKind: the run used push kinds the line's one push type, topic and expiration would misstate
+    ///   (``kindsDiffer(_:)``): it points at the push kinds' table instead.
+    static func configurationLine(_ c: RunConfig, perEventPriority: Bool = false, perKind: Int? = nil) -> String {
         let priority = String(c.payload.priority.rawValue)
         var parts = ["profile \(Format.code(c.profilePath))"]
         if let mix = c.workload.mix {
@@ -45,12 +48,15 @@ extension SummaryText {
                 "workload \(Format.code(c.workload.name))",
                 "stream \(Format.code(c.workload.stream))",
                 "target \(Format.code(c.target.description))",
-                "push type \(Format.code(c.workload.pushType.rawValue))",
-                "topic \(Format.code(c.topic))",
             ]
+            if perKind == nil { parts += ["push type \(Format.code(c.workload.pushType.rawValue))", "topic \(Format.code(c.topic))"] }
         }
         parts.append("priority \(perEventPriority ? "per event (default \(priority))" : priority)")
-        parts.append(c.payload.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
+        if let perKind {
+            parts.append("push type, topic and expiration per push kind (\(perKind), below)")
+        } else {
+            parts.append(c.payload.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
+        }
         parts.append("\(c.transport.connections) connections × \(c.transport.streams) streams")
         parts.append(c.transport.workers == 1 ? "1 worker" : "\(c.transport.workers) workers")
         parts.append("schedule \(c.schedule.mode)")
@@ -112,12 +118,7 @@ extension SummaryText {
             + (e.invalid.isEmpty ? "" : " (" + Format.byCount(e.invalid).map { "\(Format.cell($0.key)) \($0.count)" }.joined(separator: ", ") + ")")
             + ". Balanced: **\(e.balanced ? "yes" : "NO")**.")
         line("By kind: " + Format.byCount(e.byKind).map { "\(Format.code($0.key)) \($0.count)" }.joined(separator: ", ") + ".")
-        let rules = e.severalRules
-        if !rules.isEmpty {
-            line("Pushes planned by push rule: " + rules.map { kind, counts in
-                "\(Format.code(kind)) " + counts.map { "\(Format.cell($0.rule)) \($0.pushes)" }.joined(separator: ", ")
-            }.joined(separator: "; ") + ".")
-        }
+        pushRules(e, into: &md)
         line()
     }
 

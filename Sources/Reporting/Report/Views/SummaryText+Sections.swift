@@ -15,7 +15,8 @@ extension SummaryText {
         } else {
             line("# apnsbench run: \(Format.cell(report.configuration.profilePath))")
             line()
-            line("**Configuration:** " + configurationLine(report.configuration, perEventPriority: report.latency.byPriority.count > 1))
+            line("**Configuration:** " + configurationLine(report.configuration, perEventPriority: report.latency.byPriority.count > 1,
+                                                            perKind: kindsDiffer(report) ? report.pushKinds?.count : nil))
         }
         line()
         line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
