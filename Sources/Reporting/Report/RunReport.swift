@@ -87,6 +87,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var priorityOverride: PriorityOverrideCount?
     /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.
     public var received: Received?
+    /// What the sender controlled: its pushes by class and the headers it set (``Sends``); absent in reports
+    /// written before it existed.
+    public var sends: Sends?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,

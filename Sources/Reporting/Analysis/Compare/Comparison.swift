@@ -34,6 +34,7 @@ public enum Comparison {
             if d.kind == .configuration, DifferOn.covers(options.differOn, field: d.field) { varied.append(d) } else { differences.append(d) }
         }
         var warnings: [String] = []
+        if let note = Comparability.simulatorNotRecorded(a + b) { warnings.append(note) }
         var refusals = differences
         if options.allowEnvironmentMismatch {
             refusals = differences.filter { $0.kind != .environment }
@@ -54,6 +55,8 @@ public enum Comparison {
 
         let ra = a.map(\.report), rb = b.map(\.report)
         var rows = CountFindings.rows(baseline: ra, new: rb, notes: &warnings)
+        ConnectionCount.judge(&rows)
+        rows += SendFindings.rows(baseline: ra, new: rb, tolerances: t)
         rows += LatencyVerdict.rows(baseline: ra, new: rb, tolerances: t, warnings: &warnings)
         // Regressions first; otherwise the order above (counts, throughput, latency) holds.
         rows = rows.enumerated().sorted { ($0.element.verdict.rank, $0.offset) < ($1.element.verdict.rank, $1.offset) }.map(\.element)
