@@ -91,10 +91,11 @@ final class SendFindingsTests: XCTestCase {
     func testASendersDeviceSharesAreJudgedPastTheirFloor() {
         let received = RunReport.Received(requests: [], providerTokens: .init(verified: 1, tooManyUpdates: 0, expired: 0, invalidOrMissing: 0),
                                           connections: .init(opened: 1, closed: 1, requestsPerConnection: [100]), liveActivityBudget: nil)
-        let small = compare({ $0.device = self.device(onTime: 99, late: 1) }, base: { $0.received = received; $0.device = self.device(onTime: 100, late: 0) })
+        let base: (inout RunReport) -> Void = { $0.received = received; $0.device = self.device(onTime: 100, late: 0) }
+        let small = compare({ $0.device = self.device(onTime: 99, late: 1) }, base: base)
         XCTAssertEqual(small.row("device on_time share")?.verdict, .withinTolerance)
         XCTAssertEqual(small.row("device on_time share")?.note, "within 2 points (a sender's device shares move with its pace)")
-        let demoted = compare({ $0.device = self.device(onTime: 10, late: 90) }, base: { $0.received = received; $0.device = self.device(onTime: 100, late: 0) })
+        let demoted = compare({ $0.device = self.device(onTime: 10, late: 90) }, base: base)
         XCTAssertEqual(demoted.row("device on_time share")?.verdict, .regression)
         XCTAssertEqual(demoted.row("device late share")?.verdict, .regression)
         XCTAssertEqual(demoted.verdict, .regression)
