@@ -53,3 +53,16 @@ extension RunReport {
         return SendTally.classes(counts)
     }
 }
+
+extension RunReport.Sends {
+    /// Shards' sends added up: classes and header counts exactly; distinct collapse ids summed over the shards
+    /// (an id sent in two shards counts twice). Nil when no shard counted them.
+    public static func merged(_ parts: [RunReport.Sends]) -> RunReport.Sends? {
+        guard !parts.isEmpty else { return nil }
+        var counts: [SendTally.Key: Int] = [:]
+        for c in parts.flatMap(\.byClass) { counts[.init(pushType: c.pushType, topic: c.topic, priority: c.priority), default: 0] += c.count }
+        return RunReport.Sends(total: parts.reduce(0) { $0 + $1.total }, byClass: SendTally.classes(counts),
+                               withExpiration: parts.reduce(0) { $0 + $1.withExpiration }, withCollapseID: parts.reduce(0) { $0 + $1.withCollapseID },
+                               distinctCollapseIDs: parts.reduce(0) { $0 + $1.distinctCollapseIDs })
+    }
+}

@@ -101,6 +101,16 @@ final class SendFindingsTests: XCTestCase {
         XCTAssertEqual(demoted.verdict, .regression)
     }
 
+    func testShardsSendsAddUp() {
+        let merged = RunReport.Sends.merged([Self.sends(), Self.sends(alertPriority: "5", withExpiration: 0)])
+        XCTAssertEqual(merged?.total, 300)
+        XCTAssertEqual(merged?.byClass.map { "\($0.label): \($0.count)" }, [
+            "alert com.example.app priority 10: 100", "alert com.example.app priority 5: 100", "background com.example.app priority 5: 100",
+        ])
+        XCTAssertEqual(merged?.withExpiration, 150)
+        XCTAssertNil(RunReport.Sends.merged([]))
+    }
+
     func testConnectionsOpenedAreJudgedWithinATolerance() {
         let one = compare({ $0.engine.connectionsOpened = 2 }, base: { $0.engine.connectionsOpened = 1 })
         XCTAssertEqual(one.row("connections opened")?.verdict, .withinTolerance)
