@@ -69,6 +69,10 @@ public final class WorkerPool {
     /// A stop another thread may request (a signal): the producer stops reading, each engine stops
     /// sending and drains (see ``CurlEngine/stop``). Set before `run`.
     public var stop: RunStop?
+    /// Called on the thread that calls `run` with the run's start (monotonic ns), once the engines are made and
+    /// before any push is taken: the duration's end is this plus the limit. A schedule anchored here puts the
+    /// end at the same place in it every time (the run gives it to its `PacedSource`).
+    public var onStart: ((UInt64) -> Void)?
     /// Per worker, what the last run did.
     public private(set) var lastRun: [WorkerRun] = []
 
@@ -134,12 +138,14 @@ public final class WorkerPool {
         let results = ResultBox(count: n)
         // One stop for every engine and the producer: a signal, or one engine giving up on the target.
         let runStop = stop ?? RunStop()
-        let started = MonotonicTime.now()
-        let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
         progressLock.withLock { progress = Array(repeating: PoolProgress(), count: n) }
         let group = DispatchGroup()
-        // Every engine before any thread, so a setup failure leaves no thread waiting on a queue.
-        let engines = try makeEngines(deadline: deadline, stop: runStop, workerSinks: workerSinks)
+        // Every engine before any thread, so a setup failure leaves no thread waiting on a queue. Each engine
+        // counts the limit from its own start, which is after the pool's: none ends before the pool's deadline.
+        let engines = try makeEngines(stop: runStop, workerSinks: workerSinks)
+        let started = MonotonicTime.now()
+        let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
+        onStart?(started)
         // Workers first, so each is waiting on its queue when the first push comes.
         for i in 0..<n { startWorker(i, engine: engines[i], queue: queues[i], sink: workerSinks[i], results: results, group: group) }
         let producerStats = startProducer(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop, group: group)
@@ -155,15 +161,10 @@ public final class WorkerPool {
         return total
     }
 
-    /// One engine per worker, each with the run's deadline and stop, reporting its progress into the pool's.
-    private func makeEngines(deadline: UInt64?, stop runStop: RunStop, workerSinks: [OutcomeSink]) throws -> [CurlEngine] {
+    /// One engine per worker, each with the run's duration limit and stop, reporting its progress into the pool's.
+    private func makeEngines(stop runStop: RunStop, workerSinks: [OutcomeSink]) throws -> [CurlEngine] {
         try (0..<workers).map { i in
-            var config = workerConfigurations[i]
-            if let deadline {
-                // The same deadline for every engine: each counts its limit from its own start.
-                let now = MonotonicTime.now()
-                config.durationLimit = now < deadline ? Double(deadline - now) / 1e9 : 1e-9
-            }
+            let config = workerConfigurations[i]
             let engine = try CurlEngine(configuration: config, tokens: tokens[i])
             engine.stop = runStop
             runStop.onRequest { [weak engine] in engine?.wake() }
@@ -212,11 +213,12 @@ public final class WorkerPool {
         group.enter()
         let ends = HandOver((source, sink, queues))
         let producerStats = ProducerStatsBox()
+        let grace = UInt64(Swift.max(0, configuration.durationGraceSeconds) * 1e9)
         let producer = Thread {
             Self.nameThread("apnsbench-prod")
             let (source, sink, queues) = ends.value
             let cpuAtStart = MonotonicTime.threadCPUNanos()
-            var stats = Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, stop: runStop)
+            var stats = Self.produce(source: source, sink: sink, queues: queues, deadline: deadline, graceNanos: grace, stop: runStop)
             stats.cpuMillis = Int((MonotonicTime.threadCPUNanos() &- cpuAtStart) / 1_000_000)
             producerStats.value = stats
             group.leave()
@@ -250,7 +252,10 @@ public final class WorkerPool {
 
     /// The producer: pull, pick the worker, hand over; record what the source says is not sent; stop at
     /// the deadline or when a worker stopped taking.
-    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?,
+    /// A scheduled source (its pushes have intended times) is read past the deadline while its pushes are
+    /// due before it, up to `graceNanos` after it, so that where the run ends in the schedule does not depend
+    /// on when the producer's thread ran: the first push due after the deadline ends it.
+    private static func produce(source: PushSource, sink: OutcomeSink, queues: [PushQueue], deadline: UInt64?, graceNanos: UInt64,
                                 stop: RunStop) -> ProducerStats {
         let n = queues.count
         var stats = ProducerStats()
@@ -260,19 +265,21 @@ public final class WorkerPool {
         var cause = NotSentCause.runStopped
         /// The deadline, once the producer stopped there: what the source still holds counts as after the end.
         var endedAt: UInt64? = nil
+        var scheduled = false  // the source gives intended times: the schedule, not the clock, says where the end falls
         pulling: while true {
             if stop.isRequested {
                 cause = stop.cause
                 stopped = true
                 break
             }
-            if let deadline, MonotonicTime.now() >= deadline {
+            if let deadline, MonotonicTime.now() >= (scheduled ? deadline &+ graceNanos : deadline) {
                 stopped = true
                 endedAt = deadline
                 break
             }
             switch source.next(into: &push) {
             case .push:
+                scheduled = push.intendedNanos != 0
                 // Due after the end: the run plans nothing past it (a looping run does not start the
                 // next pass ahead of time), so this push and what the source holds are after the end.
                 if let deadline, push.intendedNanos > deadline {
@@ -282,9 +289,7 @@ public final class WorkerPool {
                     break pulling
                 }
                 // Late on its own account: not because an engine's full queue held the producer back.
-                if !backpressured, push.intendedNanos != 0, MonotonicTime.now() > push.intendedNanos + ProducerStats.lateAfterNanos {
-                    stats.latePushes += 1
-                }
+                if !backpressured, push.intendedNanos != 0, MonotonicTime.now() > push.intendedNanos + ProducerStats.lateAfterNanos { stats.latePushes += 1 }
                 let queue = queues[worker(for: push.deviceToken, of: n)]
                 defer { backpressured = queue.lastPutWaited }
                 if !queue.put(&push) {

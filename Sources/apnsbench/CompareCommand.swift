@@ -68,6 +68,11 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Throughput changes of at most this many pushes a second are never flagged.", valueName: "PUSHES"))
     var absFloorPps: Double = 5
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Judge latency and throughput only with at least this many runs a side; with fewer they are shown, not judged (the counts still are).",
+        valueName: "N"))
+    var timingMinRuns: Int = 1
+
     @Flag(name: .long, help: "Different libcurl, nghttp2 or core count: warn instead of refusing.")
     var allowEnvMismatch = false
 
@@ -119,6 +124,7 @@ struct CompareCommand: ParsableCommand {
             do { _ = try DifferOn.fields(differOn) } catch { throw ValidationError("\(error)") }
             if exactCounts { throw ValidationError("--differ-on goes with the metric comparison, not --exact-counts") }
         }
+        guard timingMinRuns >= 1 else { throw ValidationError("--timing-min-runs must be 1 or more, found \(timingMinRuns)") }
         if summary, format != .md { throw ValidationError("--summary is a short Markdown form; --format \(format.rawValue) has no short form") }
         if summary, exactCounts { throw ValidationError("--summary goes with the metric comparison, not --exact-counts") }
         if exactCounts, format != .md { throw ValidationError("--exact-counts writes text; --format \(format.rawValue) is for the metric comparison") }
@@ -141,6 +147,7 @@ struct CompareCommand: ParsableCommand {
         do { try DifferOn.check(options.differOn, against: (a + b).map(\.report.configuration)) } catch let e as DifferOnFieldError {
             throw ValidationError(e.description)
         }
+        options.timingMinimumRuns = timingMinRuns
         let result = Comparison.compare(baseline: .init(argument: baseline, reports: a.map(\.path)), a,
                                         new: .init(argument: new, reports: b.map(\.path)), b, options: options)
         let bytes: Data

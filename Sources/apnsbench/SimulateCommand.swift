@@ -200,7 +200,8 @@ struct SimulateCommand: ParsableCommand {
         if let recording, let report {
             let inputs = SimulatorRecording.ReportInputs(
                 counters: launch.simulator.counterSnapshot, budgetPerHour: launch.simulator.configuration.liveActivity.priority10Budget,
-                startedAt: started, durationSeconds: Date().timeIntervalSince(started), configPath: config, stopReason: reason)
+                startedAt: started, durationSeconds: Date().timeIntervalSince(started), configPath: config, stopReason: reason,
+                simulator: launch.simulator.configuration)
             do { print("report: " + (try ReportWriter.write(recording.report(inputs), to: report)).joined(separator: ", ")) } catch {
                 throw CommandError("cannot write the report to \(report): \(error.localizedDescription)")
             }

@@ -328,6 +328,12 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// A model file's keys, read from ``model``'s file when it names one (the report keeps them, so a run
         /// says which model it ran against even when the file changed since).
         public var modelFileSettings: ConfigValue?
+        /// The simulator's configuration as it answered, by value, key by key (`SimulatorKeys.effectiveValues`):
+        /// every key of its configuration table with its value, the devices files' SHA-256, the device model's
+        /// parameters and the seeds. Written by a run against the embedded simulator and by
+        /// `apnsbench simulate --report`; nil when the writer could not see the simulator (a run against one
+        /// in another process) and in reports written before it existed.
+        public var effective: [String: String]?
         public init() {}
 
         /// What the simulator is configured with: the model's keys, the section's laid over them.

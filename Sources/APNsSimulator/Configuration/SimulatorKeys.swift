@@ -60,6 +60,8 @@ public enum SimulatorKeys {
             guard hex % 2 == 0 else { throw K.Problem("must be even, found \(hex)", at: "hex_length") }
             let tokens = DeviceRegistry.generatedTokens(count: v["count"]?.int ?? 0, seed: UInt64(v["seed"]?.int ?? 0), hexLength: hex)
             for t in tokens { c.deviceRegistry.register(token: t, bundleID: v["bundle_id"]?.text ?? "") }
+            let bundle = v["bundle_id"]?.text ?? ""
+            c.deviceRegistry.generated.append("count=\(v["count"]?.int ?? 0) seed=\(v["seed"]?.int ?? 0) bundle_id=\(bundle) hex_length=\(hex)")
         },
         K("devices.generate.bundle_id", .text, "the tokens' bundle id").needed(),
         K("devices.generate.count", .integer(1...10_000_000), default: "1000", "how many tokens"),

@@ -54,6 +54,12 @@ public struct DeviceRegistry: Sendable, Equatable {
     public var unknownTokenReason: Reason?
     /// Per-token rate limit. Default none.
     public var rateLimit: RateLimit?
+    /// SHA-256 of each devices file loaded (lower-case hex), in the order loaded: which tokens the registry
+    /// knows, by value. Empty when none was.
+    public private(set) var fileSHA256s: [String] = []
+    /// The generated tokens' parameters (`devices.generate`), as `count=N seed=S bundle_id=B hex_length=H`, one
+    /// per section read. Empty when none was.
+    public var generated: [String] = []
 
     public init() {}
 
@@ -113,6 +119,7 @@ public struct DeviceRegistry: Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DeviceRegistryError(file: path, line: nil, message: "cannot be read")
         }
+        fileSHA256s.append(SHA256Hasher.hex(SHA256Hasher.hash(Array(data))))
         var lineNumber = 0
         for raw in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1

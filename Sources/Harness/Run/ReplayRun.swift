@@ -149,6 +149,7 @@ public enum ReplayRun {
         var priorityOverride: RunReport.PriorityOverrideCount?
         /// The run's push kinds, by ``OutgoingPush/kind``.
         var pushKinds: [ResolvedPushKind] = []
+        var sends: RunReport.Sends?
 
         /// The run's report, whole.
         func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
@@ -163,6 +164,7 @@ public enum ReplayRun {
             if device != nil { report.liveActivityBudget = nil }
             report.priorityOverride = priorityOverride
             report.pushKinds = RunReport.PushKind.used(pushKinds, events)
+            report.sends = sends
             return report
         }
     }
@@ -194,6 +196,7 @@ public enum ReplayRun {
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
+        let sends = SendTallySource(pipeline, config, kinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)), pool: pool)
         let overWorkers = config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""
         log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), "
             + "\(config.transport.connections) connection(s) x \(config.transport.streams) streams\(overWorkers), \(config.schedule.mode)")
@@ -210,21 +213,22 @@ public enum ReplayRun {
         pool.stop = stop
         report(pool, to: request.progress, metrics)
         let producerSink: OutcomeSink = metrics.map { PublishingSink(recorder, metrics: $0) } ?? recorder
-        let counters = try pool.run(source: pipeline.source, sink: producerSink, workerSinks: workerRecorders)
+        let counters = try pool.run(source: sends, sink: producerSink, workerSinks: workerRecorders)
         for r in workerRecorders { recorder += r }
         let duration = Date().timeIntervalSince(startedAt)
         if let broadcast, config.keepChannels != true { broadcast.deleteChannels(log: log) }
         channelsCleaned = true
 
         let facts = runFacts(runID: runID, config, inputs: inputs, driver: driver, stop: stop, broadcast: broadcast, pipeline: pipeline)
-        return Replayed(recorder: recorder, configuration: config, events: driver.events,
+        return Replayed(recorder: recorder, configuration: target.reported(config), events: driver.events,
                         environment: .current(libcurl: inputs.libcurl.version, ssl: inputs.libcurl.ssl, nghttp2: inputs.libcurl.nghttp2),
                         engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
                         startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
                         device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
                         priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) },
-                        pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)))
+                        pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)),
+                        sends: sends.tally.section)
     }
 
     /// One device feed per engine thread's recorder, when the embedded simulator models devices (device

@@ -41,5 +41,13 @@ final class RunTarget {
     /// The simulator's counters, for the report.
     var simulatorCounters: [String: Int]? { simulator?.counterSnapshot.flattened }
 
+    /// `config` as the report embeds it: with the embedded simulator's configuration by value
+    /// (`simulator.effective`), so that compare tells two simulators apart.
+    func reported(_ config: RunConfig) -> RunConfig {
+        var out = config
+        out.simulator.effective = simulator.map { SimulatorKeys.effectiveValues(of: $0.configuration) }
+        return out
+    }
+
     func stop() { simulator?.stop() }
 }

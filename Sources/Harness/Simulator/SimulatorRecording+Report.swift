@@ -17,8 +17,12 @@ extension SimulatorRecording {
         public var configPath: String?
         /// What stopped it: `SIGINT`, `SIGTERM`, `--duration`, `POST /stop`.
         public var stopReason: String
+        /// The simulator's configuration as it answered (the report carries it by value); nil: not known.
+        public var simulator: SimulatorConfiguration?
 
-        public init(counters: SimulatorCounters, budgetPerHour: Int?, startedAt: Date, durationSeconds: Double, configPath: String?, stopReason: String) {
+        public init(counters: SimulatorCounters, budgetPerHour: Int?, startedAt: Date, durationSeconds: Double, configPath: String?, stopReason: String,
+                    simulator: SimulatorConfiguration? = nil) {
+            self.simulator = simulator
             self.counters = counters
             self.budgetPerHour = budgetPerHour
             self.startedAt = startedAt
@@ -31,7 +35,7 @@ extension SimulatorRecording {
     /// The report of what was received, in the run report's schema (``RunReport/Received`` says how its
     /// fields read from the server's side). Call once the simulator has stopped.
     public func report(_ inputs: ReportInputs) -> RunReport {
-        let (recorder, events, classes, perToken) = merged()
+        let (recorder, events, classes, perToken, sends) = merged()
         var workload = RunConfig.Workload(name: "sender", stream: "-", recipe: "-", bundleID: "-")
         workload.recipe = nil
         workload.activityModel = modelFile
@@ -42,6 +46,8 @@ extension SimulatorRecording {
         }
         var configuration = RunConfig(name: "simulate", profilePath: inputs.configPath ?? "-", workload: workload)
         configuration.liveActivityBudget = inputs.budgetPerHour
+        configuration.simulator.effective = inputs.simulator.map(SimulatorKeys.effectiveValues)
+        configuration.simulator.fast = inputs.simulator?.fast ?? false
         let c = inputs.counters
         var engine = EngineCounters()
         engine.sent = recorder.planned
@@ -57,6 +63,7 @@ extension SimulatorRecording {
                                          durationSeconds: inputs.durationSeconds, facts: facts)
         if let contract { report.pushes.wouldNotDecode = RunReport.WouldNotDecode(findings: contract.findings, delivered: contract.delivered) }
         report.received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
+        report.sends = sends.section
         report.device = deviceSection()
         return report
     }

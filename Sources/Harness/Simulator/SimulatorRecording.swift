@@ -81,17 +81,18 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         return DeviceTally(pushes: pushes, parameters: parameters).section
     }
 
-    func merged() -> (recorder: RunRecorder, events: EventTally, classes: [RequestKey: Int], perToken: [Substring: TokenCount]) {
+    func merged() -> (recorder: RunRecorder, events: EventTally, classes: [RequestKey: Int], perToken: [Substring: TokenCount], sends: SendTally) {
         let recorder = RunRecorder()
         recorder.start(atNanos: startNanos)
-        var events = EventTally(), classes: [RequestKey: Int] = [:], perToken: [Substring: TokenCount] = [:]
+        var events = EventTally(), classes: [RequestKey: Int] = [:], perToken: [Substring: TokenCount] = [:], sends = SendTally()
         for log in lock.withLock({ logs }) {
             recorder.merge(log.recorder)
             events = events + log.events
             classes.merge(log.classes, uniquingKeysWith: +)
+            sends = sends + log.sends
             perToken.merge(log.perToken) { TokenCount(pushes: $0.pushes + $1.pushes, overruns: $0.overruns + $1.overruns) }
         }
-        return (recorder, events, classes, perToken)
+        return (recorder, events, classes, perToken, sends)
     }
 
     var contract: (findings: ContractFindings, delivered: WouldNotDecodeTally)? {
@@ -112,6 +113,8 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         var events = EventTally()
         var classes: [RequestKey: Int] = [:]
         var perToken: [Substring: TokenCount] = [:]
+        /// The requests by class and the headers they set.
+        var sends = SendTally()
         /// The pushes answered 200, for the device model (when it is on).
         var devicePushes: [DevicePush] = []
         private var tape = JSONTape()
@@ -126,6 +129,8 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
             let answer = r.status == 200 ? "200" : (r.reason ?? String(r.status))
             classes[RequestKey(pushType: r.pushType ?? "-", topic: r.topic ?? "-", priority: r.priority ?? "-", answer: answer), default: 0] += 1
             events.record(kind: r.pushType ?? "-", .producedPushes(1))
+            sends.record(.init(pushType: r.pushType ?? "-", topic: r.topic ?? "-", priority: r.priority ?? "-"),
+                         expiration: r.expiration != nil, collapseID: r.collapseID)
             let outcome: Outcome
             switch r.status {
             case 200: outcome = .delivered

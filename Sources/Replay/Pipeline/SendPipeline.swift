@@ -22,6 +22,8 @@ public struct SendPipeline {
     public let contract: DeviceContractSource?
     public let budget: LiveActivityBudgetSource?
     public let priorityOverride: PriorityOverrideSource?
+    /// The schedule's stage, in open-loop schedules (the run anchors it at its start).
+    public let paced: PacedSource?
 
     /// - Parameters:
     ///   - checks: the device-contract check of each push kind (nil where none).
@@ -42,7 +44,8 @@ public struct SendPipeline {
         let counted = kinds.map { $0 == .liveactivity }
         budget = perHour > 0 ? LiveActivityBudgetSource(source, perHour: perHour, countedKinds: counted) : nil
         if let budget { source = budget }
-        if config.schedule.mode.isOpenLoop { source = PacedSource(source, pacer: Pacer(config.effectiveSchedule)) }
+        paced = config.schedule.mode.isOpenLoop ? PacedSource(source, pacer: Pacer(config.effectiveSchedule)) : nil
+        if let paced { source = paced }
         self.source = source
     }
 }

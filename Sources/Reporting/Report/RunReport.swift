@@ -90,6 +90,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// The run's push kinds that pushes were handed out for: push type, topic, expiration and collapse id, with
     /// the pushes by priority. Absent in reports written before it existed, and for a merge of shards.
     public var pushKinds: [PushKind]?
+    /// What the sender controlled: its pushes by class and the headers it set (``Sends``); absent in reports
+    /// written before it existed.
+    public var sends: Sends?
 
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,

@@ -11,6 +11,9 @@ BUNDLE.push-type.liveactivity, the OrderChanges model's content-state), except:
   - i % BAD_TOPIC_EVERY == 2: another app's topic;
   - i % UNDECODABLE_EVERY == 4: a Live Activity content-state without totalItems.
 (each *_EVERY from the environment, 0 = never; BUNDLE from the environment, default com.example.interop).
+What a sender chooses, from the environment too: ALERT_PRIORITY (an alert's apns-priority, default 5);
+EXPIRATION (apns-expiration on every push, default none); COLLAPSE_ID (apns-collapse-id on every push, a
+%-format of i such as "order-%d", default none).
 Prints one line: `sent=N` then `status_CODE=COUNT` for each status answered.
 """
 import json
@@ -46,8 +49,13 @@ def push(i, bundle, rules):
         topic = "com.example.other" + ("" if alert else ".push-type.liveactivity")
     headers = [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/%064x" % i), (":authority", "apns"),
                ("authorization", "bearer " + os.environ["BEARER"]), ("apns-topic", topic),
-               ("apns-push-type", "alert" if alert else "liveactivity"), ("apns-priority", "5" if alert else "10"),
+               ("apns-push-type", "alert" if alert else "liveactivity"),
+               ("apns-priority", os.environ.get("ALERT_PRIORITY", "5") if alert else "10"),
                ("content-length", str(len(data)))]
+    if os.environ.get("EXPIRATION"):
+        headers.append(("apns-expiration", os.environ["EXPIRATION"]))
+    if os.environ.get("COLLAPSE_ID"):
+        headers.append(("apns-collapse-id", os.environ["COLLAPSE_ID"] % i))
     return headers, data
 
 

@@ -12,7 +12,7 @@ final class ComparisonFormatTests: XCTestCase {
     static let mixed: ComparisonReport = CompareFixtures.compare([CompareFixtures.run()], [CompareFixtures.run { r in
         r.pushes.delivered -= 1
         r.pushes.rejected["ServiceUnavailable"] = .init(status: 503, count: 1)
-        r.engine.connectionsOpened = 2
+        r.engine.connectionsOpened = 1
     }])
 
     func tableRows(_ markdown: String) -> [[String]] {
@@ -30,7 +30,7 @@ final class ComparisonFormatTests: XCTestCase {
         XCTAssertEqual(rows.prefix(3).map { $0[0] }, ["delivered", "rejected ServiceUnavailable", "connections opened"])
         XCTAssertEqual(rows[0], ["delivered", "5", "4", "-1", "-20.0%", "❌ regression", ""])
         XCTAssertEqual(rows[1], ["rejected ServiceUnavailable", "0", "1", "+1", "new", "❌ regression (new: not there before)", ""])
-        XCTAssertEqual(rows[2], ["connections opened", "3", "2", "-1", "-33.3%", "✅ improvement", ""])
+        XCTAssertEqual(rows[2], ["connections opened", "3", "1", "-2", "-66.7%", "✅ improvement", ""])
         // Every latency row shows the samples each side rests on.
         let latency = rows.filter { $0[0].contains(" time p") }
         XCTAssertFalse(latency.isEmpty)

@@ -73,7 +73,16 @@ public enum Comparability {
         if let x = a.events.streamSHA256, let y = b.events.streamSHA256 {
             add(.stream, "events.streamSHA256", x, y)
         }
-        let ca = flattened(a.configuration), cb = flattened(b.configuration)
+        var ca = flattened(a.configuration), cb = flattened(b.configuration)
+        // A report without the simulator's configuration by value cannot show it is the same simulator: one
+        // difference says so, instead of one per key.
+        let effective = "simulator.effective"
+        if (a.configuration.simulator.effective == nil) != (b.configuration.simulator.effective == nil) {
+            func said(_ r: RunReport) -> String { r.configuration.simulator.effective == nil ? notRecorded : "recorded by value" }
+            add(.configuration, "configuration." + effective, said(a), said(b))
+            ca = ca.filter { !$0.key.hasPrefix(effective + ".") }
+            cb = cb.filter { !$0.key.hasPrefix(effective + ".") }
+        }
         // Another workload differs in its streams, apps and push types too: named once, as the workload.
         let sameWorkload = a.configuration.workload.label == b.configuration.workload.label
         for key in Set(ca.keys).union(cb.keys).sorted() where !isIgnored(key) && (sameWorkload || !key.hasPrefix("workload.")) {
@@ -83,6 +92,17 @@ public enum Comparability {
         add(.environment, "environment.nghttp2", a.environment.nghttp2, b.environment.nghttp2)
         add(.environment, "environment.cpuCount", String(a.environment.cpuCount), String(b.environment.cpuCount))
         return out
+    }
+
+    /// How a report without `configuration.simulator.effective` is named in a refusal.
+    public static let notRecorded = "not recorded (a report written before reports carried it, or a run against a simulator in another process)"
+
+    /// The warning when no report compared records the simulator's configuration by value: the simulators
+    /// could not be told apart, and were not. Nil when one does (then each must, or the pair is refused).
+    static func simulatorNotRecorded(_ reports: [LoadedReport]) -> String? {
+        guard reports.allSatisfy({ $0.report.configuration.simulator.effective == nil }) else { return nil }
+        return "no report records the simulator's configuration by value (configuration.simulator.effective): "
+            + "whether both sides ran against the same simulator was not checked"
     }
 
     static func withoutPlaces(_ key: String) -> String {

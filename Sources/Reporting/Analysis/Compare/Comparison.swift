@@ -11,6 +11,9 @@ public enum Comparison {
         /// Configuration fields (report.json paths or prefixes ending in `.`, from ``DifferOn``) the sides may
         /// differ in on purpose (`--differ-on`): a what-if. Every other difference still refuses.
         public var differOn: [String] = []
+        /// Latency and throughput are judged only with at least this many runs a side; with fewer they are shown,
+        /// not judged (`--timing-min-runs`). Default 1: tolerances judge even single runs.
+        public var timingMinimumRuns = 1
 
         public init(tolerances: ComparisonReport.Tolerances = .init(), allowEnvironmentMismatch: Bool = false, failOnImprovement: Bool = false) {
             self.tolerances = tolerances
@@ -34,6 +37,7 @@ public enum Comparison {
             if d.kind == .configuration, DifferOn.covers(options.differOn, field: d.field) { varied.append(d) } else { differences.append(d) }
         }
         var warnings: [String] = []
+        if let note = Comparability.simulatorNotRecorded(a + b) { warnings.append(note) }
         var refusals = differences
         if options.allowEnvironmentMismatch {
             refusals = differences.filter { $0.kind != .environment }
@@ -41,7 +45,7 @@ public enum Comparison {
         }
         let t = options.tolerances
         let method = ComparisonReport.Method(
-            latency: LatencyVerdict.method(baselineRuns: a.count, newRuns: b.count, tolerances: t),
+            latency: LatencyVerdict.method(baselineRuns: a.count, newRuns: b.count, tolerances: t, timingMinimumRuns: options.timingMinimumRuns),
             counts: a.count == 1 && b.count == 1 ? "exact" : "exact, on the median of each side's runs")
         func report(_ verdict: ComparisonReport.Verdict, _ rows: [ComparisonReport.Row]) -> ComparisonReport {
             var r = ComparisonReport(verdict: verdict, baseline: baseline, new: new, workload: a[0].report.configuration.workload.label,
@@ -54,7 +58,9 @@ public enum Comparison {
 
         let ra = a.map(\.report), rb = b.map(\.report)
         var rows = CountFindings.rows(baseline: ra, new: rb, notes: &warnings)
-        rows += LatencyVerdict.rows(baseline: ra, new: rb, tolerances: t, warnings: &warnings)
+        ConnectionCount.judge(&rows)
+        rows += SendFindings.rows(baseline: ra, new: rb, tolerances: t)
+        rows += LatencyVerdict.rows(baseline: ra, new: rb, tolerances: t, warnings: &warnings, timingMinimumRuns: options.timingMinimumRuns)
         // Regressions first; otherwise the order above (counts, throughput, latency) holds.
         rows = rows.enumerated().sorted { ($0.element.verdict.rank, $0.offset) < ($1.element.verdict.rank, $1.offset) }.map(\.element)
         let verdict: ComparisonReport.Verdict =

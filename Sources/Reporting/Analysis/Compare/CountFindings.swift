@@ -12,7 +12,8 @@ import APNsCore
 /// | rejected, by reason | more; a reason that was not there before is a regression |
 /// | failed, by transport error; timed out | more |
 /// | not sent, by cause (but `after_end`: due after the run's end, not judged) | more |
-/// | provider-token signings, connections opened | more |
+/// | provider-token signings | more |
+/// | connections opened | more, past a tolerance (``ConnectionCount``: the count depends on timing) |
 /// | Live Activity budget overruns (simulator counter `liveactivity_budget_overruns`) | more |
 /// | Live Activity updates the budget throttles in recorded time (the run's own `liveActivityBudget`) | more |
 ///

@@ -15,7 +15,8 @@ public enum LatencyVerdict {
     /// change may be a finding: with fewer, one or two slow answers move it past any tolerance.
     public static let minimumSamplesBeyond = 10
 
-    public static func method(baselineRuns: Int, newRuns: Int, tolerances: ComparisonReport.Tolerances) -> String {
+    public static func method(baselineRuns: Int, newRuns: Int, tolerances: ComparisonReport.Tolerances, timingMinimumRuns: Int = 1) -> String {
+        if min(baselineRuns, newRuns) < timingMinimumRuns { return SingleRunTiming.method(timingMinimumRuns) }
         if baselineRuns == 1 && newRuns == 1 { return "single run per side: tolerances only" }
         if min(baselineRuns, newRuns) < minimumRunsForStatistics {
             return "\(baselineRuns) baseline and \(newRuns) new runs (fewer than \(minimumRunsForStatistics) on a side): tolerances only, on each side's median"
@@ -71,7 +72,7 @@ public enum LatencyVerdict {
 
     /// One row for throughput and one per latency percentile and view, unsorted.
     public static func rows(baseline: [RunReport], new: [RunReport], tolerances t: ComparisonReport.Tolerances,
-                            warnings: inout [String]) -> [ComparisonReport.Row] {
+                            warnings: inout [String], timingMinimumRuns: Int = 1) -> [ComparisonReport.Row] {
         var out = [judge(metric: "throughput", kind: .throughput, unit: "pushes/s",
                          baselineRuns: baseline.map(\.throughput.pushesPerSecond), newRuns: new.map(\.throughput.pushesPerSecond),
                          lowerIsBetter: false, relative: t.throughputRelative, floor: t.throughputFloor, confidence: t.confidence)]
@@ -93,7 +94,9 @@ public enum LatencyVerdict {
                 }
             }
         }
-        if !timingJudged(baseline, new) {
+        if min(baseline.count, new.count) < timingMinimumRuns {
+            SingleRunTiming.notJudged(&out, timingMinimumRuns)
+        } else if !timingJudged(baseline, new) {
             for i in out.indices where out[i].verdict != .unchanged {
                 out[i].verdict = .notJudged
                 out[i].note = "a sender's report (simulate --report): timing is judged with \(minimumRunsForStatistics)+ runs a side"

@@ -67,6 +67,7 @@ public enum ReportMerge {
         merged.stopReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
         merged.liveActivityBudget = budget(reports)
         merged.device = try RunReport.Device.merged(reports.compactMap(\.device))
+        merged.sends = RunReport.Sends.merged(reports.compactMap(\.sends))
         let overrides = reports.compactMap(\.priorityOverride)
         merged.priorityOverride = overrides.isEmpty ? nil : .init(reached: overrides.reduce(0) { $0 + $1.reached },
                                                                   changed: overrides.reduce(0) { $0 + $1.changed })
