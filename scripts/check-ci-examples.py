@@ -128,6 +128,23 @@ def check_github(doc, path, problems, apnsbench):
                 ids.add(step["id"])
             if "run" in step:
                 check_commands(str(step["run"]), at, problems, apnsbench)
+        check_gate_use([str(s.get("run", "")) for s in steps if isinstance(s, dict)], where, problems)
+        comments = [s for s in steps if isinstance(s, dict) and "createComment" in str((s.get("with") or {}).get("script", ""))]
+        if any("scripts/ci-regression.sh" in str(s.get("run", "")) for s in steps if isinstance(s, dict)) and len(comments) != 1:
+            problems.append(f"{where}: posts {len(comments)} pull-request comments; the gate's verdict is one comment")
+
+
+def check_gate_use(runs, where, problems):
+    """The gate's verdict comes from scripts/ci-regression.sh: no step judges again with flags of its own, and no
+    step appends to $GITHUB_STEP_SUMMARY what the script appends already (it would be written twice)."""
+    if not any("scripts/ci-regression.sh" in r for r in runs):
+        return
+    for r in runs:
+        if re.search(r"apnsbench\s+compare\b", r) and "scripts/ci-regression.sh" not in r:
+            problems.append(f"{where}: runs `apnsbench compare` beside scripts/ci-regression.sh: use the files the gate writes "
+                            "(compare.md, summary.md, compare.xml), judged with its own flags")
+        if "GITHUB_STEP_SUMMARY" in r:
+            problems.append(f"{where}: writes $GITHUB_STEP_SUMMARY, which scripts/ci-regression.sh writes already")
 
 
 def check_gitlab(doc, path, problems, apnsbench):
@@ -162,6 +179,7 @@ def check_gitlab(doc, path, problems, apnsbench):
         for part in ("before_script", "script", "after_script"):
             for n, command in enumerate(job.get(part, []) or []):
                 check_commands(str(command), f"{where}.{part}[{n}]", problems, apnsbench)
+        check_gate_use([str(c) for part in ("before_script", "script", "after_script") for c in (job.get(part, []) or [])], where, problems)
 
 
 def main(argv):

@@ -28,7 +28,8 @@
 #                        shown, not judged; the measured false-alarm tables in docs/ci-gate.md are for these
 #                        defaults: 3 runs a side of 5 s, interleaved, and --runs 1)
 #
-# Prints compare's Markdown (appended to $GITHUB_STEP_SUMMARY when set; --summary form in DIR/summary.md)
+# Prints compare's Markdown (appended to $GITHUB_STEP_SUMMARY when set, once; --summary form in DIR/summary.md;
+# the same judgement as JUnit in DIR/compare.xml, for a CI's test report)
 # and exits with compare's code: 0 no regression, 2 regression, 4 improvements only (with
 # --fail-on-improvement), 5 incomparable; a run that fails exits with its own code (99: its SLO was missed);
 # 1 bad input or a failed build; 64 a bad argument.
@@ -84,6 +85,7 @@ compare_runs() {  # LEFT RIGHT: compare.md and summary.md in $out, compare's exi
     "$bin" compare "$1" "$2" --format md --out "$out/compare.md" "${gate_flags[@]}" ${compare_flags[@]+"${compare_flags[@]}"}
     local status=$?
     "$bin" compare "$1" "$2" --format md --summary --out "$out/summary.md" "${gate_flags[@]}" ${compare_flags[@]+"${compare_flags[@]}"} 2>/dev/null
+    "$bin" compare "$1" "$2" --format junit --out "$out/compare.xml" "${gate_flags[@]}" ${compare_flags[@]+"${compare_flags[@]}"} 2>/dev/null
     set -e
     [ -f "$out/compare.md" ] && cat "$out/compare.md"
     if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/compare.md" ]; then cat "$out/compare.md" >> "$GITHUB_STEP_SUMMARY"; fi

@@ -112,7 +112,7 @@ final class DeviceSLOTests: XCTestCase {
         request.outDirectory = dir.appendingPathComponent("unmodelled").path
         let plain = try ReplayRun.execute(request, log: { _ in }).report
         XCTAssertEqual(SLOCheck.checks(plain).filter { $0.what.contains("device") }.map(\.line), [
-            "✗ p99 time to device (from the intended send, recorded time): devices not modelled (no device: in the simulator's section), "
+            "✗ p99 time to device (from the event, recorded time): devices not modelled (no device: in the simulator's section), "
                 + "target ≤ 1 ms (at most)",
             "✗ delivered pushes throttled on the device: devices not modelled (no device: in the simulator's section), target ≤ 1.00 % (at most)",
         ])

@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import TestSupport
 import XCTest
 
@@ -45,6 +46,14 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(lines[1].hasPrefix("libcurl 8."), r.output)
         XCTAssertTrue(lines[2].range(of: #"^nghttp2 \d+\.\d+"#, options: .regularExpression) != nil, r.output)
         XCTAssertTrue(lines[3].hasPrefix("TLS OpenSSL "), r.output)
+    }
+
+    /// A report's generator is the release `--version` names: one version string everywhere.
+    func testAReportsGeneratorVersionIsTheVersionPrinted() throws {
+        let r = try apnsbench(["--version"])
+        XCTAssertEqual(r.status, 0, r.output)
+        let printed = r.output.split(separator: "\n").first.map(String.init)
+        XCTAssertEqual(printed, "apnsbench \(RunReport.Generator().version)", r.output)
     }
 
     func testHelpListsEveryExitCode() throws {

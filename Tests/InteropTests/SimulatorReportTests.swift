@@ -81,11 +81,31 @@ final class SimulatorReportTests: XCTestCase {
         XCTAssertEqual(budget["tokens"], 150)
         XCTAssertEqual(budget["mostPerToken"], 1)
 
+        let connectionsOpenStreams = try XCTUnwrap(connections["mostOpenStreams"] as? Int)
+        XCTAssertTrue((1...50).contains(connectionsOpenStreams), "the sender keeps at most 50 streams open: \(connectionsOpenStreams)")
+        let latency = try XCTUnwrap(report["latency"] as? [String: Any])
+        XCTAssertEqual((latency["byPushType"] as? [String: Any])?.count, 0, "alerts and Live Activities delivered: not one push type")
+        XCTAssertEqual(report["stopReason"] as? String, "POST /stop")
+
         let summary = try String(contentsOfFile: a + "/summary.md", encoding: .utf8)
         XCTAssertTrue(summary.contains("| rejected: Unregistered (410) | 6 |"), summary)
+        // What a sender's report measured, named as such: no run's latency views, no engine of apnsbench's.
+        XCTAssertTrue(summary.contains("**Stopped:** requested (POST /stop)\n"), summary)
+        XCTAssertTrue(summary.contains("## Time in the simulator (delivered pushes only, µs)\n"), summary)
+        XCTAssertTrue(summary.contains("| | time in the simulator (request's last frame read to its answer due) |\n|:--|--:|\n| count | 291 |\n"), summary)
+        XCTAssertFalse(summary.contains("response time"), summary)
+        XCTAssertFalse(summary.contains("## Engine and environment"), summary)
+        XCTAssertTrue(summary.contains("## The sender's side (as the simulator saw it)\n\n- arrivals a second: peak "), summary)
+        XCTAssertTrue(summary.contains("- open streams: at most \(connectionsOpenStreams) requests awaiting an answer at once on one connection\n"), summary)
+        XCTAssertTrue(summary.contains("- connections: 2 opened, 2 closed; requests per connection: least 150, median 150, most 150\n"), summary)
+        XCTAssertTrue(summary.contains("- provider tokens: 2 verified (signings seen, once per connection), 150.0 requests per token; "
+            + "0 TooManyProviderTokenUpdates, 0 ExpiredProviderToken, 0 invalid or missing\n"), summary)
         XCTAssertTrue(summary.contains("| liveactivity | com.example.interop.push-type.liveactivity | 10 | Unregistered | 6 |"), summary)
         let html = try String(contentsOfFile: a + "/report.html", encoding: .utf8)
         XCTAssertTrue(html.contains("<h2>Requests received by the simulator</h2>"), "report.html has the received section")
+        XCTAssertTrue(html.contains("<h2>The sender&#39;s side (as the simulator saw it)</h2>"), "report.html has the sender's side")
+        XCTAssertTrue(html.contains("<p class=\"meta\">Stopped: requested (POST /stop)</p>"), "report.html names the requested stop")
+        XCTAssertFalse(html.contains("response time"), "report.html has no run's response time")
         let check = try apnsbench(["report", "--check", a + "/report.json"])
         XCTAssertEqual(check.status, 0, check.output)
 

@@ -39,7 +39,7 @@ extension SimulatorRecording {
         var workload = RunConfig.Workload(name: "sender", stream: "-", recipe: "-", bundleID: "-")
         workload.recipe = nil
         workload.activityModel = modelFile
-        // The push type most requested names the workload's (the report's latency by push type needs one).
+        // The push type most requested names the workload's (the report's latency by push type, when one was delivered).
         let byType = Dictionary(classes.map { ($0.key.pushType, $0.value) }, uniquingKeysWith: +)
         if let top = byType.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }), let type = PushType(rawValue: top.key) {
             workload.pushType = type
@@ -62,8 +62,14 @@ extension SimulatorRecording {
                                          engine: engine, simulator: c.flattened, startedAt: inputs.startedAt,
                                          durationSeconds: inputs.durationSeconds, facts: facts)
         if let contract { report.pushes.wouldNotDecode = RunReport.WouldNotDecode(findings: contract.findings, delivered: contract.delivered) }
+        // The latency by push type is of one push type only: delivered pushes of several are not told apart.
+        if Set(classes.filter { $0.key.answer == "200" }.map(\.key.pushType)).count > 1 {
+            report.latency.byPushType = [:]
+            report.latency.histograms?.byPushType = [:]
+        }
         report.received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
         report.sends = sends.section
+        report.received?.connections.mostOpenStreams = mostOpenStreams
         report.device = deviceSection()
         return report
     }

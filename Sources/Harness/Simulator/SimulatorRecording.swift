@@ -86,6 +86,7 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         recorder.start(atNanos: startNanos)
         var events = EventTally(), classes: [RequestKey: Int] = [:], perToken: [Substring: TokenCount] = [:], sends = SendTally()
         for log in lock.withLock({ logs }) {
+            log.foldOpenStreams()
             recorder.merge(log.recorder)
             events = events + log.events
             classes.merge(log.classes, uniquingKeysWith: +)
@@ -94,6 +95,9 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         }
         return (recorder, events, classes, perToken, sends)
     }
+
+    /// The most requests awaiting an answer at once on one connection (after ``merged()``).
+    var mostOpenStreams: Int { lock.withLock { logs }.map(\.mostOpenStreams).max() ?? 0 }
 
     var contract: (findings: ContractFindings, delivered: WouldNotDecodeTally)? {
         check == nil ? nil : lock.withLock { (findings, wouldNotDecode) }
@@ -117,6 +121,9 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         var sends = SendTally()
         /// The pushes answered 200, for the device model (when it is on).
         var devicePushes: [DevicePush] = []
+        /// Each answered request's arrival and answer, until ``foldOpenStreams()`` counts the most open at once.
+        private var arrivals: [UInt64] = [], answers: [UInt64] = []
+        private(set) var mostOpenStreams = 0
         private var tape = JSONTape()
         private unowned let recording: SimulatorRecording
 
@@ -125,7 +132,23 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
             recorder.start(atNanos: recording.startNanos)
         }
 
+        /// The most requests that had arrived and were not yet answered at one moment: the streams the sender
+        /// kept open (a request that got no answer is not counted). Called once the connection is done.
+        func foldOpenStreams() {
+            let a = arrivals.sorted(), b = answers.sorted()
+            var i = 0, j = 0, open = 0
+            while i < a.count {
+                if j < b.count, b[j] <= a[i] { open -= 1; j += 1 } else { open += 1; mostOpenStreams = max(mostOpenStreams, open); i += 1 }
+            }
+            arrivals = []
+            answers = []
+        }
+
         func answered(_ r: AnsweredRequest) {
+            if r.status != 0 {
+                arrivals.append(r.arrivalNanos)
+                answers.append(max(r.answerNanos, r.arrivalNanos))
+            }
             let answer = r.status == 200 ? "200" : (r.reason ?? String(r.status))
             classes[RequestKey(pushType: r.pushType ?? "-", topic: r.topic ?? "-", priority: r.priority ?? "-", answer: answer), default: 0] += 1
             events.record(kind: r.pushType ?? "-", .producedPushes(1))

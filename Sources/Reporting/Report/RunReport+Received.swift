@@ -2,7 +2,8 @@
 /// in any language) made of the standalone simulator, seen from the server. The rest of such a report uses
 /// the run report's fields from the server's side: `pushes.planned` is every request received,
 /// `delivered` those answered 200, `rejected` by reason, `failed.no_answer` those a fault reset or stalled;
-/// latency is the server time (from a request's last frame to its answer); the timeline is arrivals and
+/// latency is the time in the simulator (from a request's last frame to its answer, `responseTime` and
+/// `serviceTime` alike), by push type when one was sent; the timeline is arrivals and
 /// answers per interval; `engine.connectionsOpened` and `providerTokenSignings` are the sender's
 /// connections and the provider tokens the simulator verified. So `report`, `compare` and `merge` read it
 /// as any run report.
@@ -67,11 +68,15 @@ extension RunReport {
             public var closed: Int
             /// Requests per connection, in accept order (the last 10,000 connections).
             public var requestsPerConnection: [Int]
+            /// The most requests awaiting their answer at once on one connection: the open streams the sender
+            /// kept (absent in reports written before it was counted).
+            public var mostOpenStreams: Int?
 
-            public init(opened: Int, closed: Int, requestsPerConnection: [Int]) {
+            public init(opened: Int, closed: Int, requestsPerConnection: [Int], mostOpenStreams: Int? = nil) {
                 self.opened = opened
                 self.closed = closed
                 self.requestsPerConnection = requestsPerConnection
+                self.mostOpenStreams = mostOpenStreams
             }
         }
 

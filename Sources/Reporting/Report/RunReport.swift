@@ -9,7 +9,7 @@ import Histogram
 ///
 /// ```json
 /// { "schemaVersion": 2,
-///   "generator": { "name": "apnsbench", "version": "0.1.0" },
+///   "generator": { "name": "apnsbench", "version": "0.9.0" },
 ///   "startedAt": "2025-04-16T10:00:00Z", "durationSeconds": 12.5,
 ///   "configuration": { … RunConfig, as the run used it … }, "environment": { … EnvironmentInfo … },
 ///   "events":  { "read": 10, "byKind": {"leave.status": 10}, "producedPushes": 8, "stateOnly": 1,
@@ -254,12 +254,12 @@ extension RunReport {
 extension RunReport {
     /// The tool and version that wrote a report.
     public struct Generator: Codable, Sendable, Equatable {
-        /// The version written when the caller gives none.
-        public static let defaultVersion = "0.1.0"
+        /// The version written when the caller gives none: this build's (``ApnsbenchVersion``).
+        public static let defaultVersion = ApnsbenchVersion.text
 
         /// Always `apnsbench` for reports this package writes.
         public var name: String
-        /// The generator's version, e.g. `0.1.0`.
+        /// The generator's version, e.g. `0.9.0`.
         public var version: String
 
         public init(name: String = "apnsbench", version: String = Generator.defaultVersion) {

@@ -2,7 +2,8 @@ import Foundation
 
 /// A run's SLO as JUnit XML (`run --junit FILE`), as k6 and Gatling give their thresholds: one `testsuite`
 /// named for the run, one `testcase` per rule (classname `apnsbench.slo`, named for what the rule measures
-/// and its target), a `failure` for each rule missed with what the run did. A run without an SLO gives an
+/// and its target, without the run's counts, so that the name is the same in every run), a `failure` for
+/// each rule missed with what the run did, and the counts in its message (a rule met: in its `system-out`). A run without an SLO gives an
 /// empty suite; a shard's SLO is judged on the merged report, which `system-out` says.
 public enum SLOJUnit {
     public static func render(_ report: RunReport) -> String {
@@ -10,9 +11,9 @@ public enum SLOJUnit {
         let failures = checks.filter { !$0.met }.count
         var cases: [String] = []
         for c in checks {
-            let name = ComparisonJUnit.escape("\(c.what) \(c.target)")
+            let name = ComparisonJUnit.escape("\(c.name) \(c.target)")
             if c.met {
-                cases.append("    <testcase classname=\"apnsbench.slo\" name=\"\(name)\"/>")
+                cases.append("    <testcase classname=\"apnsbench.slo\" name=\"\(name)\"><system-out>\(ComparisonJUnit.escape(c.line))</system-out></testcase>")
             } else {
                 let message = ComparisonJUnit.escape("\(c.what): \(c.actual), target \(c.target)")
                 cases.append("""

@@ -51,8 +51,7 @@ extension SummaryText {
         line()
         if let o = priorityOverrideLine(report) { line("The " + o + ".\n") }
         if let o = priorityReachLine(report) { line("The " + o + ".\n") }
-        line("What the devices did with the \(d.pushes) pushes APNs accepted, modelled in the recording's time (the same at any "
-            + "replay speed; the model's numbers are assumptions where Apple publishes none, see docs/simulator.md).")
+        line("What the devices did with the \(d.pushes) pushes APNs accepted, \(SenderWording.deviceClock(report)).")
         line()
         line("| outcome | pushes | share | by cause |")
         line("| --- | --: | --: | --- |")
@@ -63,7 +62,7 @@ extension SummaryText {
         }
         if d.shownStale > 0 { line("\n\(d.shownStale) pushes were shown after their `stale-date`.") }
         line()
-        line("| time to device (from the intended send) | shown | p50 | p90 | p99 | max |")
+        line("| \(SenderWording.timeToDeviceLabel(report)) | shown | p50 | p90 | p99 | max |")
         line("| --- | --: | --: | --: | --: | --: |")
         let rows = d.timeToDevice.byPriority.sorted { (Int($0.key) ?? 0) > (Int($1.key) ?? 0) }.map { ("priority \($0.key)", $0.value) }
             + d.timeToDevice.byPushType.sorted { $0.key < $1.key }.map { ("push type \($0.key)", $0.value) }

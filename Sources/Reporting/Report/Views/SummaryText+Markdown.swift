@@ -18,12 +18,13 @@ extension SummaryText {
         deviceContract(report, into: &md)
         device(report, into: &md)
         events(report.events, into: &md)
-        latency(report.latency, into: &md)
+        if report.received == nil { latency(report.latency, into: &md) } else { timeInSimulator(report.latency, into: &md) }
         throughput(report, into: &md)
         broadcast(report, into: &md)
         coalescing(report, into: &md)
         serviceLevel(report, into: &md)
-        engineAndEnvironment(report, into: &md)
+        // A sender's report has no engine of apnsbench's: the sender's side instead.
+        if report.received == nil { engineAndEnvironment(report, into: &md) } else { senderSide(report, into: &md) }
         simulator(report, into: &md)
         badLines(report, into: &md)
         return md

@@ -1,7 +1,7 @@
 extension SummaryText {
     /// `## Requests received` of a report written by `apnsbench simulate --report`: every request by push
-    /// type, topic, priority and answer, the provider tokens, the connections and the Live Activity budget
-    /// per token. Nothing for a run's report.
+    /// type, topic, priority and answer, and the Live Activity budget per token (the provider tokens and
+    /// connections are the sender's side, ``senderSide(_:into:)``). Nothing for a run's report.
     static func received(_ report: RunReport, into md: inout String) {
         guard let r = report.received else { return }
         func line(_ text: String = "") { md += text + "\n" }
@@ -14,13 +14,6 @@ extension SummaryText {
         }
         line("| **all** | | | | **\(r.requests.reduce(0) { $0 + $1.count })** |")
         line()
-        let t = r.providerTokens
-        line("Provider tokens: \(t.verified) verified (signings seen, once per connection), \(t.tooManyUpdates) TooManyProviderTokenUpdates, "
-             + "\(t.expired) ExpiredProviderToken, \(t.invalidOrMissing) invalid or missing.")
-        let c = r.connections
-        let streams = c.requestsPerConnection.sorted()
-        let spread = streams.isEmpty ? "none" : "least \(streams[0]), median \(streams[streams.count / 2]), most \(streams[streams.count - 1])"
-        line("Connections: \(c.opened) opened, \(c.closed) closed; requests per connection: \(spread).")
         if let b = r.liveActivityBudget {
             line("Live Activity budget (\(b.perHour) priority-10 updates per token per hour): \(b.tokens) tokens, at most \(b.mostPerToken) to one; "
                  + "\(b.tokensOverBudget) tokens over it, \(b.overruns) pushes past it (APNs answers 200; iOS would throttle them).")

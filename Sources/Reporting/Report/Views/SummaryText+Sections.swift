@@ -11,7 +11,7 @@ extension SummaryText {
             line("# apnsbench simulate: the requests a sender made")
             line()
             line("**Seen from the simulator** (configuration \(Format.code(report.configuration.profilePath))): planned is every request received, "
-                 + "latency is the server time (last frame read to answer due), the timeline is arrivals and answers.")
+                 + "latency is the time in the simulator (last frame read to answer due), the timeline is arrivals and answers.")
         } else {
             line("# apnsbench run: \(Format.cell(report.configuration.profilePath))")
             line()
@@ -22,8 +22,8 @@ extension SummaryText {
         line("Started \(report.startedAt), ran \(Format.fixed(report.durationSeconds, places: 1)) s. "
             + "Written by \(report.generator.name) \(report.generator.version), report schema \(report.schemaVersion).")
         line()
-        if let why = report.stopReason {
-            line("**Stopped early:** " + Format.cell(why))
+        if let stop = SenderWording.stop(report) {
+            line("**\(stop.label):** " + Format.cell(stop.text))
             line()
         }
         if let m = report.merged {

@@ -20,7 +20,7 @@ public enum SummaryText {
         var lines: [String] = []
         lines.append("apnsbench: \(c.profilePath) → \(c.target), \(Format.fixed(report.durationSeconds, places: 1)) s, "
             + "\(p.planned) pushes planned" + (p.balanced ? " (balanced)" : " (NOT BALANCED)"))
-        if let why = report.stopReason { lines.append("  stopped    " + why) }
+        if let stop = SenderWording.stop(report) { lines.append("  stopped    " + stop.text) }
         if let m = report.merged {
             lines.append("  merged     \(m.shards) shards of run \(report.runID ?? "?") (\(Set(m.parts.compactMap(\.host)).count) host(s))")
         }
@@ -35,7 +35,10 @@ public enum SummaryText {
         lines.append(row("timed out", p.timedOut))
         lines.append(row("not sent", p.notSentDue, p.notSentDueByCause))
         if p.afterEnd > 0 { lines.append(row("after end", p.afterEnd) + "  (due after the run's end: not judged)") }
-        if response.count > 0 {
+        if response.count > 0, report.received != nil {
+            lines.append("  latency    time in the simulator p50 \(Format.micros(response.p50)), p99 \(Format.micros(response.p99)), "
+                + "max \(Format.micros(response.max))")
+        } else if response.count > 0 {
             lines.append("  latency    response p50 \(Format.micros(response.p50)), p99 \(Format.micros(response.p99)), max \(Format.micros(response.max))"
                 + " · service p50 \(Format.micros(service.p50)), p99 \(Format.micros(service.p99)), max \(Format.micros(service.max))")
         } else {

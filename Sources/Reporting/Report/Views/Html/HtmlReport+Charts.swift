@@ -23,18 +23,21 @@ extension HtmlReport {
     func spectrum() -> String {
         let l = report.latency
         let hist = l.histograms
-        var body = "<p class=\"note\">Latency of delivered pushes at each percentile, on HdrHistogram's log 1/(1−p) axis. Response time counts "
-            + "from the intended send (corrected for coordinated omission), service time from the actual "
-            + "send.\(hist == nil ? " This report holds no encoded histograms: drawn from its percentile ladder (p90, p99, p99.9) only." : "")</p>\n"
+        let sender = report.received != nil
+        var body = "<p class=\"note\">Latency of delivered pushes at each percentile, on HdrHistogram's log 1/(1−p) axis. "
+            + (sender ? "A sender's report has one latency: " + SenderWording.timeInSimulatorLabel + "." : "Response time counts "
+            + "from the intended send (corrected for coordinated omission), service time from the actual send.")
+            + "\(hist == nil ? " This report holds no encoded histograms: drawn from its percentile ladder (p90, p99, p99.9) only." : "")</p>\n"
         let overall = SvgChart(
             title: "Percentile spectrum, all delivered pushes", xLabel: "percentile", yLabel: "latency (ms)",
             emptyText: "no deliveries in this run", xScale: .percentile, formatY: SvgChart.number,
             lines: [
-                .init(name: "response time (from intended send)", style: "response",
+                .init(name: sender ? "time in the simulator" : "response time (from intended send)", style: "response",
                       points: Self.spectrum(encoded: hist?.overall.responseTime, summary: l.responseTime)),
+            ] + (sender ? [] : [
                 .init(name: "service time (from actual send)", style: "service",
                       points: Self.spectrum(encoded: hist?.overall.serviceTime, summary: l.serviceTime), dashed: true),
-            ])
+            ]))
         body += overall.render()
         let priorities = l.byPriority.keys.sorted { (Int($0) ?? 0, $0) > (Int($1) ?? 0, $1) }
         if priorities.count > 1 {

@@ -5,8 +5,8 @@ import APNsCore
 extension HtmlReport {
     func device() -> String {
         guard let d = report.device else { return "" }
-        var t = "<p>What the devices did with the <strong>\(d.pushes) pushes APNs accepted</strong>, modelled in the recording's time "
-            + "(the same at any replay speed). The model's numbers are assumptions where Apple publishes none.</p>\n"
+        var t = "<p>What the devices did with the <strong>\(d.pushes) pushes APNs accepted</strong>, "
+            + "\(HtmlEscape.text(SenderWording.deviceClock(report))).</p>\n"
         t += "<table><thead><tr><th>on the device</th><th class=\"n\">pushes</th><th class=\"n\">share</th><th>by cause</th></tr></thead><tbody>\n"
         for c in DeviceOutcomeClass.allCases {
             let causes = c == .replaced ? d.replaced : c == .dropped ? d.dropped : [:]
@@ -15,7 +15,7 @@ extension HtmlReport {
                 + "<td class=\"n\">\(Format.fixed(d.share(c) * 100, places: 2)) %</td><td>\(by)</td></tr>\n"
         }
         t += "</tbody></table>\n"
-        t += "<table><thead><tr><th>time to device, from the intended send</th><th class=\"n\">shown</th><th class=\"n\">p50</th>"
+        t += "<table><thead><tr><th>\(HtmlEscape.text(SenderWording.timeToDeviceLabel(report)))</th><th class=\"n\">shown</th><th class=\"n\">p50</th>"
             + "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">max</th></tr></thead><tbody>\n"
         let priorities = d.timeToDevice.byPriority.keys.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
         let rows = priorities.map { ("priority \($0)", d.timeToDevice.byPriority[$0]!) }

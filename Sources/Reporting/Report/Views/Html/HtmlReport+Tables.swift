@@ -121,6 +121,11 @@ extension HtmlReport {
     }
 
     func engine() -> String {
+        if report.received != nil {
+            // A sender's report: apnsbench's engine did not send it.
+            let items = SummaryText.senderSideLines(report).map { "<li>\(HtmlEscape.text($0))</li>" }.joined(separator: "\n")
+            return section("engine", "The sender's side (as the simulator saw it)", "<ul>\n\(items)\n</ul>\n")
+        }
         let e = report.engine
         var t = ""
         if e.sent > 0 {

@@ -84,7 +84,7 @@ public struct HtmlReport {
             + "\(HtmlEscape.text(c.target.description)) · started \(HtmlEscape.text(r.startedAt)) · ran "
             + "\(Format.fixed(r.durationSeconds, places: 1)) s · \(r.pushes.planned) pushes planned</p>\n"
         h += "<p class=\"verdict\">\(HtmlEscape.escape(v.text))</p>\n"
-        if let why = r.stopReason { h += "<p class=\"meta\">Stopped early: \(HtmlEscape.text(why))</p>\n" }
+        if let stop = SenderWording.stop(r) { h += "<p class=\"meta\">\(HtmlEscape.text(stop.label + ": " + stop.text))</p>\n" }
         let checks = SLOCheck.checks(r)
         if !checks.isEmpty {
             h += "<ul class=\"slo\">"
@@ -100,8 +100,9 @@ public struct HtmlReport {
         func kpi(_ label: String, _ value: String) -> String { "<div><dt>\(label)</dt><dd>\(HtmlEscape.escape(value))</dd></div>" }
         h += "<dl class=\"kpis\">"
         h += kpi("pushes/s", Format.fixed(r.throughput.pushesPerSecond, places: 1))
-        h += kpi("p50 response time", response.count > 0 ? Format.micros(response.p50) : "-")
-        h += kpi("p99 response time", response.count > 0 ? Format.micros(response.p99) : "-")
+        let latency = r.received == nil ? "response time" : "time in the simulator"
+        h += kpi("p50 \(latency)", response.count > 0 ? Format.micros(response.p50) : "-")
+        h += kpi("p99 \(latency)", response.count > 0 ? Format.micros(response.p99) : "-")
         h += kpi("delivered of planned", share)
         if let w = p.wouldNotDecode { h += kpi("would not decode on device", String(w.total)) }
         h += kpi("balanced", p.balanced ? "yes" : "NO")
