@@ -197,9 +197,7 @@ public enum ReplayRun {
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
         let sends = SendTallySource(pipeline, config, kinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)), pool: pool)
-        let overWorkers = config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""
-        log("apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), "
-            + "\(config.transport.connections) connection(s) x \(config.transport.streams) streams\(overWorkers), \(config.schedule.mode)")
+        log(startLine(config, target))
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
         let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: config.timelineIntervalSeconds) }
@@ -229,6 +227,13 @@ public enum ReplayRun {
                         priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) },
                         pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)),
                         sends: sends.tally.section)
+    }
+
+    /// `apnsbench: replaying STREAM (WORKLOAD) to TARGET, C connection(s) x S streams[ over W workers], MODE`.
+    private static func startLine(_ config: RunConfig, _ target: RunTarget) -> String {
+        let overWorkers = config.transport.workers > 1 ? " over \(config.transport.workers) workers" : ""
+        return "apnsbench: replaying \(config.workload.streamLabel) (\(config.workload.label)) to \(target.description), "
+            + "\(config.transport.connections) connection(s) x \(config.transport.streams) streams\(overWorkers), \(config.schedule.mode)"
     }
 
     /// One device feed per engine thread's recorder, when the embedded simulator models devices (device
