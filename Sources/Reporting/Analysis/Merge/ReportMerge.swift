@@ -21,6 +21,8 @@ public struct MergeRefusal: Error, CustomStringConvertible, Equatable {
 /// (the shards' peaks summed: an upper bound) and coalescing staleness percentiles (the shards' largest: an
 /// upper bound; the report keeps no staleness histogram).
 ///
+/// Senders' reports (`apnsbench simulate --report`) are merged as a fleet of senders (``mergeSenders(_:)``).
+///
 /// Refused, with every problem named: a report that is not a shard, shards of different runs or counts, a
 /// shard given twice or missing, configurations that differ in more than the shard, different recordings,
 /// or a report without encoded histograms.
@@ -36,6 +38,8 @@ public enum ReportMerge {
     }
 
     public static func merge(_ inputs: [Input]) throws -> RunReport {
+        try checkKinds(inputs)
+        if let first = inputs.first, isSender(first.report) { return try mergeSenders(inputs) }
         try check(inputs)
         let shards = inputs.sorted { $0.report.configuration.shard!.index < $1.report.configuration.shard!.index }
         let reports = shards.map(\.report)
@@ -79,6 +83,16 @@ public enum ReportMerge {
     }
 
     // MARK: Checks
+
+    /// Senders' reports merge with senders' reports only, run shards with run shards.
+    static func checkKinds(_ inputs: [Input]) throws {
+        guard !inputs.isEmpty else { throw MergeRefusal(problems: ["no reports given"]) }
+        let senders = inputs.filter { isSender($0.report) }
+        guard !senders.isEmpty, senders.count < inputs.count else { return }
+        let runs = inputs.filter { !isSender($0.report) }
+        throw MergeRefusal(problems: ["a sender's report (apnsbench simulate --report) merges only with senders' reports, a run's only with "
+            + "its shards: senders' \(senders.map(\.source).joined(separator: ", ")); runs' \(runs.map(\.source).joined(separator: ", "))"])
+    }
 
     static func check(_ inputs: [Input]) throws {
         var problems: [String] = []
