@@ -94,6 +94,15 @@ final class SenderMergeTests: XCTestCase {
         }
     }
 
+    func testASendersReportGivenTwiceIsRefused() {
+        let one = sender("one", received: a, device: (onTime: 15, late: 3))
+        var copy = one
+        copy.source = "reports/copy-of-one"
+        XCTAssertThrowsError(try ReportMerge.merge([one, copy])) { error in
+            XCTAssertEqual(String(describing: error), "cannot merge: reports/copy-of-one is the same sender's report as reports/one: it would be counted twice")
+        }
+    }
+
     func testSendersAgainstSimulatorsConfiguredApartAreRefusedNamingTheKey() {
         var two = sender("two", received: b, device: (onTime: 10, late: 8))
         two.report.configuration.liveActivityBudget = 12

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Refused, every problem named: a sender's report with a run's, simulators configured apart (any key of
 /// the configuration but the push type most requested and the path of the simulator's file), reports of
-/// different schemas, or a report without encoded histograms.
+/// different schemas, a report without encoded histograms, or one report given twice.
 extension ReportMerge {
     static func isSender(_ report: RunReport) -> Bool { report.received != nil }
 
@@ -32,6 +32,11 @@ extension ReportMerge {
         }
         for i in inputs where i.report.latency.histograms == nil {
             problems.append("\(i.source) has no encoded histograms (written by an older apnsbench): its latency cannot be merged exactly")
+        }
+        for (n, i) in inputs.enumerated() {
+            if let earlier = inputs[..<n].first(where: { $0.report == i.report }) {
+                problems.append("\(i.source) is the same sender's report as \(earlier.source): it would be counted twice")
+            }
         }
         if !problems.isEmpty { throw MergeRefusal(problems: problems) }
     }
