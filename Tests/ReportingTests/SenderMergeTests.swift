@@ -65,6 +65,12 @@ final class SenderMergeTests: XCTestCase {
         XCTAssertEqual(merged.pushes.delivered, 2 * one.pushes.delivered)
         XCTAssertEqual(merged.pushes.rejected["BadDeviceToken"], RunReport.Rejection(status: 400, count: 2 * one.pushes.rejected["BadDeviceToken"]!.count))
         XCTAssertEqual(merged.events.read, 2 * one.events.read)
+        XCTAssertEqual(merged.events.expectedPushes, 36)
+        XCTAssertEqual(merged.pushes.expectedPlanned, 36)
+        XCTAssertTrue(merged.pushes.balanced)
+        var checked = merged
+        checked.device = nil  // the fixtures' device sections hold outcomes only, no time to device
+        XCTAssertEqual(checked.violations(), [], "the merged report holds every invariant report --check verifies")
         XCTAssertEqual(merged.engine.sent, 2 * Fixtures.engine.sent)
         let single = try one.latency.histograms!.overall.decoded().responseTime
         let all = try merged.latency.histograms!.overall.decoded().responseTime

@@ -65,11 +65,12 @@ extension ReportMerge {
             configuration.workload.pushType = type
         }
         // Latency by push type is of one push type only: delivered pushes of several are not told apart.
+        let events = events(reports)
         let deliveredTypes = Set(received.requests.filter { $0.answer == "200" }.map(\.pushType))
         var merged = RunReport(
             generator: first.generator, startedAt: start.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)),
             durationSeconds: end.timeIntervalSince(start), configuration: configuration, environment: first.environment,
-            events: events(reports), pushes: pushes(reports),
+            events: events, pushes: pushes(reports, expected: events.expectedPushes),
             latency: try latency(reports, pushType: deliveredTypes.count == 1 ? deliveredTypes.first : nil),
             throughput: throughput(reports, offsets: offsets),
             timeline: try timeline(reports, offsets: offsets, interval: configuration.timelineIntervalSeconds),
@@ -87,7 +88,7 @@ extension ReportMerge {
         return merged
     }
 
-    /// Every sender's events (the requests it sent, by push type) added.
+    /// Every sender's events (the requests it sent, by push type) added, the pushes each says it planned too.
     static func events(_ reports: [RunReport]) -> RunReport.Events {
         var total = reports[0].events
         for r in reports.dropFirst() {
@@ -97,6 +98,7 @@ extension ReportMerge {
             total.producedPushes += e.producedPushes
             total.stateOnly += e.stateOnly
             total.invalid.merge(e.invalid, uniquingKeysWith: +)
+            total.expectedPushes = total.expectedPushes.flatMap { sum in e.expectedPushes.map { sum + $0 } }
         }
         return total
     }

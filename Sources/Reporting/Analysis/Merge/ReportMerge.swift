@@ -170,7 +170,8 @@ public enum ReportMerge {
 
     // MARK: Sums
 
-    static func pushes(_ reports: [RunReport]) -> RunReport.Pushes {
+    /// `expected`: the pushes the whole run plans (every shard's reading of the stream says it).
+    static func pushes(_ reports: [RunReport], expected: Int? = nil) -> RunReport.Pushes {
         var rejected: [String: RunReport.Rejection] = [:]
         var failed: [String: Int] = [:], notSent: [String: Int] = [:]
         var planned = 0, delivered = 0, timedOut = 0
@@ -183,7 +184,7 @@ public enum ReportMerge {
             failed.merge(p.failed, uniquingKeysWith: +)
             notSent.merge(p.notSent, uniquingKeysWith: +)
         }
-        let expected = reports[0].events.expectedPushes
+        let expected = expected ?? reports[0].events.expectedPushes
         var p = RunReport.Pushes(planned: planned, expectedPlanned: expected, delivered: delivered, rejected: rejected,
                                  failed: failed, timedOut: timedOut, notSent: notSent, balanced: false)
         // Every shard checks against the same model (equal configurations), so their counts add up.
