@@ -7,7 +7,7 @@ import Reporting
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Merge the reports of a sharded run (run --shard/--shards) into one report, exactly.",
+        abstract: "Merge the reports of a sharded run (run --shard/--shards), or of senders, into one report, exactly.",
         discussion: """
             Each DIR is a shard's report folder, its report.json, or a folder of shards. \(ReportFiles.help) The \
             --out folder is left out, so `apnsbench merge /reports/RUN --out /reports/RUN/merged` takes all shards \
@@ -26,6 +26,11 @@ struct MergeCommand: ParsableCommand {
             The merge is refused, with every problem named, when a shard is missing or given twice, when the \
             reports are of different runs (run id) or shard counts, when their configurations differ in more \
             than the shard, or when they replayed different recordings.
+
+            Senders' reports (apnsbench simulate --report: a fleet of senders, each against a simulator of its \
+            own) merge the same way, exactly, with their received section added (requests by push type, topic, \
+            priority and answer; provider tokens; connections); their simulators must be configured alike. A \
+            sender's report is never merged with a run's.
 
             Exit codes:
               0   merged
@@ -66,7 +71,8 @@ struct MergeCommand: ParsableCommand {
         }
         let written = try ReportWriter.write(merged, to: out)
         print(SummaryText.console(merged))
-        print("merged \(loaded.count) shards of run \(merged.runID ?? "?"): \(written.joined(separator: ", "))")
+        let what = merged.received != nil ? "senders' reports" : "shards of run \(merged.runID ?? "?")"
+        print("merged \(loaded.count) \(what): \(written.joined(separator: ", "))")
         // The run's SLO, judged here on the whole run (each shard left it to the merge).
         if SLOCheck.checks(merged).contains(where: { !$0.met }) { throw ExitCodes.sloMissed }
     }

@@ -21,6 +21,8 @@ public struct MergeRefusal: Error, CustomStringConvertible, Equatable {
 /// (the shards' peaks summed: an upper bound) and coalescing staleness percentiles (the shards' largest: an
 /// upper bound; the report keeps no staleness histogram).
 ///
+/// Senders' reports (`apnsbench simulate --report`) are merged as a fleet of senders (``mergeSenders(_:)``).
+///
 /// Refused, with every problem named: a report that is not a shard, shards of different runs or counts, a
 /// shard given twice or missing, configurations that differ in more than the shard, different recordings,
 /// or a report without encoded histograms.
@@ -36,6 +38,8 @@ public enum ReportMerge {
     }
 
     public static func merge(_ inputs: [Input]) throws -> RunReport {
+        try checkKinds(inputs)
+        if let first = inputs.first, isSender(first.report) { return try mergeSenders(inputs) }
         try check(inputs)
         let shards = inputs.sorted { $0.report.configuration.shard!.index < $1.report.configuration.shard!.index }
         let reports = shards.map(\.report)
@@ -79,6 +83,16 @@ public enum ReportMerge {
     }
 
     // MARK: Checks
+
+    /// Senders' reports merge with senders' reports only, run shards with run shards.
+    static func checkKinds(_ inputs: [Input]) throws {
+        guard !inputs.isEmpty else { throw MergeRefusal(problems: ["no reports given"]) }
+        let senders = inputs.filter { isSender($0.report) }
+        guard !senders.isEmpty, senders.count < inputs.count else { return }
+        let runs = inputs.filter { !isSender($0.report) }
+        throw MergeRefusal(problems: ["a sender's report (apnsbench simulate --report) merges only with senders' reports, a run's only with "
+            + "its shards: senders' \(senders.map(\.source).joined(separator: ", ")); runs' \(runs.map(\.source).joined(separator: ", "))"])
+    }
 
     static func check(_ inputs: [Input]) throws {
         var problems: [String] = []
@@ -156,7 +170,8 @@ public enum ReportMerge {
 
     // MARK: Sums
 
-    static func pushes(_ reports: [RunReport]) -> RunReport.Pushes {
+    /// `expected`: the pushes the whole run plans (every shard's reading of the stream says it).
+    static func pushes(_ reports: [RunReport], expected: Int? = nil) -> RunReport.Pushes {
         var rejected: [String: RunReport.Rejection] = [:]
         var failed: [String: Int] = [:], notSent: [String: Int] = [:]
         var planned = 0, delivered = 0, timedOut = 0
@@ -169,7 +184,7 @@ public enum ReportMerge {
             failed.merge(p.failed, uniquingKeysWith: +)
             notSent.merge(p.notSent, uniquingKeysWith: +)
         }
-        let expected = reports[0].events.expectedPushes
+        let expected = expected ?? reports[0].events.expectedPushes
         var p = RunReport.Pushes(planned: planned, expectedPlanned: expected, delivered: delivered, rejected: rejected,
                                  failed: failed, timedOut: timedOut, notSent: notSent, balanced: false)
         // Every shard checks against the same model (equal configurations), so their counts add up.
