@@ -40,7 +40,8 @@ final class ShippedExpressionMutationTests: XCTestCase {
             + "\(tally.unchanged) same meaning (an identity dropped, the same plan), "
             + "\(tally.silent.count) silent, \(tally.unnamed.count) errors not naming file:line:column"
         print(summary)
-        XCTAssertEqual(tally.variants, tally.errors + tally.documented + tally.unchanged + tally.silent.count + tally.unnamed.count, "every variant counted once")
+        XCTAssertEqual(tally.variants, tally.errors + tally.documented + tally.unchanged + tally.silent.count + tally.unnamed.count,
+                       "every variant counted once")
         XCTAssertTrue(tally.silent.isEmpty, "loaded and planned the same:\n" + tally.silent.joined(separator: "\n"))
         XCTAssertTrue(tally.unnamed.isEmpty, "refused without naming file:line:column:\n" + tally.unnamed.joined(separator: "\n"))
         XCTAssertGreaterThanOrEqual(tally.files, 2, "the takeout recipe and order-changes written with expressions")
