@@ -12,7 +12,8 @@ import Yams
 /// replaced by `1 +` is refused with the expression parser's message quoting `"1 +"`.
 ///
 /// Each variant, written into the recipe at the expression's place, must be either
-/// - an error naming the file, the expression's line (`recipe.yaml:LINE:`) and its column (`column N`), or
+/// - an error naming the file, the expression's line (`recipe.yaml:LINE:`) and a column of the variant's text
+///   (`column N`, N from 1 to its length + 1), or
 /// - a documented behaviour: it loads (it type-checks, so it means what it says, docs/recipes.md "Expressions")
 ///   and its plan over the recording its profile replays (`plan --out` lines, tokens shown, byte for byte) differs
 ///   from the original recipe's: the change shows in what is planned.
@@ -175,6 +176,12 @@ enum ExpressionMutations {
         return try Data(contentsOf: URL(fileURLWithPath: out))
     }
 
+    /// The column an error names (`column N`), nil when it names none.
+    static func column(in message: String) -> Int? {
+        guard let range = message.range(of: "column [0-9]+", options: .regularExpression) else { return nil }
+        return Int(message[range].dropFirst("column ".count))
+    }
+
     static func mutateEveryExpression(of file: URL, profiles: [String: URL], scratch: URL, into tally: inout Tally) throws {
         let text = try String(contentsOf: file, encoding: .utf8)
         let places = try places(in: file, text)
@@ -192,7 +199,7 @@ enum ExpressionMutations {
                 switch load(file, writing: variant.text, at: place, in: text) {
                 case .failure(let error):
                     let message = "\(error)"
-                    if message.contains("\(file.path):\(place.line): "), message.range(of: "column [0-9]+", options: .regularExpression) != nil {
+                    if message.contains("\(file.path):\(place.line): "), let column = column(in: message), (1 ... variant.text.count + 1).contains(column) {
                         tally.errors += 1
                     } else {
                         tally.unnamed.append("\(label): \(message)")
