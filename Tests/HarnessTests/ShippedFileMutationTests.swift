@@ -1,4 +1,5 @@
 import APNsCore
+import APNsSimulator
 import Foundation
 @testable import Harness
 import Replay
@@ -6,23 +7,27 @@ import TestSupport
 import XCTest
 import Yams
 
-/// Every key of every shipped profile and recipe (profiles/*.yaml, profiles/recipes, profiles/examples),
-/// changed one way at a time: removed, duplicated, emptied, given a value of the wrong kind, misspelled by
-/// one letter. Each variant must be refused with an error naming the file and the key, load to the same
-/// meaning, or load with a behaviour the docs state (``ShippedFileMutations/documented``, each with the
-/// docs' sentence). A variant that loads silently with another meaning fails the test. Loaded in process as
-/// `run` checks a profile before anything starts (``ReplayRun/configuration(_:)``), nothing run.
+/// Every key of every shipped profile, recipe and simulator configuration (profiles/*.yaml, profiles/recipes,
+/// profiles/examples, profiles/ci-simulator.yaml) and of the APNs model file docs/tuning.md shows (its YAML block
+/// that starts with `# NAME.yaml` and holds `simulator:`), changed one way at a time: removed, duplicated, emptied,
+/// given a value of the wrong kind, misspelled by one letter. Each variant must be refused with an error naming
+/// the file and the key, load to the same meaning, or load with a behaviour the docs state
+/// (``ShippedFileMutations/documented``, each with the docs' sentence). A variant that loads silently with another
+/// meaning fails the test. Loaded in process as `run` checks a profile before anything starts
+/// (``ReplayRun/configuration(_:)``; a model file as `--apns-model` over profiles/order-changes.yaml), and a
+/// simulator configuration as `simulate --config` reads it (``SimulatorConfigFile``), nothing run.
 final class ShippedFileMutationTests: XCTestCase {
     func testEveryVariantOfEveryShippedKeyIsRefusedNamingItOrDocumented() throws {
         let scratch = try ScratchFolder.make("mutants", removedBy: addTeardownBlock)
         let root = scratch.appendingPathComponent("profiles")
         try FileManager.default.copyItem(at: RepoFiles.root.appendingPathComponent("profiles"), to: root)
-        let files = try ShippedFileMutations.yamlFiles(under: root)
-        XCTAssertGreaterThanOrEqual(files.count, 20, "the shipped profiles and recipes: \(files)")
+        let files = try ShippedFileMutations.yamlFiles(under: root) + [try ShippedFileMutations.tuningModelFile(in: scratch)]
+        XCTAssertGreaterThanOrEqual(files.count, 24, "the shipped profiles, recipes, simulator configuration and model file: \(files)")
         var tally = ShippedFileMutations.Tally()
         for file in files {
             try ShippedFileMutations.mutateEveryKey(of: file, root: root, into: &tally)
         }
+        XCTAssertEqual(Set(tally.kinds), Set(ShippedFileMutations.Kind.allCases), "every kind of shipped file walked")
         let summary = "mutation test: \(tally.files) files, \(tally.keys) keys, \(tally.variants) variants: \(tally.errors) errors naming file and key, "
             + "\(tally.unchanged) same meaning, \(tally.documented) documented behaviours, \(tally.silent.count) silent, \(tally.unnamed.count) "
             + "errors not naming the key"
@@ -43,7 +48,27 @@ enum ShippedFileMutations {
 
     struct Unloadable: Error, CustomStringConvertible { let description: String }
 
+    /// What a shipped YAML file is, told by its top-level keys: a recipe has `events:`, a profile `name:`, an APNs
+    /// model file `simulator:` (and `source:`) only; anything else is a simulator configuration.
+    enum Kind: CaseIterable {
+        case recipe, profile, modelFile, simulatorConfig
+
+        init(_ tree: Node) {
+            let keys = tree.mapping?.keys.compactMap(\.string) ?? []
+            if keys.contains("events") {
+                self = .recipe
+            } else if keys.contains("name") {
+                self = .profile
+            } else if keys.contains("simulator"), keys.allSatisfy(APNsModelFile.keys.contains) {
+                self = .modelFile
+            } else {
+                self = .simulatorConfig
+            }
+        }
+    }
+
     struct Tally {
+        var kinds: [Kind] = []
         var files = 0, keys = 0, variants = 0, errors = 0, unchanged = 0, documented = 0
         var silent: [String] = []
         var unnamed: [String] = []
@@ -55,6 +80,20 @@ enum ShippedFileMutations {
         let key: String
         let variant: Variant
         let sentence: String
+    }
+
+    /// docs/tuning.md's model file, written into `scratch` under the name its first line gives.
+    static func tuningModelFile(in scratch: URL) throws -> URL {
+        let doc = try String(contentsOf: RepoFiles.root.appendingPathComponent("docs/tuning.md"), encoding: .utf8)
+        let blocks = doc.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let models = blocks.filter { $0.hasPrefix("# ") && $0.contains("\nsimulator:") }
+        guard models.count == 1, let name = models[0].split(separator: "\n").first?.dropFirst(2), name.hasSuffix(".yaml") else {
+            throw Unloadable(description: "docs/tuning.md shows \(models.count) model files (a YAML block starting '# NAME.yaml' with simulator:), not 1")
+        }
+        let file = scratch.appendingPathComponent("docs").appendingPathComponent(String(name))
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try models[0].write(to: file, atomically: true, encoding: .utf8)
+        return file
     }
 
     static func yamlFiles(under root: URL) throws -> [URL] {
@@ -142,20 +181,34 @@ enum ShippedFileMutations {
         }
     }
 
-    /// What `file` (its text `yaml`) loads as (its meaning, as text), or the error it is refused with. A recipe
-    /// is read from the text; a profile from the file, as `run` reads it.
-    static func load(_ file: URL, _ yaml: String, isRecipe: Bool) -> Result<String, Error> {
+    /// What `file` (its text `yaml`, a `kind`) loads as (its meaning, as text), or the error it is refused with. A
+    /// recipe and a simulator configuration are read from the text; a profile and a model file from the file, as
+    /// `run` reads them.
+    static func load(_ file: URL, _ yaml: String, _ kind: Kind, root: URL) -> Result<String, Error> {
         do {
-            if isRecipe {
+            switch kind {
+            case .recipe:
                 let recipe = try RecipeLoader.load(yaml: yaml, file: file.path)
                 var text = ""
                 dump(recipe, to: &text, maxDepth: 12)
                 return .success(text)
+            case .simulatorConfig:
+                var configuration = SimulatorConfiguration()
+                try SimulatorConfigFile.apply(yaml: yaml, file: file.path, to: &configuration)
+                var text = ""
+                dump(configuration, to: &text, maxDepth: 12)
+                return .success(text)
+            case .profile, .modelFile:
+                var request = RunRequest(profilePath: kind == .profile ? file.path : root.appendingPathComponent("order-changes.yaml").path)
+                if kind == .modelFile { request.overrides.apnsModel = file.path }
+                let config = try ReplayRun.configuration(request)
+                _ = try Workloads.recipes(for: config)
+                // Keys sorted: two equal dictionaries may list their keys in different orders.
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                let json = try encoder.encode(config) + encoder.encode(config.simulator.modelFileSettings)
+                return .success(String(decoding: json, as: UTF8.self))
             }
-            let config = try ReplayRun.configuration(RunRequest(profilePath: file.path))
-            _ = try Workloads.recipes(for: config)
-            let json = try JSONEncoder().encode(config)
-            return .success(String(decoding: json, as: UTF8.self))
         } catch {
             return .failure(error)
         }
@@ -165,27 +218,28 @@ enum ShippedFileMutations {
         let original = try String(contentsOf: file, encoding: .utf8)
         defer { try? original.write(to: file, atomically: true, encoding: .utf8) }
         guard let tree = try Yams.compose(yaml: original) else { return }
-        let isRecipe = tree["events"] != nil
-        // A simulator configuration (`simulate --config`) is neither a profile nor a recipe.
-        guard isRecipe || tree["name"] != nil else { return }
+        let kind = Kind(tree)
+        let fromFile = kind == .profile || kind == .modelFile
         // The file as the emitter writes it back: the baseline every variant is compared with.
         let written = try Yams.serialize(node: tree)
-        if !isRecipe { try written.write(to: file, atomically: true, encoding: .utf8) }
+        if fromFile { try written.write(to: file, atomically: true, encoding: .utf8) }
         let baseline: String
-        switch load(file, written, isRecipe: isRecipe) {
+        switch load(file, written, kind, root: root) {
         case .success(let meaning): baseline = meaning
         case .failure(let error): throw Unloadable(description: "\(file.path) does not load once written back by the YAML emitter: \(error)")
         }
         let name = file.path.replacingOccurrences(of: root.deletingLastPathComponent().path + "/", with: "")
         tally.files += 1
-        for place in places(tree) {
+        tally.kinds.append(kind)
+        // A simulator configuration is what a profile's `simulator:` section holds.
+        for place in places(tree, parent: kind == .simulatorConfig ? "simulator" : "") {
             tally.keys += 1
             for variant in Variant.allCases {
                 tally.variants += 1
                 let yaml = try Yams.serialize(node: mutated(tree, place, variant))
-                if !isRecipe { try yaml.write(to: file, atomically: true, encoding: .utf8) }
+                if fromFile { try yaml.write(to: file, atomically: true, encoding: .utf8) }
                 let label = "\(name): \(place.path): \(variant.rawValue)"
-                switch load(file, yaml, isRecipe: isRecipe) {
+                switch load(file, yaml, kind, root: root) {
                 case .failure(let error):
                     let text = "\(error)"
                     let keys = [place.key, misspelled(place.key)] + place.path.split(whereSeparator: { ".[]".contains($0) }).map(String.init)
