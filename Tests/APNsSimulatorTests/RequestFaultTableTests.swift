@@ -5,11 +5,15 @@ import XCTest
 /// The request faults as one table: every fault is a configuration key, counts in the sum check, makes the
 /// dice roll and is drawn in its share.
 final class RequestFaultTableTests: XCTestCase {
-    func testTheSharesLieEndToEndInTheTablesOrder() {
+    func testTheSharesLieEndToEndInTheDicesOrder() {
+        XCTAssertEqual(Set(RequestFault.diceOrder), Set(RequestFault.allCases), "every fault is on the dice")
+        XCTAssertEqual(RequestFault.diceOrder.count, RequestFault.allCases.count, "each once")
+        XCTAssertEqual(RequestFault.diceOrder, [.connectionReset, .stall, .internalServerError, .serviceUnavailable, .tooManyRequests, .shutdown],
+                       "the order seeded runs have always drawn in")
         var shares = RequestFaultShares()
         for fault in RequestFault.allCases { shares[fault] = 0.1 }
-        for fault in RequestFault.allCases {
-            XCTAssertEqual(shares.fault(at: 0.1 * Double(fault.rawValue) + 0.05), fault)
+        for (place, fault) in RequestFault.diceOrder.enumerated() {
+            XCTAssertEqual(shares.fault(at: 0.1 * Double(place) + 0.05), fault)
         }
         XCTAssertNil(shares.fault(at: 0.65), "past the last share no fault is drawn")
         XCTAssertEqual(shares.total, 0.6, accuracy: 1e-12)

@@ -36,8 +36,10 @@ struct FixtureCommands {
         try "simulator:\n  faults: { round_trip_ms: 5 }\n".write(toFile: path("apns/model.yaml"), atomically: true, encoding: .utf8)
         try "faults: { round_trip_ms: 5 }\n".write(toFile: path("sim/sim.yaml"), atomically: true, encoding: .utf8)
         let profile = path("p/leave-requests.yaml"), recording = path("p/streams/leave-requests.ndjson")
+        // Only its report is needed: a run that missed its SLO on a busy host (exit 99) wrote it too.
         let made = try apnsbench(["run", profile, "--quiet", "--out", path("base")])
-        XCTAssertEqual(made.status, 0, made.output)
+        XCTAssertTrue(made.status == 0 || made.status == 99, "exit \(made.status): \(made.output)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("base/report.json")), made.output)
         for copy in ["new", "s0"] { try FileManager.default.copyItem(atPath: path("base"), toPath: path(copy)) }
         let key = ["--key-path", path("key/AuthKey_ABCDEFGHIJ.p8"), "--key-id", "ABCDEFGHIJ", "--team-id", "ABCDEFGHIJ"]
         let runFiles: [(what: String, path: String)] = [("the profile", profile), ("the recording", recording),

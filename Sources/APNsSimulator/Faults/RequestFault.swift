@@ -1,10 +1,14 @@
-/// The faults a valid request can draw, one row each: its configuration key, its help and, by its place in
-/// `allCases`, where it sits on the dice. The sum check, whether the dice roll at all, the roll itself, the
-/// configuration's rows and `model fit`'s writer all read this table, so a fault added here is configurable,
-/// checked and rolled.
+/// The faults a valid request can draw, one row each: its configuration key, its help and its place on the
+/// dice. The sum check, whether the dice roll at all, the roll itself, the configuration's rows and
+/// `model fit`'s writer all read this table, so a fault added here is configurable, checked and rolled.
 public enum RequestFault: Int, CaseIterable, Sendable, Hashable {
-    // The order is the dice's: changing it changes which fault a seeded run draws.
-    case connectionReset, stall, internalServerError, serviceUnavailable, tooManyRequests, shutdown
+    // In the order the configuration lists them (`simulate --help`, docs/simulator.md).
+    case internalServerError, serviceUnavailable, tooManyRequests, shutdown, connectionReset, stall
+
+    /// The order the dice lay the shares end to end in: changing it changes which fault a seeded run draws.
+    /// Every case, once (`RequestFaultTableTests`).
+    public static let diceOrder: [RequestFault] = [.connectionReset, .stall, .internalServerError, .serviceUnavailable,
+                                                   .tooManyRequests, .shutdown]
 
     /// The configuration key of its share.
     public var key: String {
@@ -44,12 +48,12 @@ public struct RequestFaultShares: Sendable, Equatable {
     /// The shares added up: at most 1 in a valid configuration.
     public var total: Double { shares.reduce(0, +) }
 
-    /// The fault a roll in `0..<1` lands on: the shares laid end to end in the table's order; nil past
-    /// the last one.
+    /// The fault a roll in `0..<1` lands on: the shares laid end to end in the dice's order; nil past the
+    /// last one.
     @inline(__always)
     public func fault(at roll: Double) -> RequestFault? {
         var edge = 0.0
-        for fault in RequestFault.allCases {
+        for fault in RequestFault.diceOrder {
             edge += shares[fault.rawValue]
             if roll < edge { return fault }
         }
