@@ -29,8 +29,10 @@ enum ExitCodes {
           1   bad input or setup failure, with the cause named (a report that breaks an invariant: each violation)
           3   run stopped at a bad stream line (bad_lines: stop); the report was written (plan: the walk stopped there)
           64  usage: a flag or argument the command line parser refuses
-          6   merge refused: shards missing, repeated, or of different runs, configurations or recordings
-          99  the run completed and its report was written, but its SLO was missed (one ✗ line per rule missed)
+          6   merge refused: shards missing, repeated, or of different runs, configurations or recordings; senders'
+              reports mixed with a run's shards, given twice, or from simulators configured apart
+          99  the run completed and its report was written, but its SLO was missed (one ✗ line per rule missed);
+              sweep: no knee, or a knee under --peak's required headroom
           130 run stopped by SIGINT (143: by SIGTERM); in-flight pushes were drained and the report was written
         """
 
