@@ -52,9 +52,9 @@ final class RecipeRuleOptionsTests: XCTestCase {
             expiration_seconds: 60
             """)
         // Set 0 is the profile's own; the rule's two sets follow.
-        XCTAssertEqual(r.headerVariants, [HeaderOverride(),
-                                          HeaderOverride(pushType: .alert, expirationSeconds: 60, collapseID: "urgent-notes"),
-                                          HeaderOverride(pushType: .alert, expirationSeconds: 60, collapseID: "notes")])
+        XCTAssertEqual(r.pushKinds, [HeaderConstants(),
+                                     HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.expiration: 60, APNsHeaders.collapseID: "urgent-notes"]),
+                                     HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.expiration: 60, APNsHeaders.collapseID: "notes"])])
         let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"high"}"#
         XCTAssertEqual(try plan(r, line).kind, 1)
         XCTAssertEqual(try plan(r, line.replacingOccurrences(of: "high", with: "low")).kind, 2)

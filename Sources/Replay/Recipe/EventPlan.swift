@@ -29,7 +29,7 @@ struct EventPlan {
         var next = 0
         var priority: Priority
         var liveEvent: String
-        /// Its pushes' header set (an index into ``Recipe/headerVariants``).
+        /// Its pushes' header set (an index into ``Recipe/pushKinds``).
         var headerSet: Int32
         /// The rule's `apns-expiration` read for this event (seconds after the run's start); -1: none.
         var expirationSeconds = -1
