@@ -55,7 +55,7 @@ final class RecipeHeaderValueTests: XCTestCase {
                                           statuses: [#""status":"moving","ttl":600"#, #""status":"near","ttl":0"#, #""status":"delivered""#])
         XCTAssertEqual(ledger.sent.map(\.collapseID), ["delivery-d1-moving-42", "delivery-d1-near-42", "delivery-d1-delivered-42"])
         XCTAssertEqual(ledger.sent.map(\.expirationSeconds), [600, 0, -1], "an absent ttl sends no apns-expiration")
-        guard case let .fixed(set) = recipe.events[1].pushes[0].header else { return XCTFail("one header set") }
+        guard case let .fixed(set) = recipe.events[1].pushes[0].kind else { return XCTFail("one push kind") }
         let own = recipe.pushKinds[Int(set)]
         XCTAssertEqual(own.perPush, HeaderSlots([APNsHeaders.collapseID, APNsHeaders.expiration]))
         XCTAssertNil(own[APNsHeaders.collapseID])

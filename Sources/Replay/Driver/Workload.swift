@@ -23,7 +23,7 @@ public enum Workloads {
     }
 
     /// The first ``OutgoingPush/kind`` of each part: a part's pushes carry its first kind plus the index of their
-    /// rule's header set (``Recipe/pushKinds``).
+    /// rule's push kind (``Recipe/pushKinds``).
     public static func firstKinds(_ recipes: [Recipe]) -> [Int32] {
         var next: Int32 = 0
         return recipes.map { r in

@@ -3,7 +3,7 @@ import Foundation
 import YAMLReading
 
 /// A push rule's headers (``APNsHeaders/all``: `push_type`, `topic`, `expiration_seconds`, and each text header
-/// a push may carry itself, by its row): the header sets built before the run, and the values each push carries itself.
+/// a push may carry itself, by its row): the push kinds' constants, built before the run, and the values each push carries itself.
 extension Builder {
     /// One header's value for one key of a table: the header's row and the value.
     typealias HeaderSetter = (row: APNsHeader, value: RecipeValue)
@@ -12,7 +12,7 @@ extension Builder {
     typealias HeaderTables = (from: Recipe.Source, entry: Entry, tables: [String: [HeaderSetter]], defaults: [HeaderSetter])
 
     /// The push's headers: push type and topic fixed; expiration and the text headers fixed (where their rows take a
-    /// recipe constant), mapped from one field's value through a table (one header set each, built before the run),
+    /// recipe constant), mapped from one field's value through a table (one push kind each, built before the run),
     /// or read from each event: a field's value, an expression, or for a text header a format over fields
     /// (`order-{{order_id}}`), carried by each push; or made for each push (`per_push`) where the row takes it.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
@@ -55,7 +55,7 @@ extension Builder {
                 }
             }
         }
-        guard let mapped else { return rule.header = .fixed(index(of: base)) }
+        guard let mapped else { return rule.kind = .fixed(index(of: base)) }
         var other = base
         apply(&other, mapped.defaults)
         var table: [String: Int32] = [:]
@@ -64,7 +64,7 @@ extension Builder {
             apply(&v, items)
             table[key] = index(of: v)
         }
-        rule.header = .mapped(from: mapped.from, table: table, otherwise: index(of: other))
+        rule.kind = .mapped(from: mapped.from, table: table, otherwise: index(of: other))
     }
 
     /// A text header's value: made per push (`per_push`), a format over fields or a field read per event (carried
@@ -120,7 +120,7 @@ extension Builder {
         rule.expirationAt = true
     }
 
-    /// `{from: FIELD, map: {VALUE: …}, default: …}`: a header set per value, added to the push's other mapped header.
+    /// `{from: FIELD, map: {VALUE: …}, default: …}`: a push kind per value, added to the push's other mapped header.
     private mutating func headerTable(_ entry: Entry, _ row: APNsHeader, event: Recipe.EventRule, into mapped: HeaderTables?) throws -> HeaderTables {
         let mm = try reader.map(entry)
         let from = mm["from"]!, table = mm["map"]!
