@@ -61,6 +61,20 @@ final class RecipeRuleOptionsTests: XCTestCase {
         XCTAssertEqual(try plan(r, line.replacingOccurrences(of: #","urgency":"high""#, with: "")).kind, 2)
     }
 
+    func testARulesPushTypeAndTopicAreCheckedByTheirRows() throws {
+        XCTAssertEqual(try recipe("push_type: alert\ntopic: com.example.notes").pushKinds.last,
+                       HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "com.example.notes"]))
+        XCTAssertThrowsError(try recipe("push_type: alrt")) { error in
+            XCTAssertEqual("\(error)", "\(dir.appendingPathComponent("r.yaml").path):14: 'events.note.push.push_type' must be one of "
+                + "alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls, found 'alrt'")
+        }
+        let long = String(repeating: "t", count: 256)
+        XCTAssertThrowsError(try recipe("topic: \(long)")) { error in
+            XCTAssertEqual("\(error)", "\(dir.appendingPathComponent("r.yaml").path):14: "
+                + "'events.note.push.topic' must be text of at most 255 bytes (APNs' limit), found 256 bytes")
+        }
+    }
+
     func testAMappedPriorityFallsBackToItsDefaultThenTheProfiles() throws {
         let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"high"}"#
         let mapped = try recipe("priority: {from: urgency, map: {high: 10}, default: 1}")

@@ -11,21 +11,21 @@ extension Builder {
     /// the headers set for a value no table names.
     typealias HeaderTables = (from: Recipe.Source, entry: Entry, tables: [String: [HeaderSetter]], defaults: [HeaderSetter])
 
-    /// The push's headers: push type and topic fixed; expiration and the text headers fixed (where their rows take a
+    /// The push's headers: the rows carried by kind (``kindRows``: push type, topic) fixed; expiration and the text headers fixed (where their rows take a
     /// recipe constant), mapped from one field's value through a table (one push kind each, built before the run),
     /// or read from each event: a field's value, an expression, or for a text header a format over fields
     /// (`order-{{order_id}}`), carried by each push; or made for each push (`per_push`) where the row takes it.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         var base = HeaderConstants()
         var mapped: HeaderTables?
-        if let t = m["push_type"] {
-            let text = try reader.text(t)
-            guard let p = PushType(rawValue: text) else {
-                throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+        for row in Self.kindRows {
+            guard let entry = m[row.key] else { continue }
+            let text = try reader.text(entry)
+            if let why = row.value.refusal(constant: .text(text)) {
+                throw fail(entry, "\(why), found \(text.utf8.count > 64 ? "\(text.utf8.count) bytes" : "'\(text)'")")
             }
-            base[APNsHeaders.pushType] = .text(p.rawValue)
+            base[row] = .text(text)
         }
-        if let t = m["topic"] { base[APNsHeaders.topic] = .text(try reader.text(t)) }
         let expiration = APNsHeaders.expiration
         if let entry = m[expiration.key] {
             if case .scalar = entry.node, entry.node.int != nil, case let .seconds(range) = expiration.value {
@@ -102,6 +102,9 @@ extension Builder {
         rule.texts.append(Recipe.OwnText(slot: row.slot!, header: row, value: made))
         base.perPush.insert(row)
     }
+
+    /// The rows carried by kind that a push rule sets, each to a constant its row's checks take.
+    static let kindRows = APNsHeaders.all.filter { $0.carrier == .kind && $0.sources.contains(.recipeConstant) }
 
     /// Whether a text row takes a recipe constant (`collapse_id: "'orders'"`, or a table of them).
     static func takesConstantText(_ row: APNsHeader) -> Bool {
