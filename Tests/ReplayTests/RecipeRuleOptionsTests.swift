@@ -75,6 +75,28 @@ final class RecipeRuleOptionsTests: XCTestCase {
         }
     }
 
+    func testAPushTypeMappedFromAFieldPicksAKindWithItsOwnTopic() throws {
+        let r = try recipe("push_type: {from: urgency, map: {call: voip}, default: alert}")
+        XCTAssertEqual(r.pushKinds, [HeaderConstants(), HeaderConstants([APNsHeaders.pushType: "voip"]),
+                                     HeaderConstants([APNsHeaders.pushType: "alert"])])
+        let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"call"}"#
+        XCTAssertEqual(try plan(r, line).kind, 1)
+        XCTAssertEqual(try plan(r, line.replacingOccurrences(of: "call", with: "later")).kind, 2)
+        let config = RunConfig(name: "options", profilePath: "p.yaml",
+                               workload: RunConfig.Workload(name: "options", stream: "s.ndjson", recipe: "r.yaml", bundleID: "com.example.app"))
+        XCTAssertEqual(config.pushKinds([r.pushKinds]).map(\.topic), [config.topic, "com.example.app.voip", "com.example.app"],
+                       "a kind's push type brings its topic")
+        let path = dir.appendingPathComponent("r.yaml").path
+        XCTAssertThrowsError(try recipe("push_type: {from: urgency, map: {call: phone}}")) { error in
+            XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.push_type.map.call' must be one of "
+                + "alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls")
+        }
+        XCTAssertThrowsError(try recipe("topic: {from: urgency}")) { error in
+            XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.topic' is the same for every push of a kind: a constant, or a table "
+                + "{from: FIELD, map: {VALUE: …}, default: …}")
+        }
+    }
+
     func testAMappedPriorityFallsBackToItsDefaultThenTheProfiles() throws {
         let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"high"}"#
         let mapped = try recipe("priority: {from: urgency, map: {high: 10}, default: 1}")

@@ -11,15 +11,24 @@ extension Builder {
     /// the headers set for a value no table names.
     typealias HeaderTables = (from: Recipe.Source, entry: Entry, tables: [String: [HeaderSetter]], defaults: [HeaderSetter])
 
-    /// The push's headers: the rows carried by kind (``kindRows``: push type, topic) fixed; expiration and the text headers fixed (where their rows take a
-    /// recipe constant), mapped from one field's value through a table (one push kind each, built before the run),
-    /// or read from each event: a field's value, an expression, or for a text header a format over fields
-    /// (`order-{{order_id}}`), carried by each push; or made for each push (`per_push`) where the row takes it.
+    /// The push's headers: the rows carried by kind (``kindRows``: push type, topic) fixed or mapped from one field's
+    /// value; expiration and the text headers fixed (where their rows take a recipe constant), mapped from one
+    /// field's value through a table (one push kind each, built before the run), or read from each event: a field's
+    /// value, an expression, or for a text header a format over fields (`order-{{order_id}}`), carried by each push;
+    /// or made for each push (`per_push`) where the row takes it.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         var base = HeaderConstants()
         var mapped: HeaderTables?
         for row in Self.kindRows {
             guard let entry = m[row.key] else { continue }
+            guard case .scalar = entry.node else {
+                try reader.check(try reader.map(entry), RecipeForms.headerValue, at: entry)
+                guard try reader.map(entry)["map"] != nil else {
+                    throw fail(entry, "is the same for every push of a kind: a constant, or a table {from: FIELD, map: {VALUE: …}, default: …}")
+                }
+                mapped = try headerTable(entry, row, event: event, into: mapped)
+                continue
+            }
             let text = try reader.text(entry)
             if let why = row.value.refusal(constant: .text(text)) {
                 throw fail(entry, "\(why), found \(text.utf8.count > 64 ? "\(text.utf8.count) bytes" : "'\(text)'")")
@@ -48,11 +57,8 @@ extension Builder {
         }
         func apply(_ v: inout HeaderConstants, _ items: [HeaderSetter]) {
             for (row, value) in items {
-                if case .seconds = row.value {
-                    if case let .int(n) = value { v[row] = .number(n) }
-                } else {
-                    v[row] = value.text.map(HeaderConstant.text)
-                }
+                if case .seconds = row.value, Self.rowConstant(row, value) == nil { continue }
+                v[row] = Self.rowConstant(row, value)
             }
         }
         guard let mapped else { return rule.kind = .fixed(index(of: base)) }
@@ -132,9 +138,21 @@ extension Builder {
         if mapped != nil, try reader.text(from) != (try reader.text(out.entry)) {
             throw fail(from, "must map from the same field as the push's other mapped headers ('\(try reader.text(out.entry))')")
         }
-        for t in try reader.map(table).entries { out.tables[t.key, default: []].append((row, try constant(t))) }
-        if let d = mm["default"] { out.defaults.append((row, try constant(d))) }
+        func checked(_ e: Entry) throws -> RecipeValue {
+            let value = try constant(e)
+            if let c = Self.rowConstant(row, value), let why = row.value.refusal(constant: c) { throw fail(e, why) }
+            return value
+        }
+        for t in try reader.map(table).entries { out.tables[t.key, default: []].append((row, try checked(t))) }
+        if let d = mm["default"] { out.defaults.append((row, try checked(d))) }
         return out
+    }
+
+    /// A table's value as the row's constant: a number for a seconds row, text for the others; nil: none.
+    static func rowConstant(_ row: APNsHeader, _ value: RecipeValue) -> HeaderConstant? {
+        guard case .seconds = row.value else { return value.text.map(HeaderConstant.text) }
+        if case let .int(n) = value { return .number(n) }
+        return nil
     }
 
 
