@@ -91,6 +91,9 @@ final class RecipeRuleOptionsTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.push_type.map.call' must be one of "
                 + "alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls")
         }
+        XCTAssertThrowsError(try recipe("expiration_seconds: {from: urgency, map: {later: 31536001}, default: 60}")) { error in
+            XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.expiration_seconds.map.later' must be a number of seconds from 0 to 31536000")
+        }
         XCTAssertThrowsError(try recipe("topic: {from: urgency}")) { error in
             XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.topic' is the same for every push of a kind: a constant, or a table "
                 + "{from: FIELD, map: {VALUE: …}, default: …}")
