@@ -13,7 +13,7 @@ struct RunInputs {
     /// The run's push kinds, by ``OutgoingPush/kind``: each part's recipe constants over the run's, resolved
     /// here once for the engine, the send tally, the device feeds and the report.
     let kinds: [PushKind]
-    /// The device-contract check of each push kind (a part's, for each header constants of its rules), from the
+    /// The device-contract check of each push kind (its part's, where the kind sends the part's push type), from the
     /// ActivityKit model the part names; nil where it names none.
     let contractChecks: [PayloadCheck?]
     /// The push type each push kind (as ``contractChecks``) sends: the Live Activity budget counts the Live
