@@ -148,7 +148,7 @@ public enum ReplayRun {
         var device: RunReport.Device?
         var priorityOverride: RunReport.PriorityOverrideCount?
         /// The run's push kinds, by ``OutgoingPush/kind``.
-        var pushKinds: [ResolvedPushKind] = []
+        var pushKinds: [PushKind] = []
         var sends: RunReport.Sends?
 
         /// The run's report, whole.
@@ -190,13 +190,13 @@ public enum ReplayRun {
         let engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                          startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970),
                                          broadcastChannels: broadcast?.channels.idsByIndex ?? [], progressInterval: 0.5,
-                                         headerOverrides: inputs.recipes.map(\.headerVariants))
+                                         kinds: inputs.kinds)
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
-        let sends = SendTallySource(pipeline, config, kinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)), pool: pool)
+        let sends = SendTallySource(pipeline, config, kinds: inputs.kinds, pool: pool)
         log(startLine(config, target))
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
@@ -225,7 +225,7 @@ public enum ReplayRun {
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
                         device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
                         priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) },
-                        pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)),
+                        pushKinds: inputs.kinds,
                         sends: sends.tally.section)
     }
 
@@ -241,9 +241,9 @@ public enum ReplayRun {
     private static func deviceFeeds(_ config: RunConfig, inputs: RunInputs, target: RunTarget, workerRecorders: [RunRecorder],
                                     start: UInt64) -> (feeds: [DeviceFeed], parameters: DeviceModelParameters)? {
         guard let parameters = target.simulator?.configuration.device, config.deliveryMode != .broadcast else { return nil }
-        let kinds = config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)).map { k in
-            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.collapseID,
-                            expirationSeconds: k.expirationSeconds)
+        let kinds = inputs.kinds.map { k in
+            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.headers.text(APNsHeaders.collapseID),
+                            expirationSeconds: k.headers.number(APNsHeaders.expiration))
         }
         let feeds = workerRecorders.map { r in
             let feed = DeviceFeed(kinds: kinds, startNanos: start)

@@ -28,9 +28,10 @@ public struct Recipe: Sendable {
     /// recording needs before the run).
     var subscriptions: [(event: Int, field: Int)] = []
 
-    /// The push rules' distinct header sets (push type, topic, expiration, collapse id), in order; a push's
-    /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.
-    public var headerVariants: [HeaderOverride]
+    /// The push rules' distinct header constants (push type, topic, expiration, collapse id: each row's value set
+    /// by a rule), in order; a push's ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's
+    /// constants here. The run's are laid under them once (``RunConfig/pushKinds(_:)``).
+    public var pushKinds: [HeaderConstants]
 
     struct EntityType: Sendable {
         var name: String
@@ -124,12 +125,12 @@ public struct Recipe: Sendable {
         var liveActivityEvent: Source?
         var remember: [(field: Int, source: Source)] = []
         var removeRecipientAfterEnd = false
-        /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
-        var header: HeaderChoice = .fixed(0)
+        /// The push kind of each push: an index into ``Recipe/pushKinds``, or a table from a field's value.
+        var kind: KindChoice = .fixed(0)
         /// The text headers (``APNsHeaders/perPushText``: `collapse_id`, …) the rule writes for each event or push
-        /// (the header set then carries none); a header not listed is the header set's.
+        /// (the push kind then carries none); a header not listed is the push kind's.
         var texts: [OwnText] = []
-        /// `apns-expiration` read once per event, seconds after the run's start; nil: the header set's.
+        /// `apns-expiration` read once per event, seconds after the run's start; nil: the push kind's.
         var expiration: Source?
         /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
         /// it was after the event's recorded time.
@@ -175,7 +176,7 @@ public struct Recipe: Sendable {
         }
     }
 
-    enum HeaderChoice: Sendable {
+    enum KindChoice: Sendable {
         case fixed(Int32)
         case mapped(from: Source, table: [String: Int32], otherwise: Int32)
     }

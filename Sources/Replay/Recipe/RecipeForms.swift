@@ -68,11 +68,11 @@ enum RecipeForms {
                                   needs: [("type", "(string, int, number, bool, token, [int], [string])")],
                                   apart: [("non_empty", "empty_is_absent", why: "an empty value cannot be both a bad line and absent")],
                                   shape: "{type: T, from: PATH, one_of: […], …}")
-    /// A push rule's keys: those named here, then each text header's (``APNsHeaders/perPushText``) not named.
+    /// A push rule's keys: those named here, then each header row's a recipe sets (any source but the profile) not named.
     private static let pushKeys: [String] = {
         let named = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event",
                      "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"]
-        return named + APNsHeaders.perPushText.map(\.key).filter { !named.contains($0) }
+        return named + APNsHeaders.all.filter { $0.sources.contains { $0 != .profile } }.map(\.key).filter { !named.contains($0) }
     }()
     static let push = RecipeForm("a push rule", keys: pushKeys,
                                  needs: [("to", "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}"),

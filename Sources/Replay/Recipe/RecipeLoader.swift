@@ -73,7 +73,7 @@ struct Builder {
     var groups: [String] = []
     /// The entity type each group's members are.
     var groupEntity: [Int] = []
-    var variants: [HeaderOverride] = [.init()]
+    var pushKinds: [HeaderConstants] = [.init()]
     /// What is known of each kept entity field's values (from the sources that set it): whether a time, and
     /// its type; a field set from sources that disagree is not known.
     var keptKinds: [Int: [Int: (time: Bool?, type: Recipe.FieldType?)]] = [:]
@@ -93,7 +93,7 @@ struct Builder {
         try reader.check(top, RecipeForms.recipe, at: root)
         guard let name = try top["recipe"].map(reader.text) ?? defaultName else { throw fail(root, "needs 'recipe: NAME', the workload's name in reports") }
         let eventsEntry = top["events"]!
-        var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], headerVariants: [])
+        var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], pushKinds: [])
         try readLineShape(top, into: &recipe)
         let events = try reader.map(eventsEntry).entries
         guard !events.isEmpty else { throw fail(eventsEntry, "declares no event") }
@@ -136,7 +136,7 @@ struct Builder {
         Self.numberRules(&recipe)
         recipe.entities = entities
         recipe.groups = groups
-        recipe.headerVariants = variants
+        recipe.pushKinds = pushKinds
         return recipe
     }
 

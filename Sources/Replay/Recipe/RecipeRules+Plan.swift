@@ -1,7 +1,7 @@
 import APNsCore
 
 /// Planning an event's pushes: each push rule whose condition held gets an entry in the event's plan (whom it
-/// pushes to, its priority, Live Activity event and header set), and the slots and kept values that are the
+/// pushes to, its priority, Live Activity event and push kind), and the slots and kept values that are the
 /// same for all of its pushes are filled then. Every rule reads the state as the event left it, before any
 /// of the event's pushes is handed out.
 extension RecipeRules {
@@ -11,7 +11,7 @@ extension RecipeRules {
         phase.planRule(liveEvent: liveEvent)
         let (priority, own) = try pushPriority(index)
         var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: priority,
-                                    liveEvent: liveEvent, headerSet: header(index))
+                                    liveEvent: liveEvent, kind: kind(index))
         entry.ownPriority = own
         recipients(rules[index].to, rule: index, into: &entry)
         if let source = rules[index].expiration {
@@ -95,8 +95,8 @@ extension RecipeRules {
         }
     }
 
-    private func header(_ rule: Int) -> Int32 {
-        switch rules[rule].header {
+    private func kind(_ rule: Int) -> Int32 {
+        switch rules[rule].kind {
         case let .fixed(i): return i
         case let .mapped(source, table, otherwise): return text(source).flatMap { table[$0] } ?? otherwise
         }

@@ -114,7 +114,7 @@ extension RecipeRules {
         push.intendedNanos = 0
         push.recordedMillis = at
         push.heldMillis = 0
-        push.kind += plan.entries[e].headerSet
+        push.kind += plan.entries[e].kind
         fillHeaders(&push, e)
         let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
         if rules[r].recipientEntity != nil, let recipient, rules[r].rememberPerPush { readKept(r, on: recipient, key: key) }

@@ -165,7 +165,7 @@ public final class RecipeRules: WorkloadRules {
     /// event without push rules: under the event, ``EventPlan/Entry/noRule``); nothing else of the event runs.
     func planMissing() -> Int {
         let rule = recipe.events[event].pushes.first?.index ?? EventPlan.Entry.noRule
-        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
+        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", kind: 0))
         if rule == EventPlan.Entry.noRule { missingWithoutRule[event] += 1 } else { plannedByRule[rule] += 1 }
         phase.planned(heldNoRule: false)
         return 1

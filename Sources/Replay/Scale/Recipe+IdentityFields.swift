@@ -78,7 +78,7 @@ private struct IdentityFinder {
             if case let .computed(source) = rule.priority { read(source) }
             if let filter = rule.recipientFilter { for input in filter.inputs { read(input) } }
             if let e = rule.expiration { read(e) }
-            if case let .mapped(source, _, _) = rule.header { read(source) }
+            if case let .mapped(source, _, _) = rule.kind { read(source) }
         }
     }
 
