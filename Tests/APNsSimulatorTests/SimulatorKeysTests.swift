@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 @testable import APNsSimulator
 import Foundation
 import TestSupport

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Foundation
 import Histogram
 @testable import Reporting

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// A provider key the simulator knows: the public part of an `AuthKey_<KEYID>.p8`, its team, and the
 /// environments it is valid in.

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 extension SimulatorKeys {
     static let faults: [K] = [

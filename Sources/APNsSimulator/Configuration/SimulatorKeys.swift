@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Foundation
 
 /// The table of the simulator's configuration keys, each section's keys right after it, in the order the

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import APNsEngine
 import APNsSimulator
 import DeviceContract

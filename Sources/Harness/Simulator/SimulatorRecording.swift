@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import APNsSimulator
 import DeviceContract
 import Foundation

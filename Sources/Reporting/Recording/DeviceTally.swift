@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Histogram
 
 /// Runs the device model over a run's delivered pushes and counts what it said: outcomes by class and

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Histogram
 
 /// The push accounting of one run: every planned push ends in exactly one class, and the classes add

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 extension RunReport {
     /// The pushes a priority override (`configuration.payload.priorityOverride`) reached: those in its scope,

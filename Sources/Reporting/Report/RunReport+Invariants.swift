@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 extension RunReport {
     /// The invariants every report this tool writes holds, checked field against field; empty when all hold.

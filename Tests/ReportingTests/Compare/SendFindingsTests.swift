@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import XCTest
 @testable import Reporting
 

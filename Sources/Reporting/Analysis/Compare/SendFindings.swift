@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// What a sender controls, compared: the pushes it sent by push type, topic and priority; the headers it set
 /// (`apns-expiration`, `apns-collapse-id`); and what the devices did with them (the device section's outcomes,

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// The device side of delivery in the text views.
 extension SummaryText {

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// The device side of delivery on the page: what the devices did with the delivered pushes, and the time to
 /// device by priority as a percentile spectrum.

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// One push APNs accepted, as the device model sees it: who it is for, when it was meant to be sent (on the
 /// recording's clock, so that a replay at any speed gives the same outcomes), and the headers and `aps` keys
 /// that decide what the device does with it.

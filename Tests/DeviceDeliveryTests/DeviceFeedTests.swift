@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import XCTest
 
 /// What the device model learns of a delivered push: its kind's headers or its own, its expiration on the

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import XCTest
 
 /// The device model as values: pushes in, in recorded time, one outcome out per push.

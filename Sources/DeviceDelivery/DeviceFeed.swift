@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Collects the device model's input during a run: each push APNs accepted, as a ``DevicePush`` on the
 /// recording's clock, with what decides its fate on the device read from its kind and its payload (the push
 /// type, collapse id and expiration its headers carried; a Live Activity's `aps.event`, `stale-date` and

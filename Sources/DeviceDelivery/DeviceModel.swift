@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The device side of delivery, in recorded time: for each push APNs accepted, what the device does with it
 /// — shown on time or late, replaced (collapse id, or a newer push stored for an offline device), dropped
 /// (expired, not stored, its activity ended) or throttled (past a Live Activity budget).

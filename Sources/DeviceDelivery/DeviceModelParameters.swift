@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The numbers behind the device model. Apple documents the device's behaviour (priority 10 at once, 5 when
 /// power allows, 1 only when it costs nothing; one stored push per app while offline; a per-activity budget of
 /// priority-10 Live Activity updates) but publishes none of these figures: each default below says whether it

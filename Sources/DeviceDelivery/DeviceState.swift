@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// One device token's state in the device model: whether the device is online, its next opportunistic wake,
