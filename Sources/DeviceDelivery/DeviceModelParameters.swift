@@ -4,7 +4,7 @@ import APNsCore
 /// power allows, 1 only when it costs nothing; one stored push per app while offline; a per-activity budget of
 /// priority-10 Live Activity updates) but publishes none of these figures: each default below says whether it
 /// is Apple's statement or an assumption of this tool.
-public struct DeviceModelParameters: Sendable, Equatable, Codable {
+public struct DeviceDeliveryParameters: Sendable, Equatable, Codable {
     /// What iOS does with a priority-10 Live Activity update past its budget.
     public enum ThrottleAction: String, Sendable, Codable, CaseIterable {
         /// The update is not shown (counted `throttled`).

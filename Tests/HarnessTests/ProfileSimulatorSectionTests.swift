@@ -116,7 +116,7 @@ final class ProfileSimulatorSectionTests: XCTestCase {
 /// The named APNs models: each is valid simulator configuration, and a profile's keys go over it.
 final class APNsModelPresetTests: XCTestCase {
     func testEveryPresetAppliesAndTheSectionGoesOverIt() throws {
-        for preset in APNsModel.presets {
+        for preset in APNsLatencyModel.presets {
             var s = SimulatorConfiguration()
             XCTAssertNoThrow(try SimulatorConfigFile.apply(settings: preset.settings, profile: "p.yaml", to: &s), preset.name)
             XCTAssertNotNil(s.faults.capacity, preset.name)

@@ -4,7 +4,7 @@
 /// Apple's figures (Apple publishes none): measure your own path to APNs and write your own section.
 ///
 /// A profile's own `simulator:` keys are laid over the preset's, key by key.
-public enum APNsModel {
+public enum APNsLatencyModel {
     public struct Preset: Sendable {
         public let name: String
         /// What it stands for, in a line.

@@ -72,9 +72,9 @@ public struct SimulatorConfiguration: Sendable {
     public var broadcast = BroadcastSettings()
     /// Injected latency, 5xx, GOAWAY, resets, delayed SETTINGS. Default none.
     public var faults = FaultInjection()
-    /// The device side of delivery: what devices do with the pushes accepted (``DeviceModel``), judged by the
+    /// The device side of delivery: what devices do with the pushes accepted (``DeviceDeliveryModel``), judged by the
     /// run in the recording's time. Default nil (not modelled).
-    public var device: DeviceModelParameters?
+    public var device: DeviceDeliveryParameters?
     /// Seed of every random choice of fault injection. Default 0.
     public var seed: UInt64 = 0
 

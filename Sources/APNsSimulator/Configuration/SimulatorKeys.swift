@@ -45,7 +45,7 @@ public enum SimulatorKeys {
         },
         K("broadcast", .section(.init()), "broadcast channels (iOS 18+)"),
         K("device", .section(.init()), "the device side of delivery (docs/simulator.md); `{}` or `~` for its defaults") { c, _, _ in
-            c.device = DeviceModelParameters()
+            c.device = DeviceDeliveryParameters()
         }.orNull(),
     ]
 

@@ -67,7 +67,7 @@ public enum ReplayRun {
         try profile.requireFiles()
         // An APNs model file's own `simulator:` section first, so that a mistake in it names that file's line;
         // then the profile's section with the model under it, by the simulator's own rules.
-        if let model = config.simulator.model, APNsModel.named(model) == nil {
+        if let model = config.simulator.model, APNsLatencyModel.named(model) == nil {
             let folder = (request.profilePath as NSString).deletingLastPathComponent
             let fromFlag = request.overrides.apnsModel != nil
             try SimulatorConfigFile.check(profile: model.hasPrefix("/") || fromFlag ? model : (folder as NSString).appendingPathComponent(model))
@@ -146,7 +146,7 @@ public enum ReplayRun {
         var stoppedAt: StreamLineError?
         var interrupted: Bool
         /// The device side of delivery, when the simulator modelled devices.
-        var device: RunReport.Device?
+        var device: RunReport.DeviceDelivery?
         var priorityOverride: RunReport.PriorityOverrideCount?
         /// The run's push kinds, by ``OutgoingPush/kind``.
         var pushKinds: [ResolvedPushKind] = []
@@ -224,7 +224,7 @@ public enum ReplayRun {
                         engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
                         startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
-                        device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
+                        device: feeds.map { DeviceDeliveryTally(pushes: DeviceDeliveryFeed.merged($0.feeds), parameters: $0.parameters).section },
                         priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) },
                         pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)),
                         sends: sends.tally.section)
@@ -240,14 +240,14 @@ public enum ReplayRun {
     /// One device feed per engine thread's recorder, when the embedded simulator models devices (device
     /// delivery only: a broadcast reaches channels, not tokens).
     private static func deviceFeeds(_ config: RunConfig, inputs: RunInputs, target: RunTarget, workerRecorders: [RunRecorder],
-                                    start: UInt64) -> (feeds: [DeviceFeed], parameters: DeviceModelParameters)? {
+                                    start: UInt64) -> (feeds: [DeviceDeliveryFeed], parameters: DeviceDeliveryParameters)? {
         guard let parameters = target.simulator?.configuration.device, config.deliveryMode != .broadcast else { return nil }
         let kinds = config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)).map { k in
-            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.collapseID,
+            DeviceDeliveryFeed.Kind(pushType: k.pushType, collapseID: k.collapseID,
                             expirationSeconds: k.expirationSeconds)
         }
         let feeds = workerRecorders.map { r in
-            let feed = DeviceFeed(kinds: kinds, startNanos: start)
+            let feed = DeviceDeliveryFeed(kinds: kinds, startNanos: start)
             r.deviceFeed = feed
             return feed
         }

@@ -81,8 +81,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var broadcast: Broadcast?
     /// The shards a merged report was made of (`apnsbench merge`); absent for a single process's run.
     public var merged: Merged?
-    /// The device side of delivery, when the run modelled it (``Device``); nil otherwise.
-    public var device: Device?
+    /// The device side of delivery, when the run modelled it (``DeviceDelivery``); nil otherwise.
+    public var device: DeviceDelivery?
     /// What the priority override reached, when one was set (``PriorityOverrideCount``).
     public var priorityOverride: PriorityOverrideCount?
     /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.

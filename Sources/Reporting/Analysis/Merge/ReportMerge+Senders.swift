@@ -79,7 +79,7 @@ extension ReportMerge {
         let reasons = zip(inputs, reports).compactMap { input, r in r.stopReason.map { "\(input.source): \($0)" } }
         merged.stopReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
         merged.received = received
-        merged.device = try RunReport.Device.merged(reports.compactMap(\.device))
+        merged.device = try RunReport.DeviceDelivery.merged(reports.compactMap(\.device))
         merged.sends = RunReport.Sends.merged(reports.compactMap(\.sends))
         merged.merged = RunReport.Merged(shards: reports.count, parts: inputs.enumerated().map { n, input in
             .init(index: n, startedAt: input.report.startedAt, durationSeconds: input.report.durationSeconds, source: input.source,

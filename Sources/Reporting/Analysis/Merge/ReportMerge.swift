@@ -70,7 +70,7 @@ public enum ReportMerge {
         let reasons = zip(shards, reports).compactMap { shard, r in r.stopReason.map { "shard \(r.configuration.shard!.index): \($0)" } }
         merged.stopReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
         merged.liveActivityBudget = budget(reports)
-        merged.device = try RunReport.Device.merged(reports.compactMap(\.device))
+        merged.device = try RunReport.DeviceDelivery.merged(reports.compactMap(\.device))
         merged.sends = RunReport.Sends.merged(reports.compactMap(\.sends))
         let overrides = reports.compactMap(\.priorityOverride)
         merged.priorityOverride = overrides.isEmpty ? nil : .init(reached: overrides.reduce(0) { $0 + $1.reached },
