@@ -1,9 +1,36 @@
+import DeviceDelivery
 import Foundation
 import TestSupport
 import XCTest
 @testable import Reporting
 
 final class RunReportTests: XCTestCase {
+    /// What only the harness knows goes in when the report is built, section by section, and comes back from its JSON.
+    func testTheHarnesssFactsAreInTheReportAsBuilt() throws {
+        let recorder = Fixtures.mixedRecorder()
+        let override = RunReport.PriorityOverrideCount(reached: 4, changed: 3)
+        let sends = SendFindingsTests.sends()
+        let none = RunReport.DeviceDelivery.TimeToDevice(byPriority: [:], byPushType: [:], histograms: .init(byPriority: [:], byPushType: [:]))
+        let device = RunReport.DeviceDelivery(parameters: DeviceDeliveryParameters(), pushes: 5, outcomes: ["on_time": 5], replaced: [:], dropped: [:],
+                                              shownStale: 0, timeToDevice: none)
+        let received = RunReport.Received(requests: [.init(pushType: "alert", topic: "t", priority: "10", answer: "200", count: 5)],
+                                          providerTokens: .init(verified: 1, tooManyUpdates: 0, expired: 0, invalidOrMissing: 0),
+                                          connections: .init(opened: 1, closed: 1, requestsPerConnection: [5]), liveActivityBudget: nil)
+        let facts = RunReport.RunFacts(runID: "r1", stopReason: "SIGINT", device: device, priorityOverride: override, pushKinds: [],
+                                       sends: sends, received: received)
+        let report = recorder.makeReport(configuration: Fixtures.configuration, events: Fixtures.mixedEvents(), environment: Fixtures.environment,
+                                         engine: Fixtures.engine, startedAt: Fixtures.startedAt, durationSeconds: 1, facts: facts)
+        XCTAssertEqual(report.runID, "r1")
+        XCTAssertEqual(report.stopReason, "SIGINT")
+        XCTAssertEqual(report.device, device)
+        XCTAssertEqual(report.priorityOverride, override)
+        XCTAssertEqual(report.pushKinds, [])
+        XCTAssertEqual(report.sends, sends)
+        XCTAssertEqual(report.received, received)
+        XCTAssertNil(report.merged, "one process's run")
+        XCTAssertEqual(try JSONDecoder().decode(RunReport.self, from: JSONEncoder().encode(report)), report)
+    }
+
     func testMakeReportCarriesEveryCount() {
         let recorder = Fixtures.mixedRecorder()
         recorder.expectedPlanned = 18

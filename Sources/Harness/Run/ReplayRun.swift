@@ -156,17 +156,16 @@ public enum ReplayRun {
         func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
             var facts = facts
             facts.openDescriptors = openDescriptors
-            var report = recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
-                                             staleness: staleness, simulator: simulator, startedAt: startedAt,
-                                             durationSeconds: durationSeconds, facts: facts)
-            report.device = device
+            facts.device = device
             // One Live Activity budget: with a device model, its throttled count is the budget (judged on the pushes APNs
             // accepted); the pipeline's count of the pushes sent, by another rule, is not reported beside it.
-            if device != nil { report.liveActivityBudget = nil }
-            report.priorityOverride = priorityOverride
-            report.pushKinds = RunReport.PushKind.used(pushKinds, events)
-            report.sends = sends
-            return report
+            if device != nil { facts.liveActivityBudget = nil }
+            facts.priorityOverride = priorityOverride
+            facts.pushKinds = RunReport.PushKind.used(pushKinds, events)
+            facts.sends = sends
+            return recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
+                                       staleness: staleness, simulator: simulator, startedAt: startedAt,
+                                       durationSeconds: durationSeconds, facts: facts)
         }
     }
 

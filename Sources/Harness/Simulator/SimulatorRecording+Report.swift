@@ -54,9 +54,11 @@ extension SimulatorRecording {
         engine.connectionsOpened = c.connectionsOpened
         engine.providerTokenSignings = c.tokenVerifications
         let curl = LibcurlInfo.loaded()
-        var facts = RunReport.RunFacts(stopReason: inputs.stopReason)
+        var received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
+        received.connections.mostOpenStreams = mostOpenStreams
         let contract = self.contract
-        facts.contract = contract?.findings
+        let facts = RunReport.RunFacts(stopReason: inputs.stopReason, contract: contract?.findings, device: deviceSection(), sends: sends.section,
+                                       received: received)
         var report = recorder.makeReport(configuration: configuration, events: events,
                                          environment: .current(libcurl: curl.version, ssl: curl.ssl, nghttp2: curl.nghttp2),
                                          engine: engine, simulator: c.flattened, startedAt: inputs.startedAt,
@@ -67,10 +69,6 @@ extension SimulatorRecording {
             report.latency.byPushType = [:]
             report.latency.histograms?.byPushType = [:]
         }
-        report.received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
-        report.sends = sends.section
-        report.received?.connections.mostOpenStreams = mostOpenStreams
-        report.device = deviceSection()
         return report
     }
 

@@ -4,7 +4,8 @@ import Histogram
 
 extension RunReport {
     /// What a run's report says that neither the recorder, the workload's events nor the engine counted:
-    /// the facts only the harness knows. Every field is optional and absent from the report when nil.
+    /// the facts only the harness knows (or, for a sender's report, the simulator). Every field is optional
+    /// and absent from the report when nil.
     public struct RunFacts: Sendable {
         /// The run's id (the same in every shard of one run).
         public var runID: String?
@@ -23,10 +24,27 @@ extension RunReport {
         /// The device contract's findings over every push checked, when a model was named: with the
         /// recorder's delivered pushes that would not decode, they make `pushes.wouldNotDecode`.
         public var contract: ContractFindings?
+        /// The device side of delivery, when the run modelled devices.
+        public var device: DeviceDelivery?
+        /// What the priority override reached, when one was set.
+        public var priorityOverride: PriorityOverrideCount?
+        /// The push kinds pushes were handed out for.
+        public var pushKinds: [PushKind]?
+        /// The sender's pushes by class and the headers it set.
+        public var sends: Sends?
+        /// A sender's requests as the simulator received them (`apnsbench simulate --report` only).
+        public var received: Received?
 
         public init(runID: String? = nil, streamSHA256: String? = nil, recordingPasses: Int? = nil, stopReason: String? = nil,
                     broadcast: Broadcast? = nil, liveActivityBudget: LiveActivityBudgetCount? = nil,
-                    openDescriptors: OpenDescriptors? = nil, contract: ContractFindings? = nil) {
+                    openDescriptors: OpenDescriptors? = nil, contract: ContractFindings? = nil, device: DeviceDelivery? = nil,
+                    priorityOverride: PriorityOverrideCount? = nil, pushKinds: [PushKind]? = nil, sends: Sends? = nil,
+                    received: Received? = nil) {
+            self.device = device
+            self.priorityOverride = priorityOverride
+            self.pushKinds = pushKinds
+            self.sends = sends
+            self.received = received
             self.runID = runID
             self.streamSHA256 = streamSHA256
             self.recordingPasses = recordingPasses
@@ -95,7 +113,13 @@ extension RunRecorder {
             openDescriptors: facts.openDescriptors,
             liveActivityBudget: facts.liveActivityBudget,
             runID: facts.runID,
-            broadcast: facts.broadcast
+            broadcast: facts.broadcast,
+            merged: nil,
+            device: facts.device,
+            priorityOverride: facts.priorityOverride,
+            received: facts.received,
+            pushKinds: facts.pushKinds,
+            sends: facts.sends
         )
     }
 
