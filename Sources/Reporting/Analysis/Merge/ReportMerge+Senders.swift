@@ -54,10 +54,7 @@ extension ReportMerge {
         try checkSenders(inputs)
         let reports = inputs.map(\.report)
         let first = reports[0]
-        let starts = reports.map { parseDate($0.startedAt) ?? Date(timeIntervalSince1970: 0) }
-        let start = starts.min()!
-        let end = zip(starts, reports).map { $0.addingTimeInterval($1.durationSeconds) }.max()!
-        let offsets = starts.map { $0.timeIntervalSince(start) }
+        let (start, end, offsets) = span(reports)
         let received = RunReport.Received.merged(reports.compactMap(\.received))
         var configuration = first.configuration
         let byType = Dictionary(received.requests.map { ($0.pushType, $0.count) }, uniquingKeysWith: +)

@@ -44,10 +44,7 @@ public enum ReportMerge {
         let shards = inputs.sorted { $0.report.configuration.shard!.index < $1.report.configuration.shard!.index }
         let reports = shards.map(\.report)
         let first = reports[0]
-        let starts = reports.map { parseDate($0.startedAt) ?? Date(timeIntervalSince1970: 0) }
-        let start = starts.min()!
-        let end = zip(starts, reports).map { $0.addingTimeInterval($1.durationSeconds) }.max()!
-        let offsets = starts.map { $0.timeIntervalSince(start) }
+        let (start, end, offsets) = span(reports)
 
         var configuration = first.configuration
         configuration.shard = nil
@@ -173,6 +170,14 @@ public enum ReportMerge {
     }
 
     static func parseDate(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
+
+    /// The merged report's start (the earliest part's) and end (the latest part's), and each part's start after it, in seconds.
+    static func span(_ reports: [RunReport]) -> (start: Date, end: Date, offsets: [Double]) {
+        let starts = reports.map { parseDate($0.startedAt) ?? Date(timeIntervalSince1970: 0) }
+        let start = starts.min()!
+        let end = zip(starts, reports).map { $0.addingTimeInterval($1.durationSeconds) }.max()!
+        return (start, end, starts.map { $0.timeIntervalSince(start) })
+    }
 
     // MARK: Sums
 
