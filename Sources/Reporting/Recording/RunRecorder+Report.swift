@@ -34,12 +34,20 @@ extension RunReport {
         public var sends: Sends?
         /// A sender's requests as the simulator received them (`apnsbench simulate --report` only).
         public var received: Received?
+        /// The delivered pushes that would not decode, when another than the recorder checked them (a sender's
+        /// report: the simulator's own checks); nil: the recorder's own count, with ``contract``.
+        public var wouldNotDecode: WouldNotDecodeTally?
+        /// Whether the latency is kept by push type, under the configuration's one push type; false when the
+        /// delivered pushes were of several push types, which are not told apart (a sender's report).
+        public var latencyByPushType: Bool
 
         public init(runID: String? = nil, streamSHA256: String? = nil, recordingPasses: Int? = nil, stopReason: String? = nil,
                     broadcast: Broadcast? = nil, liveActivityBudget: LiveActivityBudgetCount? = nil,
                     openDescriptors: OpenDescriptors? = nil, contract: ContractFindings? = nil, device: DeviceDelivery? = nil,
                     priorityOverride: PriorityOverrideCount? = nil, pushKinds: [PushKind]? = nil, sends: Sends? = nil,
-                    received: Received? = nil) {
+                    received: Received? = nil, wouldNotDecode: WouldNotDecodeTally? = nil, latencyByPushType: Bool = true) {
+            self.wouldNotDecode = wouldNotDecode
+            self.latencyByPushType = latencyByPushType
             self.device = device
             self.priorityOverride = priorityOverride
             self.pushKinds = pushKinds
@@ -97,9 +105,9 @@ extension RunRecorder {
             configuration: configuration,
             environment: environment,
             events: eventsSection,
-            pushes: pushesSection(expectedPlanned: expectedPlanned, contract: facts.contract),
+            pushes: pushesSection(expectedPlanned: expectedPlanned, contract: facts.contract, wouldNotDecode: facts.wouldNotDecode),
             // By push type only when there is one (a mix of push types is not told apart per push).
-            latency: latencySection(pushType: configuration.workload.commonPushType?.rawValue),
+            latency: latencySection(pushType: facts.latencyByPushType ? configuration.workload.commonPushType?.rawValue : nil),
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),
             timeline: timelineEntries,
             engine: engine,
@@ -124,7 +132,7 @@ extension RunRecorder {
     }
 
     /// Every planned push by terminal class, balanced against `expectedPlanned` (nil: not checked here).
-    func pushesSection(expectedPlanned: Int?, contract: ContractFindings?) -> RunReport.Pushes {
+    func pushesSection(expectedPlanned: Int?, contract: ContractFindings?, wouldNotDecode checked: WouldNotDecodeTally? = nil) -> RunReport.Pushes {
         var pushes = RunReport.Pushes(
             planned: planned,
             expectedPlanned: expectedPlanned,
@@ -135,7 +143,7 @@ extension RunRecorder {
             notSent: notSent,
             balanced: balances(expectedPlanned: expectedPlanned)
         )
-        pushes.wouldNotDecode = contract.map { RunReport.WouldNotDecode(findings: $0, delivered: wouldNotDecode) }
+        pushes.wouldNotDecode = contract.map { RunReport.WouldNotDecode(findings: $0, delivered: checked ?? wouldNotDecode) }
         return pushes
     }
 
