@@ -54,7 +54,7 @@ final class ModelFitEndToEndTests: XCTestCase {
         // half a core idle), the host was too busy to measure on, and the test is skipped saying so; off on a
         // host that was not that busy, it fails. (ModelFitTests check the fit itself on reports made in memory.)
         var measured: RunReport
-        var attemptFit: ModelFit?
+        var attemptFit: APNsLatencyModelFit?
         var refusal = ""
         var attempt = 0
         var disturbed: [String] = []
@@ -65,9 +65,9 @@ final class ModelFitEndToEndTests: XCTestCase {
             measured = try ReplayRun.execute(run, log: { _ in }).report
             if let load = host.load(), load.disturbed { disturbed.append(load.summary) }
             do {
-                attemptFit = try ModelFit.fit(measured)
+                attemptFit = try APNsLatencyModelFit.fit(measured)
                 print(attemptFit!.table)
-            } catch let error as ModelFit.FitError {
+            } catch let error as APNsLatencyModelFit.FitError {
                 attemptFit = nil
                 refusal = error.description
                 print("measurement \(attempt): \(refusal)")

@@ -33,7 +33,7 @@ struct RunInputs {
         try libcurl.requireUsable()
         let w = config.workload
         recipes = try Workloads.recipes(for: config)
-        let checks = try w.parts.map { part in try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) } }
+        let checks = try w.parts.map { part in try part.activityModel.map { try ActivityKitModelLoader.check($0, profile: config.profilePath) } }
         kinds = config.pushKinds(recipes.map(\.pushKinds))
         // By push kind: its part's check where the kind still sends the part's push type.
         contractChecks = kinds.map { k in k.pushType == w.parts[k.part].pushType ? checks[k.part] : nil }

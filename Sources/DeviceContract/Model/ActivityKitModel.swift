@@ -4,7 +4,7 @@
 ///
 /// Build one with ``ModelDeclaration/parse(source:file:attributesType:)``; check payloads with
 /// ``PayloadCheck``. `description` lists every decoded key and its Swift type.
-public struct ActivityModel: Sendable, CustomStringConvertible {
+public struct ActivityKitModel: Sendable, CustomStringConvertible {
     /// The attributes type's qualified Swift name, e.g. `LeaveRequestAttributes`.
     public let attributesTypeName: String
 

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 extension RunReport {
     /// The pushes a priority override (`configuration.payload.priorityOverride`) reached: those in its scope,
@@ -13,14 +14,14 @@ extension RunReport {
     }
 
     /// The device side of delivery (present when the run modelled it): what the devices did with the pushes
-    /// APNs accepted, judged in the recording's time by ``DeviceModel``, so that a replay at any speed gives
+    /// APNs accepted, judged in the recording's time by ``DeviceDeliveryModel``, so that a replay at any speed gives
     /// the same section. Every delivered push is in exactly one of ``outcomes``.
-    public struct Device: Codable, Sendable, Equatable {
+    public struct DeviceDelivery: Codable, Sendable, Equatable {
         /// The model's parameters (Apple's statements and this tool's assumptions; docs/simulator.md).
-        public var parameters: DeviceModelParameters
+        public var parameters: DeviceDeliveryParameters
         /// Pushes the model was given: the run's delivered pushes.
         public var pushes: Int
-        /// By ``DeviceOutcomeClass`` (`on_time`, `late`, `replaced`, `dropped`, `throttled`).
+        /// By ``DeviceDeliveryOutcomeClass`` (`on_time`, `late`, `replaced`, `dropped`, `throttled`).
         public var outcomes: [String: Int]
         /// Replaced pushes by cause (`collapse`, `newer_stored`), dropped ones by cause (`expired`, `not_stored`,
         /// `activity_ended`).
@@ -44,7 +45,7 @@ extension RunReport {
         }
 
         /// The share of modelled pushes in `outcome`, 0 with none.
-        public func share(_ outcome: DeviceOutcomeClass) -> Double {
+        public func share(_ outcome: DeviceDeliveryOutcomeClass) -> Double {
             pushes == 0 ? 0 : Double(outcomes[outcome.rawValue] ?? 0) / Double(pushes)
         }
     }

@@ -1,7 +1,7 @@
 import APNsCore
 import Foundation
 
-extension ModelFit {
+extension APNsLatencyModelFit {
     /// Chosen against fitted, as a Markdown table.
     public var table: String {
         var out = "| parameter | fitted |\n| --- | --: |\n"

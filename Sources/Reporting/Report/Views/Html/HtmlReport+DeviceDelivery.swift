@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// The device side of delivery on the page: what the devices did with the delivered pushes, and the time to
 /// device by priority as a percentile spectrum.
@@ -8,7 +9,7 @@ extension HtmlReport {
         var t = "<p>What the devices did with the <strong>\(d.pushes) pushes APNs accepted</strong>, "
             + "\(HtmlEscape.text(SenderWording.deviceClock(report))).</p>\n"
         t += "<table><thead><tr><th>on the device</th><th class=\"n\">pushes</th><th class=\"n\">share</th><th>by cause</th></tr></thead><tbody>\n"
-        for c in DeviceOutcomeClass.allCases {
+        for c in DeviceDeliveryOutcomeClass.allCases {
             let causes = c == .replaced ? d.replaced : c == .dropped ? d.dropped : [:]
             let by = causes.sorted { $0.key < $1.key }.map { "\(HtmlEscape.text($0.key)) \($0.value)" }.joined(separator: ", ")
             t += "<tr><td>\(c.rawValue.replacingOccurrences(of: "_", with: " "))</td><td class=\"n\">\(d.outcomes[c.rawValue] ?? 0)</td>"

@@ -1,17 +1,18 @@
 import APNsCore
+import DeviceDelivery
 import XCTest
 
 /// The device model as values: pushes in, in recorded time, one outcome out per push.
-final class DeviceModelTests: XCTestCase {
+final class DeviceDeliveryModelTests: XCTestCase {
     private let t0: Int64 = 1_745_000_000_000
     private let minute: Int64 = 60_000
 
     /// Runs `pushes` through a model (ids are their indexes) and returns every push's one outcome.
-    private func outcomes(_ pushes: [DevicePush], _ parameters: DeviceModelParameters = DeviceModelParameters(),
-                          file: StaticString = #filePath, line: UInt = #line) -> [DeviceOutcome] {
-        var model = DeviceModel(parameters: parameters)
-        var found = [DeviceOutcome?](repeating: nil, count: pushes.count)
-        let sink: (Int, DeviceOutcome) -> Void = { id, outcome in
+    private func outcomes(_ pushes: [DeviceDeliveryPush], _ parameters: DeviceDeliveryParameters = DeviceDeliveryParameters(),
+                          file: StaticString = #filePath, line: UInt = #line) -> [DeviceDeliveryOutcome] {
+        var model = DeviceDeliveryModel(parameters: parameters)
+        var found = [DeviceDeliveryOutcome?](repeating: nil, count: pushes.count)
+        let sink: (Int, DeviceDeliveryOutcome) -> Void = { id, outcome in
             XCTAssertNil(found[id], "push \(id) got a second outcome, \(outcome)", file: file, line: line)
             found[id] = outcome
         }
@@ -26,28 +27,28 @@ final class DeviceModelTests: XCTestCase {
     }
 
     private func update(_ at: Int64, priority: Priority = .immediate, token: String = "act",
-                        event: DevicePush.ActivityEvent = .update) -> DevicePush {
-        DevicePush(token: token, atMillis: at, priority: priority, pushType: .liveactivity, activityEvent: event)
+                        event: DeviceDeliveryPush.ActivityEvent = .update) -> DeviceDeliveryPush {
+        DeviceDeliveryPush(token: token, atMillis: at, priority: priority, pushType: .liveactivity, activityEvent: event)
     }
 
     // MARK: Priority 10 and 5
 
     func testPriority10IsShownAtOnce() {
-        XCTAssertEqual(outcomes([DevicePush(token: "a", atMillis: t0)]), [.displayed(afterMillis: 0, stale: false)])
+        XCTAssertEqual(outcomes([DeviceDeliveryPush(token: "a", atMillis: t0)]), [.displayed(afterMillis: 0, stale: false)])
     }
 
     /// Time to device counts from the event: a push the client held (coalescing) is shown that much later than
     /// its event, and a hold past the on-time bound makes it late.
     func testAHeldPushCountsItsHold() {
-        var held = DevicePush(token: "a", atMillis: t0)
+        var held = DeviceDeliveryPush(token: "a", atMillis: t0)
         held.heldMillis = 30_000
         XCTAssertEqual(outcomes([held]), [.displayed(afterMillis: 30_000, stale: false)])
-        XCTAssertEqual(DeviceOutcomeClass(.displayed(afterMillis: 30_000, stale: false), onTimeMillis: 1_000), .late)
+        XCTAssertEqual(DeviceDeliveryOutcomeClass(.displayed(afterMillis: 30_000, stale: false), onTimeMillis: 1_000), .late)
     }
 
     func testPriority5WaitsForTheNextWakeAndSharesIt() {
-        let got = outcomes([DevicePush(token: "a", atMillis: t0, priority: .powerAware),
-                            DevicePush(token: "a", atMillis: t0 + 1_000, priority: .powerAware)])
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, priority: .powerAware),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + 1_000, priority: .powerAware)])
         guard case let .displayed(first, _) = got[0], case let .displayed(second, _) = got[1] else {
             return XCTFail("both shown: \(got)")
         }
@@ -56,19 +57,19 @@ final class DeviceModelTests: XCTestCase {
     }
 
     func testPriority10DeliveryWakesTheDeviceForWhatWaits() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.wakeIntervalSeconds = 1_000_000 // no opportunistic wake within the test
-        let got = outcomes([DevicePush(token: "a", atMillis: t0, priority: .powerAware),
-                            DevicePush(token: "a", atMillis: t0 + 5_000, priority: .powerFirst),
-                            DevicePush(token: "a", atMillis: t0 + 9_000)], p)
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, priority: .powerAware),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + 5_000, priority: .powerFirst),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + 9_000)], p)
         XCTAssertEqual(got, [.displayed(afterMillis: 9_000, stale: false), .displayed(afterMillis: 4_000, stale: false),
                              .displayed(afterMillis: 0, stale: false)])
     }
 
     func testPriority1WaitsLongerThanPriority5() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.powerFirstDeferralSeconds = 3_600
-        let got = outcomes([DevicePush(token: "a", atMillis: t0, priority: .powerFirst)], p)
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, priority: .powerFirst)], p)
         guard case let .displayed(after, _) = got[0] else { return XCTFail("\(got)") }
         XCTAssertGreaterThan(after, 3_600_000)
     }
@@ -76,24 +77,24 @@ final class DeviceModelTests: XCTestCase {
     // MARK: Collapse
 
     func testALaterPushWithTheSameCollapseIdReplacesOneNotYetShown() {
-        let got = outcomes([DevicePush(token: "a", atMillis: t0, priority: .powerAware, collapseID: "score"),
-                            DevicePush(token: "a", atMillis: t0 + 100, priority: .powerAware, collapseID: "other"),
-                            DevicePush(token: "a", atMillis: t0 + 200, priority: .powerAware, collapseID: "score")])
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, priority: .powerAware, collapseID: "score"),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + 100, priority: .powerAware, collapseID: "other"),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + 200, priority: .powerAware, collapseID: "score")])
         XCTAssertEqual(got[0], .replaced(.collapse))
         guard case .displayed = got[1], case .displayed = got[2] else { return XCTFail("\(got)") }
     }
 
     func testAShownPushIsNotReplacedByALaterOne() {
-        let got = outcomes([DevicePush(token: "a", atMillis: t0, collapseID: "k"),
-                            DevicePush(token: "a", atMillis: t0 + minute, collapseID: "k")])
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, collapseID: "k"),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + minute, collapseID: "k")])
         XCTAssertEqual(got, [.displayed(afterMillis: 0, stale: false), .displayed(afterMillis: 0, stale: false)])
     }
 
     // MARK: Offline storage
 
     /// Every device offline from its first push for a long time (mean 10^6 s; the draw is seeded).
-    private var offline: DeviceModelParameters {
-        var p = DeviceModelParameters()
+    private var offline: DeviceDeliveryParameters {
+        var p = DeviceDeliveryParameters()
         p.offlineShare = 1
         p.onlineSeconds = 0.001
         p.offlineSeconds = 1_000_000
@@ -101,27 +102,27 @@ final class DeviceModelTests: XCTestCase {
     }
 
     func testAnOfflineDeviceGetsOnlyTheLastPushAtReconnect() {
-        let got = outcomes([DevicePush(token: "a", atMillis: t0), DevicePush(token: "a", atMillis: t0 + 1_000),
-                            DevicePush(token: "a", atMillis: t0 + 2_000)], offline)
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0), DeviceDeliveryPush(token: "a", atMillis: t0 + 1_000),
+                            DeviceDeliveryPush(token: "a", atMillis: t0 + 2_000)], offline)
         XCTAssertEqual(Array(got[0...1]), [.replaced(.newerStored), .replaced(.newerStored)])
         guard case let .displayed(after, _) = got[2] else { return XCTFail("\(got)") }
         XCTAssertGreaterThan(after, 10_000, "shown at reconnect, not at once")
     }
 
     func testExpirationZeroIsNeverStoredAndAPastExpirationDrops() {
-        let got = outcomes([DevicePush(token: "a", atMillis: t0, expiration: .immediately),
-                            DevicePush(token: "b", atMillis: t0, expiration: .at(t0 + 10_000))], offline)
+        let got = outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, expiration: .immediately),
+                            DeviceDeliveryPush(token: "b", atMillis: t0, expiration: .at(t0 + 10_000))], offline)
         XCTAssertEqual(got, [.dropped(.notStored), .dropped(.expired)])
     }
 
     func testAStoredPushOutlivingStorageExpires() {
         var p = offline
         p.storageSeconds = 1
-        XCTAssertEqual(outcomes([DevicePush(token: "a", atMillis: t0)], p), [.dropped(.expired)])
+        XCTAssertEqual(outcomes([DeviceDeliveryPush(token: "a", atMillis: t0)], p), [.dropped(.expired)])
     }
 
     func testExpirationZeroWhileOnlineIsShown() {
-        XCTAssertEqual(outcomes([DevicePush(token: "a", atMillis: t0, expiration: .immediately)]),
+        XCTAssertEqual(outcomes([DeviceDeliveryPush(token: "a", atMillis: t0, expiration: .immediately)]),
                        [.displayed(afterMillis: 0, stale: false)])
     }
 
@@ -138,21 +139,21 @@ final class DeviceModelTests: XCTestCase {
     }
 
     func testFrequentUpdatesRaiseTheBudget() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.frequentUpdates = true
         let got = outcomes((0..<31).map { update(t0 + Int64($0) * 1_000) }, p)
         XCTAssertEqual(got.filter { $0 == .throttled }.count, 1, "30 at once with frequent updates")
     }
 
     func testDelayModeShowsAnUpdatePastTheBudgetWhenAPlaceComesBack() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.throttle = .delay
         let got = outcomes((0..<11).map { update(t0 + Int64($0)) }, p)
         XCTAssertEqual(got[10], .displayed(afterMillis: 6 * minute - 10, stale: false))
     }
 
     func testPriority5UpdatesDoNotDrawOnTheBudget() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.activityBudgetBurst = 1
         let pushes = [update(t0), update(t0 + 1), update(t0 + 2, priority: .powerAware), update(t0 + 3, priority: .powerAware)]
         let got = outcomes(pushes, p)
@@ -175,7 +176,7 @@ final class DeviceModelTests: XCTestCase {
     }
 
     func testPushToStartHasItsOwnBudget() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.activityBudgetBurst = 1
         let starts = (0..<11).map { update(t0 + Int64($0), token: "pts", event: .start) }
         let got = outcomes(starts + [update(t0 + 20, token: "act"), update(t0 + 21, token: "act")], p)
@@ -187,7 +188,7 @@ final class DeviceModelTests: XCTestCase {
     // MARK: Whole streams
 
     /// A mixed stream of every kind over many tokens, offline devices among them.
-    private func mixedStream(count: Int, seed: UInt64) -> [DevicePush] {
+    private func mixedStream(count: Int, seed: UInt64) -> [DeviceDeliveryPush] {
         var rng = SplitMix64(seed: seed)
         var at = t0
         return (0..<count).map { _ in
@@ -195,28 +196,28 @@ final class DeviceModelTests: XCTestCase {
             let token = "t\(rng.next() % 40)"
             let priority: Priority = [.immediate, .powerAware, .powerFirst][Int(rng.next() % 3)]
             if rng.next() % 2 == 0 {
-                let event: DevicePush.ActivityEvent = rng.next() % 20 == 0 ? .end : .update
-                return DevicePush(token: token, atMillis: at, priority: priority, pushType: .liveactivity,
+                let event: DeviceDeliveryPush.ActivityEvent = rng.next() % 20 == 0 ? .end : .update
+                return DeviceDeliveryPush(token: token, atMillis: at, priority: priority, pushType: .liveactivity,
                                   collapseID: rng.next() % 4 == 0 ? "c" : nil, activityEvent: event)
             }
-            let expiration: DevicePush.Expiration = [.storagePolicy, .immediately, .at(at + 600_000)][Int(rng.next() % 3)]
-            return DevicePush(token: token, atMillis: at, priority: priority, collapseID: rng.next() % 3 == 0 ? "k" : nil,
+            let expiration: DeviceDeliveryPush.Expiration = [.storagePolicy, .immediately, .at(at + 600_000)][Int(rng.next() % 3)]
+            return DeviceDeliveryPush(token: token, atMillis: at, priority: priority, collapseID: rng.next() % 3 == 0 ? "k" : nil,
                               expiration: expiration)
         }
     }
 
     func testEveryPushEndsInExactlyOneOutcomeAndEveryClassOccurs() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.offlineShare = 0.3
         p.activityBudgetPerHour = 2
         p.activityBudgetBurst = 2
         let got = outcomes(mixedStream(count: 4_000, seed: 7), p)
-        let classes = Set(got.map { DeviceOutcomeClass($0, onTimeMillis: p.onTimeMillis) })
-        XCTAssertEqual(Set(DeviceOutcomeClass.allCases).subtracting(classes), [])
+        let classes = Set(got.map { DeviceDeliveryOutcomeClass($0, onTimeMillis: p.onTimeMillis) })
+        XCTAssertEqual(Set(DeviceDeliveryOutcomeClass.allCases).subtracting(classes), [])
     }
 
     func testOutcomesDependOnTheRecordingAloneNotOnHowTokensInterleave() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.offlineShare = 0.3
         p.throttle = .delay
         let pushes = mixedStream(count: 3_000, seed: 11)
@@ -225,8 +226,8 @@ final class DeviceModelTests: XCTestCase {
         // tokens, each token's pushes in their own order.
         let key = { (i: Int) in FNV1a.hash(pushes[i].token.utf8) }
         let order = pushes.indices.sorted { a, b in key(a) == key(b) ? a < b : key(a) < key(b) }
-        var model = DeviceModel(parameters: p)
-        var shuffled = [DeviceOutcome?](repeating: nil, count: pushes.count)
+        var model = DeviceDeliveryModel(parameters: p)
+        var shuffled = [DeviceDeliveryOutcome?](repeating: nil, count: pushes.count)
         for i in order { model.receive(pushes[i], id: i) { shuffled[$0] = $1 } }
         model.finish { shuffled[$0] = $1 }
         let differing = pushes.indices.filter { shuffled[$0] != inOrder[$0] }
@@ -234,12 +235,12 @@ final class DeviceModelTests: XCTestCase {
     }
 
     func testParametersOutOfRangeAreNamed() {
-        var p = DeviceModelParameters()
+        var p = DeviceDeliveryParameters()
         p.offlineShare = 1.5
         XCTAssertEqual(p.problem(), "offline_share: must be between 0 and 1, found 1.5")
-        p = DeviceModelParameters()
+        p = DeviceDeliveryParameters()
         p.wakeIntervalSeconds = 0
         XCTAssertEqual(p.problem(), "wake_interval_seconds: must be above 0, found 0.0")
-        XCTAssertNil(DeviceModelParameters().problem())
+        XCTAssertNil(DeviceDeliveryParameters().problem())
     }
 }

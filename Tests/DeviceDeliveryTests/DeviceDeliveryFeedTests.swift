@@ -1,9 +1,10 @@
 import APNsCore
+import DeviceDelivery
 import XCTest
 
 /// What the device model learns of a delivered push: its kind's headers or its own, its expiration on the
 /// recording's clock, and a Live Activity payload's event and dates.
-final class DeviceFeedTests: XCTestCase {
+final class DeviceDeliveryFeedTests: XCTestCase {
     private func push(kind: Int32 = 0, body: String = "{}", collapse: String = "", expiration: Int = -1,
                       intendedAfterStartMillis: UInt64 = 0) -> OutgoingPush {
         var p = OutgoingPush()
@@ -19,13 +20,13 @@ final class DeviceFeedTests: XCTestCase {
     }
 
     func testAKindsHeadersOrThePushsOwn() {
-        let feed = DeviceFeed(kinds: [.init(pushType: .alert, collapseID: "kind", expirationSeconds: 0),
+        let feed = DeviceDeliveryFeed(kinds: [.init(pushType: .alert, collapseID: "kind", expirationSeconds: 0),
                                       .init(pushType: .background)], startNanos: 1_000_000_000)
         feed.observe(push())
         feed.observe(push(kind: 1, collapse: "own", expiration: 600, intendedAfterStartMillis: 100_000))
         feed.observe(push(kind: 1))
         let got = feed.pushes
-        XCTAssertEqual(got[0], DevicePush(token: "ab12", atMillis: 1_745_000_000_000, priority: .powerAware, pushType: .alert,
+        XCTAssertEqual(got[0], DeviceDeliveryPush(token: "ab12", atMillis: 1_745_000_000_000, priority: .powerAware, pushType: .alert,
                                           collapseID: "kind", expiration: .immediately))
         XCTAssertEqual(got[1].collapseID, "own")
         XCTAssertEqual(got[1].expiration, .at(1_745_000_000_000 + 500_000), "600 s after the start, sent 100 s in: 500 s to live")
@@ -34,7 +35,7 @@ final class DeviceFeedTests: XCTestCase {
     }
 
     func testALiveActivityPayloadsEventAndDates() {
-        let feed = DeviceFeed(kinds: [.init(pushType: .liveactivity)], startNanos: 0)
+        let feed = DeviceDeliveryFeed(kinds: [.init(pushType: .liveactivity)], startNanos: 0)
         feed.observe(push(body: #"{"aps":{"timestamp":1,"content-state":{"event":"x"},"event":"end","stale-date":1745000100,"#
             + #""dismissal-date":1745000200}}"#))
         feed.observe(push(body: #"{"aps":{"event":"update"}}"#))
@@ -48,14 +49,14 @@ final class DeviceFeedTests: XCTestCase {
     }
 
     func testMergedFeedsAreInRecordedOrder() {
-        let a = DeviceFeed(kinds: [.init(pushType: .alert)], startNanos: 0), b = DeviceFeed(kinds: [.init(pushType: .alert)], startNanos: 0)
-        for (feed, at, token) in [(a, 30, "x"), (a, 10, "x"), (b, 20, "y"), (b, 10, "y")] as [(DeviceFeed, Int64, String)] {
+        let a = DeviceDeliveryFeed(kinds: [.init(pushType: .alert)], startNanos: 0), b = DeviceDeliveryFeed(kinds: [.init(pushType: .alert)], startNanos: 0)
+        for (feed, at, token) in [(a, 30, "x"), (a, 10, "x"), (b, 20, "y"), (b, 10, "y")] as [(DeviceDeliveryFeed, Int64, String)] {
             var p = push()
             p.recordedMillis = at
             p.deviceToken = token
             feed.observe(p)
         }
-        let order = DeviceFeed.merged([a, b]).map { "\($0.token)\($0.atMillis)" }
+        let order = DeviceDeliveryFeed.merged([a, b]).map { "\($0.token)\($0.atMillis)" }
         XCTAssertEqual(order, ["x10", "y10", "y20", "x30"], "by recorded time; a tie keeps the order the pushes were accepted in")
     }
 }

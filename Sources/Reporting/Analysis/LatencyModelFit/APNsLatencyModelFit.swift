@@ -14,7 +14,7 @@ import Foundation
 /// Error answers are shares of the requests sent (first sends and resends): 503 ServiceUnavailable and
 /// 429 TooManyRequests answers, whether resent or final. Connections the server reset are the
 /// reconnections beyond the GOAWAYs; GOAWAYs become a count of requests a connection serves before one.
-public struct ModelFit: Codable, Sendable, Equatable {
+public struct APNsLatencyModelFit: Codable, Sendable, Equatable {
     /// Measured service time quantiles, ms.
     public var serviceP10Millis: Double
     public var serviceP50Millis: Double
@@ -42,7 +42,7 @@ public struct ModelFit: Codable, Sendable, Equatable {
 
     /// Fits the model to `report`'s delivered pushes' service times and its answers.
     /// `force` fits a run ``refusals(_:roundTrip:serviceMeanMillis:)`` would refuse, its reasons then warnings.
-    public static func fit(_ report: RunReport, force: Bool = false) throws -> ModelFit {
+    public static func fit(_ report: RunReport, force: Bool = false) throws -> APNsLatencyModelFit {
         guard let encoded = report.latency.histograms?.overall.serviceTime,
               let q = EncodedPercentiles.values(encoded, at: [10, 50, 99]), q.count == 3 else {
             throw FitError(description: "the report has no service-time histogram of delivered pushes to fit (nothing was delivered, "
@@ -69,7 +69,7 @@ public struct ModelFit: Codable, Sendable, Equatable {
         }
         let goAways = report.timeline.reduce(0) { $0 + ($1.goAways ?? 0) }
         let resets = max(0, report.engine.reconnects - goAways)
-        return ModelFit(
+        return APNsLatencyModelFit(
             serviceP10Millis: p10, serviceP50Millis: p50, serviceP99Millis: p99,
             roundTripMillis: r, serverP50Millis: p50 - r, serverP99Millis: p99 - r,
             requests: report.engine.sent,

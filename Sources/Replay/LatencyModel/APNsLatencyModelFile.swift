@@ -6,7 +6,7 @@ import Yams
 /// An APNs model file (`apnsbench model fit` writes one): a `simulator:` section of the simulator's keys,
 /// and a `source:` that says which measured run it was fitted from. `--apns-model FILE` and a profile's
 /// `simulator: {model: FILE}` name one, as they name a preset.
-public enum APNsModelFile {
+public enum APNsLatencyModelFile {
     /// The file's top-level keys.
     public static let keys = ["source", "simulator"]
 
@@ -41,13 +41,13 @@ public enum APNsModelFile {
     /// Reads the file `config.simulator.model` names, when it names no preset: relative to `folder` (the
     /// profile's, for a profile's `model:`; the working directory for `--apns-model`).
     public static func resolve(_ config: inout RunConfig, relativeTo folder: String?) throws {
-        guard let model = config.simulator.model, APNsModel.named(model) == nil else {
+        guard let model = config.simulator.model, APNsLatencyModel.named(model) == nil else {
             config.simulator.modelFileSettings = nil
             return
         }
         let path = model.hasPrefix("/") || folder == nil ? model : (folder! as NSString).appendingPathComponent(model)
         guard FileManager.default.fileExists(atPath: path) else {
-            throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), "
+            throw RunConfigError(.apnsModel, "must be one of \(APNsLatencyModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), "
                 + "found '\(model)' (no such file)")
         }
         config.simulator.modelFileSettings = try settings(path: path)

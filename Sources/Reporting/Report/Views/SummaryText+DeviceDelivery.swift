@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// The device side of delivery in the text views.
 extension SummaryText {
@@ -32,7 +33,7 @@ extension SummaryText {
     /// The console's line under `delivered`, or nil when devices were not modelled.
     static func deviceLine(_ report: RunReport) -> String? {
         guard let d = report.device else { return nil }
-        let counts = DeviceOutcomeClass.allCases.map { "\($0.rawValue.replacingOccurrences(of: "_", with: " ")) \(d.outcomes[$0.rawValue] ?? 0)" }
+        let counts = DeviceDeliveryOutcomeClass.allCases.map { "\($0.rawValue.replacingOccurrences(of: "_", with: " ")) \(d.outcomes[$0.rawValue] ?? 0)" }
         var line = "   ↳ on device: " + counts.joined(separator: ", ")
         let priorities = d.timeToDevice.byPriority.sorted { (Int($0.key) ?? 0) > (Int($1.key) ?? 0) }
         if !priorities.isEmpty {
@@ -55,7 +56,7 @@ extension SummaryText {
         line()
         line("| outcome | pushes | share | by cause |")
         line("| --- | --: | --: | --- |")
-        for c in DeviceOutcomeClass.allCases {
+        for c in DeviceDeliveryOutcomeClass.allCases {
             let causes = c == .replaced ? d.replaced : c == .dropped ? d.dropped : [:]
             let by = causes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             line("| \(c.rawValue) | \(d.outcomes[c.rawValue] ?? 0) | \(Format.fixed(d.share(c) * 100, places: 2)) % | \(by) |")

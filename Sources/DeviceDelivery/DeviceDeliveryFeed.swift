@@ -1,12 +1,14 @@
-/// Collects the device model's input during a run: each push APNs accepted, as a ``DevicePush`` on the
+import APNsCore
+
+/// Collects the device model's input during a run: each push APNs accepted, as a ``DeviceDeliveryPush`` on the
 /// recording's clock, with what decides its fate on the device read from its kind and its payload (the push
 /// type, collapse id and expiration its headers carried; a Live Activity's `aps.event`, `stale-date` and
 /// `dismissal-date`). One feed per engine thread, like the recorder it hangs off; the model runs on all
-/// feeds' pushes after the run (``DeviceFeed/merged(_:)``).
+/// feeds' pushes after the run (``DeviceDeliveryFeed/merged(_:)``).
 ///
 /// Cost, only when the device model is on: one stored record a delivered push, and for a Live Activity
 /// push one scan of its payload into a kept tape.
-public final class DeviceFeed {
+public final class DeviceDeliveryFeed {
     /// What each push kind (``OutgoingPush/kind``) sends besides the payload.
     public struct Kind: Sendable, Equatable {
         public var pushType: PushType
@@ -27,7 +29,7 @@ public final class DeviceFeed {
     private let startNanos: UInt64
     private var tape = JSONTape()
     /// The pushes, in the order APNs accepted them.
-    public private(set) var pushes: [DevicePush] = []
+    public private(set) var pushes: [DeviceDeliveryPush] = []
 
     public init(kinds: [Kind], startNanos: UInt64) {
         precondition(!kinds.isEmpty, "at least one push kind")
@@ -38,7 +40,7 @@ public final class DeviceFeed {
     /// Takes a push APNs accepted.
     public func observe(_ push: OutgoingPush) {
         let kind = kinds[min(Int(push.kind), kinds.count - 1)]
-        var device = DevicePush(token: push.deviceToken, atMillis: push.recordedMillis, priority: push.priority,
+        var device = DeviceDeliveryPush(token: push.deviceToken, atMillis: push.recordedMillis, priority: push.priority,
                                 pushType: kind.pushType)
         device.heldMillis = push.heldMillis
         let collapse = push.headers[APNsHeaders.collapseID].text, own = push.headers[APNsHeaders.expiration].seconds
@@ -55,12 +57,12 @@ public final class DeviceFeed {
 
     /// Reads `aps.event`, `aps.stale-date` and `aps.dismissal-date` (epoch seconds, as written) of a Live Activity
     /// payload into `device`, scanning it into `tape`; a payload that does not scan leaves them unset.
-    public static func readActivityKeys(_ bytes: UnsafeBufferPointer<UInt8>, tape: inout JSONTape, into device: inout DevicePush) {
+    public static func readActivityKeys(_ bytes: UnsafeBufferPointer<UInt8>, tape: inout JSONTape, into device: inout DeviceDeliveryPush) {
         do throws(JSONSyntaxError) { try tape.scan(bytes) } catch { return }
         let nodes = tape.nodes
         guard let aps = member("aps", of: 0, nodes, bytes), nodes[aps].kind == .object else { return }
         if let e = member("event", of: aps, nodes, bytes), nodes[e].kind == .string {
-            device.activityEvent = DevicePush.ActivityEvent(rawValue: String(decoding: bytes[nodes[e].start..<nodes[e].end], as: UTF8.self))
+            device.activityEvent = DeviceDeliveryPush.ActivityEvent(rawValue: String(decoding: bytes[nodes[e].start..<nodes[e].end], as: UTF8.self))
         }
         device.staleAtMillis = member("stale-date", of: aps, nodes, bytes).flatMap { millis(nodes[$0], bytes) }
         device.dismissAtMillis = member("dismissal-date", of: aps, nodes, bytes).flatMap { millis(nodes[$0], bytes) }
@@ -86,7 +88,7 @@ public final class DeviceFeed {
     }
 
     /// Every feed's pushes in recorded order; pushes recorded at the same time keep the order they were accepted in.
-    public static func merged(_ feeds: [DeviceFeed]) -> [DevicePush] {
+    public static func merged(_ feeds: [DeviceDeliveryFeed]) -> [DeviceDeliveryPush] {
         var all = feeds.flatMap(\.pushes)
         let order = all.indices.sorted { all[$0].atMillis != all[$1].atMillis ? all[$0].atMillis < all[$1].atMillis : $0 < $1 }
         all = order.map { all[$0] }

@@ -5,7 +5,7 @@ import Foundation
 /// Reads the app's ActivityKit model file a profile names (`activity_model`): once when the profile is
 /// loaded, so that a file outside the checker's Swift subset is bad input naming its own line, and again
 /// when the run builds its checks.
-public enum ActivityModelLoader {
+public enum ActivityKitModelLoader {
     /// Reads and parses the model file at `path`.
     /// - Parameters:
     ///   - attributesType: the attributes struct's name (`activity_model_type`); nil: the one declaring
@@ -17,7 +17,7 @@ public enum ActivityModelLoader {
     ///   file and its line when a declaration is outside the subset or is not a model.
     public static func read(
         path: String, attributesType: String?, flags: [String]? = nil, profile: String, line: Int?
-    ) throws -> (model: ActivityModel, sha256: String) {
+    ) throws -> (model: ActivityKitModel, sha256: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: profile, line: line, message: "'activity_model' names \(path), which cannot be read (no such file, or not readable)")
         }
@@ -35,7 +35,7 @@ public enum ActivityModelLoader {
 
     /// The check a run applies for a configured model: the file read again and required to be the one the
     /// profile was loaded with (its SHA-256), under the configured date strategy.
-    public static func check(_ file: RunConfig.ActivityModelFile, profile: String) throws -> PayloadCheck {
+    public static func check(_ file: RunConfig.ActivityKitModelFile, profile: String) throws -> PayloadCheck {
         let (model, sha256) = try read(path: file.path, attributesType: file.attributesType, flags: file.flags, profile: profile, line: nil)
         guard sha256 == file.sha256 else {
             throw ProfileError(file: file.path, line: nil, message: "changed since \(profile) was read (SHA-256 \(sha256.prefix(12))…, "

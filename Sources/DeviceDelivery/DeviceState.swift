@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// One device token's state in the device model: whether the device is online, its next opportunistic wake,
@@ -8,7 +9,7 @@ struct DeviceState {
     /// A push accepted and not yet shown, dropped or replaced.
     struct Held {
         let id: Int
-        let push: DevicePush
+        let push: DeviceDeliveryPush
         /// When it reaches the device (if the device is online then).
         let deliverAt: Int64
     }
@@ -28,7 +29,7 @@ struct DeviceState {
     /// The latest intended send taken.
     private var lastMillis = Int64.min
 
-    init(token: String, firstMillis: Int64, parameters p: DeviceModelParameters) {
+    init(token: String, firstMillis: Int64, parameters p: DeviceDeliveryParameters) {
         var rng = SplitMix64(seed: SplitMix64.mix(FNV1a.hash(token.utf8) ^ p.seed))
         intermittent = p.offlineShare > 0 && rng.unit() < p.offlineShare
         self.rng = rng
@@ -45,7 +46,7 @@ struct DeviceState {
     // MARK: Arrival
 
     /// Takes a push APNs accepted at its `atMillis` (pushes come in recorded order).
-    mutating func receive(_ push: DevicePush, id: Int, _ p: DeviceModelParameters, _ sink: (Int, DeviceOutcome) -> Void) {
+    mutating func receive(_ push: DeviceDeliveryPush, id: Int, _ p: DeviceDeliveryParameters, _ sink: (Int, DeviceDeliveryOutcome) -> Void) {
         var push = push
         if push.atMillis < lastMillis { push.atMillis = lastMillis }
         lastMillis = push.atMillis
@@ -67,7 +68,7 @@ struct DeviceState {
         settle(until: t, p, sink)
     }
 
-    private mutating func deliveryTime(_ push: DevicePush, budgetDelay: Int64, _ p: DeviceModelParameters) -> Int64 {
+    private mutating func deliveryTime(_ push: DeviceDeliveryPush, budgetDelay: Int64, _ p: DeviceDeliveryParameters) -> Int64 {
         let t = push.atMillis
         switch push.priority {
         case .immediate: return t + budgetDelay
@@ -76,7 +77,7 @@ struct DeviceState {
         }
     }
 
-    private mutating func replaceCollapsed(_ key: String, _ sink: (Int, DeviceOutcome) -> Void) {
+    private mutating func replaceCollapsed(_ key: String, _ sink: (Int, DeviceDeliveryOutcome) -> Void) {
         held.removeAll { h in
             guard h.push.collapseID == key else { return false }
             sink(h.id, .replaced(.collapse))
@@ -96,7 +97,7 @@ struct DeviceState {
     // MARK: The device's own events
 
     /// Plays deliveries and reconnects up to and including `limit`, in time order.
-    mutating func settle(until limit: Int64, _ p: DeviceModelParameters, _ sink: (Int, DeviceOutcome) -> Void) {
+    mutating func settle(until limit: Int64, _ p: DeviceDeliveryParameters, _ sink: (Int, DeviceDeliveryOutcome) -> Void) {
         while true {
             let reconnect = stored != nil && !online ? periodEnd : Int64.max
             let delivery = held.first?.deliverAt ?? Int64.max
@@ -113,7 +114,7 @@ struct DeviceState {
     }
 
     /// A held push reaches the device's side at `millis`: shown if it is online, else stored (or not).
-    private mutating func arrive(_ h: Held, at millis: Int64, _ p: DeviceModelParameters, _ sink: (Int, DeviceOutcome) -> Void) {
+    private mutating func arrive(_ h: Held, at millis: Int64, _ p: DeviceDeliveryParameters, _ sink: (Int, DeviceDeliveryOutcome) -> Void) {
         guard online else {
             if h.push.expiration == .immediately { return sink(h.id, .dropped(.notStored)) }
             if let old = stored { sink(old.id, .replaced(.newerStored)) }
@@ -129,7 +130,7 @@ struct DeviceState {
         for w in woken { show(w, at: millis, p, sink) }
     }
 
-    private mutating func show(_ h: Held, at millis: Int64, _ p: DeviceModelParameters, _ sink: (Int, DeviceOutcome) -> Void) {
+    private mutating func show(_ h: Held, at millis: Int64, _ p: DeviceDeliveryParameters, _ sink: (Int, DeviceDeliveryOutcome) -> Void) {
         let push = h.push
         if expired(push, at: millis, p) { return sink(h.id, .dropped(.expired)) }
         if push.pushType == .liveactivity, push.activityEvent != .start {
@@ -140,7 +141,7 @@ struct DeviceState {
         sink(h.id, .displayed(afterMillis: millis - push.atMillis + push.heldMillis, stale: stale))
     }
 
-    private func expired(_ push: DevicePush, at millis: Int64, _ p: DeviceModelParameters) -> Bool {
+    private func expired(_ push: DeviceDeliveryPush, at millis: Int64, _ p: DeviceDeliveryParameters) -> Bool {
         switch push.expiration {
         case .immediately: return false
         case let .at(limit): return millis > limit
@@ -156,19 +157,19 @@ struct DeviceState {
 
     /// The first opportunistic wake at or after `millis` (wakes are a Poisson process, so a wake drawn from
     /// any moment on is as good as one drawn from the last).
-    private mutating func wake(atOrAfter millis: Int64, _ p: DeviceModelParameters) -> Int64 {
+    private mutating func wake(atOrAfter millis: Int64, _ p: DeviceDeliveryParameters) -> Int64 {
         if let w = nextWake, w >= millis { return w }
         let w = millis + draw(meanSeconds: p.wakeIntervalSeconds)
         nextWake = w
         return w
     }
 
-    private mutating func startPeriods(at millis: Int64, _ p: DeviceModelParameters) {
+    private mutating func startPeriods(at millis: Int64, _ p: DeviceDeliveryParameters) {
         online = rng.unit() < p.onlineSeconds / (p.onlineSeconds + p.offlineSeconds)
         periodEnd = millis + draw(meanSeconds: online ? p.onlineSeconds : p.offlineSeconds)
     }
 
-    private mutating func advancePeriods(to millis: Int64, _ p: DeviceModelParameters) {
+    private mutating func advancePeriods(to millis: Int64, _ p: DeviceDeliveryParameters) {
         guard intermittent else { return }
         // After a long quiet stretch, start afresh: the periods are memoryless.
         if Double(millis - periodEnd) > 1_000 * (p.onlineSeconds + p.offlineSeconds) * 1000 { startPeriods(at: millis, p) }

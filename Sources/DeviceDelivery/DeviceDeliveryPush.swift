@@ -1,7 +1,9 @@
+import APNsCore
+
 /// One push APNs accepted, as the device model sees it: who it is for, when it was meant to be sent (on the
 /// recording's clock, so that a replay at any speed gives the same outcomes), and the headers and `aps` keys
 /// that decide what the device does with it.
-public struct DevicePush: Sendable, Equatable {
+public struct DeviceDeliveryPush: Sendable, Equatable {
     /// When APNs may drop the push, from `apns-expiration`.
     public enum Expiration: Sendable, Equatable {
         /// No header: stored for the model's storage time.
@@ -56,7 +58,7 @@ public struct DevicePush: Sendable, Equatable {
 }
 
 /// What became of a push on the device: exactly one per push the model was given.
-public enum DeviceOutcome: Sendable, Equatable {
+public enum DeviceDeliveryOutcome: Sendable, Equatable {
     /// Why a push was never shown because another took its place.
     public enum ReplaceCause: String, Sendable, CaseIterable {
         /// A later push with the same `apns-collapse-id` arrived before it was shown.
@@ -84,10 +86,10 @@ public enum DeviceOutcome: Sendable, Equatable {
 }
 
 /// The classes a report counts device outcomes in.
-public enum DeviceOutcomeClass: String, Sendable, CaseIterable, Codable {
+public enum DeviceDeliveryOutcomeClass: String, Sendable, CaseIterable, Codable {
     case onTime = "on_time", late, replaced, dropped, throttled
 
-    public init(_ outcome: DeviceOutcome, onTimeMillis: Int64) {
+    public init(_ outcome: DeviceDeliveryOutcome, onTimeMillis: Int64) {
         switch outcome {
         case let .displayed(after, _): self = after <= onTimeMillis ? .onTime : .late
         case .replaced: self = .replaced

@@ -1,26 +1,27 @@
 import APNsCore
+import DeviceDelivery
 import Histogram
 
 /// Runs the device model over a run's delivered pushes and counts what it said: outcomes by class and
 /// cause, and time to device (ms of recorded time) by priority and push type.
-public struct DeviceTally {
+public struct DeviceDeliveryTally {
     /// The highest time to device tracked: 31 days in ms (the storage limit, and a little more).
     static let highestMillis: UInt64 = 31 * 86_400_000
 
-    private var outcomes: [DeviceOutcomeClass: Int] = [:]
+    private var outcomes: [DeviceDeliveryOutcomeClass: Int] = [:]
     private var replaced: [String: Int] = [:]
     private var dropped: [String: Int] = [:]
     private var shownStale = 0
     private var byPriority: [Priority: Histogram<UInt64>] = [:]
     private var byPushType: [PushType: Histogram<UInt64>] = [:]
-    private let parameters: DeviceModelParameters
+    private let parameters: DeviceDeliveryParameters
     private(set) var pushes = 0
 
     /// The model run over `pushes` (in recorded order), every outcome counted.
-    public init(pushes: [DevicePush], parameters: DeviceModelParameters) {
+    public init(pushes: [DeviceDeliveryPush], parameters: DeviceDeliveryParameters) {
         self.parameters = parameters
-        var model = DeviceModel(parameters: parameters)
-        var results = [DeviceOutcome?](repeating: nil, count: pushes.count)
+        var model = DeviceDeliveryModel(parameters: parameters)
+        var results = [DeviceDeliveryOutcome?](repeating: nil, count: pushes.count)
         for (i, push) in pushes.enumerated() { model.receive(push, id: i) { results[$0] = $1 } }
         model.finish { results[$0] = $1 }
         for (push, outcome) in zip(pushes, results) {
@@ -29,9 +30,9 @@ public struct DeviceTally {
         }
     }
 
-    private mutating func count(_ outcome: DeviceOutcome, of push: DevicePush) {
+    private mutating func count(_ outcome: DeviceDeliveryOutcome, of push: DeviceDeliveryPush) {
         pushes += 1
-        outcomes[DeviceOutcomeClass(outcome, onTimeMillis: parameters.onTimeMillis), default: 0] += 1
+        outcomes[DeviceDeliveryOutcomeClass(outcome, onTimeMillis: parameters.onTimeMillis), default: 0] += 1
         switch outcome {
         case let .displayed(after, stale):
             if stale { shownStale += 1 }
@@ -49,10 +50,10 @@ public struct DeviceTally {
     }
 
     /// The report's section.
-    public var section: RunReport.Device {
-        RunReport.Device(
+    public var section: RunReport.DeviceDelivery {
+        RunReport.DeviceDelivery(
             parameters: parameters, pushes: pushes,
-            outcomes: Dictionary(uniqueKeysWithValues: DeviceOutcomeClass.allCases.map { ($0.rawValue, outcomes[$0] ?? 0) }),
+            outcomes: Dictionary(uniqueKeysWithValues: DeviceDeliveryOutcomeClass.allCases.map { ($0.rawValue, outcomes[$0] ?? 0) }),
             replaced: replaced, dropped: dropped, shownStale: shownStale,
             timeToDevice: .init(histograms: Dictionary(uniqueKeysWithValues: byPriority.map { (String($0.key.rawValue), $0.value) }),
                                 byPushType: Dictionary(uniqueKeysWithValues: byPushType.map { ($0.key.rawValue, $0.value) })))

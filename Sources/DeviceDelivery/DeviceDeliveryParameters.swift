@@ -1,8 +1,10 @@
+import APNsCore
+
 /// The numbers behind the device model. Apple documents the device's behaviour (priority 10 at once, 5 when
 /// power allows, 1 only when it costs nothing; one stored push per app while offline; a per-activity budget of
 /// priority-10 Live Activity updates) but publishes none of these figures: each default below says whether it
 /// is Apple's statement or an assumption of this tool.
-public struct DeviceModelParameters: Sendable, Equatable, Codable {
+public struct DeviceDeliveryParameters: Sendable, Equatable, Codable {
     /// What iOS does with a priority-10 Live Activity update past its budget.
     public enum ThrottleAction: String, Sendable, Codable, CaseIterable {
         /// The update is not shown (counted `throttled`).

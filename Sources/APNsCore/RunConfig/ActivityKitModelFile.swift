@@ -6,7 +6,7 @@ extension RunConfig {
     /// start, `aps.attributes`) into this model and drops the push without a trace when that fails. Each
     /// Live Activity push is checked against it, and one that APNs delivers but the device could not decode
     /// is counted in the report (`pushes.wouldNotDecode`).
-    public struct ActivityModelFile: Codable, Equatable, Sendable {
+    public struct ActivityKitModelFile: Codable, Equatable, Sendable {
         /// The Swift file, resolved against the profile's folder.
         public var path: String
         /// SHA-256 of the file's bytes, lower-case hex: which model a run checked against (compare and merge

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// A budget that refills evenly over time up to a burst (a token bucket), on the recording's clock: the Live
 /// Activity budget of priority-10 updates, and push-to-start's. A push takes one place; in delay mode a push
 /// past the budget reserves the next place to come, so the places go below zero and later pushes wait longer.
