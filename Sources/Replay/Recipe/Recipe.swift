@@ -101,7 +101,20 @@ public struct Recipe: Sendable {
     enum Target: Sendable {
         case token(field: Int)
         case entity(Int, key: Source)
+        /// Every member of the group key; a list key reaches the members of each of its keys, each once.
         indirect case group(Int, key: Source, ifAbsent: Target?)
+        /// The members of every group target (each a ``group``), each once (`to: {groups: […]}`).
+        indirect case groups([Target])
+
+        /// Whether it may reach several group keys (a list key, or several targets): its recipients are gathered
+        /// and each kept once.
+        func fansOut(listKey: (Source) -> Bool) -> Bool {
+            switch self {
+            case .token, .entity: return false
+            case .groups: return true
+            case let .group(_, key, ifAbsent): return listKey(key) || (ifAbsent?.fansOut(listKey: listKey) ?? false)
+            }
+        }
     }
 
     /// One push rule of an event: whom it pushes to, its headers, template and slots, and the condition under
@@ -134,6 +147,8 @@ public struct Recipe: Sendable {
         /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
         /// it was after the event's recorded time.
         var expirationAt = false
+        /// Whether its recipients may come from several group keys (a list key, or `to: {groups: …}`).
+        var fansOut = false
         /// `where:` of a group recipient: only the members for which it holds are pushed to.
         var recipientFilter: RecipeExpression?
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.

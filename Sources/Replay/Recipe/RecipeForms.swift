@@ -83,7 +83,12 @@ enum RecipeForms {
         RecipeForm.kind("token", ["token"]),
         RecipeForm.kind("entity", ["entity", "key"], needs: [("key", "the field that names the recipient")]),
         RecipeForm.kind("group", ["group", "key", "if_absent", "where"], needs: [("key", "the field that names the recipient")]),
-    ], shape: "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
+        RecipeForm.kind("groups", ["groups", "where"]),
+    ], shape: "{token: FIELD}, {entity: E, key: FIELD}, {group: G, key: FIELD, where: EXPRESSION} or {groups: [{group: G, key: FIELD}, …]}")
+    /// One item of `to: {groups: […]}`: a group key whose members the push reaches.
+    static let groupTarget = RecipeForm("a group target", keys: ["group", "key", "if_absent"],
+                                        needs: [("group", "the group whose members the push reaches"), ("key", "the field that names the group key")],
+                                        shape: "{group: G, key: FIELD}")
     /// A value source written as a mapping.
     static let source = RecipeForm("a value source", kinds: [
         RecipeForm.kind("from", ["from", "map", "default", "absent"]),

@@ -38,8 +38,12 @@ extension RecipeRules {
             }
             guard let token = state.token(place), !token.isEmpty else { return entry.recipients = .notSent(.noToken) }
             entry.recipients = .entity(place)
+        case .groups:
+            fanOut(target, rule: rule, into: &entry)
         case let .group(group, keySource, ifAbsent):
-            guard let groupKey = value(keySource, recipient: nil).key else {
+            let keyValue = value(keySource, recipient: nil)
+            if keyValue.isList { return fanOut(target, rule: rule, into: &entry) }
+            guard let groupKey = keyValue.key else {
                 if let ifAbsent { return recipients(ifAbsent, rule: rule, into: &entry) }
                 // A key read through an entity the recording never created names no group.
                 return entry.recipients = .notSent(linkMissing(keySource) ? .unknownTarget : .noRecipients)

@@ -46,6 +46,15 @@ public final class RecipeRules: WorkloadRules {
     var filtered: [[Int]]
     /// Per rule: by place in `filtered`, the members whose `where:` failed (their pushes are not sent).
     var filterFailures: [[Int: RecipeEventState.Failure]]
+    /// Per rule: the recipients a fan-out over several group keys gathered, each once (``fanOut(_:rule:into:)``).
+    var fanned: [[Int]]
+    /// Per place in the state: the fan-out that last reached it (``fanOutMark``), so that a recipient reached
+    /// again is known in one step.
+    var reachedBy: [UInt32] = []
+    var fanOutMark: UInt32 = 0
+    /// The group keys looked up and the members visited by fan-outs over several keys, so far: what a fan-out
+    /// costs, in proportion to its recipients.
+    public internal(set) var fanOutSteps = 0
     /// Why the last push handed out as `bad_line` was not sent (a value read for its recipient failed).
     public internal(set) var lastPushFailure: String?
 
@@ -101,6 +110,7 @@ public final class RecipeRules: WorkloadRules {
         plannedByRule = Array(repeating: 0, count: rules.count)
         missingWithoutRule = Array(repeating: 0, count: recipe.events.count)
         filtered = Array(repeating: [], count: rules.count)
+        fanned = Array(repeating: [], count: rules.count)
         filterFailures = Array(repeating: [:], count: rules.count)
         values.reserveCapacity(16)
         plan.entries.reserveCapacity(recipe.events.map(\.pushes.count).max() ?? 0)

@@ -89,6 +89,7 @@ private struct IdentityFinder {
         case let .group(_, source, ifAbsent):
             key(source)
             if let ifAbsent { target(ifAbsent) }
+        case let .groups(parts): for part in parts { target(part) }
         }
     }
 
