@@ -93,9 +93,20 @@ public struct Recipe: Sendable {
         var key: Int
         var token: Int?
         var set: [(field: Int, source: Source)]
+        /// `set: {FIELD: {add: …}}` or `{remove: …}`: items added to or removed from a kept list, after `set`.
+        var edits: [ListEdit] = []
         /// Replaced as a whole when present; nil leaves the memberships as they are.
         var memberOf: [(group: Int, source: Source)]?
         var subscribe: Int?
+    }
+
+    /// One edit of a list kept on an entity: an item added (unless the list holds it) or removed.
+    struct ListEdit: Sendable {
+        var field: Int
+        var adds: Bool
+        var item: Source
+        /// Where it is written (`events.join.set.riders`), for messages.
+        var key: String
     }
 
     enum Target: Sendable {

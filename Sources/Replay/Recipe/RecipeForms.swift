@@ -97,6 +97,11 @@ enum RecipeForms {
         RecipeForm.kind("join", ["join", "separator", "if_empty"]),
         RecipeForm.kind("expr", ["expr", "default", "absent"]),
     ], shape: "a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+    /// A kept list's edit in `set:` (`riders: {add: rider_id}`).
+    static let listEdit = RecipeForm("a list edit", kinds: [
+        RecipeForm.kind("add", ["add"]),
+        RecipeForm.kind("remove", ["remove"]),
+    ], shape: "{add: VALUE} or {remove: VALUE}")
     /// `priority: {from, map, default}`.
     static let priority = RecipeForm("'priority'", kinds: [
         RecipeForm.kind("from", ["from", "map", "default"], needs: [("map", "a table of values to priorities, {VALUE: 10}")]),

@@ -36,6 +36,7 @@ extension Builder {
             if let s = m["set"] {
                 change.set = try kept(s, entity: type, event: event, recipient: nil)
                 noteKept(change.set, entity: type, event: event, recipient: nil)
+                change.edits = try listEdits(s, entity: type, event: event)
             }
             if let member = m["member_of"] {
                 change.memberOf = try reader.map(member).entries.map { g in
@@ -171,7 +172,7 @@ extension Builder {
                 return (entities[entity].fields.firstIndex(of: name)!, try source(item, event: event, recipient: recipient))
             }
         }
-        return try reader.map(e).entries.map { item in
+        return try reader.map(e).entries.filter { !isListEdit($0) }.map { item in
             var src = try source(item, event: event, recipient: recipient)
             switch src {
             case .constant(.absent): src = .constant(.clear)

@@ -307,6 +307,7 @@ public final class RecipeRules: WorkloadRules {
             let v = value(source, recipient: nil)
             if let kept = v.kept { state.setField(place, field, kept) }
         }
+        for edit in change.edits { try self.edit(edit, on: place) }
         if let memberOf = change.memberOf {
             var groups: [GroupKey] = []
             for (group, source) in memberOf {

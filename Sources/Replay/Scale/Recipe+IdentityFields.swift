@@ -63,6 +63,7 @@ private struct IdentityFinder {
             if let t = s.subscribe { marked.insert(t) }
             for (_, source) in s.memberOf ?? [] { key(source) }
             for (field, source) in s.set { kept(Recipe.KeptField(entity: s.entity, field: field), source) }
+            for edit in s.edits { kept(Recipe.KeptField(entity: s.entity, field: edit.field), edit.item) }
         }
         for rule in event.pushes {
             target(rule.to)
