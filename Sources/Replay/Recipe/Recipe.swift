@@ -22,6 +22,8 @@ public struct Recipe: Sendable {
     var entities: [EntityType]
     /// Group names, by index.
     var groups: [String]
+    /// The groups whose memberships are kept by `join:` and `leave:` (a `member_of:` does not replace them).
+    var joinedGroups: Set<Int> = []
     /// The group whose pushes become one broadcast per key with `delivery: broadcast`.
     var broadcastGroup: Int?
     /// The event that subscribes entities to a broadcast group key, and its field (for finding the channels a
@@ -97,6 +99,8 @@ public struct Recipe: Sendable {
         var edits: [ListEdit] = []
         /// Replaced as a whole when present; nil leaves the memberships as they are.
         var memberOf: [(group: Int, source: Source)]?
+        /// `join:` and `leave:`: group keys (a value or a list) the entity joins or leaves, its other memberships kept.
+        var joins: [(group: Int, source: Source, joins: Bool)] = []
         var subscribe: Int?
     }
 

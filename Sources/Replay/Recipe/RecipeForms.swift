@@ -61,7 +61,7 @@ enum RecipeForms {
     static let broadcast = RecipeForm("'broadcast'", keys: ["group"], needs: [("group", "the group whose pushes become broadcasts")],
                                       shape: "{group: GROUP}")
     static let event = RecipeForm("an event", keys: ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set",
-                                                      "member_of", "subscribe", "push", "require"],
+                                                      "member_of", "join", "leave", "subscribe", "push", "require"],
                                   shape: "{match: …, fields: {…}, push: {…}}")
     /// A field's rule written as a mapping (`{type: int?, one_of: [5, 10]}`).
     static let field = RecipeForm("a field's rule", keys: ["type", "from", "nullable", "one_of", "non_empty", "empty_is_absent", "min"],

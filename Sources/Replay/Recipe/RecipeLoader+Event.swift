@@ -30,7 +30,7 @@ extension Builder {
             let keyField = try field(keyEntry, types: [.int, .string, .token])
             var change = Recipe.StateChange(op: op, entity: type, key: keyField, token: nil, set: [], memberOf: nil, subscribe: nil)
             if op == .remove {
-                for k in ["token", "set", "member_of", "subscribe"] where m[k] != nil { throw fail(m[k]!, "does not go with remove") }
+                for k in ["token", "set", "member_of", "join", "leave", "subscribe"] where m[k] != nil { throw fail(m[k]!, "does not go with remove") }
             }
             if let t = m["token"] { change.token = try field(t, types: [.string, .token]) }
             if let s = m["set"] {
@@ -43,6 +43,7 @@ extension Builder {
                     (groups.firstIndex(of: g.key)!, try source(g, event: event, recipient: nil))
                 }
             }
+            change.joins = try joins(m, event: event)
             if let s = m["subscribe"] { change.subscribe = try field(s, types: [.int, .string]) }
             event.state = change
         }

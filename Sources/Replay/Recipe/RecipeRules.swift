@@ -309,7 +309,8 @@ public final class RecipeRules: WorkloadRules {
         }
         for edit in change.edits { try self.edit(edit, on: place) }
         if let memberOf = change.memberOf {
-            var groups: [GroupKey] = []
+            // The groups kept by join: and leave: stay as they are.
+            var groups: [GroupKey] = recipe.joinedGroups.isEmpty ? [] : state.entities[place].groups.filter { recipe.joinedGroups.contains($0.group) }
             for (group, source) in memberOf {
                 switch value(source, recipient: nil) {
                 case let .ints(list): groups += list.map { GroupKey(group: group, key: .int($0)) }
@@ -319,6 +320,7 @@ public final class RecipeRules: WorkloadRules {
             }
             state.setGroups(place, groups)
         }
+        for (group, source, joins) in change.joins { join(place, group, value(source, recipient: nil), joins: joins) }
         if let s = change.subscribe { state.subscribe(place, to: values[s].key) }
     }
 }

@@ -62,6 +62,7 @@ private struct IdentityFinder {
             if let t = s.token { marked.insert(t) }
             if let t = s.subscribe { marked.insert(t) }
             for (_, source) in s.memberOf ?? [] { key(source) }
+            for (_, source, _) in s.joins { key(source) }
             for (field, source) in s.set { kept(Recipe.KeptField(entity: s.entity, field: field), source) }
             for edit in s.edits { kept(Recipe.KeptField(entity: s.entity, field: edit.field), edit.item) }
         }
