@@ -171,12 +171,20 @@ public struct Recipe: Sendable {
         var perEventSlots: [Int] = []
         /// Whether `remember`'s values depend on the recipient (else they are read once per event).
         var rememberPerPush = false
+        /// Whether the priority depends on the recipient (read per push; else once per event).
+        var priorityPerPush = false
+        /// Where `priority:` is written (`events.status.push.priority`), for a push whose priority failed.
+        var priorityKey = "priority"
 
         /// Sorts the slots and `remember` into what is filled per push and what once per event.
         mutating func splitByRecipient() {
             perPushSlots = slots.indices.filter { slots[$0].source.readsRecipient }
             perEventSlots = slots.indices.filter { !slots[$0].source.readsRecipient }
             rememberPerPush = remember.contains { $0.source.readsRecipient }
+            switch priority {
+            case let .computed(s), let .mapped(s, _, _): priorityPerPush = s.readsRecipient
+            case .profile, .fixed, .field: priorityPerPush = false
+            }
         }
     }
 
@@ -233,6 +241,9 @@ public struct Recipe: Sendable {
         /// A field kept on an entity reached from an event field, hop by hop.
         case related(Relation)
         case recipient(Int)
+        /// A field kept on an entity the recipient names by a field it keeps (`recipient.user.tier`: the
+        /// recipient, an `entity`, keeps `field`, the key of the first hop's entity), hop by hop.
+        case recipientRelated(entity: Int, field: Int, hops: [Relation.Hop])
         case recipientKey
         case time
         case timeUnix
@@ -253,7 +264,7 @@ public struct Recipe: Sendable {
         /// Whether its value depends on the push's recipient (its entity, key or token).
         var readsRecipient: Bool {
             switch self {
-            case .recipient, .recipientKey, .activityTimestamp: return true
+            case .recipient, .recipientRelated, .recipientKey, .activityTimestamp: return true
             case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant, .entityExists, .entityToken: return false
             case let .expression(e): return e.readsRecipient
             case let .map(inner, _, _), let .orElse(inner, _): return inner.readsRecipient

@@ -219,6 +219,7 @@ extension Builder {
         if text.hasPrefix("recipient.") {
             let name = String(text.dropFirst("recipient.".count))
             guard let type = recipient else { throw fail(e, "reads '\(text)', but the push has no recipient entity ('to' is a token)") }
+            if name.contains(".") { return try recipientRelation(text, e, recipient: type) }
             guard let i = entities[type].fields.firstIndex(of: name) else {
                 throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) "
                     + "(kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")

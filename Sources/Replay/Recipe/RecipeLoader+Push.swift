@@ -33,7 +33,10 @@ extension Builder {
         if case .mapping = m["to"]!.node, let w = try reader.map(m["to"]!)["where"] {
             rule.recipientFilter = try condition(try reader.text(w), w, event: event, recipient: recipient, what: "'where'")
         }
-        if let p = m["priority"] { rule.priority = try priority(p, event: event, recipient: recipient) }
+        if let p = m["priority"] {
+            rule.priority = try priority(p, event: event, recipient: recipient)
+            rule.priorityKey = p.path
+        }
         rule.slots = try slots(m["slots"], template: template, templatePath: templatePath, event: event, recipient: recipient,
                                liveEvent: liveEvent != nil, place: e)
         if let r = m["remember"] {
@@ -99,7 +102,6 @@ extension Builder {
         guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
             // Any other value source by name (a kept field, `order.priority`), read once per event as an int.
             let src = try source(named: name, p, event: event, recipient: recipient)
-            if src.readsRecipient { throw fail(p, "is read once per event, so it cannot read the recipient") }
             guard type(of: src, event: event, recipient: recipient) == .int else { throw fail(p, "'\(name)' must be an int (10, 5 or 1)") }
             return .computed(src)
         }
@@ -112,7 +114,6 @@ extension Builder {
         guard x.compiled.type == .int || x.compiled.type == .dyn else {
             throw fail(e, "column 1: must compute an int (10, 5 or 1), found \(x.compiled.type), in \"\(x.compiled.text)\"")
         }
-        if x.readsRecipient { throw fail(e, "is read once per event, so it cannot read the recipient") }
         return .computed(.expression(x))
     }
 
@@ -243,6 +244,7 @@ extension Builder {
         case let .expression(x): return x.compiled.type == .timestamp ? true : (x.compiled.type == .dyn ? nil : false)
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.time
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
+        case let .recipientRelated(_, _, hops): return keptKinds[hops.last!.entity]?[hops.last!.field]?.time
         case .map: return nil
         case let .orElse(inner, _): return isTime(inner, recipient: recipient)
         }
@@ -258,6 +260,7 @@ extension Builder {
             switch v { case .int: return .int; case .string: return .string; default: return nil }
         case let .orElse(inner, _): return type(of: inner, event: event, recipient: recipient)
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.type }
+        case let .recipientRelated(_, _, hops): return keptKinds[hops.last!.entity]?[hops.last!.field]?.type
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.type
         default: return nil
         }

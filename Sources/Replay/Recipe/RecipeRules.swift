@@ -62,7 +62,7 @@ public final class RecipeRules: WorkloadRules {
     public private(set) var plannedByRule: [Int]
     /// Pushes planned so far whose priority is their rule's or event's own, not the profile's: what `--priority`
     /// does not reach.
-    public private(set) var pushesAtOwnPriority = 0
+    public internal(set) var pushesAtOwnPriority = 0
     /// Per event: the pushes `require:` planned not sent for an event without push rules.
     var missingWithoutRule: [Int]
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.

@@ -111,6 +111,9 @@ private struct IdentityFinder {
         case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
         // A key an expression computes: each name it reads may be part of it.
         case let .expression(x): for input in x.inputs { key(input) }
+        case let .recipientRelated(entity, field, hops):
+            keptKeys.insert(Recipe.KeptField(entity: entity, field: field))
+            for hop in hops { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case .join, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
             read(s)
         }
@@ -128,6 +131,9 @@ private struct IdentityFinder {
         case let .join(parts, _, ifEmpty):
             for p in parts { read(p) }
             if let ifEmpty { read(ifEmpty) }
+        case let .recipientRelated(entity, field, hops):
+            keptKeys.insert(Recipe.KeptField(entity: entity, field: field))
+            for hop in hops.dropLast() { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case .field, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
             break
         }
