@@ -133,7 +133,8 @@ final class RecipeListFanOutTests: XCTestCase {
     func testAFanOutOverTheBroadcastGroupIsRefused() {
         let bad = yaml.replacingOccurrences(of: "fields: {device_id: string, rider_id: string, city: string, token: token}",
                                             with: "fields: {device_id: string, rider_id: string, city: string, token: token, channel: string?}")
-            .replacingOccurrences(of: "member_of: {riders: rider_id, cities: city}", with: "member_of: {riders: rider_id, cities: city}\n    subscribe: channel")
+            .replacingOccurrences(of: "member_of: {riders: rider_id, cities: city}",
+                                  with: "member_of: {riders: rider_id, cities: city}\n    subscribe: channel")
             + "\nbroadcast: {group: riders}\n"
         XCTAssertThrowsError(try RecipeLoader.load(yaml: bad, file: file)) {
             XCTAssertEqual("\($0)", "\(self.file):31: 'broadcast' makes group 'riders' a broadcast, one push to one key's channel, but push rule '1' "
