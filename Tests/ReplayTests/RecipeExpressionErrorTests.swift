@@ -134,7 +134,7 @@ extension RecipeLoaderErrorTests {
         assertRefused(recipe(fields: Self.fields, push: "    push:\n      to: {entity: request, key: request_id, where: 'true'}\n      template: t.json\n"),
                       line: 21,
                       "'events.status.push.to.where' does not go with 'entity': 'to' is {token: FIELD}, "
-                          + "{entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
+                          + "{entity: E, key: FIELD}, {group: G, key: FIELD, where: EXPRESSION} or {groups: [{group: G, key: FIELD}, …]}")
     }
 
     func testAComputedPriorityMustBeAnInt() {

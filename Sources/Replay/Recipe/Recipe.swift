@@ -22,6 +22,8 @@ public struct Recipe: Sendable {
     var entities: [EntityType]
     /// Group names, by index.
     var groups: [String]
+    /// The groups whose memberships are kept by `join:` and `leave:` (a `member_of:` does not replace them).
+    var joinedGroups: Set<Int> = []
     /// The group whose pushes become one broadcast per key with `delivery: broadcast`.
     var broadcastGroup: Int?
     /// The event that subscribes entities to a broadcast group key, and its field (for finding the channels a
@@ -94,15 +96,41 @@ public struct Recipe: Sendable {
         var key: Int
         var token: Int?
         var set: [(field: Int, source: Source)]
+        /// `set: {FIELD: {add: …}}` or `{remove: …}`: items added to or removed from a kept list, after `set`.
+        var edits: [ListEdit] = []
         /// Replaced as a whole when present; nil leaves the memberships as they are.
         var memberOf: [(group: Int, source: Source)]?
+        /// `join:` and `leave:`: group keys (a value or a list) the entity joins or leaves, its other memberships kept.
+        var joins: [(group: Int, source: Source, joins: Bool)] = []
         var subscribe: Int?
+    }
+
+    /// One edit of a list kept on an entity: an item added (unless the list holds it) or removed.
+    struct ListEdit: Sendable {
+        var field: Int
+        var adds: Bool
+        var item: Source
+        /// Where it is written (`events.join.set.riders`), for messages.
+        var key: String
     }
 
     enum Target: Sendable {
         case token(field: Int)
         case entity(Int, key: Source)
+        /// Every member of the group key; a list key reaches the members of each of its keys, each once.
         indirect case group(Int, key: Source, ifAbsent: Target?)
+        /// The members of every group target (each a ``group``), each once (`to: {groups: […]}`).
+        indirect case groups([Target])
+
+        /// Whether it may reach several group keys (a list key, or several targets): its recipients are gathered
+        /// and each kept once.
+        func fansOut(listKey: (Source) -> Bool) -> Bool {
+            switch self {
+            case .token, .entity: return false
+            case .groups: return true
+            case let .group(_, key, ifAbsent): return listKey(key) || (ifAbsent?.fansOut(listKey: listKey) ?? false)
+            }
+        }
     }
 
     /// One push rule of an event: whom it pushes to, its headers, template and slots, and the condition under
@@ -135,6 +163,8 @@ public struct Recipe: Sendable {
         /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
         /// it was after the event's recorded time.
         var expirationAt = false
+        /// Whether its recipients may come from several group keys (a list key, or `to: {groups: …}`).
+        var fansOut = false
         /// `where:` of a group recipient: only the members for which it holds are pushed to.
         var recipientFilter: RecipeExpression?
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.
@@ -142,12 +172,20 @@ public struct Recipe: Sendable {
         var perEventSlots: [Int] = []
         /// Whether `remember`'s values depend on the recipient (else they are read once per event).
         var rememberPerPush = false
+        /// Whether the priority depends on the recipient (read per push; else once per event).
+        var priorityPerPush = false
+        /// Where `priority:` is written (`events.status.push.priority`), for a push whose priority failed.
+        var priorityKey = "priority"
 
         /// Sorts the slots and `remember` into what is filled per push and what once per event.
         mutating func splitByRecipient() {
             perPushSlots = slots.indices.filter { slots[$0].source.readsRecipient }
             perEventSlots = slots.indices.filter { !slots[$0].source.readsRecipient }
             rememberPerPush = remember.contains { $0.source.readsRecipient }
+            switch priority {
+            case let .computed(s), let .mapped(s, _, _): priorityPerPush = s.readsRecipient
+            case .profile, .fixed, .field: priorityPerPush = false
+            }
         }
     }
 
@@ -204,6 +242,9 @@ public struct Recipe: Sendable {
         /// A field kept on an entity reached from an event field, hop by hop.
         case related(Relation)
         case recipient(Int)
+        /// A field kept on an entity the recipient names by a field it keeps (`recipient.user.tier`: the
+        /// recipient, an `entity`, keeps `field`, the key of the first hop's entity), hop by hop.
+        case recipientRelated(entity: Int, field: Int, hops: [Relation.Hop])
         case recipientKey
         case time
         case timeUnix
@@ -224,7 +265,7 @@ public struct Recipe: Sendable {
         /// Whether its value depends on the push's recipient (its entity, key or token).
         var readsRecipient: Bool {
             switch self {
-            case .recipient, .recipientKey, .activityTimestamp: return true
+            case .recipient, .recipientRelated, .recipientKey, .activityTimestamp: return true
             case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant, .entityExists, .entityToken: return false
             case let .expression(e): return e.readsRecipient
             case let .map(inner, _, _), let .orElse(inner, _): return inner.readsRecipient

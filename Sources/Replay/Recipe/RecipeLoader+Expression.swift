@@ -49,6 +49,18 @@ extension Builder {
                         + "but push rule '\(rule.name ?? "1")' of event '\(event.name)' filters it with 'where:'")
                 }
             }
+            for rule in event.pushes where rule.fansOut && reaches(rule.to, recipe.broadcastGroup) {
+                throw fail(b, "makes group '\(groups[recipe.broadcastGroup!])' a broadcast, one push to one key's channel, "
+                    + "but push rule '\(rule.name ?? "1")' of event '\(event.name)' fans out over several of its keys")
+            }
+        }
+    }
+
+    private func reaches(_ t: Recipe.Target, _ group: Int?) -> Bool {
+        switch t {
+        case .token, .entity: return false
+        case let .group(g, _, ifAbsent): return g == group || (ifAbsent.map { reaches($0, group) } ?? false)
+        case let .groups(parts): return parts.contains { reaches($0, group) }
         }
     }
 

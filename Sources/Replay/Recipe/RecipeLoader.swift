@@ -79,6 +79,8 @@ struct Builder {
     var keptKinds: [Int: [Int: (time: Bool?, type: Recipe.FieldType?)]] = [:]
     /// Per entity type, the names of the event fields that key it (`key:`), for `ENTITY.FIELD` sources.
     var keyNames: [Int: [String]] = [:]
+    /// The groups kept by `join:` and `leave:`.
+    var joinedGroups: Set<Int> = []
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
@@ -137,6 +139,7 @@ struct Builder {
         recipe.entities = entities
         recipe.groups = groups
         recipe.pushKinds = pushKinds
+        recipe.joinedGroups = joinedGroups
         return recipe
     }
 
@@ -175,6 +178,7 @@ struct Builder {
                     if !keyNames[type, default: []].contains(name) { keyNames[type, default: []].append(name) }
                 }
                 if let set = m["set"] { for name in try keptNames(set) { addField(name, to: type) } }
+                if let j = m["join"] { try registerJoined(try reader.map(j).entries, entity: type) }
                 if let member = m["member_of"] {
                     for g in try reader.map(member).entries {
                         if let i = groups.firstIndex(of: g.key) {
@@ -188,6 +192,7 @@ struct Builder {
                 }
             }
         }
+        try refuseGroupsKeptBothWays(events)
         for e in events {
             for push in try pushEntries(try reader.map(e)) {
                 guard let remember = try reader.map(push)["remember"] else { continue }
@@ -242,7 +247,7 @@ struct Builder {
         let given = ops.compactMap { k, op in m[k].map { (op, $0) } }
         guard given.count <= 1 else { throw fail(e, "changes state once: one of upsert, create, update, remove") }
         if given.isEmpty {
-            for k in ["key", "token", "set", "member_of", "subscribe"] where m[k] != nil {
+            for k in ["key", "token", "set", "member_of", "join", "leave", "subscribe"] where m[k] != nil {
                 throw fail(m[k]!, "goes with upsert, create or update: name the entity it changes")
             }
         }

@@ -9,7 +9,8 @@ extension RecipeRules {
     func planRule(_ index: Int) throws -> Int {
         let liveEvent = rules[index].liveActivityEvent.flatMap(text) ?? ""
         phase.planRule(liveEvent: liveEvent)
-        let (priority, own) = try pushPriority(index)
+        // A priority read per recipient is the profile's until each push reads its own.
+        let (priority, own) = rules[index].priorityPerPush ? (profilePriority, false) : try pushPriority(index)
         var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: priority,
                                     liveEvent: liveEvent, kind: kind(index))
         entry.ownPriority = own
@@ -38,8 +39,12 @@ extension RecipeRules {
             }
             guard let token = state.token(place), !token.isEmpty else { return entry.recipients = .notSent(.noToken) }
             entry.recipients = .entity(place)
+        case .groups:
+            fanOut(target, rule: rule, into: &entry)
         case let .group(group, keySource, ifAbsent):
-            guard let groupKey = value(keySource, recipient: nil).key else {
+            let keyValue = value(keySource, recipient: nil)
+            if keyValue.isList { return fanOut(target, rule: rule, into: &entry) }
+            guard let groupKey = keyValue.key else {
                 if let ifAbsent { return recipients(ifAbsent, rule: rule, into: &entry) }
                 // A key read through an entity the recording never created names no group.
                 return entry.recipients = .notSent(linkMissing(keySource) ? .unknownTarget : .noRecipients)
@@ -72,15 +77,15 @@ extension RecipeRules {
     }
 
     /// The rule's push priority, and whether it is the rule's or the event's own (false: the profile's).
-    func pushPriority(_ rule: Int) throws -> (Priority, own: Bool) {
+    func pushPriority(_ rule: Int, recipient: Int? = nil, key: EntityKey? = nil) throws -> (Priority, own: Bool) {
         switch rules[rule].priority {
         case .profile: return (profilePriority, false)
         case let .fixed(p): return (p, true)
         case let .mapped(source, table, otherwise):
-            if let p = text(source).flatMap({ table[$0] }) ?? otherwise { return (p, true) }
+            if let p = value(source, recipient: recipient, key: key).text.flatMap({ table[$0] }) ?? otherwise { return (p, true) }
             return (profilePriority, false)
         case let .computed(source):
-            let v = value(source, recipient: nil)
+            let v = value(source, recipient: recipient, key: key)
             guard case let .int(n) = v else { return (profilePriority, false) }
             guard let p = Priority(rawValue: n) else {
                 throw StreamLineError(line: line, cause: .badValue(field: expressionKey(source) ?? "priority", why: "\(n) is not 10, 5 or 1"))
