@@ -9,7 +9,7 @@ enum ExprArithmetic {
         case ("+", .int, .int), ("-", .int, .int), ("*", .int, .int), ("/", .int, .int), ("%", .int, .int): return .int
         case ("+", .double, .double), ("-", .double, .double), ("*", .double, .double), ("/", .double, .double): return .double
         case ("+", .string, .string): return .string
-        case let ("+", .list(x), .list(y)) where x == y || x == .dyn || y == .dyn: return .list(x == .dyn ? y : x)
+        case ("+", .list, .list) where ExprType.unified(a, b) != nil: return ExprType.unified(a, b)
         case ("+", .timestamp, .duration), ("+", .duration, .timestamp), ("-", .timestamp, .duration): return .timestamp
         case ("+", .timestamp, .int), ("-", .timestamp, .int): return .timestamp
         case ("-", .timestamp, .timestamp), ("+", .duration, .duration), ("-", .duration, .duration): return .duration
