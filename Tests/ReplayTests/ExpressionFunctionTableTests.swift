@@ -65,6 +65,22 @@ final class ExpressionFunctionTableTests: XCTestCase {
         XCTAssertEqual(fault("loose + count"), ExprFault(column: 7, message: "'+' does not apply to string and int"))
     }
 
+    func testAnOperatorIsBoundToItsOperandsTypesOnce() throws {
+        let add = ExprArithmetic.bound("+", .int, .int, column: 3)
+        XCTAssertEqual(try add(.int(2), .int(3)), .int(5))
+        XCTAssertThrowsError(try add(.int(Int.max), .int(1))) { XCTAssertEqual($0 as? ExprFault, ExprFault(column: 3, message: "integer overflow in '+'")) }
+        let divide = ExprArithmetic.bound("/", .double, .double, column: 1)
+        XCTAssertEqual(try divide(.double(1), .double(4)), .double(0.25))
+        let later = ExprArithmetic.bound("-", .timestamp, .int, column: 1)
+        XCTAssertEqual(try later(.timestamp(5000), .int(2)), .timestamp(3000))
+        let loose = ExprArithmetic.bound("*", .dyn, .int, column: 4)
+        XCTAssertEqual(try loose(.int(6), .int(7)), .int(42), "a dyn operand: the work is picked by the values")
+        XCTAssertThrowsError(try loose(.string("a"), .int(7))) {
+            XCTAssertEqual($0 as? ExprFault, ExprFault(column: 4, message: "'*' does not apply to string and int"))
+        }
+        XCTAssertEqual(try eval("count * 2 - 1 < 6 && label + '!' == 'order-7!'"), .bool(true))
+    }
+
     func testAConversionOutOfRangeFailsInsteadOfTrapping() {
         XCTAssertEqual(fault("timestamp(9223372036854775807)"),
                        ExprFault(column: 1, message: "timestamp() found 9223372036854775807 seconds, out of a timestamp's range"))
