@@ -13,13 +13,14 @@ extension Builder {
         }
     }
 
-    /// Compiles `text`, written at `e`. `recipient`: the entity type `recipient.…` reads (nil: none).
+    /// Compiles `text`, written at `e`. `recipient`: the entity type `recipient.…` reads (nil: none);
+    /// `expecting`: the type the key wants, which an empty list `[]` takes when nothing else gives it one.
     func expression(_ text: String, _ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool = false,
-                    inCondition: Bool = false) throws -> RecipeExpression {
+                    inCondition: Bool = false, expecting: ExprType? = nil) throws -> RecipeExpression {
         let names = RecipeExprNames(builder: self, entry: e, event: event, recipient: recipient, liveEvent: liveEvent)
         names.inCondition = inCondition
         do {
-            let compiled = try CompiledExpr.compile(text, names: names)
+            let compiled = try CompiledExpr.compile(text, names: names, expecting: expecting)
             return RecipeExpression(compiled: compiled, inputs: names.inputs, key: e.path)
         } catch let error as ExprError {
             throw fail(e, "column \(error.column): \(error.message), in \"\(Self.shown(text))\"")
