@@ -27,6 +27,8 @@ public struct Recipe: Sendable {
     /// The event that subscribes entities to a broadcast group key, and its field (for finding the channels a
     /// recording needs before the run).
     var subscriptions: [(event: Int, field: Int)] = []
+    /// How many lets (`let:`) were compiled: the size of the run's cache of their values.
+    var letCount = 0
 
     /// The push rules' distinct header sets (push type, topic, expiration, collapse id), in order; a push's
     /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.

@@ -79,6 +79,8 @@ struct Builder {
     var keptKinds: [Int: [Int: (time: Bool?, type: Recipe.FieldType?)]] = [:]
     /// Per entity type, the names of the event fields that key it (`key:`), for `ENTITY.FIELD` sources.
     var keyNames: [Int: [String]] = [:]
+    /// The recipe's and the current event's named expressions (`let:`).
+    let lets = RecipeLets()
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
@@ -98,6 +100,7 @@ struct Builder {
         let events = try reader.map(eventsEntry).entries
         guard !events.isEmpty else { throw fail(eventsEntry, "declares no event") }
         try gatherState(events)
+        if let l = top["let"] { lets.recipeLevel = try readLets(l, event: nil) }
         // Second pass: each event compiled.
         var matchFields = Set<String>()
         for e in events {
@@ -110,6 +113,7 @@ struct Builder {
                 + "API calls match by method and path")
         }
         recipe.matchField = matchFields.first
+        try endRecipeLets(recipe.events)
         var seen: [String: String] = [:]
         for (entry, event) in zip(events, recipe.events) {
             let key: String
@@ -137,6 +141,7 @@ struct Builder {
         recipe.entities = entities
         recipe.groups = groups
         recipe.headerVariants = variants
+        recipe.letCount = lets.slots
         return recipe
     }
 
