@@ -114,8 +114,8 @@ public struct Recipe: Sendable {
         var name: String?
         /// Its place among every push rule of the recipe (``RecipeRules`` keeps per-rule buffers by it).
         var index = 0
-        /// Plans nothing unless it holds; nil: always.
-        var when: Condition?
+        /// Plans nothing unless it holds (a bool expression; the mapping form expanded into one); nil: always.
+        var when: RecipeExpression?
         var to: Target
         /// The entity type recipients are (nil: a token on the event).
         var recipientEntity: Int?
