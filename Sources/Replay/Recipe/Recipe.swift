@@ -29,6 +29,8 @@ public struct Recipe: Sendable {
     /// The event that subscribes entities to a broadcast group key, and its field (for finding the channels a
     /// recording needs before the run).
     var subscriptions: [(event: Int, field: Int)] = []
+    /// How many lets (`let:`) were compiled: the size of the run's cache of their values.
+    var letCount = 0
 
     /// The push rules' distinct header constants (push type, topic, expiration, collapse id: each row's value set
     /// by a rule), in order; a push's ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's
@@ -141,8 +143,8 @@ public struct Recipe: Sendable {
         var name: String?
         /// Its place among every push rule of the recipe (``RecipeRules`` keeps per-rule buffers by it).
         var index = 0
-        /// Plans nothing unless it holds; nil: always.
-        var when: Condition?
+        /// Plans nothing unless it holds (a bool expression; the mapping form expanded into one); nil: always.
+        var when: RecipeExpression?
         var to: Target
         /// The entity type recipients are (nil: a token on the event).
         var recipientEntity: Int?

@@ -53,14 +53,14 @@ struct RecipeForm {
 /// The one declaration of each mapping form a recipe has. To add a key, add it to its form here: the check
 /// (``StrictYAML/Reader/check(_:_:at:)``) then takes it, and the loader's code for the form reads it.
 enum RecipeForms {
-    static let recipe = RecipeForm("a recipe", keys: ["recipe", "description", "time", "request", "events", "broadcast"],
+    static let recipe = RecipeForm("a recipe", keys: ["recipe", "description", "time", "request", "let", "events", "broadcast"],
                                    needs: [("events", "a mapping of event names to their rules")],
                                    shape: "recipe: NAME, events: {…}")
     static let time = RecipeForm("'time'", keys: ["field", "format"], shape: "{field: at, format: iso8601}")
     static let request = RecipeForm("'request'", keys: ["method", "path"], shape: "{method: FIELD, path: FIELD}")
     static let broadcast = RecipeForm("'broadcast'", keys: ["group"], needs: [("group", "the group whose pushes become broadcasts")],
                                       shape: "{group: GROUP}")
-    static let event = RecipeForm("an event", keys: ["match", "fields", "upsert", "create", "update", "remove", "key", "token", "set",
+    static let event = RecipeForm("an event", keys: ["match", "fields", "let", "upsert", "create", "update", "remove", "key", "token", "set",
                                                       "member_of", "join", "leave", "subscribe", "push", "require"],
                                   shape: "{match: …, fields: {…}, push: {…}}")
     /// A field's rule written as a mapping (`{type: int?, one_of: [5, 10]}`).

@@ -15,6 +15,7 @@ extension Builder {
             for entry in try reader.map(f).entries { fields.append(try compileField(entry, captures: captures)) }
         }
         var event = Recipe.EventRule(name: e.key, match: match, fields: fields, state: nil, pushes: [])
+        try beginLets(m["let"], event: event)
         let names = fields.map(\.name)
         func field(_ entry: Entry, types: Set<Recipe.FieldType>? = nil) throws -> Int {
             let name = try reader.text(entry)
@@ -56,6 +57,7 @@ extension Builder {
             }
             event.pushes.append(rule)
         }
+        try endLets(event: event)
         return event
     }
 
@@ -227,6 +229,7 @@ extension Builder {
             return .recipient(i)
         }
         if let i = event.fields.firstIndex(where: { $0.name == text }) { return .field(i) }
+        if let s = try letSource(text, e, event: event, recipient: recipient) { return s }
         if let r = try relation(text, e, event: event) { return .related(r) }
         throw unknownField(e, text, event: event.name, fields: event.fields.map(\.name))
     }

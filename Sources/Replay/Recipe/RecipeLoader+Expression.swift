@@ -123,6 +123,14 @@ final class RecipeExprNames: ExprNames {
     }
 
     private func resolve(_ path: [String], _ text: String, column: Int) throws -> (Recipe.Source, ExprType, Bool) {
+        if path.count == 1, let s = try builder.letSource(text, entry, event: event, recipient: recipient) {
+            let (type, nullable) = builder.exprType(s, event: event, recipient: recipient)
+            return (s, type, nullable)
+        }
+        if path[0] == "recipient", recipient == nil, let d = builder.lets.compiling.last, let at = builder.lets.readAt {
+            throw ExprError(column: column, message: "'\(text)' is the recipient's, but let '\(d.name)' is read by '\(at.path)' (line \(at.line ?? 0)), "
+                + "which has no recipient")
+        }
         let entities = builder.entities
         if let type = entities.firstIndex(where: { $0.name == path[0] }), !event.fields.contains(where: { $0.name == path[0] }),
            path.count == 1 || (path.count == 2 && path[1] == "token" && !entities[type].fields.contains("token")) {

@@ -81,6 +81,8 @@ struct Builder {
     var keyNames: [Int: [String]] = [:]
     /// The groups kept by `join:` and `leave:`.
     var joinedGroups: Set<Int> = []
+    /// The recipe's and the current event's named expressions (`let:`).
+    let lets = RecipeLets()
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
@@ -100,6 +102,7 @@ struct Builder {
         let events = try reader.map(eventsEntry).entries
         guard !events.isEmpty else { throw fail(eventsEntry, "declares no event") }
         try gatherState(events)
+        if let l = top["let"] { lets.recipeLevel = try readLets(l, event: nil) }
         // Second pass: each event compiled.
         var matchFields = Set<String>()
         for e in events {
@@ -112,6 +115,7 @@ struct Builder {
                 + "API calls match by method and path")
         }
         recipe.matchField = matchFields.first
+        try endRecipeLets(recipe.events)
         var seen: [String: String] = [:]
         for (entry, event) in zip(events, recipe.events) {
             let key: String
@@ -140,6 +144,7 @@ struct Builder {
         recipe.groups = groups
         recipe.pushKinds = pushKinds
         recipe.joinedGroups = joinedGroups
+        recipe.letCount = lets.slots
         return recipe
     }
 

@@ -121,12 +121,7 @@ extension RecipeRules {
     }
 
     /// Whether a condition holds for the event, as the state is now.
-    func holds(_ condition: Recipe.Condition) -> Bool {
-        switch condition {
-        case let .test(source, test): return test.holds(value(source, recipient: nil))
-        case let .all(parts): return parts.allSatisfy { holds($0) }
-        case let .any(parts): return parts.contains { holds($0) }
-        case let .expression(x): return evaluate(x, recipient: nil, key: nil) == .bool(true)
-        }
+    func holds(_ condition: RecipeExpression) -> Bool {
+        evaluate(condition, recipient: nil, key: nil) == .bool(true)
     }
 }

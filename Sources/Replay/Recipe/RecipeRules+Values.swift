@@ -39,6 +39,7 @@ extension RecipeRules {
             guard let place = entityPlace(start, type), let token = state.token(place), !token.isEmpty else { return .absent }
             return .string(token)
         case let .expression(x):
+            if let named = x.named { return letValue(x, named, recipient: recipient, key: key) }
             return evaluate(x, recipient: recipient, key: key)
         }
     }

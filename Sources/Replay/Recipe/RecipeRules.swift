@@ -71,6 +71,15 @@ public final class RecipeRules: WorkloadRules {
     /// ``evaluate(_:recipient:key:)`` for the length of that call (the expression reads its names back through
     /// ``read(_:)``), at any point of the cycle.
     var evaluating = (inputs: [Recipe.Source](), recipient: Int?.none, key: EntityKey?.none)
+    /// By ``RecipeExpression/Named/slot``: each let's value, kept for the event it was read in (its
+    /// ``letEvent``) and, for one that reads the recipient, that recipient (-1: none).
+    var letValues: [(event: Int, recipient: Int, value: Result<RecipeValue, RecipeEventState.Failure>)]
+    /// Counts the events applied: a let's value kept for another count is read again.
+    var letEvent = 0
+    /// How many expressions are being evaluated, one inside another (through a let they read).
+    var evaluationDepth = 0
+    /// A let that failed inside the expression being evaluated: that expression fails with it.
+    var letFailure: RecipeEventState.Failure?
 
     /// The name of the event the last line matched (what reports count it as).
     public var lastEventName: String? {
@@ -108,6 +117,7 @@ public final class RecipeRules: WorkloadRules {
         remembered = rules.map { Array(repeating: (0, .absent), count: $0.remember.count) }
         headerTexts = rules.map { $0.texts.map { var b = [UInt8](); b.reserveCapacity($0.header.value.maxBytes); return b } }
         plannedByRule = Array(repeating: 0, count: rules.count)
+        letValues = Array(repeating: (-1, -1, .success(.absent)), count: recipe.letCount)
         missingWithoutRule = Array(repeating: 0, count: recipe.events.count)
         filtered = Array(repeating: [], count: rules.count)
         fanned = Array(repeating: [], count: rules.count)
@@ -121,6 +131,7 @@ public final class RecipeRules: WorkloadRules {
     public func apply(_ record: StreamRecord) throws -> Int {
         // An entry's member list is shared with the state: emptied in place, it would copy it.
         plan.reset()
+        letEvent &+= 1
         // Until the line matched an event, it is counted under its own kind.
         phase = .unmatched(countedAs: nil)
         let rule = try match(record)

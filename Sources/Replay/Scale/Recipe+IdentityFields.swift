@@ -74,7 +74,7 @@ private struct IdentityFinder {
                 for (_, source) in rule.remember { read(source) }
             }
             for slot in rule.slots { read(slot.source) }
-            if let when = rule.when { read(when) }
+            if let when = rule.when { for input in when.inputs { read(input) } }
             if let l = rule.liveActivityEvent { read(l) }
             if case let .mapped(source, _, _) = rule.priority { read(source) }
             if case let .computed(source) = rule.priority { read(source) }
@@ -136,14 +136,6 @@ private struct IdentityFinder {
             for hop in hops.dropLast() { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case .field, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
             break
-        }
-    }
-
-    private mutating func read(_ c: Recipe.Condition) {
-        switch c {
-        case let .test(source, _): read(source)
-        case let .all(list), let .any(list): for inner in list { read(inner) }
-        case let .expression(x): for input in x.inputs { read(input) }
         }
     }
 }
