@@ -25,7 +25,7 @@ final class RateSweepTests: XCTestCase {
         let path = dir.appendingPathComponent("sweep.yaml").path
         try profile.write(toFile: path, atomically: true, encoding: .utf8)
 
-        var request = RateSweep.Request(profilePath: path, low: 25, high: 400)
+        var request = RateSweep.Request(profilePath: path, low: 50, high: 400)
         request.overrides.connections = 1
         request.stepSeconds = 4
         request.cooldownSeconds = 0
