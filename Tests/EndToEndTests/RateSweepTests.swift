@@ -25,7 +25,7 @@ final class RateSweepTests: XCTestCase {
         let path = dir.appendingPathComponent("sweep.yaml").path
         try profile.write(toFile: path, atomically: true, encoding: .utf8)
 
-        var request = RateSweep.Request(profilePath: path, low: 50, high: 400)
+        var request = RateSweep.Request(profilePath: path, low: 25, high: 400)
         request.overrides.connections = 1
         request.stepSeconds = 4
         request.cooldownSeconds = 0
@@ -37,6 +37,12 @@ final class RateSweepTests: XCTestCase {
         request.outDirectory = dir.appendingPathComponent("out").path
         let outcome = try RateSweep.execute(request) { _ in }
 
+        // A sweep in which no step passed, every one of them failed while other work left the host under half
+        // a core idle, measured the host, not the model (with other builds taking 1.9 of the 2 cores, 50/s
+        // already failed): the test says so and is skipped. On a host with room, no passing step fails it.
+        if outcome.knee == nil, outcome.steps.allSatisfy({ !$0.passed && $0.result.host?.disturbed == true }) {
+            throw XCTSkip("the host was too busy to sweep on: every step failed with other work beside it\n" + RateSweep.markdown(outcome))
+        }
         let knee = try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
         // At most 5% over the capacity; at most 10% under it: a rate at the capacity itself passes or fails by
         // chance, and when its repeat fails the knee is the next rate that passes reliably (94/s seen once).
