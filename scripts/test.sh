@@ -75,7 +75,7 @@ end
 # a stated reason, at most 8 in all, and no line of the code runs over 160 characters; and the soak's growth
 # check passes healthy churn and fails leaks, on series made in memory; the XCTest phase's runner reads a
 # class's output right (no build needed, a second).
-begin "layout table, function and line lengths, the soak's trend check, the test runner (check-architecture-layout.py, function-lengths.py, line-lengths.py, soak_trend.py, xctest-by-class.py)"
+begin "layout, lengths, trend check, test runner (check-architecture-layout.py, function-lengths.py, line-lengths.py, soak_trend.py, xctest-by-class.py)"
 python3 scripts/check-architecture-layout.py
 python3 scripts/function-lengths.py --self-test
 python3 scripts/function-lengths.py --check
