@@ -74,6 +74,16 @@ final class AlertWorkloadsReplayTests: XCTestCase {
         XCTAssertGreaterThan(report.pushes.planned, registrations, "registrations fan out to several devices")
     }
 
+    func testCarpoolProfileFansOutOverEachRidesRidersOnTheWire() throws {
+        let report = try runShipped("carpool", notSentByDesign: ["no_recipients", "unknown_target"])
+        let rides = report.events.byKind["ride.requested"] ?? 0
+        XCTAssertGreaterThan(rides, 0)
+        XCTAssertEqual(report.events.stateOnly, (report.events.byKind["rider.device"] ?? 0) + (report.events.byKind["ride.rider_removed"] ?? 0))
+        XCTAssertGreaterThan(report.pushes.planned, 2 * rides, "rides fan out to several riders' devices")
+        XCTAssertGreaterThan(report.latency.byPriority["5"]?.serviceTime.count ?? 0, 0)
+        XCTAssertGreaterThan(report.latency.byPriority["10"]?.serviceTime.count ?? 0, 0)
+    }
+
     /// A hand-written Everday stream: a token rotation keeps the device count (the rotated device gets one
     /// push, not two), a bad line is named with its line number, and the totals add up.
     func testEverdayStreamWithRotationAndBadLines() throws {
