@@ -86,4 +86,14 @@ final class RecipeRecipientRelationTests: XCTestCase {
                 + "naming a user (its key: user_id): keep it on the device, set: [user_id], in \"recipient.user.tier != 'muted'\"")
         }
     }
+
+    func testViaFromAFieldTheRecipientKeepsUnderAnotherName() throws {
+        let other = yaml.replacingOccurrences(of: "    set: [user_id]\n", with: "    set: {owner: user_id}\n")
+            .replacingOccurrences(of: ", where: \"recipient.user.tier != 'muted'\"", with: "")
+            .replacingOccurrences(of: "      priority: \"recipient.user.urgency\"\n", with: "")
+            .replacingOccurrences(of: "{title: \"'Hi ' + recipient.user.name\"}", with: "{title: {via: [recipient.owner, user.name], default: nobody}}")
+        let ledger = try replay([user("a"), device(1, "a"), device(2, "z"), #"{"kind":"ride","ride_id":"r1","riders":["a","z"]}"#,
+                                 #"{"kind":"status","ride_id":"r1"}"#], yaml: other)
+        XCTAssertEqual(ledger.sent.map { $0.alert["title"] as? String }, ["Na", "nobody"])
+    }
 }

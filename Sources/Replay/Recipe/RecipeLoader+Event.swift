@@ -243,7 +243,7 @@ extension Builder {
         if let x = m["expr"] {
             s = .expression(try expression(try reader.text(x), x, event: event, recipient: recipient, liveEvent: liveEvent))
         } else if let v = m["via"] {
-            s = .related(try relation(via: v, event: event))
+            s = try recipientRelation(via: v, recipient: recipient) ?? .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
             s = .constant(try constant(c))
             if case .string("") = try constant(c) { throw fail(c, "is empty: a constant names a value (for an empty string where a value is absent, "

@@ -56,4 +56,21 @@ extension Builder {
         }
         return .recipientRelated(entity: recipient, field: field, hops: [try hop(hopText, e)])
     }
+
+    /// `{via: [recipient.FIELD, ENTITY.FIELD, …]}`: from a field the recipient keeps, through each entity in
+    /// turn; nil when the first item is not `recipient.…`.
+    func recipientRelation(via v: Entry, recipient: Int?) throws -> Recipe.Source? {
+        let items = try reader.list(v)
+        guard let first = items.first, case .scalar = first.node, try reader.text(first).hasPrefix("recipient.") else { return nil }
+        let text = try reader.text(first)
+        guard let recipient else { throw fail(first, "reads '\(text)', but the push has no recipient entity") }
+        guard items.count >= 2 else { throw fail(v, "must list a field the recipient keeps, then one or more ENTITY.FIELD hops") }
+        let name = String(text.dropFirst("recipient.".count))
+        guard let field = entities[recipient].fields.firstIndex(of: name) else {
+            let kept = entities[recipient].fields
+            throw fail(first, "names '\(text)', which no event keeps on a \(entities[recipient].name) "
+                + "(kept: \(kept.isEmpty ? "none" : kept.joined(separator: ", ")))")
+        }
+        return .recipientRelated(entity: recipient, field: field, hops: try items.dropFirst().map { try hop(try reader.text($0), $0) })
+    }
 }
