@@ -112,6 +112,24 @@ final class RecipeExpressionReplayTests: XCTestCase {
         ledger.assertBalanced(linesRead: 7)
     }
 
+    /// List forms and a format in a recipe: a slice, the macros in `when:`, `where:` and a slot, and a title
+    /// formatted per recipient.
+    func testListsAndAFormatInARecipe() throws {
+        let yaml = recipe(when: "\"[status, 'x'][:1].all(s, s == 'delivered')\"",
+                          filter: "\"['web', 'ios'][1:].exists(p, p == recipient.platform)\"",
+                          activitySlots: "{dismissal: \"time + 900\", left: \"stops != null ? size([stops, 1, 5].filter(s, s > 2)) : 0\"}")
+            .replacingOccurrences(of: "title: \"'Delivered to ' + recipient.key\"",
+                                  with: "title: \"'%s: %.2f EUR'.format([recipient.key, double(size(delivery.courier)) / 4.0])\"")
+        let ledger = try replay(yaml, lines(statuses: [("d1", #""status":"moving","stops":3"#), ("d1", #""status":"delivered""#)]))
+        XCTAssertEqual(ledger.sent.map(\.rule), ["activity", "activity", "alert", "alert"])
+        XCTAssertEqual(ledger.sent.map(\.token), [activity, activity, ios1, ios2])
+        XCTAssertEqual(ledger.sent[0].body, #"{"aps":{"event":"update","dismissal-date":1735690560,"content-state":{"status":"moving","left":2}}}"#)
+        XCTAssertEqual(ledger.sent[1].body, #"{"aps":{"event":"update","dismissal-date":1735690561,"content-state":{"status":"delivered","left":0}}}"#)
+        XCTAssertEqual(ledger.sent[2].alert["title"] as? String, "p1: 1.75 EUR", "'Sam (7)' has 7 characters")
+        XCTAssertEqual(ledger.sent[3].alert["title"] as? String, "p3: 1.75 EUR")
+        ledger.assertBalanced(linesRead: 7)
+    }
+
     func testAConditionOnATokenNotThereYetPlansNothingForThatRule() throws {
         let ledger = try replay(recipe(), lines(tracked: false, statuses: [("d1", #""status":"moving""#)]))
         XCTAssertEqual(ledger.sent.count, 0)
