@@ -117,6 +117,14 @@ final class RecipeLetTests: XCTestCase {
         ])
     }
 
+    func testALetThatIsOneNameIsAMissingLinkAsThatNameIsWhenItIsAKey() throws {
+        // Delivery d9 was never created: its owner, `key: owner`, is a missing link, as `key: delivery.user_id` is.
+        let d9 = #"{"at":"2025-01-01T00:02:00Z","kind":"status","delivery_id":"d9","status":"delivered"}"#
+        let ledger = try WorkloadLedger.replay(RecipeLoader.load(yaml: recipe(), file: file), lines: lines([]) + [d9], for: self)
+        XCTAssertEqual(ledger.notSent, ["unknown_target": 1])
+        ledger.assertBalanced(linesRead: 6)
+    }
+
     func testALetThatFailsMakesTheEventABadLineNamingTheLet() throws {
         let yaml = recipe().replacingOccurrences(of: "left: \"stops != null ? stops * 2 : 0\"", with: "left: \"100 / (stops - 2)\"")
         let ledger = try replay(yaml, [#""status":"moving","stops":2"#, #""status":"moving","stops":3"#])

@@ -16,7 +16,7 @@ final class RecipeSugarTests: XCTestCase {
         try #"{"aps":{"alert":{"title":"{{status}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
     }
 
-    private func recipe(_ when: String) -> String {
+    private func recipe(_ when: String, slot: String = "status") -> String {
         """
         recipe: sugar
         events:
@@ -41,6 +41,7 @@ final class RecipeSugarTests: XCTestCase {
               to: {entity: delivery, key: delivery_id}
               template: t.json
               when: \(when)
+              slots: {status: \(slot)}
         """
     }
 
@@ -87,6 +88,36 @@ final class RecipeSugarTests: XCTestCase {
         XCTAssertThrowsError(try RecipeLoader.load(yaml: recipe("{tags: vip}"), file: file)) { error in
             XCTAssertEqual("\(error)", "\(self.file):23: 'events.status.push.when.tags' compares the list 'tags' with one value, which is never equal: "
                 + "test membership with an expression, like when: \"'vip' in tags\"")
+        }
+    }
+
+    /// The expression a value source (YAML flow) filling the `status` slot expands to.
+    private func slotExpansion(_ source: String, file f: StaticString = #filePath, line l: UInt = #line) throws -> String {
+        let r = try RecipeLoader.load(yaml: recipe("\"true\"", slot: source), file: file)
+        guard case let .expression(x) = r.events[1].pushes[0].slots[0].source else {
+            XCTFail("not an expression: \(r.events[1].pushes[0].slots[0].source)", file: f, line: l)
+            return ""
+        }
+        return x.compiled.text
+    }
+
+    func testATableExpandsToConditionalsComparingTheValueAsText() throws {
+        let cases: [(String, String)] = [
+            ("{from: status, map: {near: soon, delivered: here}, default: away}", "status == 'near' ? 'soon' : (status == 'delivered' ? 'here' : 'away')"),
+            ("{from: note, map: {x: y}}", "note == 'x' ? 'y' : note"),
+            ("{from: stops, map: {1: one, 2: two}, default: many}", "stops == 1 ? 'one' : (stops == 2 ? 'two' : 'many')"),
+            ("{from: \"note + '!'\", map: {'x!': y}, default: null}", "(note + '!') == 'x!' ? 'y' : null"),
+            ("{from: delivery.courier, map: {Sam: S}}", "delivery.courier == 'Sam' ? 'S' : delivery.courier"),
+        ]
+        for (form, expression) in cases {
+            XCTAssertEqual(try slotExpansion(form), expression, form)
+        }
+    }
+
+    func testATableWhoseResultsDifferInTypeIsRefusedShowingItsExpression() {
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: recipe("\"true\"", slot: "{from: stops, map: {1: one}}"), file: file)) { error in
+            XCTAssertEqual("\(error)", "\(self.file):24: 'events.status.push.slots.status' column 12: the two results of '? :' must have one type, "
+                + "found string and int, in \"stops == 1 ? 'one' : stops\"")
         }
     }
 

@@ -253,7 +253,6 @@ public struct Recipe: Sendable {
         case activityTimestamp
         case liveActivityEvent
         case constant(RecipeValue)
-        case map(Source, [String: RecipeValue], otherwise: RecipeValue?)
         case join([Source], separator: String, ifEmpty: Source?)
         /// A source with its own value for absent.
         case orElse(Source, RecipeValue)
@@ -270,7 +269,7 @@ public struct Recipe: Sendable {
             case .recipient, .recipientRelated, .recipientKey, .activityTimestamp: return true
             case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant, .entityExists, .entityToken: return false
             case let .expression(e): return e.readsRecipient
-            case let .map(inner, _, _), let .orElse(inner, _): return inner.readsRecipient
+            case let .orElse(inner, _): return inner.readsRecipient
             case let .join(parts, _, ifEmpty): return parts.contains(where: \.readsRecipient) || (ifEmpty?.readsRecipient ?? false)
             }
         }

@@ -11,6 +11,9 @@ struct RecipeExpression: Sendable {
     var key: String
     /// A let's (`let:`): its place in the run's cache of let values, and whether that value is the recipient's.
     var named: Named?
+    /// A sugar form's (`{from: S, map: …}`): the source it reads, whose missing link makes a key's push
+    /// `unknown_target` as that source alone would.
+    var reads: Recipe.Source?
     var readsRecipient: Bool { inputs.contains(where: \.readsRecipient) }
 
     struct Named: Sendable {

@@ -260,10 +260,7 @@ extension Builder {
             s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
             if let table = m["map"] {
                 guard !(try reader.map(table)).entries.isEmpty else { throw fail(table, "maps no value: give {VALUE: …} pairs, or leave 'map' out") }
-                var t: [String: RecipeValue] = [:]
-                for entry in try reader.map(table).entries { t[entry.key] = try constant(entry) }
-                // A value the table does not name, or none: the default (or the value itself without one).
-                s = .map(s, t, otherwise: try m["default"].map(constant))
+                s = try mapped(f, s, table, otherwise: m["default"], at: e, event: event, recipient: recipient, liveEvent: liveEvent)
             }
         } else {
             throw fail(e, "must be a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, "

@@ -137,6 +137,9 @@ extension Builder {
             x = try expression(d.text, d.entry, event: event, recipient: recipient)
         }
         x.named = .init(slot: lets.slots, perRecipient: x.readsRecipient)
+        // A let that is one name (`customer: parcel.customer_id`) reads as that name does: as a key, a missing
+        // link is `unknown_target`.
+        if Self.isName(d.text), x.inputs.count == 1 { x.reads = x.inputs[0] }
         lets.slots += 1
         lets.compiled["\(d.name)|\(x.readsRecipient ? recipient ?? -1 : -1)"] = x
         if d.recipeLevel { lets.usedRecipeLevel.insert(d.name) }

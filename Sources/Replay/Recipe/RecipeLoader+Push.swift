@@ -59,7 +59,10 @@ extension Builder {
         var constants: [RecipeValue] = []
         var read: Recipe.Source?
         switch s {
-        case let .map(_, table, otherwise): constants = Array(table.values) + (otherwise.map { [$0] } ?? [])
+        case let .expression(x) where x.reads != nil:
+            // `{from, map, default}`: the table's values and the default, as written.
+            let m = try reader.map(entry)
+            constants = try reader.map(m["map"]!).entries.map(constant) + (try m["default"].map { [try constant($0)] } ?? [])
         case let .orElse(inner, v): constants = [v]; read = inner
         case let .constant(v): constants = [v]
         default: read = s
@@ -245,7 +248,6 @@ extension Builder {
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.time
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
         case let .recipientRelated(_, _, hops): return keptKinds[hops.last!.entity]?[hops.last!.field]?.time
-        case .map: return nil
         case let .orElse(inner, _): return isTime(inner, recipient: recipient)
         }
     }

@@ -19,9 +19,6 @@ extension RecipeRules {
         case .activityTimestamp: return .int(state.timestamps.next(for: phase.token, recordedSeconds: Int(at / 1000)))
         case .liveActivityEvent: return .string(phase.liveEvent)
         case let .constant(v): return v
-        case let .map(inner, table, otherwise):
-            let v = value(inner, recipient: recipient, key: key)
-            return v.text.flatMap { table[$0] } ?? otherwise ?? v
         case let .join(parts, separator, ifEmpty):
             var out = ""
             for p in parts {
@@ -63,7 +60,8 @@ extension RecipeRules {
     func linkMissing(_ source: Recipe.Source) -> Bool {
         switch source {
         case let .related(r): return follow(r).missing
-        case let .orElse(inner, _), let .map(inner, _, _): return linkMissing(inner)
+        case let .orElse(inner, _): return linkMissing(inner)
+        case let .expression(x): return x.reads.map(linkMissing) ?? false
         default: return false
         }
     }

@@ -76,6 +76,17 @@ struct RecipeSugar {
         }
     }
 
+    /// A constant as the literal of its own type.
+    static func natural(_ c: RecipeValue) -> String {
+        switch c {
+        case let .int(n): return String(n)
+        case let .number(d): return String(d)
+        case let .bool(b): return b ? "true" : "false"
+        case let .string(s): return quoted(s)
+        default: return "null"
+        }
+    }
+
     /// Text as an expression's literal: in single quotes, with `\`, `'`, newlines and tabs escaped.
     static func quoted(_ s: String) -> String {
         var out = "'"

@@ -107,7 +107,7 @@ private struct IdentityFinder {
         case let .related(r):
             marked.insert(r.start)
             for hop in r.hops { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
-        case let .map(inner, _, _), let .orElse(inner, _): key(inner)
+        case let .orElse(inner, _): key(inner)
         case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
         // A key an expression computes: each name it reads may be part of it.
         case let .expression(x): for input in x.inputs { key(input) }
@@ -125,7 +125,7 @@ private struct IdentityFinder {
         case let .related(r):
             marked.insert(r.start)
             for hop in r.hops.dropLast() { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
-        case let .map(inner, _, _), let .orElse(inner, _): read(inner)
+        case let .orElse(inner, _): read(inner)
         case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
         case let .expression(x): for input in x.inputs { read(input) }
         case let .join(parts, _, ifEmpty):
