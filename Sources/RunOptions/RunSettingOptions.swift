@@ -136,7 +136,7 @@ public struct RunSettingOptions: ParsableArguments {
         o.workers = workers
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
         o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
-        o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0) }
+        o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0).millis }
         o.expirationSeconds = expiration
         o.collapseID = collapseId
         o.retryAttempts = retryAttempts
@@ -147,9 +147,11 @@ public struct RunSettingOptions: ParsableArguments {
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
         o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
         o.sloMaxThrottledShare = sloMaxThrottledShare
-        o.reportIntervalSeconds = try flag(reportInterval) { Int(try SettingText.duration(.reportInterval, $0, wholeSeconds: true) / 1000) }
-        o.failFastSeconds = try flag(failFast) { Double(try SettingText.duration(.failFast, $0)) / 1000 }
-        o.stallTimeoutSeconds = try flag(stallTimeout) { Int(try SettingText.duration(.stallTimeout, $0, zeroTurnsOff: true, wholeSeconds: true) / 1000) }
+        o.reportIntervalSeconds = try flag(reportInterval) { Int(try SettingText.duration(.reportInterval, $0, wholeSeconds: true).millis / 1000) }
+        o.failFastSeconds = try flag(failFast) { try SettingText.duration(.failFast, $0).secondsValue }
+        o.stallTimeoutSeconds = try flag(stallTimeout) {
+            Int(try SettingText.duration(.stallTimeout, $0, zeroTurnsOff: true, wholeSeconds: true).millis / 1000)
+        }
         o.liveActivityBudget = liveActivityBudget
         o.apnsModel = apnsModel?.value
         o.allowProductionLoad = allowProductionLoad ? true : nil

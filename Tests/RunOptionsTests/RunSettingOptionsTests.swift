@@ -45,7 +45,7 @@ final class RunSettingOptionsTests: XCTestCase {
     /// A value the setting's reader refuses is a usage error naming the flag, in the words the profile's key gets.
     func testABadValueNamesTheFlag() {
         for (flag, text, problem) in [("--priority", "7", "must be 1, 5 or 10, found '7'"),
-                                      ("--coalesce", "soon", "must be a duration like 250ms, 10s or 5m, at most a year (0 turns it off): found 'soon'")] {
+                                      ("--coalesce", "soon", "must be a duration like 250ms, 10s or 1h30m, at most a year (0 turns it off): found 'soon'")] {
             XCTAssertThrowsError(try RunSettingOptions.parse([flag, text])) { error in
                 XCTAssertEqual(RunSettingOptions.message(for: error), "\(flag) \(problem)")
             }

@@ -202,10 +202,10 @@ public enum RunSettings {
             .overlay { c, o in if let v = o.loopRecording { c.schedule.loopRecording = v ? true : nil }; return o.loopRecording != nil },
         both(.coalesce, report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off", example: "250ms",
              help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true,
-             load: .text { c, text in let ms = try SettingText.window(.coalesce, text); c.coalescing.windowMillis = ms > 0 ? ms : nil }) {
+             load: .text { c, text in let ms = try SettingText.window(.coalesce, text).millis; c.coalescing.windowMillis = ms > 0 ? ms : nil }) {
             $0.coalescing.windowMillis.map(millis)
         }.overlay { c, o in if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }; return o.coalesceMillis != nil }
-        .varied { text, o in o.coalesceMillis = try SettingText.window(.coalesce, text) },
+        .varied { text, o in o.coalesceMillis = try SettingText.window(.coalesce, text).millis },
     ]
 
     /// What is resent, and when.

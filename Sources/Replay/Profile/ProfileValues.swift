@@ -63,7 +63,7 @@ struct ProfileValues {
     func duration(_ key: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Int64? {
         guard let text = try string(key, required: false) else { return nil }
         do {
-            return try SettingText.duration(ConfigKey(rawValue: key) ?? .duration, text, zeroTurnsOff: zeroTurnsOff, wholeSeconds: wholeSeconds)
+            return try SettingText.duration(ConfigKey(rawValue: key) ?? .duration, text, zeroTurnsOff: zeroTurnsOff, wholeSeconds: wholeSeconds).millis
         } catch let e as RunConfigError {
             throw fail(key, e.problem)
         }
