@@ -47,8 +47,9 @@ extension RunConfig {
             (i < overrides.count ? overrides[i] : [HeaderOverride()]).map { o in
                 let pushType = o.pushType ?? part.pushType
                 // A header read from each push replaces the profile's constant, so the list carries neither.
+                let expiration = o.expirationSeconds ?? payload.expiration.map { Int($0.millis / 1000) }
                 return ResolvedPushKind(part: i, pushType: pushType, topic: o.topic ?? pushType.topic(bundleID: part.bundleID),
-                                        expirationSeconds: o.perPush.contains(APNsHeaders.expiration) ? nil : o.expirationSeconds ?? payload.expirationSeconds,
+                                        expirationSeconds: o.perPush.contains(APNsHeaders.expiration) ? nil : expiration,
                                         collapseID: o.perPush.contains(APNsHeaders.collapseID) ? nil : o.collapseID ?? payload.collapseID,
                                         perPush: o.perPush)
             }

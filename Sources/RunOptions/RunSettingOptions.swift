@@ -38,7 +38,7 @@ public struct RunSettingOptions: ParsableArguments {
     var priorityOverride: String?
 
     @Option(name: .setting(.coalesce), help: .setting(.coalesce))
-    var coalesce: String?
+    var coalesce: Duration?
 
     @Option(name: .setting(.expiration), help: .setting(.expiration))
     var expiration: Int?
@@ -71,13 +71,13 @@ public struct RunSettingOptions: ParsableArguments {
     var sloMaxThrottledShare: Double?
 
     @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
-    var reportInterval: String?
+    var reportInterval: Duration?
 
     @Option(name: .setting(.failFast), help: .setting(.failFast))
-    var failFast: String?
+    var failFast: Duration?
 
     @Option(name: .setting(.stallTimeout), help: .setting(.stallTimeout))
-    var stallTimeout: String?
+    var stallTimeout: Duration?
 
     @Option(name: .setting(.liveActivityBudget), help: .setting(.liveActivityBudget))
     var liveActivityBudget: Int?
@@ -136,22 +136,20 @@ public struct RunSettingOptions: ParsableArguments {
         o.workers = workers
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
         o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
-        o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0).millis }
-        o.expirationSeconds = expiration
+        o.coalesce = coalesce
+        o.expiration = expiration.map { .seconds($0) }
         o.collapseID = collapseId
         o.retryAttempts = retryAttempts
         o.fastSimulator = fastSimulator ? true : nil
-        o.sloP99Millis = sloP99Ms
+        o.sloP99 = sloP99Ms.map { .milliseconds($0) }
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
-        o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
+        o.sloP99TimeToDevice = sloP99TimeToDeviceMs.map { .milliseconds($0) }
         o.sloMaxThrottledShare = sloMaxThrottledShare
-        o.reportIntervalSeconds = try flag(reportInterval) { Int(try SettingText.duration(.reportInterval, $0, wholeSeconds: true).millis / 1000) }
-        o.failFastSeconds = try flag(failFast) { try SettingText.duration(.failFast, $0).secondsValue }
-        o.stallTimeoutSeconds = try flag(stallTimeout) {
-            Int(try SettingText.duration(.stallTimeout, $0, zeroTurnsOff: true, wholeSeconds: true).millis / 1000)
-        }
+        o.reportInterval = reportInterval
+        o.failFast = failFast
+        o.stallTimeout = stallTimeout
         o.liveActivityBudget = liveActivityBudget
         o.apnsModel = apnsModel?.value
         o.allowProductionLoad = allowProductionLoad ? true : nil

@@ -104,7 +104,7 @@ struct RunCommand: ParsableCommand {
         request.caCertificatePath = settings.caCertificatePath
         var o = try settings.overrides()
         o.schedule = try schedule()
-        o.durationSeconds = duration?.secondsValue
+        o.duration = duration
         if loop { o.loopRecording = true }
         o.shard = try distributed.resolvedShard()
         request.overrides = o

@@ -15,17 +15,16 @@ final class RunSettingRangeTests: XCTestCase {
         case .number: return .number(try XCTUnwrap(Double(text), text))
         case .text: return .text(text)
         case .bool: return .bool(try XCTUnwrap(Bool(text), text))
-        case .duration: return .millis(try XCTUnwrap(DurationText.millis(text), text))
-        case .wholeSeconds: return .int(Int(try XCTUnwrap(DurationText.millis(text), text) / 1000))
+        case .duration, .wholeSeconds: return .duration(try XCTUnwrap(DurationText.setting(text), text))
         }
     }
 
     /// A value of the row's range (a number, in the unit its flag takes) as its loader takes it.
     static func value(_ n: Double, _ kind: ProfileRead.Kind) -> ProfileRead.Value {
         switch kind {
-        case .int, .wholeSeconds: return .int(Int(n))
+        case .int: return .int(Int(n))
         case .number: return .number(n)
-        case .duration: return .millis(Int64(n * 1000))
+        case .duration, .wholeSeconds: return .duration(.secondsRounded(n))
         case .text: return .text(RunSettingsNumber.text(n))
         case .bool: return .bool(n != 0)
         }
@@ -57,7 +56,7 @@ final class RunSettingRangeTests: XCTestCase {
                 switch try Self.value(row.defaultValue, load.kind) {
                 case let .int(i): n = Double(i)
                 case let .number(d): n = d
-                case let .millis(ms): n = Double(ms) / 1000
+                case let .duration(d): n = d.secondsValue
                 default: continue
                 }
                 XCTAssertTrue(r.contains(n), "\(row.key): default \(row.defaultValue) outside \(r.text)")
@@ -65,9 +64,9 @@ final class RunSettingRangeTests: XCTestCase {
             read += 1
         }
         XCTAssertGreaterThanOrEqual(read, 10)
-        XCTAssertEqual(Self.fresh.transport.failFastLimit, 10)
-        XCTAssertEqual(Self.fresh.transport.stallLimit, 10)
-        XCTAssertEqual(Self.fresh.timelineIntervalSeconds, 1)
+        XCTAssertEqual(Self.fresh.transport.failFastLimit, .seconds(10))
+        XCTAssertEqual(Self.fresh.transport.stallLimit, .seconds(10))
+        XCTAssertEqual(Self.fresh.timelineInterval, .seconds(1))
         XCTAssertEqual(Self.fresh.deliveryMode, .device)
     }
 

@@ -42,13 +42,13 @@ final class ProfileLoaderTests: XCTestCase {
             """)
         XCTAssertEqual(p.payload.collapseID, "store-42")
         XCTAssertEqual(p.retry.attempts, 4)
-        XCTAssertEqual(p.retry.backoffMillis, 500)
-        XCTAssertEqual(p.retry.maxElapsedMillis, 120_000)
-        XCTAssertEqual(p.slo.p99Millis, 750)
+        XCTAssertEqual(p.retry.backoff, .milliseconds(500))
+        XCTAssertEqual(p.retry.maxElapsed, .milliseconds(120_000))
+        XCTAssertEqual(p.slo.p99, .milliseconds(750))
         XCTAssertEqual(p.slo.minDelivered, 0.9)
         XCTAssertEqual(p.transport.workers, 2)
         XCTAssertEqual(p.transport.connections, 4)
-        XCTAssertEqual(p.payload.expirationSeconds, 3600)
+        XCTAssertEqual(p.payload.expiration, .seconds(3600))
         let defaults = try parse("")
         XCTAssertNil(defaults.payload.collapseID)
         XCTAssertEqual(defaults.retry, RunConfig.Retry(), "the documented defaults: 10 attempts, 1 s doubling to 60 s, within 5 minutes")
@@ -64,8 +64,8 @@ final class ProfileLoaderTests: XCTestCase {
     func testScheduleDurationAndCoalescingAreRead() throws {
         let p = try parse("schedule: rate\nrate: 250\nduration: 30s\ncoalesce: 250ms\n")
         XCTAssertEqual(p.schedule.mode, .fixedRate(perSecond: 250))
-        XCTAssertEqual(p.schedule.durationSeconds, 30)
-        XCTAssertEqual(p.coalescing.windowMillis, 250)
+        XCTAssertEqual(p.schedule.duration, .seconds(30))
+        XCTAssertEqual(p.coalescing.window, .milliseconds(250))
     }
 
     func testRangesAreTheConfigurationsOwnRulesNamedByKeyAndLine() {
@@ -129,8 +129,8 @@ final class ProfileLoaderSLOTests: XCTestCase {
     func testErrorSharesAndTheReportIntervalAreRead() throws {
         let p = try ProfileLoader.parse(yaml: base + "slo_max_error_share: {rejected: 0.01, timed_out: 0}\nreport_interval: 10s\n", file: "p.yaml")
         XCTAssertEqual(p.slo.maxErrorShare, ["rejected": 0.01, "timed_out": 0])
-        XCTAssertEqual(p.timelineIntervalSeconds, 10)
-        XCTAssertEqual(try ProfileLoader.parse(yaml: base, file: "p.yaml").timelineIntervalSeconds, 1, "1 s by default")
+        XCTAssertEqual(p.timelineInterval, .seconds(10))
+        XCTAssertEqual(try ProfileLoader.parse(yaml: base, file: "p.yaml").timelineInterval, .seconds(1), "1 s by default")
     }
 
     func testAnUnknownClassABadShareOrAFractionalIntervalNamesKeyAndLine() {

@@ -39,8 +39,6 @@ public enum RunSettings {
 
     static func millis(_ ms: Int64) -> String { "\(ms)ms" }
 
-    static func seconds(_ s: Double) -> String { millis(Int64((s * 1000).rounded())) }
-
     /// A row; its profile key is the key's name unless `commandLineOnly`. A row whose value is kept in one place
     /// takes how it is read, written back and laid over from there (``RunSetting/kept(_:_:flag:spelled:)``).
     private static func s(_ key: ConfigKey, commandLineOnly: Bool = false, flag: String? = nil, profileOnly: String? = nil, report: String,
@@ -137,19 +135,20 @@ public enum RunSettings {
           varies: true).kept(\.transport.workers, .whole, flag: \.workers),
         s(.pushTimeout, profileOnly: "a push timeout is part of what a profile promises its recording", report: "transport.pushTimeoutMillis",
           default: "30000", range: SettingRange(1, 600_000), rule: " ms",
-          help: "How long one push may take from send to answer before it counts as timed out, ms.").kept(\.transport.pushTimeoutMillis, .whole),
+          help: "How long one push may take from send to answer before it counts as timed out, ms.")
+            .kept(\.transport.pushTimeout, .whole(of: .milliseconds(1))),
         s(.failFast, report: "transport.failFastSeconds", value: "DURATION", default: "10s", range: SettingRange(1, 600), rule: " seconds",
           example: "30s",
           help: "While no request to the target has ever been answered, give up after DURATION of connect, DNS, TLS or ALPN failures "
-              + "and exit 1 naming the cause.").kept(\.transport.failFastSeconds, .seconds, flag: \.failFastSeconds),
+              + "and exit 1 naming the cause.").kept(\.transport.failFast, .duration, flag: \.failFast),
         s(.stallTimeout, report: "transport.stallTimeoutSeconds", value: "DURATION", default: "10s", range: SettingRange(1, 600),
           rule: " seconds, whole, and shorter than the push timeout; 0 turns it off", example: "20s",
           help: "The stall watchdog: when pushes on a connection have moved no byte for DURATION, give the connection up and retry its pushes "
               + "by the retry policy; the report counts the stalls.")
-            .kept(\.transport.stallTimeoutSeconds, .wholeSeconds(zeroTurnsOff: true), flag: \.stallTimeoutSeconds),
+            .kept(\.transport.stallTimeout, .wholeSeconds(zeroTurnsOff: true), flag: \.stallTimeout),
         s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
           range: SettingRange(20, 60, belowUpper: true), help: "Minutes between signings of the provider token.")
-            .kept(\.auth.tokenRefreshMinutes, .number),
+            .kept(\.auth.tokenRefresh, .number(of: .seconds(60))),
     ]
 
     /// What each push carries: its priority, expiration and collapse id.
@@ -163,7 +162,7 @@ public enum RunSettings {
           varies: true).kept(\.payload.priorityOverride, .priorityOverride, flag: \.priorityOverride),
         s(.expiration, report: "payload.expirationSeconds", value: "SECONDS", range: SettingRange(0, 2_592_000), rule: " (30 days)",
           help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.")
-            .kept(\.payload.expirationSeconds, .whole, flag: \.expirationSeconds, spelled: "--expiration"),
+            .kept(\.payload.expiration, .whole(of: .seconds(1)), flag: \.expiration, spelled: "--expiration"),
         s(.collapseID, report: "payload.collapseID", value: "ID", rule: "1-64 bytes", example: "c1", help: "apns-collapse-id on every push.")
             .kept(\.payload.collapseID, .quoted, flag: \.collapseID),
     ]
@@ -194,7 +193,7 @@ public enum RunSettings {
         s(.duration, report: "schedule.durationSeconds", value: "DURATION", example: "30s",
           help: "Stop sending after DURATION (this also ends a ramp). Pushes due after the end count as not sent 'after_end' and are not judged "
               + "(the SLO's shares are of the pushes due); pushes due before it that wait to be sent or resent get 5 s more, "
-              + "and those still not sent then count as 'run_stopped'.").kept(\.schedule.durationSeconds, .seconds, flag: \.durationSeconds),
+              + "and those still not sent then count as 'run_stopped'.").kept(\.schedule.duration, .duration, flag: \.duration),
         both(.loopRecording, flag: "--loop", report: "schedule.loopRecording",
              help: "With --duration: replay the recording again, time-shifted, each time it runs out before the duration ends "
                  + "(the same tokens and payloads).",
@@ -202,10 +201,10 @@ public enum RunSettings {
             .overlay { c, o in if let v = o.loopRecording { c.schedule.loopRecording = v ? true : nil }; return o.loopRecording != nil },
         both(.coalesce, report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off", example: "250ms",
              help: "Collapse Live Activity updates to the same token within this window of recorded time to the latest.", varies: true,
-             load: .text { c, text in let ms = try SettingText.window(.coalesce, text).millis; c.coalescing.windowMillis = ms > 0 ? ms : nil }) {
-            $0.coalescing.windowMillis.map(millis)
-        }.overlay { c, o in if let v = o.coalesceMillis { c.coalescing.windowMillis = v > 0 ? v : nil }; return o.coalesceMillis != nil }
-        .varied { text, o in o.coalesceMillis = try SettingText.window(.coalesce, text).millis },
+             load: .text { c, text in let d = try SettingText.window(.coalesce, text); c.coalescing.window = d > .zero ? d : nil }) {
+            $0.coalescing.window.map { millis($0.millis) }
+        }.overlay { c, o in if let v = o.coalesce { c.coalescing.window = v > .zero ? v : nil }; return o.coalesce != nil }
+        .varied { text, o in o.coalesce = try SettingText.window(.coalesce, text) },
     ]
 
     /// What is resent, and when.
@@ -214,18 +213,18 @@ public enum RunSettings {
           help: "Attempts per push in all: 5xx, 429 and transport errors back off 1, 2, 4, 8 s ... within 5 minutes.")
             .kept(\.retry.attempts, .whole, flag: \.retryAttempts),
         s(.retryBackoff, profileOnly: "part of the retry policy a profile states", report: "retry.backoffMillis", default: "1s",
-          rule: "a duration", help: "Delay before the second attempt; each further one doubles, up to 60 s.", load: .duration { c, ms in
-              c.retry.backoffMillis = ms
-              c.retry.maxBackoffMillis = max(c.retry.maxBackoffMillis, ms)
-          }) { millis($0.retry.backoffMillis) },
+          rule: "a duration", help: "Delay before the second attempt; each further one doubles, up to 60 s.", load: .duration { c, d in
+              c.retry.backoff = d
+              c.retry.maxBackoff = max(c.retry.maxBackoff, d)
+          }) { millis($0.retry.backoff.millis) },
         s(.retryMaxElapsed, profileOnly: "part of the retry policy a profile states", report: "retry.maxElapsedMillis", default: "5m",
-          rule: "a duration", help: "No retry later than this long after the first send.").kept(\.retry.maxElapsedMillis, .millis),
+          rule: "a duration", help: "No retry later than this long after the first send.").kept(\.retry.maxElapsed, .duration),
     ]
 
     /// What the run is judged by.
     private static let sloRows: [RunSetting] = [
         s(.sloP99, report: "slo.p99Millis", value: "MS", range: SettingRange(1, 3_600_000),
-          help: "SLO: p99 response time (from the intended send) at most MS milliseconds.").kept(\.slo.p99Millis, .whole, flag: \.sloP99Millis),
+          help: "SLO: p99 response time (from the intended send) at most MS milliseconds.").kept(\.slo.p99, .whole(of: .milliseconds(1)), flag: \.sloP99),
         s(.sloMinDelivered, report: "slo.minDelivered", value: "SHARE", range: SettingRange(0, 1),
           help: "SLO: at least this share of the pushes owed delivered (not owed: coalesced, nobody to receive, dead tokens, due after the end).")
             .kept(\.slo.minDelivered, .number, flag: \.sloMinDelivered),
@@ -244,7 +243,7 @@ public enum RunSettings {
             .kept(\.slo.maxWouldNotDecode, .number, flag: \.sloMaxWouldNotDecode),
         s(.sloP99TimeToDevice, report: "slo.p99TimeToDeviceMillis", value: "MS", range: SettingRange(1, 2_592_000_000),
           help: "SLO, with a device model (simulator device:): p99 time to device of the pushes shown, from the intended send, "
-              + "at most MS milliseconds of recorded time.").kept(\.slo.p99TimeToDeviceMillis, .whole, flag: \.sloP99TimeToDeviceMillis),
+              + "at most MS milliseconds of recorded time.").kept(\.slo.p99TimeToDevice, .whole(of: .milliseconds(1)), flag: \.sloP99TimeToDevice),
         s(.sloMaxThrottledShare, report: "slo.maxThrottledShare", value: "SHARE", range: SettingRange(0, 1),
           help: "SLO, with a device model (simulator device:): at most this share of delivered pushes throttled on the device "
               + "(past a Live Activity budget).").kept(\.slo.maxThrottledShare, .number, flag: \.sloMaxThrottledShare),
@@ -261,7 +260,7 @@ public enum RunSettings {
     private static let runRows: [RunSetting] = [
         s(.reportInterval, report: "reportIntervalSeconds", value: "DURATION", default: "1s", range: SettingRange(1, 3600), rule: " seconds, whole",
           example: "5s", help: "The report timeline's interval.")
-            .kept(\.reportIntervalSeconds, .wholeSeconds(zeroTurnsOff: false), flag: \.reportIntervalSeconds),
+            .kept(\.reportInterval, .wholeSeconds(zeroTurnsOff: false), flag: \.reportInterval),
         s(.liveActivityBudget, report: "liveActivityBudget", value: "N", default: "10", range: SettingRange(0, 1_000_000), rule: ", 0 counts nothing",
           help: "The Live Activity budget the report judges the recording by: priority-10 updates one activity may get per rolling hour "
               + "of recorded time before iOS throttles (an assumption, Apple does not publish it).")

@@ -16,28 +16,34 @@ extension SettingForm where V == Int {
     static var whole: SettingForm {
         SettingForm(read: { _, set in .int(set) }, text: { "\($0)" }, vary: { try SettingText.wholeNumber($0, $1) })
     }
-
-    /// A duration of whole seconds (`10s`, `1m`), kept as seconds and written `10s`; with `zeroTurnsOff`, `0`
-    /// turns the setting off and is written `0`.
-    static func wholeSeconds(zeroTurnsOff: Bool) -> SettingForm {
-        SettingForm(read: { _, set in .wholeSeconds(zeroTurnsOff: zeroTurnsOff, set) },
-                    text: { zeroTurnsOff && $0 == 0 ? "0" : "\($0)s" })
-    }
 }
 
 extension SettingForm where V == Double {
     /// A number: `0.5`, written without a fraction when it is whole.
     static var number: SettingForm { SettingForm(read: { _, set in .number(set) }, text: RunSettings.number) }
-
-    /// A duration (`250ms`, `10s`, `5m`), kept as seconds and written in ms.
-    static var seconds: SettingForm {
-        SettingForm(read: { _, set in .duration { c, ms in try set(&c, Double(ms) / 1000) } }, text: RunSettings.seconds)
-    }
 }
 
-extension SettingForm where V == Int64 {
-    /// A duration (`250ms`, `10s`, `5m`), kept and written in ms.
-    static var millis: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: RunSettings.millis) }
+extension SettingForm where V == Duration {
+    /// A duration (`250ms`, `10s`, `1h30m`), written in ms.
+    static var duration: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: { RunSettings.millis($0.millis) }) }
+
+    /// A duration of whole seconds (`10s`, `1m`), written `10s`; with `zeroTurnsOff`, `0` turns the setting off and is
+    /// written `0`.
+    static func wholeSeconds(zeroTurnsOff: Bool) -> SettingForm {
+        SettingForm(read: { _, set in .wholeSeconds(zeroTurnsOff: zeroTurnsOff, set) },
+                    text: { zeroTurnsOff && $0 == .zero ? "0" : "\($0.millis / 1000)s" })
+    }
+
+    /// A whole number of `unit`s (a key that names its unit: `push_timeout_ms: 30000`), written as that number.
+    static func whole(of unit: Duration) -> SettingForm {
+        SettingForm(read: { _, set in .int { c, n in try set(&c, unit * n) } }, text: { "\($0.millis / unit.millis)" })
+    }
+
+    /// A number of `unit`s (`token_refresh_minutes: 50`), kept to the millisecond, written as that number.
+    static func number(of unit: Duration) -> SettingForm {
+        SettingForm(read: { _, set in .number { c, n in try set(&c, .secondsRounded(n * unit.secondsValue)) } },
+                    text: { RunSettings.number(Double($0.millis) / Double(unit.millis)) })
+    }
 }
 
 extension SettingForm where V == Bool {

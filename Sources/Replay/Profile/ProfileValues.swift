@@ -60,10 +60,10 @@ struct ProfileValues {
     func number(_ key: String) throws -> Double? { try entry(key).map(reader.number) }
 
     /// A duration key read by the settings' one duration reader (``SettingText/duration(_:_:zeroTurnsOff:wholeSeconds:)``).
-    func duration(_ key: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Int64? {
+    func duration(_ key: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Duration? {
         guard let text = try string(key, required: false) else { return nil }
         do {
-            return try SettingText.duration(ConfigKey(rawValue: key) ?? .duration, text, zeroTurnsOff: zeroTurnsOff, wholeSeconds: wholeSeconds).millis
+            return try SettingText.duration(ConfigKey(rawValue: key) ?? .duration, text, zeroTurnsOff: zeroTurnsOff, wholeSeconds: wholeSeconds)
         } catch let e as RunConfigError {
             throw fail(key, e.problem)
         }
@@ -79,9 +79,8 @@ struct ProfileValues {
             case .number: value = .number(try number(key)!)
             case .text: value = .text(try string(key, required: false)!)
             case .bool: value = .bool(try reader.bool(entry(key)!))
-            case .duration: value = .millis(try duration(key)!)
-            case let .wholeSeconds(zeroTurnsOff):
-                value = .int(Int(try duration(key, zeroTurnsOff: zeroTurnsOff, wholeSeconds: true)! / 1000))
+            case .duration: value = .duration(try duration(key)!)
+            case let .wholeSeconds(zeroTurnsOff): value = .duration(try duration(key, zeroTurnsOff: zeroTurnsOff, wholeSeconds: true)!)
             }
             do { try load.apply(&config, value) } catch let e as RunConfigError {
                 throw ProfileError(file: file, line: node.mark?.line, message: e.description)
