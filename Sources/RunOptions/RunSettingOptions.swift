@@ -41,7 +41,7 @@ public struct RunSettingOptions: ParsableArguments {
     var coalesce: Duration?
 
     @Option(name: .setting(.expiration), help: .setting(.expiration))
-    var expiration: Int?
+    var expiration: Duration?
 
     @Option(name: .setting(.collapseID), help: .setting(.collapseID))
     var collapseId: String?
@@ -53,6 +53,10 @@ public struct RunSettingOptions: ParsableArguments {
     var fastSimulator = false
 
     @Option(name: .setting(.sloP99), help: .setting(.sloP99))
+    var sloP99: Duration?
+
+    /// The flag's former name, a number of ms; still read, with a notice (``deprecations``).
+    @Option(name: .customLong("slo-p99-ms"), help: .hidden)
     var sloP99Ms: Int?
 
     @Option(name: .setting(.sloMinDelivered), help: .setting(.sloMinDelivered))
@@ -65,6 +69,10 @@ public struct RunSettingOptions: ParsableArguments {
     var sloMaxWouldNotDecode: Double?
 
     @Option(name: .setting(.sloP99TimeToDevice), help: .setting(.sloP99TimeToDevice))
+    var sloP99TimeToDevice: Duration?
+
+    /// The flag's former name, a number of ms; still read, with a notice (``deprecations``).
+    @Option(name: .customLong("slo-p99-time-to-device-ms"), help: .hidden)
     var sloP99TimeToDeviceMs: Int?
 
     @Option(name: .setting(.sloMaxThrottledShare), help: .setting(.sloMaxThrottledShare))
@@ -101,9 +109,21 @@ public struct RunSettingOptions: ParsableArguments {
     /// own rule, checked once after the profile is read.
     public func validate() throws {
         _ = try overrides()
+        if sloP99 != nil, sloP99Ms != nil { throw ValidationError("choose one of --slo-p99 and its former name --slo-p99-ms") }
+        if sloP99TimeToDevice != nil, sloP99TimeToDeviceMs != nil {
+            throw ValidationError("choose one of --slo-p99-time-to-device and its former name --slo-p99-time-to-device-ms")
+        }
         if let ca = caCertificatePath, target == .simulator {
             throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; "
                 + "the embedded simulator's CA is trusted already")
+        }
+    }
+
+    /// One line for each flag given by its former name, which named its unit: `--slo-p99-ms is deprecated: write --slo-p99 250ms`.
+    public var deprecations: [String] {
+        [(ConfigKey.sloP99, sloP99Ms), (.sloP99TimeToDevice, sloP99TimeToDeviceMs)].compactMap { key, ms in
+            guard let ms, let flag = RunSettings[key].flag, let former = RunSettings[key].formerKey else { return nil }
+            return "--\(former.name.replacingOccurrences(of: "_", with: "-")) is deprecated: write \(flag) \(DurationText.text(.milliseconds(ms)))"
         }
     }
 
@@ -137,15 +157,15 @@ public struct RunSettingOptions: ParsableArguments {
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
         o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
         o.coalesce = coalesce
-        o.expiration = expiration.map { .seconds($0) }
+        o.expiration = expiration
         o.collapseID = collapseId
         o.retryAttempts = retryAttempts
         o.fastSimulator = fastSimulator ? true : nil
-        o.sloP99 = sloP99Ms.map { .milliseconds($0) }
+        o.sloP99 = sloP99 ?? sloP99Ms.map { .milliseconds($0) }
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
-        o.sloP99TimeToDevice = sloP99TimeToDeviceMs.map { .milliseconds($0) }
+        o.sloP99TimeToDevice = sloP99TimeToDevice ?? sloP99TimeToDeviceMs.map { .milliseconds($0) }
         o.sloMaxThrottledShare = sloMaxThrottledShare
         o.reportInterval = reportInterval
         o.failFast = failFast

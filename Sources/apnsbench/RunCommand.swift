@@ -116,6 +116,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        for line in settings.deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
         var request = try request()
         if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.progress = quiet ? nil : RunProgress.forStandardOutput()

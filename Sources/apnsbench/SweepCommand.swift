@@ -218,6 +218,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        for line in settings.deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
         if !vary.isEmpty { return try runMatrix() }
         let (lo, hi) = try bounds()
         var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)

@@ -20,12 +20,12 @@ final class RunSettingRangeTests: XCTestCase {
     }
 
     /// A value of the row's range (a number, in the unit its flag takes) as its loader takes it.
-    static func value(_ n: Double, _ kind: ProfileRead.Kind) -> ProfileRead.Value {
+    static func value(_ n: Double, _ kind: ProfileRead.Kind, durations: Bool = false) -> ProfileRead.Value {
         switch kind {
         case .int: return .int(Int(n))
         case .number: return .number(n)
         case .duration, .wholeSeconds: return .duration(.secondsRounded(n))
-        case .text: return .text(RunSettingsNumber.text(n))
+        case .text: return .text(RunSettingsNumber.text(n) + (durations ? "s" : ""))
         case .bool: return .bool(n != 0)
         }
     }
@@ -76,10 +76,11 @@ final class RunSettingRangeTests: XCTestCase {
         for row in RunSettings.all {
             guard let r = row.range, let load = row.load else { continue }
             var outside = [r.belowUpper ? r.upper : r.upper + 1]
-            if case .wholeSeconds(zeroTurnsOff: true) = load.kind, r.lower - 1 == 0 {} else { outside.append(r.lower - 1) }
+            // A duration is never negative: the reader refuses one before the range does.
+            if case .wholeSeconds(zeroTurnsOff: true) = load.kind, r.lower - 1 == 0 {} else if r.durations, r.lower == 0 {} else { outside.append(r.lower - 1) }
             for n in outside {
                 var c = Self.fresh
-                try load.apply(&c, Self.value(n, load.kind))
+                try load.apply(&c, Self.value(n, load.kind, durations: r.durations))
                 XCTAssertThrowsError(try c.validate(cores: 16), "\(row.key) = \(n)") { error in
                     XCTAssertEqual((error as? RunConfigError)?.key, row.key, "\(row.key) = \(n): \(error)")
                 }
@@ -88,7 +89,7 @@ final class RunSettingRangeTests: XCTestCase {
                 var c = Self.fresh
                 c.transport.connections = 64
                 c.workload.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00")
-                try load.apply(&c, Self.value(n, load.kind))
+                try load.apply(&c, Self.value(n, load.kind, durations: r.durations))
                 do { try c.validate(cores: 16) } catch let e as RunConfigError where e.key == row.key {
                     // The stall watchdog must also be shorter than the push timeout (at most 600 s too).
                     XCTAssertEqual(row.key, .stallTimeout, "\(row.key) = \(n): \(e)")

@@ -34,14 +34,19 @@ final class RunSettingsTests: XCTestCase {
     func testTheSpellingsInUseAreKept() {
         XCTAssertEqual(Set(RunSettings.profileKeys), [
             "name", "description", "workload", "stream", "recipe", "push_type", "bundle_id", "priority",
-            "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
+            "expiration", "connections", "streams", "workers", "token_refresh", "push_timeout", "bad_lines",
             "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
-            "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
+            "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99", "slo_min_delivered", "duration",
             "capacity_peak_per_second", "capacity_min_headroom",
             "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
             "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
             "activity_model", "activity_model_type", "date_decoding", "activity_model_flags", "slo_max_would_not_decode",
-            "priority_override", "slo_p99_time_to_device_ms", "slo_max_throttled_share",
+            "priority_override", "slo_p99_time_to_device", "slo_max_throttled_share",
+        ])
+        // The keys that named their unit are read still, by their former names.
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: RunSettings.all.compactMap { s in s.formerKey.map { ($0.name, s.profileKey!) } }), [
+            "push_timeout_ms": "push_timeout", "token_refresh_minutes": "token_refresh", "expiration_seconds": "expiration",
+            "slo_p99_ms": "slo_p99", "slo_p99_time_to_device_ms": "slo_p99_time_to_device",
         ])
         XCTAssertEqual(RunSettings[.pushTimeout].reportPath, "transport.pushTimeoutMillis")
         XCTAssertEqual(RunSettings[.connections].flag, "--connections")
@@ -59,7 +64,7 @@ final class RunSettingsTests: XCTestCase {
             guard let flag = s.flag, flag != "--" + s.key.rawValue.replacingOccurrences(of: "_", with: "-") else { continue }
             spelled[s.key.rawValue] = flag
         }
-        XCTAssertEqual(spelled, ["schedule": "--closed-loop", "loop_recording": "--loop", "expiration_seconds": "--expiration"])
+        XCTAssertEqual(spelled, ["schedule": "--closed-loop", "loop_recording": "--loop"])
     }
 
     /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,

@@ -34,7 +34,7 @@ final class ProfileLoaderTests: XCTestCase {
             retry_attempts: 4
             retry_backoff: 500ms
             retry_max_elapsed: 2m
-            slo_p99_ms: 750
+            slo_p99: 750ms
             slo_min_delivered: 0.9
             workers: 2
             connections: 4
@@ -72,8 +72,10 @@ final class ProfileLoaderTests: XCTestCase {
         assertError("connections: 65\n", line: 6, mentions: ["'connections'", "between 1 and 64", "65"])
         assertError("streams: 0\n", line: 6, mentions: ["'streams'", "between 1 and 1000"])
         assertError("connections: 1\nworkers: 2\n", line: 7, mentions: ["'workers'", "2 connections or more"])
-        assertError("token_refresh_minutes: 61\n", line: 6, mentions: ["token_refresh_minutes", "below 60"])
-        assertError("expiration_seconds: -1\n", line: 6, mentions: ["expiration_seconds"])
+        assertError("token_refresh: 61m\n", line: 6, mentions: ["'token_refresh' must be at least 20m and below 1h, found 61m"])
+        assertError("token_refresh_minutes: 61\n", line: 6, mentions: ["'token_refresh' must be at least 20m and below 1h, found 61m"])
+        assertError("expiration: -1s\n", line: 6, mentions: ["'expiration'", "found '-1s'"])
+        assertError("expiration: 1500ms\n", line: 6, mentions: ["'expiration' must be whole seconds, like 10s or 1m (0: deliver now or never), found '1500ms'"])
         assertError("schedule: rate\nrate: -5\n", line: 7, mentions: ["'rate'", "positive"])
         assertError("push_type: alert\ncoalesce: 1s\n", line: 7, mentions: ["'coalesce'", "Live Activity"])
         assertError("duration: 0s\n", line: 6, mentions: ["duration"])
@@ -84,7 +86,7 @@ final class ProfileLoaderTests: XCTestCase {
         assertError("streams: 100\nretry_attempts: 0\n", line: 7, mentions: ["retry_attempts"])
         assertError("retry_backoff: soon\n", line: 6, mentions: ["retry_backoff", "soon"])
         assertError("slo_min_delivered: 1.5\n", line: 6, mentions: ["slo_min_delivered"])
-        assertError("slo_p99_ms: fast\n", line: 6, mentions: ["slo_p99_ms"])
+        assertError("slo_p99: fast\n", line: 6, mentions: ["'slo_p99' must be a duration like 250ms, 10s or 1h30m"])
         assertError("retries: 3\n", line: 6, mentions: ["retries"])
         assertError("connections: two\n", line: 6, mentions: ["connections", "two"])
     }

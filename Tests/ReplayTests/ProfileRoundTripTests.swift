@@ -87,6 +87,7 @@ final class ProfileRoundTripTests: XCTestCase {
 
     func testKnownKeysAreTheTablesProfileKeys() {
         XCTAssertEqual(ProfileLoader.knownKeys, RunSettings.profileKeys)
-        XCTAssertTrue(ProfileLoader.knownKeys.contains("push_timeout_ms"))
+        XCTAssertTrue(ProfileLoader.knownKeys.contains("push_timeout"))
+        XCTAssertFalse(ProfileLoader.knownKeys.contains("push_timeout_ms"), "a former name is read, not listed")
     }
 }

@@ -31,4 +31,17 @@ final class DurationArgumentTests: XCTestCase {
         XCTAssertTrue(Flags.helpMessage().contains("A pause. (default: 5s)"), Flags.helpMessage())
         XCTAssertEqual(Duration.seconds(90).defaultValueDescription, "90s")
     }
+
+    /// The SLO flags that named their unit (`--slo-p99-ms 250`) are read still, hidden from `--help`, with a notice.
+    func testAFormerFlagNameIsReadWithANotice() throws {
+        let former = try RunSettingOptions.parse(["--slo-p99-ms", "250", "--slo-p99-time-to-device-ms", "60000"])
+        XCTAssertEqual(try former.overrides(), try RunSettingOptions.parse(["--slo-p99", "250ms", "--slo-p99-time-to-device", "1m"]).overrides())
+        XCTAssertEqual(former.deprecations, ["--slo-p99-ms is deprecated: write --slo-p99 250ms",
+                                             "--slo-p99-time-to-device-ms is deprecated: write --slo-p99-time-to-device 1m"])
+        XCTAssertEqual(try RunSettingOptions.parse(["--slo-p99", "250ms"]).deprecations, [])
+        XCTAssertThrowsError(try RunSettingOptions.parse(["--slo-p99", "1s", "--slo-p99-ms", "250"])) {
+            XCTAssertEqual(RunSettingOptions.message(for: $0), "choose one of --slo-p99 and its former name --slo-p99-ms")
+        }
+        XCTAssertFalse(RunSettingOptions.helpMessage().contains("--slo-p99-ms"))
+    }
 }

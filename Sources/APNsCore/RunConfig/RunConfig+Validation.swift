@@ -13,11 +13,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case badLines = "bad_lines"
     case target
     case connections, streams, workers
-    case pushTimeout = "push_timeout_ms"
-    case tokenRefresh = "token_refresh_minutes"
+    case pushTimeout = "push_timeout"
+    case tokenRefresh = "token_refresh"
     case priority
     case priorityOverride = "priority_override"
-    case expiration = "expiration_seconds"
+    case expiration = "expiration"
     case collapseID = "collapse_id"
     case retryAttempts = "retry_attempts"
     case retryBackoff = "retry_backoff"
@@ -26,11 +26,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case schedule, speed, rate, ramp
     case duration
     case loopRecording = "loop_recording"
-    case sloP99 = "slo_p99_ms"
+    case sloP99 = "slo_p99"
     case sloMinDelivered = "slo_min_delivered"
     case sloMaxErrorShare = "slo_max_error_share"
     case sloMaxWouldNotDecode = "slo_max_would_not_decode"
-    case sloP99TimeToDevice = "slo_p99_time_to_device_ms"
+    case sloP99TimeToDevice = "slo_p99_time_to_device"
     case sloMaxThrottledShare = "slo_max_throttled_share"
     case capacityPeak = "capacity_peak_per_second"
     case capacityMinHeadroom = "capacity_min_headroom"
@@ -89,7 +89,7 @@ extension RunConfig.Transport {
             throw RunConfigError(.workers, "\(workers) needs \(workers) connections or more: each worker has its own, and connections (\(connections)) "
                 + "are the total across workers")
         }
-        try RunConfig.check(.pushTimeout, Int(clamping: pushTimeout.millis))
+        try RunConfig.check(.pushTimeout, pushTimeout)
     }
 }
 
@@ -105,7 +105,10 @@ extension RunConfig.Payload {
     }
 
     public func validate() throws {
-        if let e = expiration { try RunConfig.check(.expiration, Int(clamping: e.millis / 1000), why: " seconds (30 days)") }
+        if let e = expiration {
+            try RunConfig.checkWholeSeconds(.expiration, e, off: " (0: deliver now or never)")
+            try RunConfig.check(.expiration, e)
+        }
         if let id = collapseID { try Self.validate(collapseID: id) }
     }
 }
@@ -136,10 +139,7 @@ extension RunConfig {
     /// The connections, the provider token's refresh, the payload, the retry policy and a mix's parts.
     private func validateTransportAndPayload(cores: Int) throws {
         try transport.validate(cores: cores)
-        let minutes = auth.tokenRefresh.minutesValue
-        if let r = RunSettings[.tokenRefresh].range, !r.contains(minutes) {
-            throw RunConfigError(.tokenRefresh, "must be \(r.text), found \(Self.trim(minutes))")
-        }
+        try Self.check(.tokenRefresh, auth.tokenRefresh)
         try payload.validate()
         try retry.validate()
         if let parts = workload.mix {
@@ -182,8 +182,8 @@ extension RunConfig {
 
     /// The SLO's objectives, and the ActivityKit model they and the contract check need.
     private func validateObjectives() throws {
-        if let p99 = slo.p99 { try Self.check(.sloP99, Int(clamping: p99.millis)) }
-        if let p99 = slo.p99TimeToDevice { try Self.check(.sloP99TimeToDevice, Int(clamping: p99.millis)) }
+        if let p99 = slo.p99 { try Self.check(.sloP99, p99) }
+        if let p99 = slo.p99TimeToDevice { try Self.check(.sloP99TimeToDevice, p99) }
         if let share = slo.minDelivered { try Self.checkShare(.sloMinDelivered, share) }
         for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard SLO.ErrorClass(rawValue: name) != nil else {
@@ -319,5 +319,11 @@ extension RunConfig {
         guard d.millis % 1000 == 0 else {
             throw RunConfigError(key, "must be whole seconds, like 10s or 1m\(off), found '\(DurationText.text(d))'")
         }
+    }
+
+    /// A duration within the range of `key`'s row, whose ends are durations (``SettingRange/durations``).
+    static func check(_ key: ConfigKey, _ d: Duration) throws {
+        guard let r = RunSettings[key].range else { preconditionFailure("\(key) has no range in RunSettings") }
+        guard r.contains(d.secondsValue) else { throw RunConfigError(key, "must be \(r.bounds), found \(DurationText.text(d))") }
     }
 }

@@ -11,10 +11,10 @@ public enum RunDefaults {
     public static let connections = whole(.connections)
     public static let streams = whole(.streams)
     public static let workers = whole(.workers)
-    public static let pushTimeout: Duration = .milliseconds(whole(.pushTimeout))
+    public static let pushTimeout = duration(.pushTimeout)
     public static let failFast = duration(.failFast)
     public static let stallTimeout = duration(.stallTimeout)
-    public static let tokenRefresh: Duration = read(.tokenRefresh) { .secondsRounded(try SettingText.number(.tokenRefresh, $0) * 60) }
+    public static let tokenRefresh = duration(.tokenRefresh)
     public static let priority: Priority = read(.priority) { try SettingText.priority(.priority, $0) }
     public static let retryAttempts = whole(.retryAttempts)
     public static let retryBackoff = duration(.retryBackoff)

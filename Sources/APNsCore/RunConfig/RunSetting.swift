@@ -43,6 +43,17 @@ public struct RunSetting: Sendable {
     /// the settings that cannot be varied. A value that is not one throws a ``RunConfigError``.
     public internal(set) var varyValue: (@Sendable (String, inout RunConfigOverrides) throws -> Void)?
 
+    /// The profile key this setting had when keys named their unit (`push_timeout_ms`), and that unit: still read, a
+    /// number of `unit`s, with a notice naming ``profileKey``.
+    public internal(set) var formerKey: (name: String, unit: Duration)? = nil
+
+    /// This setting, whose profile key was `name`, a number of `unit`s.
+    func formerly(_ name: String, in unit: Duration) -> RunSetting {
+        var s = self
+        s.formerKey = (name, unit)
+        return s
+    }
+
     /// The numbers the value must lie between, both ends included; the configuration's check reads them
     /// here (``RunConfig/validate(cores:)``) and ``rule`` begins with them. Nil for a setting without one.
     public var range: SettingRange? = nil

@@ -134,9 +134,9 @@ public enum RunSettings {
               + "pushes to one device token always go to the same worker, so per-token order holds.",
           varies: true).kept(\.transport.workers, .whole, flag: \.workers),
         s(.pushTimeout, profileOnly: "a push timeout is part of what a profile promises its recording", report: "transport.pushTimeoutMillis",
-          default: "30000", range: SettingRange(1, 600_000), rule: " ms",
-          help: "How long one push may take from send to answer before it counts as timed out, ms.")
-            .kept(\.transport.pushTimeout, .whole(of: .milliseconds(1))),
+          default: "30s", range: SettingRange(.milliseconds(1), .seconds(600)),
+          help: "How long one push may take from send to answer before it counts as timed out.")
+            .kept(\.transport.pushTimeout, .written).formerly("push_timeout_ms", in: .milliseconds(1)),
         s(.failFast, report: "transport.failFastSeconds", value: "DURATION", default: "10s", range: SettingRange(1, 600), rule: " seconds",
           example: "30s",
           help: "While no request to the target has ever been answered, give up after DURATION of connect, DNS, TLS or ALPN failures "
@@ -146,9 +146,9 @@ public enum RunSettings {
           help: "The stall watchdog: when pushes on a connection have moved no byte for DURATION, give the connection up and retry its pushes "
               + "by the retry policy; the report counts the stalls.")
             .kept(\.transport.stallTimeout, .wholeSeconds(zeroTurnsOff: true), flag: \.stallTimeout),
-        s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50",
-          range: SettingRange(20, 60, belowUpper: true), help: "Minutes between signings of the provider token.")
-            .kept(\.auth.tokenRefresh, .number(of: .seconds(60))),
+        s(.tokenRefresh, profileOnly: "APNs' token rules bound it; runs rarely change it", report: "auth.tokenRefreshMinutes", default: "50m",
+          range: SettingRange(.seconds(20 * 60), .seconds(3600), belowUpper: true), help: "Time between signings of the provider token.")
+            .kept(\.auth.tokenRefresh, .written).formerly("token_refresh_minutes", in: .seconds(60)),
     ]
 
     /// What each push carries: its priority, expiration and collapse id.
@@ -160,9 +160,11 @@ public enum RunSettings {
           help: "apns-priority of every push in the scope, whatever its event chose (--priority only sets it where the event chooses none): "
               + "all pushes, or those of one push type (5:liveactivity: the Live Activity pushes). The report counts the pushes it reached and changed.",
           varies: true).kept(\.payload.priorityOverride, .priorityOverride, flag: \.priorityOverride),
-        s(.expiration, report: "payload.expirationSeconds", value: "SECONDS", range: SettingRange(0, 2_592_000), rule: " (30 days)",
-          help: "apns-expiration: SECONDS after the run's start (0: deliver now or never); none sends no header.")
-            .kept(\.payload.expiration, .whole(of: .seconds(1)), flag: \.expiration, spelled: "--expiration"),
+        s(.expiration, report: "payload.expirationSeconds", value: "DURATION", range: SettingRange(.zero, .seconds(2_592_000)),
+          rule: " (30 days), whole seconds", example: "1h",
+          help: "apns-expiration: DURATION after the run's start (0: deliver now or never); none sends no header.")
+            .kept(\.payload.expiration, .wholeSeconds(zero: "0: deliver now or never"), flag: \.expiration)
+            .formerly("expiration_seconds", in: .seconds(1)),
         s(.collapseID, report: "payload.collapseID", value: "ID", rule: "1-64 bytes", example: "c1", help: "apns-collapse-id on every push.")
             .kept(\.payload.collapseID, .quoted, flag: \.collapseID),
     ]
@@ -223,8 +225,9 @@ public enum RunSettings {
 
     /// What the run is judged by.
     private static let sloRows: [RunSetting] = [
-        s(.sloP99, report: "slo.p99Millis", value: "MS", range: SettingRange(1, 3_600_000),
-          help: "SLO: p99 response time (from the intended send) at most MS milliseconds.").kept(\.slo.p99, .whole(of: .milliseconds(1)), flag: \.sloP99),
+        s(.sloP99, report: "slo.p99Millis", value: "DURATION", range: SettingRange(.milliseconds(1), .seconds(3600)), example: "250ms",
+          help: "SLO: p99 response time (from the intended send) at most DURATION.")
+            .kept(\.slo.p99, .duration, flag: \.sloP99).formerly("slo_p99_ms", in: .milliseconds(1)),
         s(.sloMinDelivered, report: "slo.minDelivered", value: "SHARE", range: SettingRange(0, 1),
           help: "SLO: at least this share of the pushes owed delivered (not owed: coalesced, nobody to receive, dead tokens, due after the end).")
             .kept(\.slo.minDelivered, .number, flag: \.sloMinDelivered),
@@ -241,9 +244,11 @@ public enum RunSettings {
         s(.sloMaxWouldNotDecode, report: "slo.maxWouldNotDecode", value: "SHARE", range: SettingRange(0, 1),
           help: "SLO: at most this share of delivered pushes the device would not decode, checked against the profile's activity_model.")
             .kept(\.slo.maxWouldNotDecode, .number, flag: \.sloMaxWouldNotDecode),
-        s(.sloP99TimeToDevice, report: "slo.p99TimeToDeviceMillis", value: "MS", range: SettingRange(1, 2_592_000_000),
+        s(.sloP99TimeToDevice, report: "slo.p99TimeToDeviceMillis", value: "DURATION", range: SettingRange(.milliseconds(1), .seconds(2_592_000)),
+          example: "1m",
           help: "SLO, with a device model (simulator device:): p99 time to device of the pushes shown, from the intended send, "
-              + "at most MS milliseconds of recorded time.").kept(\.slo.p99TimeToDevice, .whole(of: .milliseconds(1)), flag: \.sloP99TimeToDevice),
+              + "at most DURATION of recorded time.")
+            .kept(\.slo.p99TimeToDevice, .duration, flag: \.sloP99TimeToDevice).formerly("slo_p99_time_to_device_ms", in: .milliseconds(1)),
         s(.sloMaxThrottledShare, report: "slo.maxThrottledShare", value: "SHARE", range: SettingRange(0, 1),
           help: "SLO, with a device model (simulator device:): at most this share of delivered pushes throttled on the device "
               + "(past a Live Activity budget).").kept(\.slo.maxThrottledShare, .number, flag: \.sloMaxThrottledShare),

@@ -34,15 +34,12 @@ extension SettingForm where V == Duration {
                     text: { zeroTurnsOff && $0 == .zero ? "0" : "\($0.millis / 1000)s" })
     }
 
-    /// A whole number of `unit`s (a key that names its unit: `push_timeout_ms: 30000`), written as that number.
-    static func whole(of unit: Duration) -> SettingForm {
-        SettingForm(read: { _, set in .int { c, n in try set(&c, unit * n) } }, text: { "\($0.millis / unit.millis)" })
-    }
+    /// A duration in the largest unit it is a whole number of (`30s`, `50m`, `250ms`), written so.
+    static var written: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: DurationText.text) }
 
-    /// A number of `unit`s (`token_refresh_minutes: 50`), kept to the millisecond, written as that number.
-    static func number(of unit: Duration) -> SettingForm {
-        SettingForm(read: { _, set in .number { c, n in try set(&c, .secondsRounded(n * unit.secondsValue)) } },
-                    text: { RunSettings.number(Double($0.millis) / Double(unit.millis)) })
+    /// A duration of whole seconds where `0` has a meaning of its own (`zero`: `0: deliver now or never`), written `3600s`.
+    static func wholeSeconds(zero: String) -> SettingForm {
+        parsed({ try SettingText.duration($0, $1, zero: zero, wholeSeconds: true) }) { $0 == .zero ? "0" : "\($0.millis / 1000)s" }
     }
 }
 

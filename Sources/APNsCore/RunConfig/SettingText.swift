@@ -25,11 +25,14 @@ public enum SettingText {
     }
 
     /// A duration (``DurationText``: `250ms`, `10s`, `1h30m`, the unit written), the one reader of every duration
-    /// setting's flag, profile key and `--vary` value. With `zeroTurnsOff`, `0` is read as zero (the setting off);
-    /// with `wholeSeconds`, the duration must be whole seconds.
-    public static func duration(_ key: ConfigKey, _ text: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Duration {
-        let off = zeroTurnsOff ? " (0 turns it off)" : ""
-        if zeroTurnsOff, text.trimmingCharacters(in: .whitespaces) == "0" { return .zero }
+    /// setting's flag, profile key and `--vary` value. With `zeroTurnsOff`, `0` is read as zero (the setting off), as
+    /// it is with `zero`, what zero means; with `wholeSeconds`, the duration must be whole seconds.
+    public static func duration(_ key: ConfigKey, _ text: String, zeroTurnsOff: Bool = false, zero: String? = nil,
+                                wholeSeconds: Bool = false) throws -> Duration {
+        let zero = zero ?? (zeroTurnsOff ? "0 turns it off" : nil)
+        let off = zero.map { " (\($0))" } ?? ""
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if zero != nil, t == "0" || DurationText.parse(t) == .zero { return .zero }
         guard let d = DurationText.setting(text) else {
             let like = wholeSeconds ? "10s or 1m" : "250ms, 10s or 1h30m"
             throw RunConfigError(key, "must be a duration like \(like), at most a year\(off): \(DurationText.refusal(text))")
