@@ -38,7 +38,7 @@ extension ArgumentHelp {
     /// - Parameter listed: the option's type lists its values and default in `--help` (``ExpressibleByArgument/allValueStrings``).
     public static func setting(_ key: ConfigKey, listed: Bool = false) -> ArgumentHelp {
         let s = RunSettings[key]
-        return ArgumentHelp(s.flagHelp(statingValues: !listed), valueName: s.valueName)
+        return ArgumentHelp(RunSettingHelp.flagHelp(s, statingValues: !listed), valueName: s.valueName)
     }
 }
 

@@ -215,13 +215,6 @@ final class RunSettingsTests: XCTestCase {
         }
     }
 
-    func testFlagHelpStatesRuleDefaultAndProfileKey() {
-        let help = RunSettings[.connections].flagHelp
-        XCTAssertTrue(help.contains("1-64"), help)
-        XCTAssertTrue(help.contains("default 1"), help)
-        XCTAssertTrue(help.contains("Profile key: connections."), help)
-    }
-
     func testAWrittenProfileSaysEverySettingTheConfigurationSets() {
         let text = ProfileWriter.yaml(Self.full())
         for key in ["name:", "mix:", "speed: 2", "duration: 30000ms", "loop_recording: true", "coalesce: 250ms", "stall_timeout: 5s",
