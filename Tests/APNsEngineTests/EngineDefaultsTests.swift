@@ -23,7 +23,7 @@ final class EngineDefaultsTests: XCTestCase {
         func seconds(_ key: ConfigKey) -> Double? { DurationText.millis(RunSettings[key].defaultValue).map { Double($0) / 1000 } }
         XCTAssertEqual(byHand.connections, whole(.connections))
         XCTAssertEqual(byHand.streamsPerConnection, whole(.streams))
-        XCTAssertEqual(byHand.pushTimeout, whole(.pushTimeout).map { .milliseconds($0) })
+        XCTAssertEqual(byHand.pushTimeout, DurationText.setting(RunSettings[.pushTimeout].defaultValue))
         XCTAssertEqual(byHand.failFast, DurationText.setting(RunSettings[.failFast].defaultValue))
         XCTAssertEqual(byHand.stallTimeout, DurationText.setting(RunSettings[.stallTimeout].defaultValue))
         XCTAssertEqual(byHand.retry.maxAttempts, whole(.retryAttempts))
