@@ -31,7 +31,7 @@ public enum ProfileLoader {
             throw ProfileError(file: path, line: nil, message: "cannot read the profile (no such file, or not readable)")
         }
         let profile = try read(yaml: String(decoding: data, as: UTF8.self), file: path)
-        for line in profile.deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
+        for line in profile.deprecations { DeprecationNotice.say(line) }
         return profile
     }
 
@@ -289,5 +289,18 @@ public struct Profile: Sendable {
     func line(of key: ConfigKey) -> Int? {
         let name = RunSettings.all.first { $0.key == key }?.profileKey?.split(separator: ".").first.map(String.init) ?? key.profileKey
         return lines[name] ?? (key == .activityModel ? lines["mix"] : nil) ?? lines["schedule"]
+    }
+}
+
+/// A profile's notices of former key names, each said once on stderr however often a command reads the profile.
+enum DeprecationNotice {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var said: Set<String> = []
+
+    static func say(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard said.insert(line).inserted else { return }
+        FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8))
     }
 }
