@@ -175,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "HarnessTests",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "TestSupport", .product(name: "Yams", package: "Yams"),
+                "APNsCore", "APNsEngine", "APNsSimulator", "Harness", "Replay", "Reporting", "RunOptions", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // The command line's own definitions: every option that writes is declared, and refused over every input.

@@ -65,7 +65,7 @@ bundle_id: com.example.ordermanager
 push_type: liveactivity
 connections: 2
 streams: 200
-slo_p99_ms: 1000
+slo_p99: 1s
 slo_min_delivered: 0.85
 YAML
     schedule=(--closed-loop)

@@ -89,7 +89,7 @@ bundle_id: com.example.ordermanager
 priority: 10
 connections: 2
 streams: 100
-push_timeout_ms: 30000
+push_timeout: 30s
 retry_attempts: 5
 retry_backoff: 250ms
 schedule: rate

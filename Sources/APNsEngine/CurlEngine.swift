@@ -61,7 +61,7 @@ public final class CurlEngine: WakeableEngine {
         driver = try MultiDriver(multi: pool.multi, drive: drive ?? configuration.drive)
         headers = try SignedHeaders(configuration: configuration, tokens: tokens)
         counters.providerTokenSignings = headers.signings
-        watchdog = StallWatchdog(timeoutSeconds: configuration.stallTimeoutSeconds)
+        watchdog = StallWatchdog(timeoutSeconds: Int(configuration.stallTimeout.millis / 1000))
         lifecycle = ConnectionLifecycle(settings: configuration.lifecycle, initialConnections: configuration.connections, now: MonotonicTime.now())
     }
 
@@ -79,8 +79,8 @@ public final class CurlEngine: WakeableEngine {
         let started = MonotonicTime.now()
         let cpuAtStart = MonotonicTime.threadCPUNanos()
         let previous = loop
-        loop = EngineLoop(started: started, durationSeconds: configuration.durationLimit, graceSeconds: configuration.durationGraceSeconds,
-                          failFastSeconds: configuration.failFastSeconds, sendAheadNanos: Self.sendAheadNanos)
+        loop = EngineLoop(started: started, durationSeconds: configuration.durationLimit?.secondsValue, graceSeconds: configuration.durationGraceSeconds,
+                          failFastSeconds: configuration.failFast.secondsValue, sendAheadNanos: Self.sendAheadNanos)
         // Reachability is the target's: an earlier run's answers count.
         loop.carryOver(from: previous)
         let progressEvery = UInt64(max(0.1, configuration.progressInterval) * 1e9)

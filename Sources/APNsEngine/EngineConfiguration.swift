@@ -29,20 +29,20 @@ public struct EngineConfiguration: Sendable {
     /// PEM of the one CA certificate to trust (the simulator's); nil uses the system's trust store.
     public var trustedCertificatePEM: String?
     /// How long a push may take from send to answer before it counts as timed out.
-    public var pushTimeoutMillis: Int = RunDefaults.pushTimeoutMillis
+    public var pushTimeout: Duration = RunDefaults.pushTimeout
     /// How long a connection may take to connect. Default 10 s.
     public var connectTimeoutMillis: Int = 10_000
     /// While no transfer has ever been answered, how long transport failures may go on before the engine
     /// gives up on the target (``RunStop`` with `target_unreachable`).
-    public var failFastSeconds: Double = RunDefaults.failFastSeconds
-    /// The stall watchdog: a transfer that moved no byte for this many seconds (libcurl's low-speed
-    /// check) gives its connection up. 0: off.
-    public var stallTimeoutSeconds: Int = RunDefaults.stallTimeoutSeconds
-    /// The run's end, seconds after its start; nil = no limit. From then on the engine takes no push due after
+    public var failFast: Duration = RunDefaults.failFast
+    /// The stall watchdog: a transfer that moved no byte for this long, whole seconds (libcurl's low-speed
+    /// check), gives its connection up. Zero: off.
+    public var stallTimeout: Duration = RunDefaults.stallTimeout
+    /// The run's end, this long after its start; nil = no limit. From then on the engine takes no push due after
     /// it (those end as `notSent(.afterEnd)`), and the pushes due before it that are still queued or waiting
     /// for a resend get up to ``durationGraceSeconds`` more to be sent and answered; what is left then ends as
     /// `notSent(.runStopped)` (due) or `.afterEnd`.
-    public var durationLimit: Double?
+    public var durationLimit: Duration?
     /// How long after ``durationLimit`` the pushes due before the end still get (a resend after a GOAWAY or a
     /// 503 near the end, a backlog of a second). Default 5, as a signal's drain.
     public var durationGraceSeconds: Double = 5
@@ -88,12 +88,12 @@ public struct EngineConfiguration: Sendable {
         self.init(baseURL: baseURL, topic: c.topic, pushType: c.workload.pushType,
                   connections: c.transport.connections, streamsPerConnection: c.transport.streams,
                   trustedCertificatePEM: trustedCertificatePEM)
-        pushTimeoutMillis = c.transport.pushTimeoutMillis
-        durationLimit = c.schedule.durationSeconds
+        pushTimeout = c.transport.pushTimeout
+        durationLimit = c.schedule.duration
         openLoop = c.schedule.mode.isOpenLoop
         retry = RetryPolicy(c.retry)
-        failFastSeconds = c.transport.failFastLimit
-        stallTimeoutSeconds = c.transport.stallLimit
+        failFast = c.transport.failFastLimit
+        stallTimeout = c.transport.stallLimit
         self.startedAtEpochSeconds = startedAtEpochSeconds
         self.kinds = (kinds ?? c.pushKinds([])).map(\.headers)
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
@@ -111,7 +111,7 @@ public struct EngineConfiguration: Sendable {
         var transport = RunConfig.Transport()
         transport.connections = connections
         transport.streams = streamsPerConnection
-        transport.pushTimeoutMillis = pushTimeoutMillis
+        transport.pushTimeout = pushTimeout
         transport.workers = workers
         try transport.validate()
         for kind in kinds { if let collapseID = kind.text(APNsHeaders.collapseID) { try RunConfig.Payload.validate(collapseID: collapseID) } }

@@ -37,12 +37,12 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The policy a run's configuration describes.
     public init(_ r: RunConfig.Retry) {
-        initialBackoff = Double(r.backoffMillis) / 1000
+        initialBackoff = r.backoff.secondsValue
         multiplier = r.multiplier
-        maxBackoff = max(Double(r.maxBackoffMillis) / 1000, initialBackoff)
+        maxBackoff = max(r.maxBackoff.secondsValue, initialBackoff)
         maxAttempts = r.attempts
-        maxElapsed = Double(r.maxElapsedMillis) / 1000
-        tokenBackoff = Double(r.tokenBackoffMillis) / 1000
+        maxElapsed = r.maxElapsed.secondsValue
+        tokenBackoff = r.tokenBackoff.secondsValue
     }
 
     /// Never retries anything (410 still marks the token dead).

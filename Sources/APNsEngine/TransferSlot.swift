@@ -83,7 +83,7 @@ final class TransferSlot {
         try check(ccurl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
         try check(ccurl_easy_setopt_long(easy, CURLOPT_POST, 1), "POST")
         try check(ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
-        try check(ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, c.pushTimeoutMillis), "TIMEOUT_MS")
+        try check(ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(c.pushTimeout.millis)), "TIMEOUT_MS")
         try check(ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, c.connectTimeoutMillis), "CONNECTTIMEOUT_MS")
         try check(ccurl_easy_setopt_write_callback(easy, transferWriteCallback), "WRITEFUNCTION")
         let me = Unmanaged.passUnretained(self).toOpaque()

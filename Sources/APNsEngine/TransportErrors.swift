@@ -37,7 +37,8 @@ extension EngineConfiguration {
         let host = url?.host ?? baseURL
         let port = url?.port ?? (baseURL.hasPrefix("https://") ? 443 : 80)
         let cause = String(cString: curl_easy_strerror(CURLcode(rawValue: code)))
-        let seconds = failFastSeconds == failFastSeconds.rounded() ? "\(Int(failFastSeconds))" : "\(failFastSeconds)"
+        let s = failFast.secondsValue
+        let seconds = s == s.rounded() ? "\(Int(s))" : "\(s)"
         return "cannot reach \(host) port \(port): \(cause) (curl error \(code), \(TransportError.curlKey(code))); "
             + "no request was answered in \(seconds) s of trying (--fail-fast)"
     }

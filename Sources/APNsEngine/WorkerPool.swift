@@ -144,7 +144,7 @@ public final class WorkerPool {
         // counts the limit from its own start, which is after the pool's: none ends before the pool's deadline.
         let engines = try makeEngines(stop: runStop, workerSinks: workerSinks)
         let started = MonotonicTime.now()
-        let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0) * 1e9) }
+        let deadline: UInt64? = configuration.durationLimit.map { started + UInt64(Swift.max(0, $0.secondsValue) * 1e9) }
         onStart?(started)
         // Workers first, so each is waiting on its queue when the first push comes.
         for i in 0..<n { startWorker(i, engine: engines[i], queue: queues[i], sink: workerSinks[i], results: results, group: group) }

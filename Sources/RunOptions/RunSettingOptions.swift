@@ -38,10 +38,10 @@ public struct RunSettingOptions: ParsableArguments {
     var priorityOverride: String?
 
     @Option(name: .setting(.coalesce), help: .setting(.coalesce))
-    var coalesce: String?
+    var coalesce: Duration?
 
     @Option(name: .setting(.expiration), help: .setting(.expiration))
-    var expiration: Int?
+    var expiration: Duration?
 
     @Option(name: .setting(.collapseID), help: .setting(.collapseID))
     var collapseId: String?
@@ -53,6 +53,10 @@ public struct RunSettingOptions: ParsableArguments {
     var fastSimulator = false
 
     @Option(name: .setting(.sloP99), help: .setting(.sloP99))
+    var sloP99: Duration?
+
+    /// The flag's former name, a number of ms; still read, with a notice (``deprecations``).
+    @Option(name: .customLong("slo-p99-ms"), help: .hidden)
     var sloP99Ms: Int?
 
     @Option(name: .setting(.sloMinDelivered), help: .setting(.sloMinDelivered))
@@ -65,19 +69,23 @@ public struct RunSettingOptions: ParsableArguments {
     var sloMaxWouldNotDecode: Double?
 
     @Option(name: .setting(.sloP99TimeToDevice), help: .setting(.sloP99TimeToDevice))
+    var sloP99TimeToDevice: Duration?
+
+    /// The flag's former name, a number of ms; still read, with a notice (``deprecations``).
+    @Option(name: .customLong("slo-p99-time-to-device-ms"), help: .hidden)
     var sloP99TimeToDeviceMs: Int?
 
     @Option(name: .setting(.sloMaxThrottledShare), help: .setting(.sloMaxThrottledShare))
     var sloMaxThrottledShare: Double?
 
     @Option(name: .setting(.reportInterval), help: .setting(.reportInterval))
-    var reportInterval: String?
+    var reportInterval: Duration?
 
     @Option(name: .setting(.failFast), help: .setting(.failFast))
-    var failFast: String?
+    var failFast: Duration?
 
     @Option(name: .setting(.stallTimeout), help: .setting(.stallTimeout))
-    var stallTimeout: String?
+    var stallTimeout: Duration?
 
     @Option(name: .setting(.liveActivityBudget), help: .setting(.liveActivityBudget))
     var liveActivityBudget: Int?
@@ -101,9 +109,21 @@ public struct RunSettingOptions: ParsableArguments {
     /// own rule, checked once after the profile is read.
     public func validate() throws {
         _ = try overrides()
+        if sloP99 != nil, sloP99Ms != nil { throw ValidationError("choose one of --slo-p99 and its former name --slo-p99-ms") }
+        if sloP99TimeToDevice != nil, sloP99TimeToDeviceMs != nil {
+            throw ValidationError("choose one of --slo-p99-time-to-device and its former name --slo-p99-time-to-device-ms")
+        }
         if let ca = caCertificatePath, target == .simulator {
             throw ValidationError("--ca-cert \(ca)\(caCert == nil ? " (from APNS_CA_CERT)" : "") goes with --target sandbox, production or a URL; "
                 + "the embedded simulator's CA is trusted already")
+        }
+    }
+
+    /// One line for each flag given by its former name, which named its unit: `--slo-p99-ms is deprecated: write --slo-p99 250ms`.
+    public var deprecations: [String] {
+        [(ConfigKey.sloP99, sloP99Ms), (.sloP99TimeToDevice, sloP99TimeToDeviceMs)].compactMap { key, ms in
+            guard let ms, let flag = RunSettings[key].flag, let former = RunSettings[key].formerKey else { return nil }
+            return "--\(former.name.replacingOccurrences(of: "_", with: "-")) is deprecated: write \(flag) \(DurationText.text(.milliseconds(ms)))"
         }
     }
 
@@ -136,20 +156,20 @@ public struct RunSettingOptions: ParsableArguments {
         o.workers = workers
         o.priority = try flag(priority) { try SettingText.priority(.priority, $0) }
         o.priorityOverride = try flag(priorityOverride) { try SettingText.priorityOverride(.priorityOverride, $0) }
-        o.coalesceMillis = try flag(coalesce) { try SettingText.window(.coalesce, $0) }
-        o.expirationSeconds = expiration
+        o.coalesce = coalesce
+        o.expiration = expiration
         o.collapseID = collapseId
         o.retryAttempts = retryAttempts
         o.fastSimulator = fastSimulator ? true : nil
-        o.sloP99Millis = sloP99Ms
+        o.sloP99 = sloP99 ?? sloP99Ms.map { .milliseconds($0) }
         o.sloMinDelivered = sloMinDelivered
         o.sloMaxErrorShare = try errorShares()
         o.sloMaxWouldNotDecode = sloMaxWouldNotDecode
-        o.sloP99TimeToDeviceMillis = sloP99TimeToDeviceMs
+        o.sloP99TimeToDevice = sloP99TimeToDevice ?? sloP99TimeToDeviceMs.map { .milliseconds($0) }
         o.sloMaxThrottledShare = sloMaxThrottledShare
-        o.reportIntervalSeconds = try flag(reportInterval) { Int(try SettingText.duration(.reportInterval, $0, wholeSeconds: true) / 1000) }
-        o.failFastSeconds = try flag(failFast) { Double(try SettingText.duration(.failFast, $0)) / 1000 }
-        o.stallTimeoutSeconds = try flag(stallTimeout) { Int(try SettingText.duration(.stallTimeout, $0, zeroTurnsOff: true, wholeSeconds: true) / 1000) }
+        o.reportInterval = reportInterval
+        o.failFast = failFast
+        o.stallTimeout = stallTimeout
         o.liveActivityBudget = liveActivityBudget
         o.apnsModel = apnsModel?.value
         o.allowProductionLoad = allowProductionLoad ? true : nil

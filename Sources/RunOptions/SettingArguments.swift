@@ -38,6 +38,22 @@ extension ArgumentHelp {
     /// - Parameter listed: the option's type lists its values and default in `--help` (``ExpressibleByArgument/allValueStrings``).
     public static func setting(_ key: ConfigKey, listed: Bool = false) -> ArgumentHelp {
         let s = RunSettings[key]
-        return ArgumentHelp(s.flagHelp(statingValues: !listed), valueName: s.valueName)
+        return ArgumentHelp(RunSettingHelp.flagHelp(s, statingValues: !listed), valueName: s.valueName)
     }
+}
+
+/// A duration flag's value, read in the one grammar of durations (``DurationText``: `250ms`, `10s`, `1h30m`) or
+/// `0`; which of these a flag allows (0, its upper end) is the flag's own rule, checked with its other values.
+extension Duration: @retroactive ExpressibleByArgument {
+    public init?(argument: String) {
+        if argument.trimmingCharacters(in: .whitespaces) == "0" {
+            self = .zero
+            return
+        }
+        guard let d = DurationText.setting(argument) else { return nil }
+        self = d
+    }
+
+    /// A default as a user writes it: `5s`.
+    public var defaultValueDescription: String { DurationText.text(self) }
 }

@@ -54,7 +54,7 @@ struct RunCommand: ParsableCommand {
     var ramp: String?
 
     @Option(name: .setting(.duration), help: .setting(.duration))
-    var duration: String?
+    var duration: Duration?
 
     @Flag(name: .setting(.loopRecording), help: .setting(.loopRecording))
     var loop = false
@@ -62,7 +62,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(
         "After SIGINT or SIGTERM, how long pushes in flight get to be answered before they count as not sent (interrupted); 0 to 600s, default 5s.",
         valueName: "DURATION"))
-    var drain = "5s"
+    var drain: Duration = .seconds(5)
 
     @Option(name: .long, help: ArgumentHelp(
         "Also write the SLO as JUnit XML here: one testcase per rule, a failure per rule missed (for CI test reports); written whatever the exit code.",
@@ -82,22 +82,8 @@ struct RunCommand: ParsableCommand {
         let chosen = [speed != nil, rate != nil, ramp != nil, closedLoop].filter { $0 }.count
         if chosen > 1 { throw ValidationError("choose one of --speed, --rate, --ramp and --closed-loop") }
         _ = try schedule()
-        _ = try durationSeconds()
-        guard try drainSeconds() <= 600 else { throw ValidationError("--drain \(drain) must be at most 600s") }
-    }
-
-    /// `--duration` in seconds, nil when not given.
-    func durationSeconds() throws -> Double? {
-        try duration.map { text in
-            do { return Double(try SettingText.duration(.duration, text)) / 1000 } catch let e as RunConfigError { throw ValidationError(e.flagDescription) }
-        }
-    }
-
-    /// `--drain` in seconds (0: none).
-    func drainSeconds() throws -> Double {
-        do { return Double(try SettingText.duration(.duration, drain, zeroTurnsOff: true)) / 1000 } catch let e as RunConfigError {
-            throw ValidationError("--drain " + e.problem)
-        }
+        if duration == .zero { throw ValidationError("--duration must be above 0") }
+        guard drain <= .seconds(600) else { throw ValidationError("--drain \(DurationText.text(drain)) must be at most 600s") }
     }
 
     /// The schedule the flags ask for, or nil to keep the profile's.
@@ -118,22 +104,23 @@ struct RunCommand: ParsableCommand {
         request.caCertificatePath = settings.caCertificatePath
         var o = try settings.overrides()
         o.schedule = try schedule()
-        o.durationSeconds = try durationSeconds()
+        o.duration = duration
         if loop { o.loopRecording = true }
         o.shard = try distributed.resolvedShard()
         request.overrides = o
         request.runID = try distributed.resolvedRunID()
         request.startAt = try distributed.startTime()
         request.metricsListen = distributed.metricsListen
-        request.metricsLingerSeconds = try distributed.lingerSeconds()
+        request.metricsLingerSeconds = distributed.lingerSeconds()
         return request
     }
 
     func run() throws {
+        for line in settings.deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
         var request = try request()
         if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.progress = quiet ? nil : RunProgress.forStandardOutput()
-        let signals = SignalStop(drainSeconds: try drainSeconds())
+        let signals = SignalStop(drainSeconds: drain.secondsValue)
         request.stop = signals.stop
 
         let result: RunResult

@@ -33,14 +33,10 @@ struct ShardOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "With --metrics-listen: after the report is written, keep serving its final totals this long (0 to 3600s, default 0), so a last scrape sees them.",
         valueName: "DURATION"))
-    var metricsLinger = "0"
+    var metricsLinger: Duration = .zero
 
     /// `--metrics-linger` in seconds.
-    func lingerSeconds() throws -> Double {
-        do { return Double(try SettingText.duration(.duration, metricsLinger, zeroTurnsOff: true)) / 1000 } catch let e as RunConfigError {
-            throw ValidationError("--metrics-linger " + e.problem)
-        }
-    }
+    func lingerSeconds() -> Double { metricsLinger.secondsValue }
 
     /// The process's environment, where `--shards` reads JOB_COMPLETION_INDEX and the run id APNSBENCH_RUN_ID;
     /// not a command-line option (it is left out of `CodingKeys`).
@@ -55,9 +51,8 @@ struct ShardOptions: ParsableArguments {
         if let listen = metricsListen, MetricsServer.parse(listen) == nil {
             throw ValidationError("--metrics-listen '\(listen)' must be HOST:PORT, like 0.0.0.0:9464 or 127.0.0.1:0")
         }
-        let linger = try lingerSeconds()
-        guard linger <= 3600 else { throw ValidationError("--metrics-linger \(metricsLinger) must be at most 3600s") }
-        if linger > 0, metricsListen == nil { throw ValidationError("--metrics-linger goes with --metrics-listen") }
+        guard metricsLinger <= .seconds(3600) else { throw ValidationError("--metrics-linger \(DurationText.text(metricsLinger)) must be at most 3600s") }
+        if metricsLinger > .zero, metricsListen == nil { throw ValidationError("--metrics-linger goes with --metrics-listen") }
     }
 
     /// `--shard I/N`, or `--shards N` with I from JOB_COMPLETION_INDEX; nil for an unsharded run. Ranges are

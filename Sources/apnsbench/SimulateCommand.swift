@@ -93,16 +93,10 @@ struct SimulateCommand: ParsableCommand {
     var force = false
 
     @Option(name: .long, help: ArgumentHelp("Stop by itself after DURATION (30s, 5m; as SIGTERM would), at most 24h.", valueName: "DURATION"))
-    var duration: String?
+    var duration: Duration?
 
     /// `--duration` in seconds, nil when not given.
-    func durationSeconds() throws -> Double? {
-        try duration.map { text in
-            do { return Double(try SettingText.duration(.duration, text)) / 1000 } catch let e as RunConfigError {
-                throw ValidationError("--duration " + e.problem)
-            }
-        }
-    }
+    func durationSeconds() -> Double? { duration?.secondsValue }
 
     @Option(name: .long, help: ArgumentHelp(
         "Serve POST /stop over HTTP/1.1 here (e.g. 127.0.0.1:0): stops the simulator as SIGTERM would, for CI steps that cannot signal it. "
@@ -132,7 +126,9 @@ struct SimulateCommand: ParsableCommand {
         if let activityModel, !FileManager.default.isReadableFile(atPath: activityModel) {
             throw ValidationError("--activity-model \(activityModel) cannot be read")
         }
-        if let seconds = try durationSeconds(), seconds > 86_400 { throw ValidationError("--duration \(duration ?? "") must be at most 24h") }
+        if let duration, duration == .zero || duration > .seconds(86_400) {
+            throw ValidationError("--duration \(DurationText.text(duration)) must be above 0 and at most 24h")
+        }
         if let controlListen {
             guard let (host, _) = MetricsServer.parse(controlListen) else {
                 throw ValidationError("--control-listen '\(controlListen)' must be HOST:PORT, like 127.0.0.1:0")
@@ -212,11 +208,11 @@ struct SimulateCommand: ParsableCommand {
 
     /// Waits for SIGINT or SIGTERM, `--duration`, or `POST /stop`, and says which came.
     private func waitForStop(_ signals: SignalStop, _ control: StopEndpoint?) -> String {
-        let deadline = (try? durationSeconds() ?? nil).flatMap { $0 }.map { Date().addingTimeInterval($0) }
+        let deadline = durationSeconds().map { Date().addingTimeInterval($0) }
         while true {
             if signals.wait(timeout: 0.1) { return signals.received == SIGINT ? "SIGINT" : "SIGTERM" }
             if control?.stopRequested == true { return "POST /stop" }
-            if let deadline, Date() >= deadline { return "--duration \(duration ?? "")" }
+            if let deadline, Date() >= deadline { return "--duration \(duration.map(DurationText.text) ?? "")" }
         }
     }
 }

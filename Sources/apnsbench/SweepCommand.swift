@@ -83,16 +83,10 @@ struct SweepCommand: ParsableCommand {
     var stepSeconds: Double = 30
 
     @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0 to 600s (default 5s for the knee, 2s with --vary).", valueName: "DURATION"))
-    var cooldown: String?
+    var cooldown: Duration?
 
     /// `--cooldown` in seconds, nil when not given.
-    func cooldownSeconds() throws -> Double? {
-        try cooldown.map { text in
-            do { return Double(try SettingText.duration(.duration, text, zeroTurnsOff: true)) / 1000 } catch let e as RunConfigError {
-                throw ValidationError("--cooldown " + e.problem)
-            }
-        }
-    }
+    func cooldownSeconds() -> Double? { cooldown?.secondsValue }
 
     @Option(name: .long, help: ArgumentHelp(
         "Where the runs' reports and the sweep's table go (default reports/sweep for the knee, reports/matrix with --vary).",
@@ -149,7 +143,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let seconds = try cooldownSeconds(), seconds > 600 { throw ValidationError("--cooldown \(cooldown ?? "") must be at most 600s") }
+        if let cooldown, cooldown > .seconds(600) { throw ValidationError("--cooldown \(DurationText.text(cooldown)) must be at most 600s") }
         if !vary.isEmpty {
             switch TuningMatrix.parse(all: vary) {
             case .failure(let e): throw ValidationError(e.description)
@@ -182,7 +176,7 @@ struct SweepCommand: ParsableCommand {
         var request = TuningMatrix.Request(profilePath: profile)
         request.vary = try TuningMatrix.parse(all: vary).get()
         request.outDirectory = out ?? "reports/matrix"
-        request.cooldownSeconds = try cooldownSeconds() ?? 2
+        request.cooldownSeconds = cooldownSeconds() ?? 2
         request.overrides = try settings.overrides()
         request.credentials = try settings.credentials.single()
         request.caCertificatePath = settings.caCertificatePath
@@ -224,13 +218,14 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        for line in settings.deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
         if !vary.isEmpty { return try runMatrix() }
         let (lo, hi) = try bounds()
         var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)
         request.mode = search
         request.pace = speed == nil ? .rate : .speed
         request.stepSeconds = stepSeconds
-        request.cooldownSeconds = try cooldownSeconds() ?? 5
+        request.cooldownSeconds = cooldownSeconds() ?? 5
         request.outDirectory = out ?? "reports/sweep"
         if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
         request.overrides = try settings.overrides()

@@ -56,12 +56,12 @@ final class RunConfigTests: XCTestCase {
         XCTAssertEqual(c.transport.connections, 1)
         XCTAssertEqual(c.transport.streams, 100)
         XCTAssertEqual(c.transport.workers, 1)
-        XCTAssertEqual(c.transport.pushTimeoutMillis, 30_000)
-        XCTAssertEqual(c.auth.tokenRefreshMinutes, 50)
+        XCTAssertEqual(c.transport.pushTimeout, .milliseconds(30_000))
+        XCTAssertEqual(c.auth.tokenRefresh, .seconds(50 * 60))
         XCTAssertEqual(c.payload.priority, .immediate)
         XCTAssertEqual(c.retry.attempts, 10)
         XCTAssertEqual(c.schedule.mode, .closedLoop)
-        XCTAssertNil(c.coalescing.windowMillis)
+        XCTAssertNil(c.coalescing.window)
         XCTAssertTrue(c.slo.isEmpty)
         XCTAssertEqual(c.topic, "com.x.push-type.liveactivity")
     }
@@ -71,20 +71,20 @@ final class RunConfigTests: XCTestCase {
         assertRule({ $0.transport.streams = 0 }, key: .streams, mentions: "between 1 and 1000")
         assertRule({ $0.transport.workers = 9; $0.transport.connections = 9 }, key: .workers, mentions: "between 1 and 8 on this machine", cores: 2)
         assertRule({ $0.transport.workers = 3; $0.transport.connections = 2 }, key: .workers, mentions: "3 connections or more")
-        assertRule({ $0.transport.pushTimeoutMillis = 0 }, key: .pushTimeout, mentions: "between 1 and 600000")
-        assertRule({ $0.auth.tokenRefreshMinutes = 19 }, key: .tokenRefresh, mentions: "at least 20 and below 60, found 19")
-        assertRule({ $0.payload.expirationSeconds = -1 }, key: .expiration, mentions: "between 0 and 2592000")
+        assertRule({ $0.transport.pushTimeout = .milliseconds(0) }, key: .pushTimeout, mentions: "must be between 1ms and 10m, found 0")
+        assertRule({ $0.auth.tokenRefresh = .seconds(19 * 60) }, key: .tokenRefresh, mentions: "must be at least 20m and below 1h, found 19m")
+        assertRule({ $0.payload.expiration = .seconds(-1) }, key: .expiration, mentions: "must be between 0 and 720h, found -1s")
         assertRule({ $0.payload.collapseID = String(repeating: "x", count: 65) }, key: .collapseID, mentions: "1 to 64 bytes")
         assertRule({ $0.payload.collapseID = "a\nb" }, key: .collapseID, mentions: "one line")
         assertRule({ $0.retry.attempts = 0 }, key: .retryAttempts, mentions: "between 1 and 100")
-        assertRule({ $0.retry.backoffMillis = -1 }, key: .retryBackoff, mentions: "negative")
+        assertRule({ $0.retry.backoff = .milliseconds(-1) }, key: .retryBackoff, mentions: "negative")
         assertRule({ $0.schedule.mode = .fixedRate(perSecond: 0) }, key: .rate, mentions: "positive")
         assertRule({ $0.schedule.mode = .recorded(speed: -1) }, key: .speed, mentions: "positive")
         assertRule({ $0.schedule.mode = .ramp(from: 1, to: 2, seconds: 0) }, key: .ramp, mentions: "positive")
-        assertRule({ $0.schedule.durationSeconds = 0 }, key: .duration, mentions: "positive number of seconds")
-        assertRule({ $0.coalescing.windowMillis = 0 }, key: .coalesce, mentions: "positive")
-        assertRule({ $0.workload.pushType = .alert; $0.coalescing.windowMillis = 250 }, key: .coalesce, mentions: "Live Activity")
-        assertRule({ $0.slo.p99Millis = 0 }, key: .sloP99, mentions: "between 1 and")
+        assertRule({ $0.schedule.duration = .secondsRounded(0) }, key: .duration, mentions: "positive number of seconds")
+        assertRule({ $0.coalescing.window = .milliseconds(0) }, key: .coalesce, mentions: "positive")
+        assertRule({ $0.workload.pushType = .alert; $0.coalescing.window = .milliseconds(250) }, key: .coalesce, mentions: "Live Activity")
+        assertRule({ $0.slo.p99 = .milliseconds(0) }, key: .sloP99, mentions: "must be between 1ms and 1h, found 0")
         assertRule({ $0.slo.minDelivered = 1.5 }, key: .sloMinDelivered, mentions: "between 0 and 1")
         assertRule({ $0.simulator.fast = true; $0.target = .sandbox }, key: .fastSimulator, mentions: "embedded simulator only")
     }
@@ -93,16 +93,16 @@ final class RunConfigTests: XCTestCase {
         var o = RunConfigOverrides()
         o.connections = 4
         o.schedule = .fixedRate(perSecond: 200)
-        o.coalesceMillis = 0
+        o.coalesce = .milliseconds(0)
         o.priority = .powerAware
         var c = base()
-        c.coalescing.windowMillis = 500
+        c.coalescing.window = .milliseconds(500)
         c.transport.streams = 50
         let laid = c.overlaying(o)
         XCTAssertEqual(laid.transport.connections, 4)
         XCTAssertEqual(laid.transport.streams, 50, "what no flag set stays the profile's")
         XCTAssertEqual(laid.schedule.mode, .fixedRate(perSecond: 200))
-        XCTAssertNil(laid.coalescing.windowMillis, "--coalesce 0 turns coalescing off")
+        XCTAssertNil(laid.coalescing.window, "--coalesce 0 turns coalescing off")
         XCTAssertEqual(laid.payload.priority, .powerAware)
         XCTAssertEqual(o.keys, [.connections, .rate, .coalesce, .priority])
 
@@ -125,11 +125,11 @@ final class RunConfigTests: XCTestCase {
         c.transport.workers = 2
         c.transport.connections = 2
         c.schedule.mode = .ramp(from: 10, to: 100, seconds: 30)
-        c.schedule.durationSeconds = 12.5
+        c.schedule.duration = .secondsRounded(12.5)
         c.payload.collapseID = "store-1"
-        c.payload.expirationSeconds = 0
-        c.coalescing.windowMillis = 250
-        c.slo.p99Millis = 900
+        c.payload.expiration = .seconds(0)
+        c.coalescing.window = .milliseconds(250)
+        c.slo.p99 = .milliseconds(900)
         c.slo.minDelivered = 0.9
         c.workload.deadTokens = "dead.txt"
         c.workload.badLines = .stop

@@ -15,28 +15,24 @@ final class RunSettingRangeTests: XCTestCase {
         case .number: return .number(try XCTUnwrap(Double(text), text))
         case .text: return .text(text)
         case .bool: return .bool(try XCTUnwrap(Bool(text), text))
-        case .duration: return .millis(try XCTUnwrap(DurationText.millis(text), text))
-        case .wholeSeconds: return .int(Int(try XCTUnwrap(DurationText.millis(text), text) / 1000))
+        case .duration, .wholeSeconds: return .duration(try XCTUnwrap(DurationText.setting(text), text))
         }
     }
 
     /// A value of the row's range (a number, in the unit its flag takes) as its loader takes it.
-    static func value(_ n: Double, _ kind: ProfileRead.Kind) -> ProfileRead.Value {
+    static func value(_ n: Double, _ kind: ProfileRead.Kind, durations: Bool = false) -> ProfileRead.Value {
         switch kind {
-        case .int, .wholeSeconds: return .int(Int(n))
+        case .int: return .int(Int(n))
         case .number: return .number(n)
-        case .duration: return .millis(Int64(n * 1000))
-        case .text: return .text(RunSettingsNumber.text(n))
+        case .duration, .wholeSeconds: return .duration(.secondsRounded(n))
+        case .text: return .text(RunSettingsNumber.text(n) + (durations ? "s" : ""))
         case .bool: return .bool(n != 0)
         }
     }
 
-    func testTheHelpStatesEachRangeAndDefault() {
+    func testEachRuleStartsWithItsRange() {
         for row in RunSettings.all {
             if let r = row.range { XCTAssertTrue(row.rule.hasPrefix(r.text), "\(row.key): the rule '\(row.rule)' starts with its range \(r.text)") }
-            guard row.flag != nil else { continue }
-            if let r = row.range { XCTAssertTrue(row.flagHelp.contains(r.text), "\(row.key): \(row.flagHelp)") }
-            if !row.defaultValue.isEmpty { XCTAssertTrue(row.flagHelp.contains("default \(row.defaultValue)"), "\(row.key): \(row.flagHelp)") }
         }
     }
 
@@ -57,7 +53,7 @@ final class RunSettingRangeTests: XCTestCase {
                 switch try Self.value(row.defaultValue, load.kind) {
                 case let .int(i): n = Double(i)
                 case let .number(d): n = d
-                case let .millis(ms): n = Double(ms) / 1000
+                case let .duration(d): n = d.secondsValue
                 default: continue
                 }
                 XCTAssertTrue(r.contains(n), "\(row.key): default \(row.defaultValue) outside \(r.text)")
@@ -65,9 +61,9 @@ final class RunSettingRangeTests: XCTestCase {
             read += 1
         }
         XCTAssertGreaterThanOrEqual(read, 10)
-        XCTAssertEqual(Self.fresh.transport.failFastLimit, 10)
-        XCTAssertEqual(Self.fresh.transport.stallLimit, 10)
-        XCTAssertEqual(Self.fresh.timelineIntervalSeconds, 1)
+        XCTAssertEqual(Self.fresh.transport.failFastLimit, .seconds(10))
+        XCTAssertEqual(Self.fresh.transport.stallLimit, .seconds(10))
+        XCTAssertEqual(Self.fresh.timelineInterval, .seconds(1))
         XCTAssertEqual(Self.fresh.deliveryMode, .device)
     }
 
@@ -77,10 +73,11 @@ final class RunSettingRangeTests: XCTestCase {
         for row in RunSettings.all {
             guard let r = row.range, let load = row.load else { continue }
             var outside = [r.belowUpper ? r.upper : r.upper + 1]
-            if case .wholeSeconds(zeroTurnsOff: true) = load.kind, r.lower - 1 == 0 {} else { outside.append(r.lower - 1) }
+            // A duration is never negative: the reader refuses one before the range does.
+            if case .wholeSeconds(zeroTurnsOff: true) = load.kind, r.lower - 1 == 0 {} else if r.durations, r.lower == 0 {} else { outside.append(r.lower - 1) }
             for n in outside {
                 var c = Self.fresh
-                try load.apply(&c, Self.value(n, load.kind))
+                try load.apply(&c, Self.value(n, load.kind, durations: r.durations))
                 XCTAssertThrowsError(try c.validate(cores: 16), "\(row.key) = \(n)") { error in
                     XCTAssertEqual((error as? RunConfigError)?.key, row.key, "\(row.key) = \(n): \(error)")
                 }
@@ -89,7 +86,7 @@ final class RunSettingRangeTests: XCTestCase {
                 var c = Self.fresh
                 c.transport.connections = 64
                 c.workload.activityModel = RunConfig.ActivityKitModelFile(path: "M.swift", sha256: "00")
-                try load.apply(&c, Self.value(n, load.kind))
+                try load.apply(&c, Self.value(n, load.kind, durations: r.durations))
                 do { try c.validate(cores: 16) } catch let e as RunConfigError where e.key == row.key {
                     // The stall watchdog must also be shorter than the push timeout (at most 600 s too).
                     XCTAssertEqual(row.key, .stallTimeout, "\(row.key) = \(n): \(e)")

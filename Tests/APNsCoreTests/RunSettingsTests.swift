@@ -34,14 +34,19 @@ final class RunSettingsTests: XCTestCase {
     func testTheSpellingsInUseAreKept() {
         XCTAssertEqual(Set(RunSettings.profileKeys), [
             "name", "description", "workload", "stream", "recipe", "push_type", "bundle_id", "priority",
-            "expiration_seconds", "connections", "streams", "workers", "token_refresh_minutes", "push_timeout_ms", "bad_lines",
+            "expiration", "connections", "streams", "workers", "token_refresh", "push_timeout", "bad_lines",
             "schedule", "speed", "rate", "ramp", "dead_tokens", "coalesce", "collapse_id",
-            "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99_ms", "slo_min_delivered", "duration",
+            "retry_attempts", "retry_backoff", "retry_max_elapsed", "slo_p99", "slo_min_delivered", "duration",
             "capacity_peak_per_second", "capacity_min_headroom",
             "slo_max_error_share", "report_interval", "fail_fast", "stall_timeout", "simulator",
             "live_activity_budget", "delivery", "keep_channels", "mix", "loop_recording",
             "activity_model", "activity_model_type", "date_decoding", "activity_model_flags", "slo_max_would_not_decode",
-            "priority_override", "slo_p99_time_to_device_ms", "slo_max_throttled_share",
+            "priority_override", "slo_p99_time_to_device", "slo_max_throttled_share",
+        ])
+        // The keys that named their unit are read still, by their former names.
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: RunSettings.all.compactMap { s in s.formerKey.map { ($0.name, s.profileKey!) } }), [
+            "push_timeout_ms": "push_timeout", "token_refresh_minutes": "token_refresh", "expiration_seconds": "expiration",
+            "slo_p99_ms": "slo_p99", "slo_p99_time_to_device_ms": "slo_p99_time_to_device",
         ])
         XCTAssertEqual(RunSettings[.pushTimeout].reportPath, "transport.pushTimeoutMillis")
         XCTAssertEqual(RunSettings[.connections].flag, "--connections")
@@ -59,7 +64,7 @@ final class RunSettingsTests: XCTestCase {
             guard let flag = s.flag, flag != "--" + s.key.rawValue.replacingOccurrences(of: "_", with: "-") else { continue }
             spelled[s.key.rawValue] = flag
         }
-        XCTAssertEqual(spelled, ["schedule": "--closed-loop", "loop_recording": "--loop", "expiration_seconds": "--expiration"])
+        XCTAssertEqual(spelled, ["schedule": "--closed-loop", "loop_recording": "--loop"])
     }
 
     /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,
@@ -78,8 +83,8 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(try read(.workers, "2").workers, 2)
         XCTAssertEqual(try read(.priority, "5").priority, .powerAware)
         XCTAssertEqual(try read(.delivery, "broadcast").delivery, .broadcast)
-        XCTAssertEqual(try read(.coalesce, "250ms").coalesceMillis, 250)
-        XCTAssertEqual(try read(.coalesce, "0").coalesceMillis, 0, "0 turns coalescing off, as --coalesce 0 does")
+        XCTAssertEqual(try read(.coalesce, "250ms").coalesce, .milliseconds(250))
+        XCTAssertEqual(try read(.coalesce, "0").coalesce, .milliseconds(0), "0 turns coalescing off, as --coalesce 0 does")
         XCTAssertEqual(try read(.connections, "4").keys, [.connections], "the value is the flag's: an error about it names the flag")
         for (key, text) in [(ConfigKey.connections, "two"), (.priority, "7"), (.delivery, "carrier-pigeon"), (.coalesce, "soon"), (.workers, "1.5")] {
             XCTAssertThrowsError(try read(key, text), "\(key)=\(text)") { error in
@@ -101,24 +106,24 @@ final class RunSettingsTests: XCTestCase {
         c.target = .sandbox
         c.delivery = .device
         c.keepChannels = false
-        c.transport.failFastSeconds = 3
-        c.transport.stallTimeoutSeconds = 5
-        c.payload.expirationSeconds = 60
+        c.transport.failFast = .seconds(3)
+        c.transport.stallTimeout = .seconds(5)
+        c.payload.expiration = .seconds(60)
         c.payload.collapseID = "x"
         c.payload.priorityOverride = PriorityOverride(priority: .powerAware, scope: .pushType(.liveactivity))
         c.schedule.mode = .recorded(speed: 2)
-        c.schedule.durationSeconds = 30
+        c.schedule.duration = .secondsRounded(30)
         c.schedule.loopRecording = true
-        c.coalescing.windowMillis = 250
-        c.slo.p99Millis = 100
+        c.coalescing.window = .milliseconds(250)
+        c.slo.p99 = .milliseconds(100)
         c.slo.minDelivered = 0.9
         c.slo.maxErrorShare = ["rejected": 0.1]
         c.slo.maxWouldNotDecode = 0
-        c.slo.p99TimeToDeviceMillis = 60_000
+        c.slo.p99TimeToDevice = .milliseconds(60_000)
         c.slo.maxThrottledShare = 0.05
         c.slo.capacityPeakPerSecond = 1000
         c.slo.capacityMinHeadroom = 1.5
-        c.reportIntervalSeconds = 2
+        c.reportInterval = .seconds(2)
         c.liveActivityBudget = 5
         c.simulator.settings = .object(["seed": .int(1)])
         c.simulator.model = "near"
@@ -165,9 +170,9 @@ final class RunSettingsTests: XCTestCase {
         }
         var c = Self.full()
         XCTAssertThrowsError(try RunSettings[.priority].load!.apply(&c, .text("3"))) { XCTAssertEqual("\($0)", "'priority' must be 1, 5 or 10, found '3'") }
-        try? RunSettings[.retryBackoff].load!.apply(&c, .millis(90_000))
-        XCTAssertEqual(c.retry.backoffMillis, 90_000)
-        XCTAssertEqual(c.retry.maxBackoffMillis, 90_000, "no delay is shorter than the first")
+        try? RunSettings[.retryBackoff].load!.apply(&c, .duration(.milliseconds(90_000)))
+        XCTAssertEqual(c.retry.backoff, .milliseconds(90_000))
+        XCTAssertEqual(c.retry.maxBackoff, .milliseconds(90_000), "no delay is shorter than the first")
     }
 
     /// Every flag is laid over the profile by its own setting, and names itself when its value is wrong.
@@ -176,12 +181,12 @@ final class RunSettingsTests: XCTestCase {
         var o = RunConfigOverrides()
         o.target = .sandbox
         o.connections = 3; o.streams = 4; o.workers = 2; o.priority = .powerAware; o.schedule = .fixedRate(perSecond: 5)
-        o.durationSeconds = 2; o.loopRecording = true; o.coalesceMillis = 0; o.expirationSeconds = 1; o.collapseID = "c"
-        o.retryAttempts = 2; o.fastSimulator = true; o.sloP99Millis = 9; o.sloMinDelivered = 0.5; o.sloMaxErrorShare = ["failed": 0.2]
-        o.sloMaxWouldNotDecode = 0.1; o.reportIntervalSeconds = 3; o.failFastSeconds = 4; o.stallTimeoutSeconds = 5
+        o.duration = .secondsRounded(2); o.loopRecording = true; o.coalesce = .milliseconds(0); o.expiration = .seconds(1); o.collapseID = "c"
+        o.retryAttempts = 2; o.fastSimulator = true; o.sloP99 = .milliseconds(9); o.sloMinDelivered = 0.5; o.sloMaxErrorShare = ["failed": 0.2]
+        o.sloMaxWouldNotDecode = 0.1; o.reportInterval = .seconds(3); o.failFast = .secondsRounded(4); o.stallTimeout = .seconds(5)
         o.liveActivityBudget = 6; o.apnsModel = "far"; o.allowProductionLoad = true; o.shard = .init(index: 1, count: 2)
         o.delivery = .broadcast; o.keepChannels = true; o.priorityOverride = PriorityOverride(priority: .powerAware, scope: .pushType(.liveactivity))
-        o.sloP99TimeToDeviceMillis = 60_000; o.sloMaxThrottledShare = 0.1
+        o.sloP99TimeToDevice = .milliseconds(60_000); o.sloMaxThrottledShare = 0.1
         let flagged = Set(RunSettings.all.filter { $0.flag != nil }.map(\.key)).subtracting([.target, .schedule, .speed, .ramp])
         XCTAssertEqual(o.keys, flagged)
         var profile = Self.full()
@@ -190,7 +195,7 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(c.target, .sandbox)
         XCTAssertEqual(c.transport.connections, 3)
         XCTAssertEqual(c.schedule.mode, .fixedRate(perSecond: 5))
-        XCTAssertNil(c.coalescing.windowMillis, "0 turns coalescing off")
+        XCTAssertNil(c.coalescing.window, "0 turns coalescing off")
         XCTAssertEqual(c.slo.maxErrorShare, ["rejected": 0.1, "failed": 0.2], "laid over the profile's classes one by one")
         XCTAssertEqual(c.simulator.model, "far")
         XCTAssertEqual(c.shard, .init(index: 1, count: 2))
@@ -209,13 +214,6 @@ final class RunSettingsTests: XCTestCase {
             c.name = name
             XCTAssertTrue(ProfileWriter.yaml(c).contains("\n" + written + "\n"), "\(name) as \(written)")
         }
-    }
-
-    func testFlagHelpStatesRuleDefaultAndProfileKey() {
-        let help = RunSettings[.connections].flagHelp
-        XCTAssertTrue(help.contains("1-64"), help)
-        XCTAssertTrue(help.contains("default 1"), help)
-        XCTAssertTrue(help.contains("Profile key: connections."), help)
     }
 
     func testAWrittenProfileSaysEverySettingTheConfigurationSets() {

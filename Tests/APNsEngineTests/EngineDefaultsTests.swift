@@ -13,9 +13,9 @@ final class EngineDefaultsTests: XCTestCase {
         let fromRun = EngineConfiguration(run: run, baseURL: "https://127.0.0.1:1", trustedCertificatePEM: nil, startedAtEpochSeconds: 0)
         XCTAssertEqual(byHand.connections, fromRun.connections)
         XCTAssertEqual(byHand.streamsPerConnection, fromRun.streamsPerConnection)
-        XCTAssertEqual(byHand.pushTimeoutMillis, fromRun.pushTimeoutMillis)
-        XCTAssertEqual(byHand.failFastSeconds, fromRun.failFastSeconds)
-        XCTAssertEqual(byHand.stallTimeoutSeconds, fromRun.stallTimeoutSeconds)
+        XCTAssertEqual(byHand.pushTimeout, fromRun.pushTimeout)
+        XCTAssertEqual(byHand.failFast, fromRun.failFast)
+        XCTAssertEqual(byHand.stallTimeout, fromRun.stallTimeout)
         XCTAssertEqual(byHand.retry, fromRun.retry)
 
         // The table's default texts, read here on their own.
@@ -23,9 +23,9 @@ final class EngineDefaultsTests: XCTestCase {
         func seconds(_ key: ConfigKey) -> Double? { DurationText.millis(RunSettings[key].defaultValue).map { Double($0) / 1000 } }
         XCTAssertEqual(byHand.connections, whole(.connections))
         XCTAssertEqual(byHand.streamsPerConnection, whole(.streams))
-        XCTAssertEqual(byHand.pushTimeoutMillis, whole(.pushTimeout))
-        XCTAssertEqual(byHand.failFastSeconds, seconds(.failFast))
-        XCTAssertEqual(byHand.stallTimeoutSeconds, seconds(.stallTimeout).map(Int.init))
+        XCTAssertEqual(byHand.pushTimeout, DurationText.setting(RunSettings[.pushTimeout].defaultValue))
+        XCTAssertEqual(byHand.failFast, DurationText.setting(RunSettings[.failFast].defaultValue))
+        XCTAssertEqual(byHand.stallTimeout, DurationText.setting(RunSettings[.stallTimeout].defaultValue))
         XCTAssertEqual(byHand.retry.maxAttempts, whole(.retryAttempts))
         XCTAssertEqual(byHand.retry.initialBackoff, seconds(.retryBackoff))
         XCTAssertEqual(byHand.retry.maxElapsed, seconds(.retryMaxElapsed))
@@ -37,7 +37,7 @@ final class EngineDefaultsTests: XCTestCase {
         let retry = RunConfig.Retry()
         XCTAssertEqual(policy, RetryPolicy(retry))
         XCTAssertEqual(policy.multiplier, retry.multiplier)
-        XCTAssertEqual(policy.maxBackoff, Double(retry.maxBackoffMillis) / 1000)
-        XCTAssertEqual(policy.tokenBackoff, Double(retry.tokenBackoffMillis) / 1000)
+        XCTAssertEqual(policy.maxBackoff, retry.maxBackoff.secondsValue)
+        XCTAssertEqual(policy.tokenBackoff, retry.tokenBackoff.secondsValue)
     }
 }

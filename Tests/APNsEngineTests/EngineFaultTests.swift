@@ -94,7 +94,7 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 50)
         fastRetries(&config, attempts: 30)
-        config.stallTimeoutSeconds = 1
+        config.stallTimeout = .seconds(1)
         let items = (0..<1200).map { i in FakePushSource.Item(token: tokens(40)[i % 40], body: smallPayload) }
         let sink = RecordingSink()
         let stats = try fixture.engine(config).runOnOwnThread(source: FakePushSource.list(items), sink: sink)
@@ -114,8 +114,8 @@ final class EngineFaultTests: XCTestCase {
         defer { fixture.simulator.stop() }
         var config = fixture.engineConfiguration(streams: 5)
         fastRetries(&config, attempts: 3)
-        config.stallTimeoutSeconds = 0
-        config.pushTimeoutMillis = 1500
+        config.stallTimeout = .zero
+        config.pushTimeout = .milliseconds(1500)
         let sink = RecordingSink()
         let stats = try fixture.engine(config).runOnOwnThread(
             source: FakePushSource.list((0..<3).map { i in .init(token: tokens(3)[i], body: smallPayload) }), sink: sink)

@@ -70,7 +70,7 @@ final class RunStopTests: XCTestCase {
 final class FailFastTests: XCTestCase {
     func testATargetThatNeverAnswersEndsTheRunNamingHostPortAndCause() throws {
         var config = EngineConfiguration(baseURL: "http://127.0.0.1:1", topic: "com.example.app", pushType: .alert)
-        config.failFastSeconds = 1
+        config.failFast = .seconds(1)
         let key = SigningKey(privateKey: .init(), keyID: "KEYID00001", teamID: "TEAMID0001")
         let engine = try CurlEngine(configuration: config, tokens: ProviderTokenCache(key: key))
         let sink = RecordingSink()

@@ -384,7 +384,7 @@ final class WorkerPoolTests: XCTestCase {
         let start = MonotonicTime.now()
         let source = FakePushSource.sequenced(tokens: tokens, perToken: perToken) { start + UInt64($0) * 10_000_000 }
         var config = fixture.engineConfiguration(connections: 2, streams: 20)
-        config.durationLimit = 0.3
+        config.durationLimit = .milliseconds(300)
         let sinks = (0..<workers).map { _ in RecordingSink() }
         let pool = try WorkerPool(workers: workers, configuration: config, queueCapacity: 16) { try ProviderTokenCache(key: fixture.key) }
         let stats = try pool.run(source: source, sink: main, workerSinks: sinks)

@@ -100,7 +100,7 @@ final class DeviceSLOTests: XCTestCase {
         request.outDirectory = dir.appendingPathComponent("modelled").path
         request.overrides.apnsModel = model.path
         request.overrides.sloMaxThrottledShare = 0.01
-        request.overrides.sloP99TimeToDeviceMillis = 1
+        request.overrides.sloP99TimeToDevice = .milliseconds(1)
         let report = try ReplayRun.execute(request, log: { _ in }).report
         let d = try XCTUnwrap(report.device)
         let checks = SLOCheck.checks(report).filter { $0.what.contains("device") }

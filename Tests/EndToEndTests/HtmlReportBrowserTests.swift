@@ -52,7 +52,7 @@ final class HtmlReportBrowserTests: XCTestCase {
         // A real run: a small order-changes recording against the embedded simulator, paced so the timeline
         // has several seconds, with coalescing on and an SLO, so every section has something to show.
         let profile = try OrderChangesFixture.profile(in: scratch, name: "oc-browser", lines: 600,
-                                                      settings: "streams: 50\nschedule: rate\nrate: 400\ncoalesce: 200ms\nslo_p99_ms: 1000\n"
+                                                      settings: "streams: 50\nschedule: rate\nrate: 400\ncoalesce: 200ms\nslo_p99: 1s\n"
                                                           + "slo_min_delivered: 0.5\n")
         var request = RunRequest(profilePath: profile)
         request.outDirectory = scratch.appendingPathComponent("out").path

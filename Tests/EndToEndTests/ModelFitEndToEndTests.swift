@@ -44,7 +44,7 @@ final class ModelFitEndToEndTests: XCTestCase {
         // time (a fitted server p50 of 27 ms for 20 was seen with the suite running beside it).
         var run = RunRequest(profilePath: try profile(dir, simulator: chosen, connections: 2, streams: 100))
         run.overrides.schedule = .fixedRate(perSecond: 200)
-        run.overrides.durationSeconds = 12
+        run.overrides.duration = .seconds(12)
         run.overrides.loopRecording = true
         // Other work on the 2 cores only ever adds time to what is measured: a measurement whose fitted server
         // p50 is off, or that the fit refuses (with two CPU hogs beside the suite, the client's own delays made
@@ -97,7 +97,7 @@ final class ModelFitEndToEndTests: XCTestCase {
             sweep.overrides.apnsModel = model
             sweep.overrides.sloMinDelivered = 0.9
             // 429s hold their token for a back-off, which the corrected p99 counts: the knee is the window's.
-            sweep.overrides.sloP99Millis = 10_000
+            sweep.overrides.sloP99 = .milliseconds(10_000)
             sweep.stepSeconds = 3
             sweep.cooldownSeconds = 0
             // The search's default: its last bracket is within 5%, a third of the 15% the knees may differ by.

@@ -44,7 +44,7 @@ final class OrderChangesReplayTests: XCTestCase {
     func testCoalescingSavesPushesAndReportsStaleness() throws {
         let path = try profile(lines: 800)
         let plain = try run(path)
-        let coalesced = try run(path) { $0.coalesceMillis = 60_000 }
+        let coalesced = try run(path) { $0.coalesce = .milliseconds(60_000) }
         let saved = try XCTUnwrap(coalesced.coalescing)
         XCTAssertEqual(saved.windowMillis, 60_000)
         XCTAssertGreaterThan(saved.pushesSaved, 0)
@@ -66,8 +66,8 @@ final class OrderChangesReplayTests: XCTestCase {
         let path = try profile(lines: 400)
         let report = try run(path) {
             $0.schedule = .fixedRate(perSecond: 200)
-            $0.durationSeconds = 0.5
-            $0.coalesceMillis = 5_000
+            $0.duration = .milliseconds(500)
+            $0.coalesce = .milliseconds(5_000)
         }
         let p = report.pushes
         XCTAssertEqual(report.violations(), [], "\(p)")
@@ -76,7 +76,7 @@ final class OrderChangesReplayTests: XCTestCase {
         XCTAssertGreaterThan(p.afterEnd, 0)
         XCTAssertLessThanOrEqual(p.notSent["run_stopped"] ?? 0, 2)
         XCTAssertEqual(report.configuration.schedule.mode, .fixedRate(perSecond: 200))
-        XCTAssertEqual(report.configuration.coalescing.windowMillis, 5_000)
+        XCTAssertEqual(report.configuration.coalescing.window, .milliseconds(5_000))
     }
 
     func testRecordedPaceSchedulesFromTheRecording() throws {

@@ -19,10 +19,10 @@ final class ProfileRoundTripReplayTests: XCTestCase {
         first.overrides.connections = 3
         first.overrides.streams = 50
         first.overrides.fastSimulator = true
-        first.overrides.coalesceMillis = 250
+        first.overrides.coalesce = .milliseconds(250)
         first.overrides.retryAttempts = 4
         first.overrides.collapseID = "store-1"
-        first.overrides.reportIntervalSeconds = 2
+        first.overrides.reportInterval = .seconds(2)
         first.overrides.sloMaxErrorShare = ["timed_out": 0]
         let before = try ReplayRun.execute(first, log: { _ in }).report
 

@@ -27,14 +27,14 @@ final class TuningKnobsReplayTests: XCTestCase {
     func testKnobsAreSentAndRecorded() throws {
         let report = try run {
             $0.collapseID = "leave-42"
-            $0.expirationSeconds = 3600
+            $0.expiration = .seconds(3600)
             $0.retryAttempts = 3
             $0.connections = 3
             $0.streams = 20
         }
         let c = report.configuration
         XCTAssertEqual(c.payload.collapseID, "leave-42")
-        XCTAssertEqual(c.payload.expirationSeconds, 3600)
+        XCTAssertEqual(c.payload.expiration, .seconds(3600))
         XCTAssertEqual(c.transport.connections, 3)
         XCTAssertEqual(c.transport.streams, 20)
         XCTAssertEqual(c.transport.workers, 1)
@@ -50,7 +50,7 @@ final class TuningKnobsReplayTests: XCTestCase {
     func testSLOIsCheckedAgainstTheRun() throws {
         let report = try run { $0.fastSimulator = true }
         XCTAssertEqual(report.configuration.simulator.mode, "fast")
-        XCTAssertEqual(report.configuration.slo.p99Millis, 1000)
+        XCTAssertEqual(report.configuration.slo.p99, .milliseconds(1000))
         XCTAssertEqual(report.configuration.slo.minDelivered, 0.95)
         let checks = SLOCheck.checks(report)
         XCTAssertEqual(checks.count, 2)
@@ -58,7 +58,7 @@ final class TuningKnobsReplayTests: XCTestCase {
         XCTAssertEqual(checks[1].met, share >= 0.95)
         // A target no run can meet is reported missed.
         var strict = report
-        strict.configuration.slo.p99Millis = nil
+        strict.configuration.slo.p99 = nil
         strict.configuration.slo.minDelivered = 1.0
         XCTAssertEqual(SLOCheck.checks(strict).map(\.met), [report.pushes.delivered == report.pushes.owed], "every push owed, delivered")
         XCTAssertTrue(SummaryText.markdown(report).contains("## Service-level objective"))

@@ -61,8 +61,8 @@ final class WorkersReplayTests: XCTestCase {
         let (report, _) = try run(path) {
             $0.workers = 2
             $0.schedule = .fixedRate(perSecond: 200)
-            $0.durationSeconds = 0.5
-            $0.coalesceMillis = 5_000
+            $0.duration = .milliseconds(500)
+            $0.coalesce = .milliseconds(5_000)
         }
         let p = report.pushes
         XCTAssertEqual(report.violations(), [], "\(p)")

@@ -102,9 +102,9 @@ final class ProfileSimulatorSectionTests: XCTestCase {
     }
 
     func testStallTimeoutRules() throws {
-        XCTAssertEqual(try ProfileLoader.load(path: try write(base)).transport.stallLimit, 10, "on by default, 10 s")
-        XCTAssertEqual(try ProfileLoader.load(path: try write(base + "stall_timeout: 0\n")).transport.stallLimit, 0, "0 turns it off")
-        XCTAssertEqual(try ProfileLoader.load(path: try write(base + "stall_timeout: 5s\n")).transport.stallLimit, 5)
+        XCTAssertEqual(try ProfileLoader.load(path: try write(base)).transport.stallLimit, .seconds(10), "on by default, 10 s")
+        XCTAssertEqual(try ProfileLoader.load(path: try write(base + "stall_timeout: 0\n")).transport.stallLimit, .seconds(0), "0 turns it off")
+        XCTAssertEqual(try ProfileLoader.load(path: try write(base + "stall_timeout: 5s\n")).transport.stallLimit, .seconds(5))
         for bad in ["stall_timeout: 1500ms\n", "stall_timeout: 30s\n", "stall_timeout: 11m\n", "stall_timeout: soon\n"] {
             XCTAssertThrowsError(try ProfileLoader.load(path: try write(base + bad)), bad) { error in
                 XCTAssertTrue("\(error)".contains("stall_timeout"), "\(error)")

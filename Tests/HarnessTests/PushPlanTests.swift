@@ -113,7 +113,7 @@ final class PushPlanTests: XCTestCase {
             let part = try XCTUnwrap(parts.first { $0.stream == stream }, stream)
             XCTAssertEqual(l["topic"] as? String, part.topic, stream)
             XCTAssertEqual(l["push_type"] as? String, part.pushType.rawValue, stream)
-            XCTAssertEqual(l["expiration_seconds"] as? Int, config.payload.expirationSeconds)
+            XCTAssertEqual(l["expiration_seconds"] as? Int, config.payload.expiration.map { Int($0.millis / 1000) })
             seen.insert(part.name)
         }
         XCTAssertEqual(seen, Set(parts.map(\.name)), "every part planned pushes")

@@ -9,7 +9,7 @@ final class RunProgressTests: XCTestCase {
     func config(_ schedule: Schedule = .closedLoop, duration: Double? = nil) -> RunConfig {
         var c = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "order-changes", stream: "s", recipe: "r.yaml", bundleID: "b"))
         c.schedule.mode = schedule
-        c.schedule.durationSeconds = duration
+        c.schedule.duration = duration.map(Duration.secondsRounded)
         return c
     }
 

@@ -3,6 +3,7 @@ import APNsSimulator
 import Foundation
 @testable import Harness
 import Replay
+import RunOptions
 import TestSupport
 import XCTest
 import Yams
@@ -269,7 +270,7 @@ enum ShippedFileMutations {
 
     static let settingDefaults: [Documented] = RunSettings.all.compactMap { s in
         guard let key = s.profileKey?.split(separator: ".").last.map(String.init), key != "name" else { return nil }
-        return Documented(key: key, variant: .removed, sentence: "--help: " + s.flagHelp)
+        return Documented(key: key, variant: .removed, sentence: "--help: " + RunSettingHelp.flagHelp(s))
     } + [
         Documented(key: "simulator", variant: .removed, sentence: "docs/simulator.md: "
             + "the embedded simulator answers at once with no faults unless the profile's simulator: section says otherwise"),

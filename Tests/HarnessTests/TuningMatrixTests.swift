@@ -70,7 +70,7 @@ final class TuningMatrixTests: XCTestCase {
             XCTAssertEqual(c.transport.connections, want.connections, name)
             XCTAssertEqual(c.transport.streams, want.streams, name)
             XCTAssertEqual(c.transport.workers, 1, "the request's own overrides hold in every cell")
-            XCTAssertEqual(c.coalescing.windowMillis ?? 0, want.coalesce ?? 0, name)
+            XCTAssertEqual(c.coalescing.window?.millis ?? 0, want.coalesce ?? 0, name)
             XCTAssertEqual(report.pushes.delivered, 7, name)
             XCTAssertEqual(cell.delivered, 7)
             XCTAssertTrue(log[i].hasPrefix("matrix \(i + 1): \(name): "), log[i])

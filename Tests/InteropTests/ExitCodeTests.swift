@@ -95,7 +95,7 @@ final class ExitCodeTests: XCTestCase {
         defer { ScratchFolder.remove(dir) }
         let out = dir.appendingPathComponent("out").path
         let junit = dir.appendingPathComponent("slo.xml").path
-        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1\nslo_max_error_share: {rejected: 1}"), "--out", out, "--junit", junit],
+        let missed = try apnsbench(["run", try profile(in: dir, extra: "slo_p99: 1ms\nslo_max_error_share: {rejected: 1}"), "--out", out, "--junit", junit],
                                    directory: RepoFiles.root)
         XCTAssertEqual(missed.status, 99, missed.output)
         // The SLO as JUnit: one testcase per rule, the missed one failing, valid to the JUnit schema's rules.
@@ -113,7 +113,7 @@ final class ExitCodeTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) written before the exit")
         }
         // The same run with the rule met exits 0; a flag overrides the profile's rule.
-        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99_ms: 1"), "--slo-p99-ms", "3600000", "--out", out, "--force", "--quiet"],
+        let met = try apnsbench(["run", try profile(in: dir, extra: "slo_p99: 1ms"), "--slo-p99", "1h", "--out", out, "--force", "--quiet"],
             directory: RepoFiles.root)
         XCTAssertEqual(met.status, 0, met.output)
         XCTAssertTrue(met.output.contains("✓ p99 response time"), met.output)

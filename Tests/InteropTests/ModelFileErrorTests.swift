@@ -56,8 +56,7 @@ final class ModelFileErrorTests: XCTestCase {
     func testSweepCooldownTakesAUnitAndReportTakesARunsFolder() throws {
         let bare = try apnsbench(["sweep", "profiles/leave-requests.yaml", "--rate", "1..2", "--cooldown", "1"], directory: RepoFiles.root)
         XCTAssertEqual(bare.status, 64, bare.output)
-        XCTAssertEqual(error(bare.output), "Error: --cooldown must be a duration like 250ms, 10s or 5m, at most a year (0 turns it off): "
-            + "'1' has no unit: write 1s or 1ms")
+        XCTAssertEqual(error(bare.output), "Error: The value '1' is invalid for '--cooldown <DURATION>'")
         let long = try apnsbench(["sweep", "profiles/leave-requests.yaml", "--rate", "1..2", "--cooldown", "11m"], directory: RepoFiles.root)
         XCTAssertEqual(long.status, 64, long.output)
         XCTAssertEqual(error(long.output), "Error: --cooldown 11m must be at most 600s")

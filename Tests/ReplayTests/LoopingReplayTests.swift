@@ -100,7 +100,7 @@ final class LoopingReplayTests: XCTestCase {
         XCTAssertThrowsError(try c.validate()) { e in
             XCTAssertTrue("\(e)".contains("needs a duration"), "\(e)")
         }
-        c.schedule.durationSeconds = 10
+        c.schedule.duration = .secondsRounded(10)
         XCTAssertNoThrow(try c.validate())
         c.schedule.mode = .closedLoop
         XCTAssertNoThrow(try c.validate(), "closed loop for a duration longer than the recording lasts")

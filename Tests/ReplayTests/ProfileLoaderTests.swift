@@ -34,7 +34,7 @@ final class ProfileLoaderTests: XCTestCase {
             retry_attempts: 4
             retry_backoff: 500ms
             retry_max_elapsed: 2m
-            slo_p99_ms: 750
+            slo_p99: 750ms
             slo_min_delivered: 0.9
             workers: 2
             connections: 4
@@ -42,13 +42,13 @@ final class ProfileLoaderTests: XCTestCase {
             """)
         XCTAssertEqual(p.payload.collapseID, "store-42")
         XCTAssertEqual(p.retry.attempts, 4)
-        XCTAssertEqual(p.retry.backoffMillis, 500)
-        XCTAssertEqual(p.retry.maxElapsedMillis, 120_000)
-        XCTAssertEqual(p.slo.p99Millis, 750)
+        XCTAssertEqual(p.retry.backoff, .milliseconds(500))
+        XCTAssertEqual(p.retry.maxElapsed, .milliseconds(120_000))
+        XCTAssertEqual(p.slo.p99, .milliseconds(750))
         XCTAssertEqual(p.slo.minDelivered, 0.9)
         XCTAssertEqual(p.transport.workers, 2)
         XCTAssertEqual(p.transport.connections, 4)
-        XCTAssertEqual(p.payload.expirationSeconds, 3600)
+        XCTAssertEqual(p.payload.expiration, .seconds(3600))
         let defaults = try parse("")
         XCTAssertNil(defaults.payload.collapseID)
         XCTAssertEqual(defaults.retry, RunConfig.Retry(), "the documented defaults: 10 attempts, 1 s doubling to 60 s, within 5 minutes")
@@ -64,16 +64,18 @@ final class ProfileLoaderTests: XCTestCase {
     func testScheduleDurationAndCoalescingAreRead() throws {
         let p = try parse("schedule: rate\nrate: 250\nduration: 30s\ncoalesce: 250ms\n")
         XCTAssertEqual(p.schedule.mode, .fixedRate(perSecond: 250))
-        XCTAssertEqual(p.schedule.durationSeconds, 30)
-        XCTAssertEqual(p.coalescing.windowMillis, 250)
+        XCTAssertEqual(p.schedule.duration, .seconds(30))
+        XCTAssertEqual(p.coalescing.window, .milliseconds(250))
     }
 
     func testRangesAreTheConfigurationsOwnRulesNamedByKeyAndLine() {
         assertError("connections: 65\n", line: 6, mentions: ["'connections'", "between 1 and 64", "65"])
         assertError("streams: 0\n", line: 6, mentions: ["'streams'", "between 1 and 1000"])
         assertError("connections: 1\nworkers: 2\n", line: 7, mentions: ["'workers'", "2 connections or more"])
-        assertError("token_refresh_minutes: 61\n", line: 6, mentions: ["token_refresh_minutes", "below 60"])
-        assertError("expiration_seconds: -1\n", line: 6, mentions: ["expiration_seconds"])
+        assertError("token_refresh: 61m\n", line: 6, mentions: ["'token_refresh' must be at least 20m and below 1h, found 61m"])
+        assertError("token_refresh_minutes: 61\n", line: 6, mentions: ["'token_refresh' must be at least 20m and below 1h, found 61m"])
+        assertError("expiration: -1s\n", line: 6, mentions: ["'expiration'", "found '-1s'"])
+        assertError("expiration: 1500ms\n", line: 6, mentions: ["'expiration' must be whole seconds, like 10s or 1m (0: deliver now or never), found '1500ms'"])
         assertError("schedule: rate\nrate: -5\n", line: 7, mentions: ["'rate'", "positive"])
         assertError("push_type: alert\ncoalesce: 1s\n", line: 7, mentions: ["'coalesce'", "Live Activity"])
         assertError("duration: 0s\n", line: 6, mentions: ["duration"])
@@ -84,7 +86,7 @@ final class ProfileLoaderTests: XCTestCase {
         assertError("streams: 100\nretry_attempts: 0\n", line: 7, mentions: ["retry_attempts"])
         assertError("retry_backoff: soon\n", line: 6, mentions: ["retry_backoff", "soon"])
         assertError("slo_min_delivered: 1.5\n", line: 6, mentions: ["slo_min_delivered"])
-        assertError("slo_p99_ms: fast\n", line: 6, mentions: ["slo_p99_ms"])
+        assertError("slo_p99: fast\n", line: 6, mentions: ["'slo_p99' must be a duration like 250ms, 10s or 1h30m"])
         assertError("retries: 3\n", line: 6, mentions: ["retries"])
         assertError("connections: two\n", line: 6, mentions: ["connections", "two"])
     }
@@ -129,8 +131,8 @@ final class ProfileLoaderSLOTests: XCTestCase {
     func testErrorSharesAndTheReportIntervalAreRead() throws {
         let p = try ProfileLoader.parse(yaml: base + "slo_max_error_share: {rejected: 0.01, timed_out: 0}\nreport_interval: 10s\n", file: "p.yaml")
         XCTAssertEqual(p.slo.maxErrorShare, ["rejected": 0.01, "timed_out": 0])
-        XCTAssertEqual(p.timelineIntervalSeconds, 10)
-        XCTAssertEqual(try ProfileLoader.parse(yaml: base, file: "p.yaml").timelineIntervalSeconds, 1, "1 s by default")
+        XCTAssertEqual(p.timelineInterval, .seconds(10))
+        XCTAssertEqual(try ProfileLoader.parse(yaml: base, file: "p.yaml").timelineInterval, .seconds(1), "1 s by default")
     }
 
     func testAnUnknownClassABadShareOrAFractionalIntervalNamesKeyAndLine() {

@@ -42,18 +42,18 @@ final class ProfileRoundTripTests: XCTestCase {
         o.connections = 3
         o.streams = 7
         o.schedule = .ramp(from: 10, to: 20.5, seconds: 3)
-        o.durationSeconds = 2.5
+        o.duration = .secondsRounded(2.5)
         o.loopRecording = true
-        o.coalesceMillis = 250
+        o.coalesce = .milliseconds(250)
         o.collapseID = "a: b"
         o.sloMaxErrorShare = ["timed_out": 0]
-        o.stallTimeoutSeconds = 0
-        o.failFastSeconds = 1.5
-        o.reportIntervalSeconds = 2
+        o.stallTimeout = .seconds(0)
+        o.failFast = .secondsRounded(1.5)
+        o.reportInterval = .seconds(2)
         o.fastSimulator = true
         o.apnsModel = "near"
         o.liveActivityBudget = 0
-        o.expirationSeconds = 0
+        o.expiration = .seconds(0)
         let config = try profile.validated(overlaying: o)
         var again = try reread(ProfileWriter.yaml(config), as: "/written/again.yaml")
         again.profilePath = config.profilePath
@@ -87,6 +87,7 @@ final class ProfileRoundTripTests: XCTestCase {
 
     func testKnownKeysAreTheTablesProfileKeys() {
         XCTAssertEqual(ProfileLoader.knownKeys, RunSettings.profileKeys)
-        XCTAssertTrue(ProfileLoader.knownKeys.contains("push_timeout_ms"))
+        XCTAssertTrue(ProfileLoader.knownKeys.contains("push_timeout"))
+        XCTAssertFalse(ProfileLoader.knownKeys.contains("push_timeout_ms"), "a former name is read, not listed")
     }
 }

@@ -88,7 +88,7 @@ final class RecipeHeaderValueTests: XCTestCase {
         var config = RunConfig(name: "deliveries", profilePath: "p.yaml",
                                workload: RunConfig.Workload(name: "deliveries", stream: "s.ndjson", recipe: "r.yaml", bundleID: "com.example.app"))
         config.payload.collapseID = "profile-wide"
-        config.payload.expirationSeconds = 60
+        config.payload.expiration = .seconds(60)
         var own = HeaderConstants()
         own.perPush.insert(APNsHeaders.collapseID)
         let kinds = config.pushKinds([[HeaderConstants(), own]])

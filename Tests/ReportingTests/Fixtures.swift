@@ -18,10 +18,10 @@ enum Fixtures {
                                    recipe: "profiles/recipes/leave-requests.yaml", bundleID: "com.example.app")
         w.pushType = .liveactivity
         var c = RunConfig(name: "leave-requests", profilePath: "profiles/leave-requests.yaml", workload: w)
-        c.payload.expirationSeconds = 3_600
+        c.payload.expiration = .seconds(3_600)
         c.transport.connections = 2
         c.transport.streams = 50
-        c.schedule.durationSeconds = 60
+        c.schedule.duration = .secondsRounded(60)
         return c
     }()
 

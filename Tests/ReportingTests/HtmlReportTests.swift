@@ -13,7 +13,7 @@ final class HtmlReportTests: XCTestCase {
                                      simulator: ["accepted": 5, "rejected": 4, "liveactivity_budget_overruns": 3])
         report.configuration.description = "stores <b>5 & 7</b> say \"late\" for \(Fixtures.deviceToken) with eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0.c2ln"
         report.configuration.payload.collapseID = "a<&\"b"
-        report.configuration.coalescing.windowMillis = 250
+        report.configuration.coalescing.window = .milliseconds(250)
         report.liveActivityBudget = .init(priority10PerHour: 10, windowSeconds: 3600, priority10Updates: 40, throttled: 7, activitiesThrottled: 2)
         report.stopReason = "SIGINT received; in-flight pushes drained for up to 5 s"
         report.broadcast = .init(channels: 40, storesRefused: 2, deleted: 40, kept: false,
@@ -70,7 +70,7 @@ final class HtmlReportTests: XCTestCase {
 
     func testHeadlineShowsMissedSLO() throws {
         var report = richReport()
-        report.configuration.slo.p99Millis = 1
+        report.configuration.slo.p99 = .milliseconds(1)
         report.configuration.slo.minDelivered = 0.1
         let html = renderHTML(report)
         let headline = try XCTUnwrap(html.range(of: "<header id=\"headline\"").map { String(html[$0.lowerBound...].prefix(3_000)) })
@@ -81,7 +81,7 @@ final class HtmlReportTests: XCTestCase {
         XCTAssertTrue(headline.contains("pushes/s"))
         XCTAssertTrue(headline.contains("p99 response time"))
 
-        report.configuration.slo.p99Millis = 60_000
+        report.configuration.slo.p99 = .milliseconds(60_000)
         let met = renderHTML(report)
         XCTAssertTrue(met.contains("✓ SLO met"))
         XCTAssertFalse(met.contains("✗"))
@@ -162,7 +162,7 @@ final class HtmlReportTests: XCTestCase {
 
     func testTimelineIntervalScalesTheAxisAndRates() {
         var report = richReport()
-        report.configuration.reportIntervalSeconds = 10
+        report.configuration.reportInterval = .seconds(10)
         let html = renderHTML(report)
         XCTAssertTrue(html.contains("seconds since start (10 s intervals)"))
     }

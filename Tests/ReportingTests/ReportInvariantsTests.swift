@@ -34,12 +34,12 @@ final class ReportInvariantsTests: XCTestCase {
         }
         // Pushes due after the end belong to a run with a duration only.
         assertViolation("pushes.notSent.after_end") {
-            $0.configuration.schedule.durationSeconds = nil
+            $0.configuration.schedule.duration = nil
             $0.pushes.notSent["no_token", default: 0] -= 1
             $0.pushes.notSent["after_end"] = 1
         }
         var timed = Self.good
-        timed.configuration.schedule.durationSeconds = 5
+        timed.configuration.schedule.duration = .secondsRounded(5)
         timed.pushes.notSent["no_token", default: 0] -= 1
         timed.pushes.notSent["after_end"] = 1
         XCTAssertEqual(timed.violations(), [])

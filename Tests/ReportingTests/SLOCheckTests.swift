@@ -48,7 +48,7 @@ final class SLOCheckTests: XCTestCase {
 
     func testP99AndDeliveredShareLinesSpellTheComparisonOut() {
         var slo = RunConfig.SLO()
-        slo.p99Millis = 1
+        slo.p99 = .milliseconds(1)
         slo.minDelivered = 0.25
         let checks = SLOCheck.checks(report(slo))
         XCTAssertEqual(checks.count, 2)
@@ -64,7 +64,7 @@ final class SLOCheckTests: XCTestCase {
         slo.minDelivered = 0.25
         slo.maxErrorShare = ["not_sent": 0.2]
         var r = report(slo)
-        r.configuration.schedule.durationSeconds = 5
+        r.configuration.schedule.duration = .secondsRounded(5)
         r.pushes.notSent[NotSentCause.afterEnd.rawValue] = 12
         r.pushes.planned += 12
         XCTAssertEqual(r.pushes.due, 18)

@@ -57,8 +57,9 @@ final class SummaryPushKindsTests: XCTestCase {
     func testARunOfTheProfilesOneKindKeepsItsConfigurationLineAndHasNoKindsTable() throws {
         var report = try report()
         let c = report.configuration
+        let expiration = c.payload.expiration.map { "\"expirationSeconds\": \($0.millis / 1000)," } ?? ""
         report.pushKinds = [try JSONDecoder().decode(RunReport.PushKind.self, from: Data("""
-            {"pushType": "\(c.workload.pushType.rawValue)", "topic": "\(c.topic)", \(c.payload.expirationSeconds.map { "\"expirationSeconds\": \($0)," } ?? "")
+            {"pushType": "\(c.workload.pushType.rawValue)", "topic": "\(c.topic)", \(expiration)
              "toSendByPriority": {"10": 5}}
             """.utf8))]
         let md = SummaryText.markdown(report)

@@ -41,21 +41,31 @@ final class SettingDefaultsTests: XCTestCase {
         XCTAssertTrue(Set(["fail_fast", "stall_timeout", "report_interval"]).isSubset(of: checked), "\(checked)")
     }
 
-    /// A duration's unit is written: a bare number is refused on the command line and in a profile alike,
-    /// with how to write it.
+    /// A duration's unit is written: a bare number is refused on the command line (the flag parses into a
+    /// duration, naming itself) and in a profile (with how to write it).
     func testABareNumberIsRefusedWithTheUnitsToWrite() throws {
         for (flag, key) in [("--fail-fast", "fail_fast"), ("--stall-timeout", "stall_timeout"), ("--report-interval", "report_interval"),
                             ("--coalesce", "coalesce")] {
             XCTAssertThrowsError(try RunSettingOptions.parse([flag, "10"]).overrides()) {
-                let message = RunSettingOptions.message(for: $0)
-                XCTAssertTrue(message.hasPrefix(flag + " must be a duration") && message.hasSuffix("'10' has no unit: write 10s or 10ms"), message)
+                XCTAssertEqual(RunSettingOptions.message(for: $0), "The value '10' is invalid for '\(flag) <DURATION>'")
             }
             XCTAssertThrowsError(try profile("\(key): 10")) {
                 XCTAssertTrue("\($0)".contains("'\(key)' must be a duration") && "\($0)".hasSuffix("'10' has no unit: write 10s or 10ms"), "\(key): \($0)")
             }
         }
-        XCTAssertEqual(try RunSettingOptions.parse(["--fail-fast", "10s"]).overrides().failFastSeconds, 10)
-        XCTAssertEqual(try profile("fail_fast: 10s").transport.failFastSeconds, 10, "fail_fast: 10s and --fail-fast 10s agree")
-        XCTAssertEqual(try profile("stall_timeout: 0").transport.stallTimeoutSeconds, 0, "0 turns the watchdog off, without a unit")
+        XCTAssertEqual(try RunSettingOptions.parse(["--fail-fast", "10s"]).overrides().failFast, .seconds(10))
+        XCTAssertEqual(try profile("fail_fast: 10s").transport.failFast, .seconds(10), "fail_fast: 10s and --fail-fast 10s agree")
+        XCTAssertEqual(try profile("stall_timeout: 0").transport.stallTimeout, .zero, "0 turns the watchdog off, without a unit")
+    }
+
+    /// A duration kept in whole seconds is refused otherwise by the configuration's one check, naming the flag
+    /// that gave it, in the words the profile's key gets.
+    func testAFractionOfASecondIsRefusedWhereWholeSecondsAreKept() throws {
+        for (flag, key, problem) in [("--report-interval", "report_interval", "must be whole seconds, like 10s or 1m, found '1500ms'"),
+                                     ("--stall-timeout", "stall_timeout", "must be whole seconds, like 10s or 1m (0 turns it off), found '1500ms'")] {
+            let o = try RunSettingOptions.parse([flag, "1500ms"]).overrides()
+            XCTAssertThrowsError(try profile("").overlaying(o).validate(setBy: o)) { XCTAssertEqual("\($0)", "\(flag) \(problem)") }
+            XCTAssertThrowsError(try profile("\(key): 1500ms")) { XCTAssertTrue("\($0)".hasSuffix("'\(key)' \(problem)"), "\($0)") }
+        }
     }
 }

@@ -22,7 +22,7 @@ extension RunConfig {
         let part = workload.parts[i]
         var c = HeaderConstants([APNsHeaders.pushType: .text(part.pushType.rawValue),
                                  APNsHeaders.topic: .text(part.pushType.topic(bundleID: part.bundleID))])
-        c[APNsHeaders.expiration] = payload.expirationSeconds.map(HeaderConstant.number)
+        c[APNsHeaders.expiration] = payload.expiration.map { HeaderConstant.number(Int($0.millis / 1000)) }
         c[APNsHeaders.collapseID] = payload.collapseID.map(HeaderConstant.text)
         return c
     }

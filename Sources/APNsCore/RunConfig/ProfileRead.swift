@@ -11,15 +11,15 @@ public struct ProfileRead: Sendable {
         case text
         /// `true` or `false`.
         case bool
-        /// A duration (`250ms`, `1s`, `5m`), at most a year, as milliseconds.
+        /// A duration (`250ms`, `1s`, `1h30m`), at most a year.
         case duration
-        /// A duration of whole seconds (`10s`, `1m`), as seconds; `0` turns the setting off when allowed.
+        /// A duration of whole seconds (`10s`, `1m`); `0` turns the setting off when allowed.
         case wholeSeconds(zeroTurnsOff: Bool)
     }
 
     /// A value read as its kind says.
     public enum Value: Sendable {
-        case int(Int), number(Double), text(String), bool(Bool), millis(Int64)
+        case int(Int), number(Double), text(String), bool(Bool), duration(Duration)
     }
 
     public let kind: Kind
@@ -42,11 +42,11 @@ public struct ProfileRead: Sendable {
         ProfileRead(kind: .bool) { c, v in if case let .bool(b) = v { try set(&c, b) } }
     }
 
-    public static func duration(_ set: @escaping @Sendable (inout RunConfig, Int64) throws -> Void) -> ProfileRead {
-        ProfileRead(kind: .duration) { c, v in if case let .millis(ms) = v { try set(&c, ms) } }
+    public static func duration(_ set: @escaping @Sendable (inout RunConfig, Duration) throws -> Void) -> ProfileRead {
+        ProfileRead(kind: .duration) { c, v in if case let .duration(d) = v { try set(&c, d) } }
     }
 
-    public static func wholeSeconds(zeroTurnsOff: Bool, _ set: @escaping @Sendable (inout RunConfig, Int) throws -> Void) -> ProfileRead {
-        ProfileRead(kind: .wholeSeconds(zeroTurnsOff: zeroTurnsOff)) { c, v in if case let .int(n) = v { try set(&c, n) } }
+    public static func wholeSeconds(zeroTurnsOff: Bool, _ set: @escaping @Sendable (inout RunConfig, Duration) throws -> Void) -> ProfileRead {
+        ProfileRead(kind: .wholeSeconds(zeroTurnsOff: zeroTurnsOff)) { c, v in if case let .duration(d) = v { try set(&c, d) } }
     }
 }

@@ -9,24 +9,24 @@ public struct RunConfigOverrides: Equatable, Sendable {
     public var priority: Priority?
     public var priorityOverride: PriorityOverride?
     public var schedule: Schedule?
-    public var durationSeconds: Double?
+    public var duration: Duration?
     public var loopRecording: Bool?
-    /// Coalescing window in ms; 0 turns coalescing off.
-    public var coalesceMillis: Int64?
-    public var expirationSeconds: Int?
+    /// Coalescing window; zero turns coalescing off.
+    public var coalesce: Duration?
+    public var expiration: Duration?
     public var collapseID: String?
     public var retryAttempts: Int?
     public var fastSimulator: Bool?
-    public var sloP99Millis: Int?
+    public var sloP99: Duration?
     public var sloMinDelivered: Double?
     /// Laid over the profile's classes one by one.
     public var sloMaxErrorShare: [String: Double]?
     public var sloMaxWouldNotDecode: Double?
-    public var sloP99TimeToDeviceMillis: Int?
+    public var sloP99TimeToDevice: Duration?
     public var sloMaxThrottledShare: Double?
-    public var reportIntervalSeconds: Int?
-    public var failFastSeconds: Double?
-    public var stallTimeoutSeconds: Int?
+    public var reportInterval: Duration?
+    public var failFast: Duration?
+    public var stallTimeout: Duration?
     public var liveActivityBudget: Int?
     public var apnsModel: String?
     public var allowProductionLoad: Bool?

@@ -13,11 +13,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case badLines = "bad_lines"
     case target
     case connections, streams, workers
-    case pushTimeout = "push_timeout_ms"
-    case tokenRefresh = "token_refresh_minutes"
+    case pushTimeout = "push_timeout"
+    case tokenRefresh = "token_refresh"
     case priority
     case priorityOverride = "priority_override"
-    case expiration = "expiration_seconds"
+    case expiration = "expiration"
     case collapseID = "collapse_id"
     case retryAttempts = "retry_attempts"
     case retryBackoff = "retry_backoff"
@@ -26,11 +26,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case schedule, speed, rate, ramp
     case duration
     case loopRecording = "loop_recording"
-    case sloP99 = "slo_p99_ms"
+    case sloP99 = "slo_p99"
     case sloMinDelivered = "slo_min_delivered"
     case sloMaxErrorShare = "slo_max_error_share"
     case sloMaxWouldNotDecode = "slo_max_would_not_decode"
-    case sloP99TimeToDevice = "slo_p99_time_to_device_ms"
+    case sloP99TimeToDevice = "slo_p99_time_to_device"
     case sloMaxThrottledShare = "slo_max_throttled_share"
     case capacityPeak = "capacity_peak_per_second"
     case capacityMinHeadroom = "capacity_min_headroom"
@@ -89,7 +89,7 @@ extension RunConfig.Transport {
             throw RunConfigError(.workers, "\(workers) needs \(workers) connections or more: each worker has its own, and connections (\(connections)) "
                 + "are the total across workers")
         }
-        try RunConfig.check(.pushTimeout, pushTimeoutMillis)
+        try RunConfig.check(.pushTimeout, pushTimeout)
     }
 }
 
@@ -105,7 +105,10 @@ extension RunConfig.Payload {
     }
 
     public func validate() throws {
-        if let e = expirationSeconds { try RunConfig.check(.expiration, e, why: " seconds (30 days)") }
+        if let e = expiration {
+            try RunConfig.checkWholeSeconds(.expiration, e, off: " (0: deliver now or never)")
+            try RunConfig.check(.expiration, e)
+        }
         if let id = collapseID { try Self.validate(collapseID: id) }
     }
 }
@@ -113,9 +116,9 @@ extension RunConfig.Payload {
 extension RunConfig.Retry {
     public func validate() throws {
         try RunConfig.check(.retryAttempts, attempts)
-        guard backoffMillis >= 0 else { throw RunConfigError(.retryBackoff, "must not be negative, found \(backoffMillis) ms") }
-        guard maxElapsedMillis >= 0 else { throw RunConfigError(.retryMaxElapsed, "must not be negative, found \(maxElapsedMillis) ms") }
-        guard multiplier >= 1, maxBackoffMillis >= 0, tokenBackoffMillis >= 0 else {
+        guard backoff >= .zero else { throw RunConfigError(.retryBackoff, "must not be negative, found \(backoff.millis) ms") }
+        guard maxElapsed >= .zero else { throw RunConfigError(.retryMaxElapsed, "must not be negative, found \(maxElapsed.millis) ms") }
+        guard multiplier >= 1, maxBackoff >= .zero, tokenBackoff >= .zero else {
             throw RunConfigError(.retryBackoff, "needs a multiplier of at least 1 and backoffs of at least 0")
         }
     }
@@ -136,10 +139,7 @@ extension RunConfig {
     /// The connections, the provider token's refresh, the payload, the retry policy and a mix's parts.
     private func validateTransportAndPayload(cores: Int) throws {
         try transport.validate(cores: cores)
-        let minutes = auth.tokenRefreshMinutes
-        if let r = RunSettings[.tokenRefresh].range, !r.contains(minutes) {
-            throw RunConfigError(.tokenRefresh, "must be \(r.text), found \(Self.trim(minutes))")
-        }
+        try Self.check(.tokenRefresh, auth.tokenRefresh)
         try payload.validate()
         try retry.validate()
         if let parts = workload.mix {
@@ -160,19 +160,19 @@ extension RunConfig {
             }
             throw RunConfigError(key, "\(error)")
         }
-        if let d = schedule.durationSeconds, !(d > 0 && d.isFinite) {
-            throw RunConfigError(.duration, "must be a positive number of seconds, found \(Self.trim(d))")
+        if let d = schedule.duration, d <= .zero {
+            throw RunConfigError(.duration, "must be a positive number of seconds, found \(Self.trim(d.secondsValue))")
         }
         if schedule.loopRecording == true {
-            guard schedule.durationSeconds != nil else {
+            guard schedule.duration != nil else {
                 throw RunConfigError(.loopRecording, "needs a duration (--duration): a looped recording never runs out")
             }
             guard deliveryMode != .broadcast else {
                 throw RunConfigError(.loopRecording, "does not apply to broadcast delivery: its channels are made for one pass")
             }
         }
-        if let window = coalescing.windowMillis {
-            guard window > 0 else { throw RunConfigError(.coalesce, "must be a positive duration, found \(window) ms") }
+        if let window = coalescing.window {
+            guard window > .zero else { throw RunConfigError(.coalesce, "must be a positive duration, found \(window.millis) ms") }
             for part in workload.parts where part.pushType != .liveactivity {
                 throw RunConfigError(.coalesce, "applies to Live Activity updates; \(name) sends \(part.pushType.rawValue) pushes"
                     + (workload.mix == nil ? "" : " (its part \(part.name))"))
@@ -182,8 +182,8 @@ extension RunConfig {
 
     /// The SLO's objectives, and the ActivityKit model they and the contract check need.
     private func validateObjectives() throws {
-        if let p99 = slo.p99Millis { try Self.check(.sloP99, p99) }
-        if let p99 = slo.p99TimeToDeviceMillis { try Self.check(.sloP99TimeToDevice, p99) }
+        if let p99 = slo.p99 { try Self.check(.sloP99, p99) }
+        if let p99 = slo.p99TimeToDevice { try Self.check(.sloP99TimeToDevice, p99) }
         if let share = slo.minDelivered { try Self.checkShare(.sloMinDelivered, share) }
         for (name, share) in (slo.maxErrorShare ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard SLO.ErrorClass(rawValue: name) != nil else {
@@ -212,15 +212,20 @@ extension RunConfig {
 
     /// The report interval, fail-fast, the Live Activity budget and the stall watchdog.
     private func validateLimits() throws {
-        if let interval = reportIntervalSeconds { try Self.check(.reportInterval, interval) }
-        if let f = transport.failFastSeconds, let r = RunSettings[.failFast].range, !r.contains(f) {
+        if let interval = reportInterval {
+            try Self.checkWholeSeconds(.reportInterval, interval, off: "")
+            try Self.check(.reportInterval, Int(clamping: interval.millis / 1000))
+        }
+        if let f = transport.failFast?.secondsValue, let r = RunSettings[.failFast].range, !r.contains(f) {
             throw RunConfigError(.failFast, "must be between \(Self.trim(r.lower)) and \(Self.trim(r.upper)) seconds, found \(Self.trim(f))")
         }
         if let b = liveActivityBudget { try Self.check(.liveActivityBudget, b, why: " priority-10 updates an hour (0 counts nothing)") }
-        if let s = transport.stallTimeoutSeconds, s != 0 {
+        if let stall = transport.stallTimeout, stall != .zero {
+            try Self.checkWholeSeconds(.stallTimeout, stall, off: " (0 turns it off)")
+            let s = Int(clamping: stall.millis / 1000)
             try Self.check(.stallTimeout, s, why: " seconds (0 turns the watchdog off)")
-            guard s * 1000 < transport.pushTimeoutMillis else {
-                throw RunConfigError(.stallTimeout, "must be shorter than the push timeout (\(transport.pushTimeoutMillis) ms), found \(s) s: "
+            guard stall < transport.pushTimeout else {
+                throw RunConfigError(.stallTimeout, "must be shorter than the push timeout (\(transport.pushTimeout.millis) ms), found \(s) s: "
                     + "a push would time out before its connection counts as stalled")
             }
         }
@@ -305,4 +310,20 @@ extension RunConfig {
     }
 
     static func trim(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+}
+
+extension RunConfig {
+    /// A duration kept in whole seconds (the report's interval, the stall watchdog) must be one; the flag's and the
+    /// profile key's reader refuse others with the same words.
+    static func checkWholeSeconds(_ key: ConfigKey, _ d: Duration, off: String) throws {
+        guard d.millis % 1000 == 0 else {
+            throw RunConfigError(key, "must be whole seconds, like 10s or 1m\(off), found '\(DurationText.text(d))'")
+        }
+    }
+
+    /// A duration within the range of `key`'s row, whose ends are durations (``SettingRange/durations``).
+    static func check(_ key: ConfigKey, _ d: Duration) throws {
+        guard let r = RunSettings[key].range else { preconditionFailure("\(key) has no range in RunSettings") }
+        guard r.contains(d.secondsValue) else { throw RunConfigError(key, "must be \(r.bounds), found \(DurationText.text(d))") }
+    }
 }

@@ -55,9 +55,9 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// This process's part of a sharded run (`--shard I/N`, or `--shards N` with I from
     /// `JOB_COMPLETION_INDEX`); nil: the whole run. The only key in which the shards' configurations differ.
     public var shard: Shard?
-    /// The report's timeline interval in whole seconds, 1–3600; nil (and reports written before it
-    /// existed): 1 s. Use ``timelineIntervalSeconds``.
-    public var reportIntervalSeconds: Int?
+    /// The report's timeline interval, whole seconds, 1–3600 s; nil (and reports written before it
+    /// existed): 1 s. Use ``timelineInterval``.
+    @KeptIfSet<InWholeSeconds> public var reportInterval: Duration? = nil
     /// The explicit opt-in to load production APNs above ``productionSafeRate`` pushes a second (or with a
     /// schedule whose rate is unbounded: closed loop, recorded times). Nil or false: refused.
     public var allowProductionLoad: Bool?
@@ -75,14 +75,19 @@ public struct RunConfig: Codable, Equatable, Sendable {
     /// The fastest a run against production may send without ``allowProductionLoad``: 100 pushes a second.
     public static let productionSafeRate = 100.0
 
+    enum CodingKeys: String, CodingKey {
+        case name, description, profilePath, workload, target, auth, transport, schedule, payload, retry, coalescing, slo, simulator
+        case delivery, keepChannels, shard, reportInterval = "reportIntervalSeconds", allowProductionLoad, liveActivityBudget
+    }
+
     public init(name: String, profilePath: String, workload: Workload) {
         self.name = name
         self.profilePath = profilePath
         self.workload = workload
     }
 
-    /// The report's timeline interval in seconds: ``reportIntervalSeconds`` or the default, 1 (``RunDefaults``, from ``RunSettings``).
-    public var timelineIntervalSeconds: Int { reportIntervalSeconds ?? RunDefaults.reportIntervalSeconds }
+    /// The report's timeline interval: ``reportInterval`` or the default, 1 s (``RunDefaults``, from ``RunSettings``).
+    public var timelineInterval: Duration { reportInterval ?? RunDefaults.reportInterval }
 
     /// The topic pushes are sent to (a mix's first part's; each part has its own, ``Workload/topic``).
     public var topic: String { workload.parts[0].topic }
@@ -175,11 +180,13 @@ public struct RunConfig: Codable, Equatable, Sendable {
 
     /// Provider-token (JWT) handling.
     public struct Auth: Codable, Equatable, Sendable {
-        /// Minutes between signings of the provider token, at least 20 and below 60 (APNs refuses tokens
+        /// Time between signings of the provider token, at least 20 minutes and below an hour (APNs refuses tokens
         /// older than an hour and answers TooManyProviderTokenUpdates to more than one new token in 20
-        /// minutes). Default 50 (``RunDefaults``, from ``RunSettings``).
-        public var tokenRefreshMinutes: Double = RunDefaults.tokenRefreshMinutes
+        /// minutes). Default 50 minutes (``RunDefaults``, from ``RunSettings``).
+        @Kept<InMinutes> public var tokenRefresh: Duration = RunDefaults.tokenRefresh
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case tokenRefresh = "tokenRefreshMinutes" }
     }
 
     /// Connections, streams and threads.
@@ -191,23 +198,27 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// Engine threads, each with its own share of `connections` (so at least one connection each);
         /// pushes to one device token always go to the same worker. Default 1 (``RunDefaults``, from ``RunSettings``).
         public var workers = RunDefaults.workers
-        /// How long one push may take from send to answer before it counts as timed out, in ms, 1–600 000.
-        /// Default 30 000 (``RunDefaults``, from ``RunSettings``).
-        public var pushTimeoutMillis = RunDefaults.pushTimeoutMillis
+        /// How long one push may take from send to answer before it counts as timed out, 1 ms – 600 s.
+        /// Default 30 s (``RunDefaults``, from ``RunSettings``).
+        @Kept<InMillis> public var pushTimeout: Duration = RunDefaults.pushTimeout
         /// While no connection to the target has ever succeeded, how long connect, DNS, TLS or ALPN failures
         /// may go on before the run gives up (exit 1, the cause named), 1–600 s; nil: 10 s.
-        public var failFastSeconds: Double?
-        /// The stall watchdog: a push on a connection that has moved no byte for this many whole seconds
+        @KeptIfSet<InSeconds> public var failFast: Duration? = nil
+        /// The stall watchdog: a push on a connection that has moved no byte for this long (whole seconds)
         /// gives the connection up (the engine shuts its socket, every push on it is retried by the retry
-        /// policy, the report counts the stall), 1–600 and shorter than the push timeout; 0 turns it off;
+        /// policy, the report counts the stall), 1–600 s and shorter than the push timeout; zero turns it off;
         /// nil: 10 s.
-        public var stallTimeoutSeconds: Int?
+        @KeptIfSet<InWholeSeconds> public var stallTimeout: Duration? = nil
         public init() {}
 
-        /// ``failFastSeconds`` or its default, 10 s (``RunDefaults``, from ``RunSettings``).
-        public var failFastLimit: Double { failFastSeconds ?? RunDefaults.failFastSeconds }
-        /// ``stallTimeoutSeconds`` or its default, 10 s (``RunDefaults``, from ``RunSettings``) (0: off).
-        public var stallLimit: Int { stallTimeoutSeconds ?? RunDefaults.stallTimeoutSeconds }
+        enum CodingKeys: String, CodingKey {
+            case connections, streams, workers, pushTimeout = "pushTimeoutMillis", failFast = "failFastSeconds", stallTimeout = "stallTimeoutSeconds"
+        }
+
+        /// ``failFast`` or its default, 10 s (``RunDefaults``, from ``RunSettings``).
+        public var failFastLimit: Duration { failFast ?? RunDefaults.failFast }
+        /// ``stallTimeout`` or its default, 10 s (``RunDefaults``, from ``RunSettings``) (zero: off).
+        public var stallLimit: Duration { stallTimeout ?? RunDefaults.stallTimeout }
 
         /// Pushes in flight at most: every stream of every connection.
         public var window: Int { connections * streams }
@@ -217,27 +228,31 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public struct Scheduling: Codable, Equatable, Sendable {
         /// Default closed loop: as fast as the in-flight window allows.
         public var mode: Schedule = .closedLoop
-        /// Stop sending after this many seconds; what was not sent is counted as not sent. Default none.
-        public var durationSeconds: Double?
+        /// Stop sending after this long; what was not sent is counted as not sent. Default none.
+        @KeptIfSet<InSeconds> public var duration: Duration? = nil
         /// Replay the recording again when it runs out before the duration ends: each pass is the workload
         /// anew over the same stream (the same tokens and payloads), its recorded times shifted past the
         /// pass before. Only with a duration. Default off (nil); `sweep` turns it on.
         public var loopRecording: Bool?
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case mode, duration = "durationSeconds", loopRecording }
     }
 
     /// Headers every push carries.
     public struct Payload: Codable, Equatable, Sendable {
         /// `apns-priority` of pushes whose event does not choose one. Default 10 (``RunDefaults``, from ``RunSettings``).
         public var priority: Priority = RunDefaults.priority
-        /// `apns-expiration` = the run's start + this many seconds (0: deliver now or never), 0 to 30 days;
+        /// `apns-expiration` = the run's start + this (whole seconds; zero: deliver now or never), up to 30 days;
         /// nil sends no header. Default nil.
-        public var expirationSeconds: Int?
+        @KeptIfSet<InWholeSeconds> public var expiration: Duration? = nil
         /// `apns-collapse-id` on every push, 1–64 bytes; nil sends none. Default nil.
         public var collapseID: String?
         /// `apns-priority` laid over the pushes in its scope whatever their events chose; nil: none. Default nil.
         public var priorityOverride: PriorityOverride?
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case priority, expiration = "expirationSeconds", collapseID, priorityOverride }
     }
 
     /// The retry policy: 5xx and transport errors back off exponentially; 429 holds that token;
@@ -245,31 +260,38 @@ public struct RunConfig: Codable, Equatable, Sendable {
     public struct Retry: Codable, Equatable, Sendable {
         /// Attempts in all, the first included, 1–100 (1: never retry). Default 10 (``RunDefaults``, from ``RunSettings``).
         public var attempts = RunDefaults.retryAttempts
-        /// Delay before the second attempt, ms. Default 1 000 (``RunDefaults``, from ``RunSettings``).
-        public var backoffMillis: Int64 = RunDefaults.retryBackoffMillis
+        /// Delay before the second attempt. Default 1 s (``RunDefaults``, from ``RunSettings``).
+        @Kept<InMillis> public var backoff: Duration = RunDefaults.retryBackoff
         /// Each further delay is the previous one times this. Default 2.
         public var multiplier: Double = 2
-        /// No single delay is longer than this (ms), nor shorter than `backoffMillis`. Default 60 000.
-        public var maxBackoffMillis: Int64 = 60_000
-        /// No retry later than this long after the first send, ms. Default 300 000 (5 minutes) (``RunDefaults``, from ``RunSettings``).
-        public var maxElapsedMillis: Int64 = RunDefaults.retryMaxElapsedMillis
-        /// First hold of a device token answered 429, doubling while refused, ms. Default 1 000.
-        public var tokenBackoffMillis: Int64 = 1_000
+        /// No single delay is longer than this, nor shorter than `backoff`. Default 60 s.
+        @Kept<InMillis> public var maxBackoff: Duration = .seconds(60)
+        /// No retry later than this long after the first send. Default 5 minutes (``RunDefaults``, from ``RunSettings``).
+        @Kept<InMillis> public var maxElapsed: Duration = RunDefaults.retryMaxElapsed
+        /// First hold of a device token answered 429, doubling while refused. Default 1 s.
+        @Kept<InMillis> public var tokenBackoff: Duration = .seconds(1)
         public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case attempts, backoff = "backoffMillis", multiplier, maxBackoff = "maxBackoffMillis", maxElapsed = "maxElapsedMillis"
+            case tokenBackoff = "tokenBackoffMillis"
+        }
     }
 
     /// Live Activity update coalescing.
     public struct Coalescing: Codable, Equatable, Sendable {
         /// Updates to one token within this window of recorded time collapse into the latest; nil: off.
         /// Default off.
-        public var windowMillis: Int64?
+        @KeptIfSet<InMillis> public var window: Duration? = nil
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case window = "windowMillis" }
     }
 
     /// The service-level objective the report checks; nil rules are not checked.
     public struct SLO: Codable, Equatable, Sendable {
-        /// p99 response time (from the intended send) at most this many ms, 1 ms – 1 hour.
-        public var p99Millis: Int?
+        /// p99 response time (from the intended send) at most this, 1 ms – 1 hour.
+        @KeptIfSet<InMillis> public var p99: Duration? = nil
         /// At least this share of the pushes owed delivered, 0–1 (`RunReport.Pushes.deliveredShare`).
         public var minDelivered: Double?
         /// At most this share of the pushes owed in each named class, 0–1, by class
@@ -278,9 +300,9 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// At most this share of delivered pushes that the device would not decode (checked against the
         /// workload's ``Workload/activityModel``), 0–1; 0 allows none.
         public var maxWouldNotDecode: Double?
-        /// With a device model: p99 time to device (from the intended send, ms of recorded time) of the pushes shown,
+        /// With a device model: p99 time to device (from the intended send, in recorded time) of the pushes shown,
         /// at most this, 1 ms – 30 days; and at most this share of delivered pushes throttled on the device, 0–1.
-        public var p99TimeToDeviceMillis: Int?
+        @KeptIfSet<InMillis> public var p99TimeToDevice: Duration? = nil
         public var maxThrottledShare: Double?
         /// For a sweep: the peak the knee must carry, pushes a second (above 0), and the headroom over it
         /// required, a multiple of at least 1 (1 when only the peak is given).
@@ -288,10 +310,15 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var capacityMinHeadroom: Double?
         public init() {}
 
+        enum CodingKeys: String, CodingKey {
+            case p99 = "p99Millis", minDelivered, maxErrorShare, maxWouldNotDecode, p99TimeToDevice = "p99TimeToDeviceMillis", maxThrottledShare
+            case capacityPeakPerSecond, capacityMinHeadroom
+        }
+
         /// Whether any rule is set.
         public var isEmpty: Bool {
-            p99Millis == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty && maxWouldNotDecode == nil
-                && p99TimeToDeviceMillis == nil && maxThrottledShare == nil && capacityPeakPerSecond == nil && capacityMinHeadroom == nil
+            p99 == nil && minDelivered == nil && (maxErrorShare ?? [:]).isEmpty && maxWouldNotDecode == nil
+                && p99TimeToDevice == nil && maxThrottledShare == nil && capacityPeakPerSecond == nil && capacityMinHeadroom == nil
         }
 
         /// The classes `slo_max_error_share` may limit, each a share of the planned pushes.

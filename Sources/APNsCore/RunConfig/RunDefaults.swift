@@ -11,15 +11,15 @@ public enum RunDefaults {
     public static let connections = whole(.connections)
     public static let streams = whole(.streams)
     public static let workers = whole(.workers)
-    public static let pushTimeoutMillis = whole(.pushTimeout)
-    public static let failFastSeconds = Double(millis(.failFast)) / 1000
-    public static let stallTimeoutSeconds = Int(millis(.stallTimeout) / 1000)
-    public static let tokenRefreshMinutes: Double = read(.tokenRefresh) { try SettingText.number(.tokenRefresh, $0) }
+    public static let pushTimeout = duration(.pushTimeout)
+    public static let failFast = duration(.failFast)
+    public static let stallTimeout = duration(.stallTimeout)
+    public static let tokenRefresh = duration(.tokenRefresh)
     public static let priority: Priority = read(.priority) { try SettingText.priority(.priority, $0) }
     public static let retryAttempts = whole(.retryAttempts)
-    public static let retryBackoffMillis = millis(.retryBackoff)
-    public static let retryMaxElapsedMillis = millis(.retryMaxElapsed)
-    public static let reportIntervalSeconds = Int(millis(.reportInterval) / 1000)
+    public static let retryBackoff = duration(.retryBackoff)
+    public static let retryMaxElapsed = duration(.retryMaxElapsed)
+    public static let reportInterval = duration(.reportInterval)
     public static let liveActivityBudget = whole(.liveActivityBudget)
 
     static func read<T>(_ key: ConfigKey, _ reader: (String) throws -> T?) -> T {
@@ -34,6 +34,6 @@ public enum RunDefaults {
 
     static func whole(_ key: ConfigKey) -> Int { read(key) { try SettingText.wholeNumber(key, $0) } }
 
-    /// A duration default (`1s`, `5m`), in ms.
-    static func millis(_ key: ConfigKey) -> Int64 { read(key) { DurationText.millis($0) } }
+    /// A duration default (`1s`, `5m`).
+    static func duration(_ key: ConfigKey) -> Duration { read(key) { DurationText.setting($0) } }
 }

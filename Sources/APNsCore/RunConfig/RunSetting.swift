@@ -1,7 +1,8 @@
 import Foundation
 
 /// One run setting as every place spells it: the profile's key, the `run`/`sweep` flag, where
-/// report.json's `configuration` keeps it, its default, its rule and its help text.
+/// report.json's `configuration` keeps it, its default and its rule. What it does, in words (its flag's help), is
+/// the command line's (`RunOptions`' `RunSettingHelp`).
 ///
 /// ``RunSettings/all`` is the one list of them. The profile reader takes its known keys from it, the
 /// command line its flag names and help, `sweep --vary` the settings it can vary, error messages the
@@ -26,8 +27,6 @@ public struct RunSetting: Sendable {
     /// The range or form the value must have, as `--help` and the docs state it; for a setting with a
     /// ``range``, the range's text and what follows it.
     public let rule: String
-    /// What the setting does.
-    public let help: String
     /// Whether `sweep --vary KEY=V1,V2` can vary it.
     public let varies: Bool
     /// How the profile reader reads a one-value key and sets it; nil for the keys it reads itself
@@ -42,6 +41,17 @@ public struct RunSetting: Sendable {
     /// How `sweep --vary KEY=V` turns one value into the command line's value for this setting; nil for
     /// the settings that cannot be varied. A value that is not one throws a ``RunConfigError``.
     public internal(set) var varyValue: (@Sendable (String, inout RunConfigOverrides) throws -> Void)?
+
+    /// The profile key this setting had when keys named their unit (`push_timeout_ms`), and that unit: still read, a
+    /// number of `unit`s, with a notice naming ``profileKey``.
+    public internal(set) var formerKey: (name: String, unit: Duration)? = nil
+
+    /// This setting, whose profile key was `name`, a number of `unit`s.
+    func formerly(_ name: String, in unit: Duration) -> RunSetting {
+        var s = self
+        s.formerKey = (name, unit)
+        return s
+    }
 
     /// The numbers the value must lie between, both ends included; the configuration's check reads them
     /// here (``RunConfig/validate(cores:)``) and ``rule`` begins with them. Nil for a setting without one.
@@ -146,21 +156,5 @@ public struct RunSetting: Sendable {
         s.profileKey = profileKey
         s.load = nil
         return s
-    }
-
-    /// The flag's help: what it does, its rule and its default, and the profile key it overrides.
-    public var flagHelp: String { flagHelp(statingValues: true) }
-
-    /// The flag's help; without its rule and default when `statingValues` is false (the option's type
-    /// lists its values and default itself).
-    public func flagHelp(statingValues: Bool) -> String {
-        var text = help
-        switch (statingValues, rule.isEmpty, defaultValue.isEmpty) {
-        case (true, false, _): text += " (\(rule)" + (defaultValue.isEmpty ? ")" : "; default \(defaultValue))")
-        case (true, true, false): text += " (default \(defaultValue))"
-        default: break
-        }
-        if let profileKey { text += " Profile key: \(profileKey)." }
-        return text
     }
 }

@@ -16,28 +16,31 @@ extension SettingForm where V == Int {
     static var whole: SettingForm {
         SettingForm(read: { _, set in .int(set) }, text: { "\($0)" }, vary: { try SettingText.wholeNumber($0, $1) })
     }
-
-    /// A duration of whole seconds (`10s`, `1m`), kept as seconds and written `10s`; with `zeroTurnsOff`, `0`
-    /// turns the setting off and is written `0`.
-    static func wholeSeconds(zeroTurnsOff: Bool) -> SettingForm {
-        SettingForm(read: { _, set in .wholeSeconds(zeroTurnsOff: zeroTurnsOff, set) },
-                    text: { zeroTurnsOff && $0 == 0 ? "0" : "\($0)s" })
-    }
 }
 
 extension SettingForm where V == Double {
     /// A number: `0.5`, written without a fraction when it is whole.
     static var number: SettingForm { SettingForm(read: { _, set in .number(set) }, text: RunSettings.number) }
-
-    /// A duration (`250ms`, `10s`, `5m`), kept as seconds and written in ms.
-    static var seconds: SettingForm {
-        SettingForm(read: { _, set in .duration { c, ms in try set(&c, Double(ms) / 1000) } }, text: RunSettings.seconds)
-    }
 }
 
-extension SettingForm where V == Int64 {
-    /// A duration (`250ms`, `10s`, `5m`), kept and written in ms.
-    static var millis: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: RunSettings.millis) }
+extension SettingForm where V == Duration {
+    /// A duration (`250ms`, `10s`, `1h30m`), written in ms.
+    static var duration: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: { RunSettings.millis($0.millis) }) }
+
+    /// A duration of whole seconds (`10s`, `1m`), written `10s`; with `zeroTurnsOff`, `0` turns the setting off and is
+    /// written `0`.
+    static func wholeSeconds(zeroTurnsOff: Bool) -> SettingForm {
+        SettingForm(read: { _, set in .wholeSeconds(zeroTurnsOff: zeroTurnsOff, set) },
+                    text: { zeroTurnsOff && $0 == .zero ? "0" : "\($0.millis / 1000)s" })
+    }
+
+    /// A duration in the largest unit it is a whole number of (`30s`, `50m`, `250ms`), written so.
+    static var written: SettingForm { SettingForm(read: { _, set in .duration(set) }, text: DurationText.text) }
+
+    /// A duration of whole seconds where `0` has a meaning of its own (`zero`: `0: deliver now or never`), written `3600s`.
+    static func wholeSeconds(zero: String) -> SettingForm {
+        parsed({ try SettingText.duration($0, $1, zero: zero, wholeSeconds: true) }) { $0 == .zero ? "0" : "\($0.millis / 1000)s" }
+    }
 }
 
 extension SettingForm where V == Bool {

@@ -6,17 +6,34 @@ public struct SettingRange: Sendable, Equatable {
     public let upper: Double
     /// The value must stay below ``upper`` (APNs' hour for a provider token's age).
     public let belowUpper: Bool
+    /// The ends are durations, in seconds, stated as durations (`1ms-1h`).
+    public let durations: Bool
 
     public init(_ lower: Double, _ upper: Double, belowUpper: Bool = false) {
         self.lower = lower
         self.upper = upper
         self.belowUpper = belowUpper
+        durations = false
     }
 
-    /// `1-64`, or `at least 20 and below 60`, as the help states it.
+    /// A range of durations, between `lower` and `upper` (`upper` included unless `belowUpper`).
+    public init(_ lower: Duration, _ upper: Duration, belowUpper: Bool = false) {
+        self.lower = lower.secondsValue
+        self.upper = upper.secondsValue
+        self.belowUpper = belowUpper
+        durations = true
+    }
+
+    /// `1-64`, `1ms-1h`, or `at least 20m and below 1h`, as the help states it.
     public var text: String {
-        belowUpper ? "at least \(RunSettings.number(lower)) and below \(RunSettings.number(upper))"
-            : "\(RunSettings.number(lower))-\(RunSettings.number(upper))"
+        let (l, u) = durations ? (DurationText.text(.secondsRounded(lower)), DurationText.text(.secondsRounded(upper)))
+            : (RunSettings.number(lower), RunSettings.number(upper))
+        return belowUpper ? "at least \(l) and below \(u)" : "\(l)-\(u)"
+    }
+
+    /// `between 1 and 64`, or `at least 20m and below 1h`, to follow "must be".
+    public var bounds: String {
+        belowUpper ? text : "between " + text.replacingOccurrences(of: "-", with: " and ", options: [], range: text.range(of: "-"))
     }
 
     public func contains(_ value: Double) -> Bool { value >= lower && (belowUpper ? value < upper : value <= upper) }

@@ -18,24 +18,27 @@ public enum SettingText {
         do { return try PriorityOverride(text: text) } catch { throw RunConfigError(key, "must be PRIORITY or PRIORITY:SCOPE: \(error)") }
     }
 
-    /// A window of recorded time in ms: a duration like `250ms` or `1s` (``DurationText``), or `0`, which
-    /// turns the setting off.
-    public static func window(_ key: ConfigKey, _ text: String) throws -> Int64 {
+    /// A window of recorded time: a duration like `250ms` or `1s` (``DurationText``), or `0`, which turns the
+    /// setting off.
+    public static func window(_ key: ConfigKey, _ text: String) throws -> Duration {
         try duration(key, text, zeroTurnsOff: true)
     }
 
-    /// A duration in ms (``DurationText``: `250ms`, `10s`, `5m`, the unit written), the one reader of every
-    /// duration setting's flag, profile key and `--vary` value. With `zeroTurnsOff`, `0` is read as 0 (the
-    /// setting off); with `wholeSeconds`, the duration must be whole seconds.
-    public static func duration(_ key: ConfigKey, _ text: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Int64 {
-        let off = zeroTurnsOff ? " (0 turns it off)" : ""
-        if zeroTurnsOff, text.trimmingCharacters(in: .whitespaces) == "0" { return 0 }
-        guard let ms = DurationText.millis(text) else {
-            let like = wholeSeconds ? "10s or 1m" : "250ms, 10s or 5m"
+    /// A duration (``DurationText``: `250ms`, `10s`, `1h30m`, the unit written), the one reader of every duration
+    /// setting's flag, profile key and `--vary` value. With `zeroTurnsOff`, `0` is read as zero (the setting off), as
+    /// it is with `zero`, what zero means; with `wholeSeconds`, the duration must be whole seconds.
+    public static func duration(_ key: ConfigKey, _ text: String, zeroTurnsOff: Bool = false, zero: String? = nil,
+                                wholeSeconds: Bool = false) throws -> Duration {
+        let zero = zero ?? (zeroTurnsOff ? "0 turns it off" : nil)
+        let off = zero.map { " (\($0))" } ?? ""
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if zero != nil, t == "0" || DurationText.parse(t) == .zero { return .zero }
+        guard let d = DurationText.setting(text) else {
+            let like = wholeSeconds ? "10s or 1m" : "250ms, 10s or 1h30m"
             throw RunConfigError(key, "must be a duration like \(like), at most a year\(off): \(DurationText.refusal(text))")
         }
-        if wholeSeconds, ms % 1000 != 0 { throw RunConfigError(key, "must be whole seconds, like 10s or 1m\(off), found '\(text)'") }
-        return ms
+        if wholeSeconds, d.millis % 1000 != 0 { throw RunConfigError(key, "must be whole seconds, like 10s or 1m\(off), found '\(text)'") }
+        return d
     }
 
     /// One of the values an enumeration spells: `device` or `broadcast`.

@@ -139,7 +139,7 @@ public final class RunProgress: @unchecked Sendable {
         var fraction: Double?
         let (bytes, size) = stream()
         if let size, size > 0 { fraction = Swift.min(1, Double(bytes) / Double(size)) }
-        if let limit = config?.schedule.durationSeconds, limit > 0 {
+        if let limit = config?.schedule.duration?.secondsValue, limit > 0 {
             fraction = Swift.max(fraction ?? 0, Swift.min(1, elapsed / limit))
         }
         var target: Double?

@@ -27,7 +27,7 @@ final class BroadcastSetup {
                                    trustedCertificatePEM: trustedCertificatePEM, bearer: { tokens.bearer() })
         // A channel that keeps the latest message needs an expiration to keep it by; one that keeps nothing
         // must be sent expiration 0 (APNs' rule for broadcasts).
-        let policy = (config.payload.expirationSeconds ?? 0) > 0 ? 1 : 0
+        let policy = (config.payload.expiration ?? .zero) > .zero ? 1 : 0
         log("apnsbench: creating \(stores.count) broadcast channel(s) (message-storage-policy \(policy)) at \(managementURL) for \(config.workload.bundleID)")
         var byStore: [Int: BroadcastChannels.Channel] = [:]
         var refused = Set<Int>()

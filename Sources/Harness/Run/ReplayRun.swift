@@ -200,7 +200,7 @@ public enum ReplayRun {
         log(startLine(config, target))
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
-        let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: config.timelineIntervalSeconds) }
+        let recorders = (0...pool.workers).map { _ in RunRecorder(intervalSeconds: Int(config.timelineInterval.millis / 1000)) }
         let recorder = recorders[0], workerRecorders = Array(recorders[1...])
         if metrics != nil { for r in workerRecorders { r.detailedProgress = true } }
         let start = MonotonicTime.now()

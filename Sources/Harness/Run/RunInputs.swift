@@ -78,7 +78,7 @@ struct RunInputs {
     /// A provider token cache for one engine (each worker signs its own), on `clock`: the embedded
     /// simulator's, which its clock-step fault moves, as it would move every clock of one machine.
     func makeTokens(_ config: RunConfig, clock: WallClock = .system) throws -> ProviderTokenCache {
-        try ProviderTokenCache(key: key, refreshInterval: config.auth.tokenRefreshMinutes * 60, clock: clock)
+        try ProviderTokenCache(key: key, refreshInterval: config.auth.tokenRefresh.secondsValue, clock: clock)
     }
 
     /// One token a line; blank lines and `#` comments skipped; a line that is not a token is an error

@@ -52,7 +52,7 @@ public final class SendTallySource: PushSource {
     /// The count of what `pipeline` gives `pool`, for a run of `config`. The pool anchors the schedule at its
     /// start, where the duration counts from: the end falls at the same push every time.
     convenience init(_ pipeline: SendPipeline, _ config: RunConfig, kinds: [PushKind], pool: WorkerPool) {
-        self.init(pipeline.source, kinds: kinds, paced: pipeline.paced, cutSeconds: config.schedule.durationSeconds)
+        self.init(pipeline.source, kinds: kinds, paced: pipeline.paced, cutSeconds: config.schedule.duration?.secondsValue)
         if let paced = pipeline.paced { pool.onStart = { paced.anchor(atNanos: $0) } }
     }
 }

@@ -184,7 +184,7 @@ public enum RateSweep {
         var run = RunRequest(profilePath: request.profilePath)
         run.overrides = request.overrides
         run.overrides.schedule = request.pace == .speed ? .recorded(speed: rate) : .fixedRate(perSecond: rate)
-        run.overrides.durationSeconds = request.stepSeconds
+        run.overrides.duration = .secondsRounded(request.stepSeconds)
         run.credentials = request.credentials
         run.caCertificatePath = request.caCertificatePath
         run.outDirectory = (request.outDirectory as NSString).appendingPathComponent(String(format: "step-%02d", index))

@@ -82,7 +82,7 @@ struct SweepRunner {
         let report = executed.report
         let host = sampler.load(engineAndProducerCPU: Double(report.engine.engineCPUMillis + report.engine.producerCPUMillis) / 1000)
         let cpu = host?.ownCores ?? (HostSampler.processCPUSeconds() - sampler.ownCPU) / max(0.001, Date().timeIntervalSince(sampler.at))
-        let c = criteria ?? KneeCriteria(sloP99Millis: Double(report.configuration.slo.p99Millis ?? 1000),
+        let c = criteria ?? KneeCriteria(sloP99Millis: Double(report.configuration.slo.p99?.millis ?? 1000),
                                          minDelivered: report.configuration.slo.minDelivered ?? 0.99)
         criteria = c
         var step = RateSweep.judged(report, rate: rate, index: index, directory: run.outDirectory, stepSeconds: request.stepSeconds,

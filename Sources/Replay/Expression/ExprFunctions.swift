@@ -104,26 +104,10 @@ enum ExprConversions {
     ]
 }
 
-/// Durations as CEL writes them: a sequence of decimal numbers with units h, m, s, ms (`1h30m`, `900s`, `1.5s`).
+/// Durations as CEL writes them, read in the settings' one grammar (``DurationText``): a sequence of decimal
+/// numbers with units h, m, s, ms (`1h30m`, `900s`, `1.5s`).
 enum ExprDuration {
-    static func millis(_ text: String) -> Int64? {
-        var rest = Substring(text)
-        var negative = false
-        if rest.first == "-" { negative = true; rest = rest.dropFirst() }
-        guard !rest.isEmpty else { return nil }
-        var total = 0.0
-        while !rest.isEmpty {
-            let number = rest.prefix { $0.isNumber || $0 == "." }
-            guard !number.isEmpty, let n = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
-            let unit = rest.prefix { $0.isLetter }
-            rest = rest.dropFirst(unit.count)
-            guard let scale = ["h": 3_600_000.0, "m": 60000.0, "s": 1000.0, "ms": 1.0][String(unit)] else { return nil }
-            total += n * scale
-        }
-        guard total < 3.2e17 else { return nil }
-        return Int64((negative ? -total : total).rounded())
-    }
+    static func millis(_ text: String) -> Int64? { DurationText.parse(text)?.millis }
 
     /// CEL's form: seconds with a fraction when needed (`900s`, `1.5s`).
     static func text(_ ms: Int64) -> String {

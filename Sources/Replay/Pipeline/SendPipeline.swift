@@ -35,7 +35,7 @@ public struct SendPipeline {
         if let shard = config.shard, shard.count > 1 { source = ShardFilter(source, shard: shard) }
         priorityOverride = config.payload.priorityOverride.map { [source] in PriorityOverrideSource(source, override: $0, kinds: kinds) }
         if let priorityOverride { source = priorityOverride }
-        coalescer = config.coalescing.windowMillis.map { [source] in Coalescer(source, windowMillis: $0) }
+        coalescer = config.coalescing.window.map { [source] in Coalescer(source, windowMillis: $0.millis) }
         if let coalescer { source = coalescer }
         contract = checks.contains { $0 != nil } ? DeviceContractSource(source, checks: checks) : nil
         if let contract { source = contract }

@@ -30,7 +30,9 @@ public enum ProfileLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: path, line: nil, message: "cannot read the profile (no such file, or not readable)")
         }
-        return try read(yaml: String(decoding: data, as: UTF8.self), file: path)
+        let profile = try read(yaml: String(decoding: data, as: UTF8.self), file: path)
+        for line in profile.deprecations { DeprecationNotice.say(line) }
+        return profile
     }
 
     /// `yaml` read and checked alone, as ``load(path:)``.
@@ -215,7 +217,7 @@ public enum ProfileLoader {
         } catch let e as RunConfigError {
             throw ProfileError(file: file, line: p.values["simulator"]?.mark?.line, message: e.description)
         }
-        return Profile(config: config, file: file, lines: p.values.compactMapValues { $0.mark?.line })
+        return Profile(config: config, file: file, lines: p.values.compactMapValues { $0.mark?.line }, deprecations: p.deprecations)
     }
 
     /// The profile's workload: a mix of parts, or one recipe with its recording, bundle id, push type, model
@@ -248,6 +250,9 @@ public struct Profile: Sendable {
     public let file: String
     /// The line of each top-level key.
     public let lines: [String: Int]
+    /// One line for each key the profile gives by its former name, naming the key to write instead
+    /// (`p.yaml:16: 'push_timeout_ms' is deprecated: write 'push_timeout: 30s'`).
+    public var deprecations: [String] = []
 
     /// The configuration with `overrides` (the command line's values) laid over it, checked once: an
     /// error about a value a flag gave names the flag (``RunConfigFlagError``), one about the profile's
@@ -284,5 +289,18 @@ public struct Profile: Sendable {
     func line(of key: ConfigKey) -> Int? {
         let name = RunSettings.all.first { $0.key == key }?.profileKey?.split(separator: ".").first.map(String.init) ?? key.profileKey
         return lines[name] ?? (key == .activityModel ? lines["mix"] : nil) ?? lines["schedule"]
+    }
+}
+
+/// A profile's notices of former key names, each said once on stderr however often a command reads the profile.
+enum DeprecationNotice {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var said: Set<String> = []
+
+    static func say(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard said.insert(line).inserted else { return }
+        FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8))
     }
 }

@@ -9,6 +9,8 @@ struct ProfileValues {
     let file: String
     let reader: StrictYAML.Reader
     let values: [String: Node]
+    /// One line for each key read by its former name (``RunSetting/formerKey``), naming the key to write instead.
+    let deprecations: [String]
     private let base: String
 
     init(yaml: String, file: String) throws {
@@ -20,7 +22,18 @@ struct ProfileValues {
             throw ProfileError(file: file, line: nil, message: "a profile is a mapping of keys to values")
         }
         var values: [String: Node] = [:]
-        for entry in try reader.map(root).entries {
+        var deprecations: [String] = []
+        let entries = try reader.map(root).entries
+        for entry in entries {
+            if let setting = RunSettings.all.first(where: { $0.formerKey?.name == entry.key }), let key = setting.profileKey {
+                let (node, notice) = try Self.renamed(entry, to: key, in: setting.formerKey!.unit, reader: reader)
+                if let written = entries.first(where: { $0.key == key }) {
+                    throw ProfileError(file: file, line: written.line, message: "'\(key)' and its former name '\(entry.key)' are both given; keep '\(key)'")
+                }
+                values[key] = node
+                deprecations.append("\(file):\(entry.line.map { "\($0):" } ?? "") \(notice)")
+                continue
+            }
             guard ProfileLoader.knownKeys.contains(entry.key) else {
                 let moved = entry.key == "template"
                     ? " (each push rule of the recipe names its template now: the profile names its 'recipe:', docs/recipes.md)" : ""
@@ -31,7 +44,16 @@ struct ProfileValues {
             values[entry.key] = entry.node
         }
         self.values = values
+        self.deprecations = deprecations
         base = (file as NSString).deletingLastPathComponent
+    }
+
+    /// A key by its former name, a number of `unit`s, as the duration its new `key` reads, and the notice:
+    /// `'push_timeout_ms' is deprecated: write 'push_timeout: 30s'`.
+    static func renamed(_ entry: StrictYAML.Entry, to key: String, in unit: Duration, reader: StrictYAML.Reader) throws -> (Node, String) {
+        let n = try reader.number(entry)
+        let text = DurationText.text(.secondsRounded(n * unit.secondsValue))
+        return (.scalar(.init(text, .implicit, .plain, entry.node.mark)), "'\(entry.key)' is deprecated: write '\(key): \(text)'")
     }
 
     /// A path relative to the profile's folder.
@@ -60,7 +82,7 @@ struct ProfileValues {
     func number(_ key: String) throws -> Double? { try entry(key).map(reader.number) }
 
     /// A duration key read by the settings' one duration reader (``SettingText/duration(_:_:zeroTurnsOff:wholeSeconds:)``).
-    func duration(_ key: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Int64? {
+    func duration(_ key: String, zeroTurnsOff: Bool = false, wholeSeconds: Bool = false) throws -> Duration? {
         guard let text = try string(key, required: false) else { return nil }
         do {
             return try SettingText.duration(ConfigKey(rawValue: key) ?? .duration, text, zeroTurnsOff: zeroTurnsOff, wholeSeconds: wholeSeconds)
@@ -79,9 +101,8 @@ struct ProfileValues {
             case .number: value = .number(try number(key)!)
             case .text: value = .text(try string(key, required: false)!)
             case .bool: value = .bool(try reader.bool(entry(key)!))
-            case .duration: value = .millis(try duration(key)!)
-            case let .wholeSeconds(zeroTurnsOff):
-                value = .int(Int(try duration(key, zeroTurnsOff: zeroTurnsOff, wholeSeconds: true)! / 1000))
+            case .duration: value = .duration(try duration(key)!)
+            case let .wholeSeconds(zeroTurnsOff): value = .duration(try duration(key, zeroTurnsOff: zeroTurnsOff, wholeSeconds: true)!)
             }
             do { try load.apply(&config, value) } catch let e as RunConfigError {
                 throw ProfileError(file: file, line: node.mark?.line, message: e.description)

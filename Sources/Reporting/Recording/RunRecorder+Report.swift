@@ -112,8 +112,8 @@ extension RunRecorder {
             timeline: timelineEntries,
             engine: engine,
             simulator: simulator,
-            coalescing: configuration.coalescing.windowMillis.map { window in
-                RunReport.Coalescing(windowMillis: Int(window), pushesSaved: notSent[NotSentCause.coalesced.rawValue] ?? 0,
+            coalescing: configuration.coalescing.window.map { window in
+                RunReport.Coalescing(windowMillis: Int(window.millis), pushesSaved: notSent[NotSentCause.coalesced.rawValue] ?? 0,
                                      staleness: staleness.map { LatencySummary(histogram: $0, unit: "ms") }
                                          ?? LatencySummary(unit: "ms", count: 0, min: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0))
             },

@@ -57,7 +57,7 @@ extension RunReport {
             check(w.total <= p.delivered, "pushes.wouldNotDecode.total", "at most \(p.delivered) (delivered)", "\(w.total)")
         }
         // Only a run with an end of its own (a duration, which also ends a ramp) has pushes due after it.
-        if configuration.schedule.durationSeconds == nil {
+        if configuration.schedule.duration == nil {
             check(p.afterEnd == 0, "pushes.notSent.after_end", "0 (the run has no duration, so no push is due after its end)", "\(p.afterEnd)")
         }
         let balances = classes == p.planned && (p.expectedPlanned ?? p.planned) == p.planned && (p.wouldNotDecode?.total ?? 0) <= p.delivered

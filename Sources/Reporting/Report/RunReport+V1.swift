@@ -91,22 +91,22 @@ extension RunReport {
             guard let digits = priority.split(whereSeparator: { !$0.isNumber }).last, let p = Int(digits),
                   let priority = Priority(rawValue: p) else { throw bad("priority", priority) }
             c.payload.priority = priority
-            c.payload.expirationSeconds = expirationSeconds
+            c.payload.expiration = expirationSeconds.map { .seconds($0) }
             c.payload.collapseID = collapseID
             c.transport.connections = connections
             c.transport.streams = streams
             c.transport.workers = workers ?? 1
-            c.transport.pushTimeoutMillis = pushTimeoutMillis
-            c.auth.tokenRefreshMinutes = Double(tokenRefreshSeconds) / 60
+            c.transport.pushTimeout = .milliseconds(pushTimeoutMillis)
+            c.auth.tokenRefresh = .seconds(tokenRefreshSeconds)
             if let schedule {
                 guard let mode = Self.schedule(schedule) else { throw bad("schedule", schedule) }
                 c.schedule.mode = mode
             }
-            c.schedule.durationSeconds = durationLimitSeconds
-            c.coalescing.windowMillis = coalesceMillis.map(Int64.init)
+            c.schedule.duration = durationLimitSeconds.map(Duration.secondsRounded)
+            c.coalescing.window = coalesceMillis.map { .milliseconds($0) }
             if let retry, let attempts = retry.split(separator: " ").first.flatMap({ Int($0) }) { c.retry.attempts = attempts }
             c.simulator.fast = simulatorMode == "fast"
-            c.slo.p99Millis = slo?.p99Millis
+            c.slo.p99 = slo?.p99Millis.map { .milliseconds($0) }
             c.slo.minDelivered = slo?.minDelivered
             return c
         }

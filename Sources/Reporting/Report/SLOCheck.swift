@@ -46,7 +46,7 @@ public struct SLOCheck: Sendable, Equatable {
         let slo = report.configuration.slo
         let p = report.pushes
         var out: [SLOCheck] = []
-        if let p99 = slo.p99Millis {
+        if let p99 = slo.p99?.millis {
             let r = report.latency.responseTime
             let actualMillis = Double(r.p99) / 1000
             out.append(SLOCheck(what: "p99 response time (from the intended send)", target: "≤ \(p99) ms",
@@ -85,7 +85,7 @@ public struct SLOCheck: Sendable, Equatable {
     static func deviceChecks(_ report: RunReport) -> [SLOCheck] {
         let slo = report.configuration.slo, d = report.device
         var out: [SLOCheck] = []
-        if let limit = slo.p99TimeToDeviceMillis {
+        if let limit = slo.p99TimeToDevice.map({ Int($0.millis) }) {
             let shown = d.map { $0.timeToDevice.byPriority.values.reduce(0) { $0 + $1.count } } ?? 0
             let p99 = d?.overallP99Millis
             out.append(SLOCheck(what: "p99 time to device (from the event, recorded time)", target: "≤ \(limit) ms",

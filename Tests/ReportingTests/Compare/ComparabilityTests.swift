@@ -84,13 +84,13 @@ final class ComparabilityTests: XCTestCase {
         XCTAssertEqual(Set(mode.map(\.field)), ["configuration.schedule.mode.kind", "configuration.schedule.mode.perSecond"])
         XCTAssertEqual(mode.first { $0.field.hasSuffix("kind") }?.baseline, "closed-loop")
         XCTAssertEqual(mode.first { $0.field.hasSuffix("kind") }?.new, "rate")
-        assertOnly(refusal { $0.configuration.schedule.durationSeconds = 10 }, "configuration.schedule.durationSeconds", "60", "10")
-        assertOnly(refusal { $0.configuration.schedule.durationSeconds = nil }, "configuration.schedule.durationSeconds", "60", "(absent)")
+        assertOnly(refusal { $0.configuration.schedule.duration = .secondsRounded(10) }, "configuration.schedule.durationSeconds", "60", "10")
+        assertOnly(refusal { $0.configuration.schedule.duration = nil }, "configuration.schedule.durationSeconds", "60", "(absent)")
     }
 
     func testPriorityCoalescingAndSimulatorMode() {
         assertOnly(refusal { $0.configuration.payload.priority = .powerAware }, "configuration.payload.priority", "10", "5")
-        assertOnly(refusal { $0.configuration.coalescing.windowMillis = 250 }, "configuration.coalescing.windowMillis", "(absent)", "250")
+        assertOnly(refusal { $0.configuration.coalescing.window = .milliseconds(250) }, "configuration.coalescing.windowMillis", "(absent)", "250")
         assertOnly(refusal { $0.configuration.simulator.fast = true }, "configuration.simulator.fast", "false", "true")
     }
 
@@ -109,8 +109,8 @@ final class ComparabilityTests: XCTestCase {
             c.configuration.name = "renamed"
             c.configuration.profilePath = "/elsewhere/p.yaml"
             c.configuration.workload.stream = "/elsewhere/s.ndjson"
-            c.configuration.slo.p99Millis = 5
-            c.configuration.reportIntervalSeconds = 10
+            c.configuration.slo.p99 = .milliseconds(5)
+            c.configuration.reportInterval = .seconds(10)
         }])
         XCTAssertEqual(r.refusals, [])
     }

@@ -108,7 +108,7 @@ public enum CountFindings {
         let findings: [ComparisonReport.Row.Verdict] = [.regression, .improvement]
         // Planned pushes are fixed by the recording, unless a duration cut the runs: then where the end fell
         // decides how many were planned too.
-        let durationBound = (baseline + new).allSatisfy { $0.configuration.schedule.durationSeconds != nil }
+        let durationBound = (baseline + new).allSatisfy { $0.configuration.schedule.duration != nil }
         for i in rows.indices where findings.contains(rows[i].verdict) && (rows[i].metric != "planned" || durationBound) {
             // Each side's median lies within its own runs' range: the two ranges together bound honest noise.
             let noise = spread(rows[i].baselineRuns) + spread(rows[i].newRuns)

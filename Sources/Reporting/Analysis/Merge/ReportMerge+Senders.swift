@@ -71,7 +71,7 @@ extension ReportMerge {
             events: events, pushes: pushes(reports, expected: events.expectedPushes),
             latency: try latency(reports, pushType: deliveredTypes.count == 1 ? deliveredTypes.first : nil),
             throughput: throughput(reports, offsets: offsets),
-            timeline: try timeline(reports, offsets: offsets, interval: configuration.timelineIntervalSeconds),
+            timeline: try timeline(reports, offsets: offsets, interval: Int(configuration.timelineInterval.millis / 1000)),
             engine: reports.reduce(EngineCounters()) { $0 + $1.engine }, simulator: sumCounts(reports.compactMap(\.simulator)),
             coalescing: coalescing(reports), stopReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
             openDescriptors: nil, liveActivityBudget: nil, runID: nil, broadcast: nil,

@@ -60,7 +60,7 @@ public enum ReportMerge {
             pushes: pushes(reports),
             latency: try latency(reports, pushType: configuration.workload.commonPushType?.rawValue),
             throughput: throughput(reports, offsets: offsets),
-            timeline: try timeline(reports, offsets: offsets, interval: configuration.timelineIntervalSeconds),
+            timeline: try timeline(reports, offsets: offsets, interval: Int(configuration.timelineInterval.millis / 1000)),
             engine: reports.reduce(EngineCounters()) { $0 + $1.engine },
             simulator: sumCounts(reports.compactMap(\.simulator)),
             coalescing: coalescing(reports),

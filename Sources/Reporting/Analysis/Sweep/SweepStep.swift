@@ -105,7 +105,7 @@ public struct SweepStep: Codable, Sendable, Equatable {
     /// With `recordedSpeed` the step replayed the recording at that multiple, and its rate is the pushes that
     /// came due a second over the step.
     public init(report r: RunReport, offeredRate fixedRate: Double, stepSeconds: Double, processCPU: Double? = nil, recordedSpeed: Double? = nil) {
-        let interval = Double(r.configuration.timelineIntervalSeconds)
+        let interval = r.configuration.timelineInterval.secondsValue
         // Pushes that went to the target, each once: what the stream itself leaves unsent (no token, no
         // recipients, dead tokens, the step's end) is not the target's doing.
         let sent = r.pushes.delivered + r.pushes.rejectedTotal + r.pushes.failedTotal + r.pushes.timedOut

@@ -22,7 +22,7 @@ public enum LatencyLog {
     /// The log's text, built from the report alone.
     public static func text(_ report: RunReport) -> String {
         let start = (try? Date(report.startedAt, strategy: .iso8601))?.timeIntervalSince1970 ?? 0
-        let interval = report.configuration.timelineIntervalSeconds
+        let interval = Int(report.configuration.timelineInterval.millis / 1000)
         var out = """
         #[Histogram log format version 1.3]
         #[apnsbench \(report.generator.version): latency in microseconds, Interval_Max in milliseconds; tags: \(intervalTag) per \(interval) s interval, the \

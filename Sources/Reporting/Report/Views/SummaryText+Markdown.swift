@@ -56,24 +56,24 @@ extension SummaryText {
         if let perKind {
             parts.append("push type, topic and expiration per push kind (\(perKind), below)")
         } else {
-            parts.append(c.payload.expirationSeconds.map { "expiration \($0) s" } ?? "no expiration")
+            parts.append(c.payload.expiration.map { "expiration \($0.millis / 1000) s" } ?? "no expiration")
         }
         parts.append("\(c.transport.connections) connections × \(c.transport.streams) streams")
         parts.append(c.transport.workers == 1 ? "1 worker" : "\(c.transport.workers) workers")
         parts.append("schedule \(c.schedule.mode)")
-        parts.append("token refresh \(Int(c.auth.tokenRefreshMinutes * 60)) s")
-        parts.append("push timeout \(c.transport.pushTimeoutMillis) ms")
+        parts.append("token refresh \(Int(c.auth.tokenRefresh.secondsValue)) s")
+        parts.append("push timeout \(c.transport.pushTimeout.millis) ms")
         parts.append("bad lines: \(c.workload.badLines.rawValue)")
-        parts.append(c.schedule.durationSeconds.map { "duration limit \(Format.fixed($0, places: 1)) s" } ?? "no duration limit")
+        parts.append(c.schedule.duration.map { "duration limit \(Format.fixed($0.secondsValue, places: 1)) s" } ?? "no duration limit")
         return parts.joined(separator: " · ")
     }
 
     /// `10 attempts, backoff 1 s doubling to 60 s, within 300 s; 429 holds the token from 1 s`, or `never`.
     static func retryLine(_ r: RunConfig.Retry) -> String {
         guard r.attempts > 1 else { return "never" }
-        func s(_ ms: Int64) -> String { Format.fixed(Double(ms) / 1000, places: ms % 1000 == 0 ? 0 : 1) }
-        return "\(r.attempts) attempts, backoff \(s(r.backoffMillis)) s ×\(Format.fixed(r.multiplier, places: r.multiplier == r.multiplier.rounded() ? 0 : 1)) "
-            + "to \(s(max(r.maxBackoffMillis, r.backoffMillis))) s, within \(s(r.maxElapsedMillis)) s; 429 holds the token from \(s(r.tokenBackoffMillis)) s"
+        func s(_ d: Duration) -> String { Format.fixed(d.secondsValue, places: d.millis % 1000 == 0 ? 0 : 1) }
+        return "\(r.attempts) attempts, backoff \(s(r.backoff)) s ×\(Format.fixed(r.multiplier, places: r.multiplier == r.multiplier.rounded() ? 0 : 1)) "
+            + "to \(s(max(r.maxBackoff, r.backoff))) s, within \(s(r.maxElapsed)) s; 429 holds the token from \(s(r.tokenBackoff)) s"
     }
 
     static func pushes(_ p: RunReport.Pushes, into md: inout String) {

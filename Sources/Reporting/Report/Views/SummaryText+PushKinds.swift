@@ -10,7 +10,7 @@ extension SummaryText {
         let c = report.configuration
         return kinds.count > 1 || kinds.contains {
             $0.topic != c.topic || $0.pushType != c.workload.pushType.rawValue || $0.expirationPerPush == true
-                || $0.expirationSeconds != c.payload.expirationSeconds || $0.collapseIDPerPush == true
+                || $0.expirationSeconds != c.payload.expiration.map { Int($0.millis / 1000) } || $0.collapseIDPerPush == true
         }
     }
 

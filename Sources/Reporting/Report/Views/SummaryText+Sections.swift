@@ -118,8 +118,8 @@ extension SummaryText {
         line("- connections: \(c.transport.connections) × \(c.transport.streams) streams configured, \(e.connectionsOpened) opened")
         line("- provider token signings: \(e.providerTokenSignings)")
         line("- peak in flight: \(e.peakInFlight)")
-        line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.windowMillis.map { "\($0) ms" } ?? "off"), "
-            + "apns-expiration \(c.payload.expirationSeconds.map { "start + \($0) s" } ?? "none"), "
+        line("- knobs: priority \(c.payload.priority), workers \(c.transport.workers), coalesce \(c.coalescing.window.map { "\($0.millis) ms" } ?? "off"), "
+            + "apns-expiration \(c.payload.expiration.map { "start + \($0.millis / 1000) s" } ?? "none"), "
             + "apns-collapse-id \(c.payload.collapseID.map { Format.code($0) } ?? "none")\(c.target == .simulator ? ", simulator \(c.simulator.mode)" : "")")
         line("- retry policy: \(retryLine(c.retry))")
         if let b = report.liveActivityBudget {
@@ -130,7 +130,7 @@ extension SummaryText {
         line("- retries: \(e.retriesTotal)\(byCause.isEmpty ? "" : " (\(Format.cell(byCause)))"); tokens held after 429: \(e.tokenBackoffs); "
             + "dead tokens (410): \(e.deadTokens); provider tokens re-signed after expiry: \(e.providerTokenRefreshes)")
         line("- reconnects: \(e.reconnects) (\(e.reconnectHolds) held by backoff); connections given up stalled: \(e.stalls) "
-            + "(\(c.transport.stallLimit > 0 ? "no answer byte for \(c.transport.stallLimit) s" : "watchdog off")); idle PINGs: \(e.pings)")
+            + "(\(c.transport.stallLimit > .zero ? "no answer byte for \(c.transport.stallLimit.millis / 1000) s" : "watchdog off")); idle PINGs: \(e.pings)")
         let perPush = e.sent > 0 ? Format.fixed(Double(e.wakeUps) / Double(e.sent), places: 2) : "-"
         let workers = max(1, c.transport.workers)
         let busy = report.durationSeconds > 0 ? Double(e.engineCPUMillis) / 1000 / report.durationSeconds / Double(workers) : 0

@@ -45,7 +45,7 @@ public enum SummaryText {
             lines.append("  latency    no delivered pushes")
         }
         lines.append("  throughput \(Format.fixed(report.throughput.pushesPerSecond, places: 1)) pushes/s")
-        for o in TimelineOutage.find(in: report.timeline, interval: Double(c.timelineIntervalSeconds)) {
+        for o in TimelineOutage.find(in: report.timeline, interval: c.timelineInterval.secondsValue) {
             lines.append("  outage     no answer from \(Format.fixed(o.from, places: 0)) s to \(Format.fixed(o.to, places: 0)) s: "
                 + "\(o.transportResends) resends after transport errors" + (o.connectionsLost > 0 ? ", \(o.connectionsLost) connections lost" : ""))
         }

@@ -61,7 +61,7 @@ extension HtmlReport {
     // MARK: - Timeline
 
     /// Seconds per timeline entry (the run's `report_interval`, 1 s unless it set one).
-    var interval: Double { Double(report.configuration.timelineIntervalSeconds) }
+    var interval: Double { report.configuration.timelineInterval.secondsValue }
 
     /// Where an entry starts, in seconds since the run's start (`second` is the interval's start).
     func seconds(_ e: RunReport.TimelineEntry) -> Double { Double(e.second) }
