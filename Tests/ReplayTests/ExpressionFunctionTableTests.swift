@@ -81,6 +81,12 @@ final class ExpressionFunctionTableTests: XCTestCase {
         XCTAssertEqual(try eval("count * 2 - 1 < 6 && label + '!' == 'order-7!'"), .bool(true))
     }
 
+    func testInLooksInADynListByItsValue() throws {
+        XCTAssertEqual(try eval("2 in loose_list"), .bool(true))
+        XCTAssertEqual(try eval("loose_list[1:][0]"), .int(2), "a dyn is sliced and indexed as the list it holds")
+        XCTAssertEqual(fault("1 in loose_bool"), ExprFault(column: 3, message: "'loose_bool' is bool, not a list"))
+    }
+
     func testAConversionOutOfRangeFailsInsteadOfTrapping() {
         XCTAssertEqual(fault("timestamp(9223372036854775807)"),
                        ExprFault(column: 1, message: "timestamp() found 9223372036854775807 seconds, out of a timestamp's range"))

@@ -103,14 +103,19 @@ extension ExprCompiler {
     }
 
     private func membership(_ l: ExprNode, _ r: ExprNode, column: Int) throws -> ExprNode {
-        guard case let .list(element) = r.type else { throw ExprError(column: column, message: "'in' needs a list on its right, found \(r.type)") }
+        guard let element = r.type == .dyn ? .dyn : r.type.element else {
+            throw ExprError(column: column, message: "'in' needs a list on its right, found \(r.type)")
+        }
         guard l.type.comparable(with: element) else {
             throw ExprError(column: column, message: "'in' looks for \(l.type) in a list of \(element): it can never be there")
         }
         let le = l.eval, re = r.eval
         return ExprNode(type: .bool, nullable: false, eval: { input in
             let v = try le(input)
-            guard case let .list(items) = try re(input) else { throw ExprFault(column: column, message: "\(r.shown) is null, not a list") }
+            let list = try re(input)
+            guard case let .list(items) = list else {
+                throw ExprFault(column: column, message: "\(r.shown) is \(list == .null ? "null" : list.type.description), not a list")
+            }
             return .bool(items.contains { ExprArithmetic.equal(v, $0) })
         }, shown: "the result at column \(column)", constant: nil)
     }
