@@ -235,7 +235,7 @@ public enum RunSettings {
             $0.simulator.fast ? "true" : nil
         }.inSection("simulator.fast").overlay { c, o in if let v = o.fastSimulator { c.simulator.fast = v }; return o.fastSimulator == true },
         s(.apnsModel, report: "simulator.model", value: "NAME|FILE",
-          rule: "\(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)", example: APNsModel.names.first)
+          rule: "\(APNsLatencyModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)", example: APNsLatencyModel.names.first)
             .kept(\.simulator.model, .quoted, flag: \.apnsModel).inSection("simulator.model"),
         both(.allowProductionLoad, commandLineOnly: true, report: "allowProductionLoad")
             .overlay { c, o in if let v = o.allowProductionLoad { c.allowProductionLoad = v }; return o.allowProductionLoad != nil || o.target == .production },

@@ -9,7 +9,14 @@ struct RecipeExpression: Sendable {
     var inputs: [Recipe.Source]
     /// Where it is written (`events.status.push.when`).
     var key: String
+    /// A let's (`let:`): its place in the run's cache of let values, and whether that value is the recipient's.
+    var named: Named?
     var readsRecipient: Bool { inputs.contains(where: \.readsRecipient) }
+
+    struct Named: Sendable {
+        var slot: Int
+        var perRecipient: Bool
+    }
 }
 
 extension ExprValue {

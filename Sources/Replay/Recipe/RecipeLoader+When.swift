@@ -2,63 +2,78 @@ import YAMLReading
 import Yams
 
 extension Builder {
-    /// `when:`: a mapping of values to tests, all of which must hold, or `all: […]` / `any: […]` of such mappings.
-    func condition(_ e: Entry, event: Recipe.EventRule) throws -> Recipe.Condition {
-        if case .scalar = e.node {
-            let x = try condition(try reader.text(e), e, event: event, recipient: nil, what: "a condition")
-            if x.readsRecipient {
-                throw fail(e, "reads the recipient, but a condition is tested once per event, "
-                    + "before its recipients are known (filter them with 'to: {…, where: …}')")
-            }
-            return .expression(x)
+    /// `when:`: an expression, or the mapping form, sugar expanded here into the expression it means
+    /// (``conditionText(_:event:)``) and compiled as one: every condition is one expression.
+    func condition(_ e: Entry, event: Recipe.EventRule) throws -> RecipeExpression {
+        let text = try conditionText(e, event: event)
+        let x = try condition(text, e, event: event, recipient: nil, what: "a condition")
+        if x.readsRecipient {
+            throw fail(e, "reads the recipient, but a condition is tested once per event, "
+                + "before its recipients are known (filter them with 'to: {…, where: …}')")
         }
+        return x
+    }
+
+    /// The expression a `when:` means: its text as written, or the mapping form expanded: a mapping of
+    /// values to tests, all of which must hold (`&&`), `all: […]` (`&&`) and `any: […]` (`||`).
+    func conditionText(_ e: Entry, event: Recipe.EventRule) throws -> String {
+        if case .scalar = e.node { return try reader.text(e) }
         let m = try reader.map(e)
         guard !m.entries.isEmpty else { throw fail(e, "tests nothing: give {FIELD: VALUE}, {FIELD: {one_of: […]}}, all: […] or any: […]") }
-        var parts: [Recipe.Condition] = []
+        var parts: [String] = []
         for entry in m.entries {
             switch entry.key {
             case "all", "any":
                 let items = try reader.list(entry)
                 guard !items.isEmpty else { throw fail(entry, "lists no condition") }
-                let inner = try items.map { try condition($0, event: event) }
-                parts.append(entry.key == "all" ? .all(inner) : .any(inner))
+                let inner = try items.map { try conditionText($0, event: event) }
+                parts.append(Self.joined(inner, entry.key == "all" ? "&&" : "||"))
             default:
                 parts.append(contentsOf: try tests(entry, event: event))
             }
         }
-        return parts.count == 1 ? parts[0] : .all(parts)
+        return Self.joined(parts, "&&")
     }
 
-    /// `FIELD: VALUE` (equals) or `FIELD: {equals, one_of, not, present, absent, gt, ge, lt, le}`.
-    private func tests(_ entry: Entry, event: Recipe.EventRule) throws -> [Recipe.Condition] {
+    /// Conditions joined by `op`, each in brackets unless it is one test without `&&`, `||` or `?`.
+    static func joined(_ parts: [String], _ op: String) -> String {
+        guard parts.count > 1 else { return parts[0] }
+        return parts.map { p in ["&&", "||", "?"].contains(where: p.contains) ? "(\(p))" : p }.joined(separator: " \(op) ")
+    }
+
+    /// `FIELD: VALUE` (equals) or `FIELD: {equals, one_of, not, present, absent, gt, ge, lt, le}`, each test
+    /// expanded (``RecipeSugar``).
+    private func tests(_ entry: Entry, event: Recipe.EventRule) throws -> [String] {
         if entry.key.hasPrefix("recipient.") {
             throw fail(entry, "reads the recipient, but a condition is tested once per event, before its recipients are known")
         }
         let keyEntry = Entry(key: entry.key, path: entry.path, line: entry.line, node: .scalar(.init(entry.key)))
         let src = try source(keyEntry, event: event, recipient: nil)
         let fieldType = type(of: src, event: event, recipient: nil)
+        let (exprType, nullable) = self.exprType(src, event: event, recipient: nil)
+        let sugar = RecipeSugar(name: entry.key, type: exprType, nullable: nullable)
         let allowed = fieldRule(src, event: event)?.oneOf
         guard case .mapping = entry.node else {
-            return [.test(src, .equals(try value(entry, allowed: allowed, key: entry.key)))]
+            return [try sugar.equals(try value(entry, allowed: allowed, key: entry.key), at: entry, self)]
         }
         let m = try reader.map(entry)
         try reader.check(m, RecipeForms.test, at: entry)
         try refuseNeverHolding(m, entry)
-        return try m.entries.map { t -> Recipe.Condition in
+        return try m.entries.map { t -> String in
             switch t.key {
-            case "equals": return .test(src, .equals(try value(t, allowed: allowed, key: entry.key)))
-            case "one_of": return .test(src, .oneOf(try reader.list(t).map { try value($0, allowed: allowed, key: entry.key) }))
+            case "equals": return try sugar.equals(try value(t, allowed: allowed, key: entry.key), at: t, self)
+            case "one_of": return try sugar.oneOf(try reader.list(t).map { try value($0, allowed: allowed, key: entry.key) }, at: t, self)
             case "not":
-                if case .sequence = t.node { return .test(src, .noneOf(try reader.list(t).map { try value($0, allowed: allowed, key: entry.key) })) }
-                return .test(src, .noneOf([try value(t, allowed: allowed, key: entry.key)]))
+                if case .sequence = t.node { return try sugar.noneOf(try reader.list(t).map { try value($0, allowed: allowed, key: entry.key) }, at: t, self) }
+                return try sugar.noneOf([try value(t, allowed: allowed, key: entry.key)], at: t, self)
             case "present", "absent":
                 let wanted = try reader.bool(t) == (t.key == "present")
-                return .test(src, wanted ? .present : .absent)
+                return wanted ? "\(entry.key) != null" : "\(entry.key) == null"
             default:
                 if let fieldType, fieldType != .int, fieldType != .number {
                     throw fail(t, "compares '\(entry.key)', a \(fieldType.rawValue) field, with a number: \(t.key) goes with an int or a number")
                 }
-                return .test(src, .compare(Recipe.Comparison(rawValue: t.key)!, try reader.number(t)))
+                return try sugar.compare(Recipe.Comparison(rawValue: t.key)!, try reader.number(t), at: t, self)
             }
         }
     }

@@ -22,10 +22,37 @@ extension RecipeRules: ExprInput {
     /// The expression's value, or its failure (kept nowhere).
     func attempt(_ x: RecipeExpression, recipient: Int?, key: EntityKey?) -> Result<RecipeValue, RecipeEventState.Failure> {
         evaluating = (x.inputs, recipient, key)
+        evaluationDepth += 1
+        defer { evaluationDepth -= 1 }
         do {
-            return .success(try x.compiled.evaluate(self).recipeValue)
+            let v = try x.compiled.evaluate(self)
+            if let failed = letFailure { letFailure = nil; return .failure(failed) }
+            return .success(v.recipeValue)
         } catch {
+            if let failed = letFailure { letFailure = nil; return .failure(failed) }
             return .failure(.init(key: x.key, fault: error as? ExprFault ?? ExprFault(column: 1, message: "\(error)")))
+        }
+    }
+
+    /// A let's value: evaluated the first time it is read in the event (for each recipient, when it reads the
+    /// recipient), then kept. Its failure fails the expression that read it, or else is kept like an
+    /// expression's (``evaluate(_:recipient:key:)``).
+    func letValue(_ x: RecipeExpression, _ named: RecipeExpression.Named, recipient: Int?, key: EntityKey?) -> RecipeValue {
+        let who = named.perRecipient ? recipient ?? -1 : -1
+        let result: Result<RecipeValue, RecipeEventState.Failure>
+        if letValues[named.slot].event == letEvent, letValues[named.slot].recipient == who {
+            result = letValues[named.slot].value
+        } else {
+            let outer = evaluating
+            result = attempt(x, recipient: recipient, key: key)
+            evaluating = outer
+            letValues[named.slot] = (letEvent, who, result)
+        }
+        switch result {
+        case let .success(v): return v
+        case let .failure(failure):
+            if evaluationDepth > 0 { letFailure = letFailure ?? failure } else { phase.record(failure) }
+            return .absent
         }
     }
 

@@ -46,6 +46,15 @@ public final class RecipeRules: WorkloadRules {
     var filtered: [[Int]]
     /// Per rule: by place in `filtered`, the members whose `where:` failed (their pushes are not sent).
     var filterFailures: [[Int: RecipeEventState.Failure]]
+    /// Per rule: the recipients a fan-out over several group keys gathered, each once (``fanOut(_:rule:into:)``).
+    var fanned: [[Int]]
+    /// Per place in the state: the fan-out that last reached it (``fanOutMark``), so that a recipient reached
+    /// again is known in one step.
+    var reachedBy: [UInt32] = []
+    var fanOutMark: UInt32 = 0
+    /// The group keys looked up and the members visited by fan-outs over several keys, so far: what a fan-out
+    /// costs, in proportion to its recipients.
+    public internal(set) var fanOutSteps = 0
     /// Why the last push handed out as `bad_line` was not sent (a value read for its recipient failed).
     public internal(set) var lastPushFailure: String?
 
@@ -53,7 +62,7 @@ public final class RecipeRules: WorkloadRules {
     public private(set) var plannedByRule: [Int]
     /// Pushes planned so far whose priority is their rule's or event's own, not the profile's: what `--priority`
     /// does not reach.
-    public private(set) var pushesAtOwnPriority = 0
+    public internal(set) var pushesAtOwnPriority = 0
     /// Per event: the pushes `require:` planned not sent for an event without push rules.
     var missingWithoutRule: [Int]
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
@@ -62,6 +71,15 @@ public final class RecipeRules: WorkloadRules {
     /// ``evaluate(_:recipient:key:)`` for the length of that call (the expression reads its names back through
     /// ``read(_:)``), at any point of the cycle.
     var evaluating = (inputs: [Recipe.Source](), recipient: Int?.none, key: EntityKey?.none)
+    /// By ``RecipeExpression/Named/slot``: each let's value, kept for the event it was read in (its
+    /// ``letEvent``) and, for one that reads the recipient, that recipient (-1: none).
+    var letValues: [(event: Int, recipient: Int, value: Result<RecipeValue, RecipeEventState.Failure>)]
+    /// Counts the events applied: a let's value kept for another count is read again.
+    var letEvent = 0
+    /// How many expressions are being evaluated, one inside another (through a let they read).
+    var evaluationDepth = 0
+    /// A let that failed inside the expression being evaluated: that expression fails with it.
+    var letFailure: RecipeEventState.Failure?
 
     /// The name of the event the last line matched (what reports count it as).
     public var lastEventName: String? {
@@ -99,8 +117,10 @@ public final class RecipeRules: WorkloadRules {
         remembered = rules.map { Array(repeating: (0, .absent), count: $0.remember.count) }
         headerTexts = rules.map { $0.texts.map { var b = [UInt8](); b.reserveCapacity($0.header.value.maxBytes); return b } }
         plannedByRule = Array(repeating: 0, count: rules.count)
+        letValues = Array(repeating: (-1, -1, .success(.absent)), count: recipe.letCount)
         missingWithoutRule = Array(repeating: 0, count: recipe.events.count)
         filtered = Array(repeating: [], count: rules.count)
+        fanned = Array(repeating: [], count: rules.count)
         filterFailures = Array(repeating: [:], count: rules.count)
         values.reserveCapacity(16)
         plan.entries.reserveCapacity(recipe.events.map(\.pushes.count).max() ?? 0)
@@ -111,6 +131,7 @@ public final class RecipeRules: WorkloadRules {
     public func apply(_ record: StreamRecord) throws -> Int {
         // An entry's member list is shared with the state: emptied in place, it would copy it.
         plan.reset()
+        letEvent &+= 1
         // Until the line matched an event, it is counted under its own kind.
         phase = .unmatched(countedAs: nil)
         let rule = try match(record)
@@ -165,7 +186,7 @@ public final class RecipeRules: WorkloadRules {
     /// event without push rules: under the event, ``EventPlan/Entry/noRule``); nothing else of the event runs.
     func planMissing() -> Int {
         let rule = recipe.events[event].pushes.first?.index ?? EventPlan.Entry.noRule
-        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
+        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", kind: 0))
         if rule == EventPlan.Entry.noRule { missingWithoutRule[event] += 1 } else { plannedByRule[rule] += 1 }
         phase.planned(heldNoRule: false)
         return 1
@@ -297,8 +318,10 @@ public final class RecipeRules: WorkloadRules {
             let v = value(source, recipient: nil)
             if let kept = v.kept { state.setField(place, field, kept) }
         }
+        for edit in change.edits { try self.edit(edit, on: place) }
         if let memberOf = change.memberOf {
-            var groups: [GroupKey] = []
+            // The groups kept by join: and leave: stay as they are.
+            var groups: [GroupKey] = recipe.joinedGroups.isEmpty ? [] : state.entities[place].groups.filter { recipe.joinedGroups.contains($0.group) }
             for (group, source) in memberOf {
                 switch value(source, recipient: nil) {
                 case let .ints(list): groups += list.map { GroupKey(group: group, key: .int($0)) }
@@ -308,6 +331,7 @@ public final class RecipeRules: WorkloadRules {
             }
             state.setGroups(place, groups)
         }
+        for (group, source, joins) in change.joins { join(place, group, value(source, recipient: nil), joins: joins) }
         if let s = change.subscribe { state.subscribe(place, to: values[s].key) }
     }
 }

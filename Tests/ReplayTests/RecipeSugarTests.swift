@@ -1,0 +1,97 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import TestSupport
+import XCTest
+
+/// The mapping form of `when:` is sugar: each test is expanded at load into the expression it means, which
+/// is compiled and evaluated like any other (its text asserted whole here); a test whose meaning could not be
+/// kept is refused with the expression to write instead.
+final class RecipeSugarTests: XCTestCase {
+    private var dir: URL!
+    private var file: String { dir.appendingPathComponent("r.yaml").path }
+
+    override func setUpWithError() throws {
+        dir = try ScratchFolder.make("recipe-sugar", removedBy: addTeardownBlock)
+        try #"{"aps":{"alert":{"title":"{{status}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
+    }
+
+    private func recipe(_ when: String) -> String {
+        """
+        recipe: sugar
+        events:
+          created:
+            match: {kind: created}
+            fields: {delivery_id: string, token: token, courier: string}
+            create: delivery
+            key: delivery_id
+            token: token
+            set: [courier]
+          status:
+            match: {kind: status}
+            fields:
+              delivery_id: string
+              status: {type: string, one_of: [moving, near, delivered]}
+              stops: int?
+              ratio: number?
+              late: bool
+              note: string?
+              tags: "[string]"
+            push:
+              to: {entity: delivery, key: delivery_id}
+              template: t.json
+              when: \(when)
+        """
+    }
+
+    /// The expression `when` (the mapping form, as YAML flow) expands to.
+    private func expansion(_ when: String, file f: StaticString = #filePath, line l: UInt = #line) throws -> String {
+        let r = try RecipeLoader.load(yaml: recipe(when), file: file)
+        return try XCTUnwrap(r.events[1].pushes[0].when, file: f, line: l).compiled.text
+    }
+
+    func testEachTestExpandsToTheExpressionItMeans() throws {
+        let cases: [(String, String)] = [
+            ("{status: near}", "status == 'near'"),
+            ("{status: {equals: near}}", "status == 'near'"),
+            ("{status: {one_of: [moving, delivered]}}", "status in ['moving', 'delivered']"),
+            ("{status: {one_of: [near]}}", "status == 'near'"),
+            ("{status: {not: delivered}}", "status != 'delivered'"),
+            ("{status: {not: [moving, delivered]}}", "!(status in ['moving', 'delivered'])"),
+            ("{stops: {present: true}}", "stops != null"),
+            ("{stops: {present: false}}", "stops == null"),
+            ("{stops: {absent: true}}", "stops == null"),
+            ("{stops: 3}", "stops == 3"),
+            ("{stops: null}", "stops == null"),
+            ("{stops: {gt: 1}}", "stops != null && stops > 1"),
+            ("{stops: {le: 5, ge: 2}}", "(stops != null && stops <= 5) && (stops != null && stops >= 2)"),
+            ("{ratio: {lt: 0.5}}", "ratio != null && ratio < 0.5"),
+            ("{ratio: 2}", "ratio == 2"),
+            ("{late: true}", "late == true"),
+            ("{note: 5}", "note == '5'"),
+            ("{note: \"it's\"}", "note == 'it\\'s'"),
+            ("{stops: {one_of: [1, 2.5]}}", "stops == 1 || stops == 2.5"),
+            ("{stops: '7'}", "stops == 7"),
+            ("{stops: {not: [1, two]}}", "!(stops == 1 || (stops != null && string(stops) == 'two'))"),
+            ("{delivery.courier: Sam, status: moving}", "delivery.courier == 'Sam' && status == 'moving'"),
+            ("{any: [{status: delivered}, {stops: {le: 1}}]}", "status == 'delivered' || (stops != null && stops <= 1)"),
+            ("{all: [{status: near}, \"stops == 2 || late\"]}", "status == 'near' && (stops == 2 || late)"),
+            ("{tags: null}", "tags == null"),
+        ]
+        for (form, expression) in cases {
+            XCTAssertEqual(try expansion(form), expression, form)
+        }
+    }
+
+    func testAListComparedWithOneValueIsRetiredWithTheExpressionToWrite() {
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: recipe("{tags: vip}"), file: file)) { error in
+            XCTAssertEqual("\(error)", "\(self.file):23: 'events.status.push.when.tags' compares the list 'tags' with one value, which is never equal: "
+                + "test membership with an expression, like when: \"'vip' in tags\"")
+        }
+    }
+
+    func testAnExpandedTestIsAnExpression() throws {
+        // An expression and the mapping form it is written as compile to the same text, so to one evaluation.
+        XCTAssertEqual(try expansion("\"status == 'near'\""), try expansion("{status: near}"))
+    }
+}
