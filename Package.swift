@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "DeviceContract", targets: ["DeviceContract"]),
+        .library(name: "DeviceDelivery", targets: ["DeviceDelivery"]),
         // Fake push sources and outcome sinks, for the tests and the Benchmarks package.
         .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
@@ -61,6 +62,10 @@ let package = Package(
             name: "APNsCore",
             dependencies: ["CLibcrypto"]
         ),
+        // The device side of delivery: what a device does with each push APNs accepted, in recorded time (a pure
+        // state machine), and its input collected from the delivered pushes. The simulator runs it, the reports
+        // count and show its outcomes, the harness feeds it; the engine, the workloads and the contract never see it.
+        .target(name: "DeviceDelivery", dependencies: ["APNsCore"]),
         // The client hot path: libcurl multi, HTTP/2 multiplexing.
         .target(
             name: "APNsEngine",
@@ -71,7 +76,7 @@ let package = Package(
         .target(
             name: "APNsSimulator",
             dependencies: [
-                "APNsCore", "CLibcrypto", "YAMLReading", .product(name: "Yams", package: "Yams"),
+                "APNsCore", "DeviceDelivery", "CLibcrypto", "YAMLReading", .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -99,7 +104,7 @@ let package = Package(
         // analysis of reports: compare, merge, the sweep's knee and the tuning matrix, the OpenMetrics text.
         .target(
             name: "Reporting",
-            dependencies: ["APNsCore", "CZlib", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["APNsCore", "DeviceDelivery", "CZlib", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // One run wired end to end (configuration -> inputs and target -> worker pool -> report), and what is built
         // around runs: the rate sweep and the tuning matrix, live progress and metrics, signals, broadcast channels,
@@ -108,7 +113,7 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract",
+                "APNsCore", "APNsEngine", "APNsSimulator", "Replay", "Reporting", "DeviceContract", "DeviceDelivery",
                 // Coalescing's staleness histogram, handed from the pipeline to the report.
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 // The live metrics endpoint (--metrics-listen): NIO's HTTP/1 server, already here for the simulator.
@@ -140,6 +145,7 @@ let package = Package(
         // ES256 signatures and of the simulator's certificates (es256_oracle.py).
         .target(name: "TestSupport", dependencies: ["APNsCore"], exclude: ["es256_oracle.py"]),
         .testTarget(name: "APNsCoreTests", dependencies: ["APNsCore", "TestSupport"]),
+        .testTarget(name: "DeviceDeliveryTests", dependencies: ["APNsCore", "DeviceDelivery"]),
         // Every flag of the shared option groups reaches the configuration, driven from the settings table.
         .testTarget(
             name: "RunOptionsTests",
@@ -149,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "APNsSimulatorTests",
             dependencies: [
-                "APNsCore", "APNsSimulator", "TestSupport",
+                "APNsCore", "APNsSimulator", "DeviceDelivery", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -178,7 +184,8 @@ let package = Package(
         // Checker against JSONDecoder (the oracle table, differential fuzzing), parser refusals, the apps' model files.
         // Fixtures/ holds model files as apps have them (they import ActivityKit); the tests read them as text.
         .testTarget(name: "DeviceContractTests", dependencies: ["APNsCore", "DeviceContract"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReportingTests", dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
+        .testTarget(name: "ReportingTests",
+                    dependencies: ["APNsCore", "DeviceDelivery", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
                     exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",

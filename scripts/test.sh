@@ -73,14 +73,16 @@ end
 
 # The docs' layout table names only paths that exist, no function of Sources runs over 60 lines without
 # a stated reason, at most 8 in all, and no line of the code runs over 160 characters; and the soak's growth
-# check passes healthy churn and fails leaks, on series made in memory (no build needed, a second).
-begin "layout table, function and line lengths, the soak's trend check (check-architecture-layout.py, function-lengths.py, line-lengths.py, soak_trend.py)"
+# check passes healthy churn and fails leaks, on series made in memory; the XCTest phase's runner reads a
+# class's output right (no build needed, a second).
+begin "layout, lengths, trend check, test runner (check-architecture-layout.py, function-lengths.py, line-lengths.py, soak_trend.py, xctest-by-class.py)"
 python3 scripts/check-architecture-layout.py
 python3 scripts/function-lengths.py --self-test
 python3 scripts/function-lengths.py --check
 python3 scripts/line-lengths.py --self-test
 python3 scripts/line-lengths.py --check
 python3 scripts/soak_trend.py --self-test
+python3 scripts/xctest-by-class.py --self-test
 end
 
 begin "build (debug, with the tests)"
@@ -95,13 +97,21 @@ end
 # The fuzzers link the debug build's packages: their build starts once it is there.
 [ $fuzz = 1 ] && [ $background = 1 ] && start_build fuzz_build env FUZZ_SKIP_PACKAGE_BUILD=1 scripts/fuzz.sh --build-only
 
-# Test classes run in parallel processes (most of their time is spent waiting on loopback servers); the
-# JUnit file they write gives the count, printed as one closing line.
-begin "XCTest (swift test --parallel)"
+# Test classes run in parallel processes, one process per class (most of their time is spent waiting on
+# loopback servers), the longest first by the last run's JUnit file; `swift test --parallel` would start a
+# process per test method, each loading the whole test binary (scripts/xctest-by-class.py says how much that
+# costs). With arguments, `swift test` runs them as given. The JUnit file gives the count, printed as one
+# closing line.
 xunit=.build/xctest-results.xml
-rm -f "$xunit"
 set +e
-swift test --skip-build "${debug_flags[@]}" --parallel --num-workers "$(nproc)" --xunit-output "$xunit" "$@"
+if [ $all = 1 ]; then
+    begin "XCTest (scripts/xctest-by-class.py, a process per class)"
+    python3 scripts/xctest-by-class.py --workers "$(nproc)" --xunit "$xunit"
+else
+    begin "XCTest (swift test --parallel)"
+    rm -f "$xunit"
+    swift test --skip-build "${debug_flags[@]}" --parallel --num-workers "$(nproc)" --xunit-output "$xunit" "$@"
+fi
 xctest_rc=$?
 set -e
 python3 - "$xunit" <<'PY' || true

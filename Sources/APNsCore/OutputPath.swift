@@ -88,7 +88,7 @@ extension RunConfig {
             if let model = part.activityModel { inputs.append(.init("the activity_model", model.path)) }
         }
         if let dead = workload.deadTokens, workload.mix != nil { inputs.append(.init("the dead_tokens list", dead)) }
-        if let model = simulator.model, APNsModel.named(model) == nil { inputs.append(.init("the APNs model file", model)) }
+        if let model = simulator.model, APNsLatencyModel.named(model) == nil { inputs.append(.init("the APNs model file", model)) }
         return inputs.filter { !$0.path.isEmpty }
     }
 }

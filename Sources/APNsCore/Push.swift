@@ -32,7 +32,7 @@ public struct OutgoingPush: Sendable {
     /// kept as one.
     public var contractSample: Int32 = -1
     /// The header values this push carries itself (``APNsHeaders/perPush``),
-    /// read only for the headers its kind takes from each push (``ResolvedPushKind/perPush``). Their capacity is
+    /// read only for the headers its kind takes from each push (``HeaderConstants/perPush``). Their capacity is
     /// kept between pushes.
     public var headers = PushHeaderValues()
 

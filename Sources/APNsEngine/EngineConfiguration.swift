@@ -5,34 +5,16 @@ public struct EngineConfiguration: Sendable {
     /// `https://host:port` (or `http://host:port` for h2c prior knowledge), no trailing slash.
     public var baseURL: String
     /// `apns-topic` of kind 0.
-    public var topic: String { kinds[0].topic }
+    public var topic: String { kinds[0].text(APNsHeaders.topic) ?? "" }
     /// `apns-push-type` of kind 0.
-    public var pushType: PushType { kinds[0].pushType }
-    /// The push types and topics pushes are sent with, by ``OutgoingPush/kind`` (a mix of workloads has one
-    /// per part; one header list per kind and priority is built up front). Never empty.
-    public var kinds: [PushKind]
-
-    /// One push type with its topic.
-    public struct PushKind: Sendable, Equatable {
-        public var pushType: PushType
-        public var topic: String
-        /// `apns-expiration` (epoch seconds) and `apns-collapse-id` of this kind; nil: the run's.
-        public var expiration: Int?
-        public var collapseID: String?
-        /// The headers that come from each push (``OutgoingPush/headers``), by slot: this kind's list carries
-        /// neither the kind's value nor the run's.
-        public var perPush = HeaderSlots()
-        public init(pushType: PushType, topic: String, expiration: Int? = nil, collapseID: String? = nil) {
-            self.pushType = pushType
-            self.topic = topic
-            self.expiration = expiration
-            self.collapseID = collapseID
-        }
-    }
-    /// The run's start in epoch seconds: a push's own `apns-expiration` (``PushHeaderValue/seconds``) counts from it.
+    public var pushType: PushType { kinds[0].text(APNsHeaders.pushType).flatMap(PushType.init(rawValue:)) ?? .alert }
+    /// What pushes are sent with, by ``OutgoingPush/kind``: each kind's header constants, the run's already laid
+    /// under the recipe's (``RunConfig/pushKinds(_:)``), `apns-expiration` as seconds after the run's start (one
+    /// header list per kind and priority is built up front). Kind 0 is the run's own. Never empty.
+    public var kinds: [HeaderConstants]
+    /// The run's start in epoch seconds: `apns-expiration` (a kind's, and a push's own ``PushHeaderValue/seconds``)
+    /// counts from it.
     public var startedAtEpochSeconds = 0
-    /// `apns-expiration` in epoch seconds; nil sends no header (APNs' normal storage policy).
-    public var expiration: Int?
     /// Whether pushes are sent open loop (a rate, a ramp, recorded time) or closed loop; nil: not said
     /// (settings built by hand).
     public var openLoop: Bool?
@@ -66,8 +48,6 @@ public struct EngineConfiguration: Sendable {
     public var durationGraceSeconds: Double = 5
     /// Seconds between calls of the engine's progress hook. Default 2.
     public var progressInterval: Double = 2
-    /// `apns-collapse-id` sent with every push (at most 64 bytes); nil sends none.
-    public var collapseID: String?
     /// What is resent after which answer, and when. Default: a run's (``RetryPolicy/init()``).
     public var retry = RetryPolicy()
     /// Warm-up, reconnect backoff and idle PING.
@@ -78,12 +58,15 @@ public struct EngineConfiguration: Sendable {
     /// The broadcast send path, `/4/broadcasts/apps/<bundle-id>`.
     public var broadcastPath = ""
 
+    /// One kind: `pushType` and `topic`, and `apns-expiration` `expiration` seconds after ``startedAtEpochSeconds``
+    /// (nil: none).
     public init(baseURL: String, topic: String, pushType: PushType, expiration: Int? = nil,
                 connections: Int = RunDefaults.connections, streamsPerConnection: Int = RunDefaults.streams,
                 trustedCertificatePEM: String? = nil) {
         self.baseURL = baseURL
-        self.kinds = [PushKind(pushType: pushType, topic: topic)]
-        self.expiration = expiration
+        var kind = HeaderConstants([APNsHeaders.pushType: .text(pushType.rawValue), APNsHeaders.topic: .text(topic)])
+        kind[APNsHeaders.expiration] = expiration.map(HeaderConstant.number)
+        self.kinds = [kind]
         self.connections = connections
         self.streamsPerConnection = streamsPerConnection
         self.trustedCertificatePEM = trustedCertificatePEM
@@ -99,35 +82,27 @@ public struct EngineConfiguration: Sendable {
     ///   - startedAtEpochSeconds: the run's start, which `apns-expiration` counts from.
     ///   - broadcastChannels: broadcast delivery's channel ids by index (``broadcastChannels``); empty for device delivery.
     ///   - progressInterval: seconds between calls of the progress hook (``progressInterval``).
-    ///   - headerOverrides: per part of the workload, the header sets its rules use (a push's kind is its part's
-    ///     first kind plus its set's index); empty: one kind per part, the profile's headers.
+    ///   - kinds: the run's push kinds (``RunConfig/pushKinds(_:)``); nil: one per part, the run's own headers.
     public init(run c: RunConfig, baseURL: String, trustedCertificatePEM: String?, startedAtEpochSeconds: Int,
-                broadcastChannels: [String] = [], progressInterval: Double = 2, headerOverrides: [[HeaderOverride]] = []) {
+                broadcastChannels: [String] = [], progressInterval: Double = 2, kinds: [PushKind]? = nil) {
         self.init(baseURL: baseURL, topic: c.topic, pushType: c.workload.pushType,
-                  expiration: c.payload.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 },
                   connections: c.transport.connections, streamsPerConnection: c.transport.streams,
                   trustedCertificatePEM: trustedCertificatePEM)
         pushTimeoutMillis = c.transport.pushTimeoutMillis
         durationLimit = c.schedule.durationSeconds
         openLoop = c.schedule.mode.isOpenLoop
-        collapseID = c.payload.collapseID
         retry = RetryPolicy(c.retry)
         failFastSeconds = c.transport.failFastLimit
         stallTimeoutSeconds = c.transport.stallLimit
         self.startedAtEpochSeconds = startedAtEpochSeconds
-        kinds = c.pushKinds(overrides: headerOverrides).map { k in
-            var kind = PushKind(pushType: k.pushType, topic: k.topic,
-                                expiration: k.expirationSeconds.map { $0 == 0 ? 0 : startedAtEpochSeconds + $0 }, collapseID: k.collapseID)
-            kind.perPush = k.perPush
-            return kind
-        }
+        self.kinds = (kinds ?? c.pushKinds([])).map(\.headers)
         broadcastPath = "/4/broadcasts/apps/\(c.workload.bundleID)"
         self.broadcastChannels = broadcastChannels
         self.progressInterval = progressInterval
     }
 
     /// The URL scheme, then the configuration's own rules for connections, streams, the push timeout and
-    /// the collapse id (``RunConfig``), for callers that build these settings by hand.
+    /// each kind's collapse id (``RunConfig``), for callers that build these settings by hand.
     /// - Parameter workers: engine threads sharing `connections` (a pool's): each needs one of its own.
     public func validate(workers: Int = 1) throws {
         guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
@@ -139,7 +114,7 @@ public struct EngineConfiguration: Sendable {
         transport.pushTimeoutMillis = pushTimeoutMillis
         transport.workers = workers
         try transport.validate()
-        if let collapseID { try RunConfig.Payload.validate(collapseID: collapseID) }
+        for kind in kinds { if let collapseID = kind.text(APNsHeaders.collapseID) { try RunConfig.Payload.validate(collapseID: collapseID) } }
         try retry.validate()
     }
 }

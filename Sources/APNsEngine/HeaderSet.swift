@@ -23,14 +23,13 @@ final class HeaderSet {
         expirationBase = configuration.startedAtEpochSeconds
         perPush = configuration.kinds.map(\.perPush)
         lists = Array(repeating: nil, count: configuration.kinds.count * 11)
-        for (k, kind) in configuration.kinds.enumerated() {
+        let kinds = configuration.kinds.map { $0.onWire(startedAtEpochSeconds: expirationBase) }
+        for (k, kind) in kinds.enumerated() {
             for priority in Priority.allCases {
-                let values = KindHeaderValues(pushType: kind.pushType, topic: kind.topic, priority: priority,
-                                              expiration: kind.expiration ?? configuration.expiration,
-                                              collapseID: kind.collapseID ?? configuration.collapseID, perPush: kind.perPush)
-                lists[k * 11 + priority.rawValue] = try Self.build(Self.lines(values, bearer: bearer))
+                lists[k * 11 + priority.rawValue] = try Self.build(Self.lines(kind, priority: priority, bearer: bearer))
             }
         }
+        let channelExpiration = kinds[0].number(APNsHeaders.expiration) ?? 0
         channelLists.reserveCapacity(configuration.broadcastChannels.count * 3)
         for id in configuration.broadcastChannels {
             for priority in [Priority.powerFirst, .powerAware, .immediate] {
@@ -39,7 +38,7 @@ final class HeaderSet {
                     "apns-push-type: liveactivity",
                     "apns-channel-id: \(id)",
                     "apns-priority: \(priority.rawValue)",
-                    "apns-expiration: \(configuration.expiration ?? 0)",
+                    "apns-expiration: \(channelExpiration)",
                     "authorization: \(bearer)",
                     "content-type: application/json",
                     "Accept:",
@@ -52,9 +51,11 @@ final class HeaderSet {
 
     /// A kind's list at one priority: the rows carried by kind and priority, the request's own headers, then
     /// the kind's constants of the rows a push may carry itself (left out where each push carries its own).
-    static func lines(_ values: KindHeaderValues, bearer: String) -> [String] {
+    static func lines(_ kind: HeaderConstants, priority: Priority, bearer: String) -> [String] {
+        var values = kind
+        values[APNsHeaders.priority] = .number(priority.rawValue)
         func rows(_ lead: Bool) -> [String] {
-            APNsHeaders.all.filter { ($0.slot == nil) == lead }.compactMap { row in row.constant(of: values).map(row.line) }
+            APNsHeaders.all.filter { ($0.slot == nil) == lead }.compactMap { row in values.sent(row).map(row.line) }
         }
         // libcurl adds `Accept` and `Expect` by default; APNs needs neither.
         return rows(true) + ["authorization: \(bearer)", "content-type: application/json", "Accept:", "Expect:"] + rows(false)

@@ -83,7 +83,7 @@ public struct RunSettingOptions: ParsableArguments {
     var liveActivityBudget: Int?
 
     @Option(name: .setting(.apnsModel), help: .setting(.apnsModel))
-    var apnsModel: APNsModelName?
+    var apnsModel: APNsLatencyModelName?
 
     @Flag(name: .setting(.allowProductionLoad), help: .setting(.allowProductionLoad))
     var allowProductionLoad = false

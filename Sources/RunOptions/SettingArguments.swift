@@ -14,15 +14,15 @@ extension RunConfig.Delivery: ExpressibleByArgument {
     }
 }
 
-/// `--apns-model`: a preset's name (``APNsModel``), or the path of a model file `apnsbench model fit`
+/// `--apns-model`: a preset's name (``APNsLatencyModel``), or the path of a model file `apnsbench model fit`
 /// wrote; whether the file exists is the configuration's check.
-public struct APNsModelName: ExpressibleByArgument {
+public struct APNsLatencyModelName: ExpressibleByArgument {
     public let value: String
     public init?(argument: String) {
         guard !argument.isEmpty else { return nil }
         value = argument
     }
-    public static var allValueStrings: [String] { APNsModel.names + ["FILE"] }
+    public static var allValueStrings: [String] { APNsLatencyModel.names + ["FILE"] }
 }
 
 extension NameSpecification {

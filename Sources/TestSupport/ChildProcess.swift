@@ -7,8 +7,8 @@ import Foundation
 public final class ChildProcess: @unchecked Sendable {
     /// The bound a wait gets unless told otherwise: generous, since a loaded machine is slow.
     public static let defaultBound: Double = 300
-    /// How long a SIGTERM'd child gets before SIGKILL.
-    static let termGrace: Double = 10
+    /// How long a SIGTERM'd child gets before SIGKILL, unless a wait is told otherwise.
+    public static let termGrace: Double = 10
 
     /// The command as a person would type it (the executable's file name, then the arguments).
     public let command: String
@@ -78,15 +78,16 @@ public final class ChildProcess: @unchecked Sendable {
     public func terminate() { send(SIGTERM) }
 
     /// Waits up to `bound` seconds for the child to exit, then for its output to close, and returns its exit
-    /// status. Past the bound the child is killed and ``ChildProcessTimeout`` thrown.
+    /// status. Past the bound the child is killed (SIGTERM, then SIGKILL after `grace` seconds) and
+    /// ``ChildProcessTimeout`` thrown.
     @discardableResult
-    public func wait(bound: Double = ChildProcess.defaultBound) throws -> Int32 {
+    public func wait(bound: Double = ChildProcess.defaultBound, grace: Double = ChildProcess.termGrace) throws -> Int32 {
         guard exitedWithin(bound) else {
             kill(process.processIdentifier, SIGTERM)
             var how = "SIGTERM"
-            if !exitedWithin(Self.termGrace) {
+            if !exitedWithin(grace) {
                 kill(process.processIdentifier, SIGKILL)
-                how += ", then SIGKILL \(Int(Self.termGrace)) s later"
+                how += ", then SIGKILL \(Int(grace)) s later"
                 _ = exitedWithin(Self.termGrace)
             }
             _ = output.waitClosed(timeout: Self.termGrace)

@@ -43,8 +43,8 @@ struct ModelFitCommand: ParsableCommand {
         let path = ReportArgument.file(report)
         let measured = try RunReport.load(from: path)
         try checkOutputs()
-        let fit: ModelFit
-        do { fit = try ModelFit.fit(measured, force: force) } catch let e as ModelFit.FitError {
+        let fit: APNsLatencyModelFit
+        do { fit = try APNsLatencyModelFit.fit(measured, force: force) } catch let e as APNsLatencyModelFit.FitError {
             FileHandle.standardError.write(Data("Error: \(path): \(e)\n".utf8))
             throw ExitCodes.failure
         }

@@ -39,15 +39,28 @@ final class APNsHeadersTests: XCTestCase {
     }
 
     func testEachRowsConstantFromAKind() {
-        let kind = KindHeaderValues(pushType: .liveactivity, topic: "com.example.a.push-type.liveactivity", priority: .powerFirst,
-                                    expiration: 0, collapseID: "c-1")
-        let constants = APNsHeaders.all.map { $0.constant(of: kind) }
+        let kind = HeaderConstants([APNsHeaders.pushType: "liveactivity", APNsHeaders.topic: "com.example.a.push-type.liveactivity",
+                                    APNsHeaders.priority: 1, APNsHeaders.expiration: 0, APNsHeaders.collapseID: "c-1"])
+        let constants = APNsHeaders.all.map { kind.sent($0) }
         XCTAssertEqual(constants, [.text("liveactivity"), .text("com.example.a.push-type.liveactivity"), .number(1), .number(0), .text("c-1"), nil])
         var own = kind
         own.perPush = HeaderSlots(APNsHeaders.perPush)
-        XCTAssertEqual(APNsHeaders.all.map { $0.constant(of: own) }, Array(constants.prefix(3)) + [nil, nil, nil],
+        XCTAssertEqual(APNsHeaders.all.map { own.sent($0) }, Array(constants.prefix(3)) + [nil, nil, nil],
                        "a header each push carries is no kind's constant")
         XCTAssertEqual(APNsHeaders.collapseID.line(.text("c-1")), "apns-collapse-id: c-1")
+    }
+
+    func testARecipesConstantsOverTheRunsEachRowOnceAndOnTheWireInEpochSeconds() {
+        let run = HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "com.example.a",
+                                   APNsHeaders.expiration: 60, APNsHeaders.collapseID: "run-wide"])
+        let rule = HeaderConstants([APNsHeaders.topic: "com.example.b", APNsHeaders.expiration: 0], perPush: HeaderSlots([APNsHeaders.collapseID]))
+        let kind = rule.over(run)
+        XCTAssertEqual(APNsHeaders.all.map { kind[$0] }, [.text("alert"), .text("com.example.b"), nil, .number(0), nil, nil],
+                       "the rule's own value wins, a row it sets not is the run's, a row each push carries is neither")
+        XCTAssertEqual(kind.perPush, rule.perPush)
+        XCTAssertEqual(run.onWire(startedAtEpochSeconds: 1_800_000_000)[APNsHeaders.expiration], .number(1_800_000_060))
+        XCTAssertEqual(kind.onWire(startedAtEpochSeconds: 1_800_000_000)[APNsHeaders.expiration], .number(0), "0 is now or never, 0 on the wire")
+        XCTAssertEqual(run.onWire(startedAtEpochSeconds: 1_800_000_000)[APNsHeaders.topic], .text("com.example.a"))
     }
 
     func testEachValueKindsChecksAndTheirMessages() {

@@ -88,7 +88,7 @@ final class RunSettingRangeTests: XCTestCase {
             for n in [r.lower, r.belowUpper ? r.upper - 1 : r.upper] {
                 var c = Self.fresh
                 c.transport.connections = 64
-                c.workload.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00")
+                c.workload.activityModel = RunConfig.ActivityKitModelFile(path: "M.swift", sha256: "00")
                 try load.apply(&c, Self.value(n, load.kind))
                 do { try c.validate(cores: 16) } catch let e as RunConfigError where e.key == row.key {
                     // The stall watchdog must also be shorter than the push timeout (at most 600 s too).

@@ -92,7 +92,8 @@ final class RunSettingsTests: XCTestCase {
     /// A configuration with every setting given.
     static func full() -> RunConfig {
         var part = RunConfig.Workload(name: "leave-requests", stream: "a.ndjson", recipe: "a.yaml", bundleID: "com.a")
-        part.activityModel = RunConfig.ActivityModelFile(path: "M.swift", sha256: "00", attributesType: "A", dateDecoding: .secondsSince1970, flags: ["BETA"])
+        part.activityModel = RunConfig.ActivityKitModelFile(path: "M.swift", sha256: "00", attributesType: "A", dateDecoding: .secondsSince1970,
+                                                            flags: ["BETA"])
         var c = RunConfig(name: "t", profilePath: "p.yaml", workload: part)
         c.description = "d"
         c.workload.deadTokens = "dead.txt"

@@ -21,7 +21,7 @@ final class BroadcastEngineTests: XCTestCase {
         XCTAssertTrue(store.delete(id: gone.id))
 
         var config = fixture.engineConfiguration(streams: 1)
-        config.expiration = 0
+        config.kinds[0][APNsHeaders.expiration] = 0
         config.broadcastPath = "/4/broadcasts/apps/\(fixture.bundleID)"
         config.broadcastChannels = [live.id, gone.id]
         // Channel 0 three times (reach 3 each), channel 1 three times, one device push between them.

@@ -17,8 +17,9 @@ final class HeaderRowsEngineTests: XCTestCase {
     }
 
     func testAKindsListCarriesEveryRowsConstantAroundTheRequestsOwnHeaders() {
-        let kind = KindHeaderValues(pushType: .alert, topic: "com.example.a", priority: .powerAware, expiration: 1_800_000_060, collapseID: "c-1")
-        XCTAssertEqual(HeaderSet.lines(kind, bearer: "bearer t"), [
+        let kind = HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "com.example.a",
+                                    APNsHeaders.expiration: 1_800_000_060, APNsHeaders.collapseID: "c-1"])
+        XCTAssertEqual(HeaderSet.lines(kind, priority: .powerAware, bearer: "bearer t"), [
             "apns-push-type: alert", "apns-topic: com.example.a", "apns-priority: 5",
             "authorization: bearer t", "content-type: application/json", "Accept:", "Expect:",
             "apns-expiration: 1800000060", "apns-collapse-id: c-1",
@@ -40,9 +41,9 @@ final class HeaderRowsEngineTests: XCTestCase {
         for row in APNsHeaders.perPush {
             let (value, line) = ownLines[row.name]!
             push.headers.update(row) { $0 = value }
-            var kind = KindHeaderValues(pushType: .alert, topic: "t", expiration: 5, collapseID: "k")
+            var kind = HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "t", APNsHeaders.expiration: 5, APNsHeaders.collapseID: "k"])
             kind.perPush.insert(row)
-            XCTAssertFalse(HeaderSet.lines(kind, bearer: "b").contains { $0.hasPrefix(row.name + ":") }, row.name)
+            XCTAssertFalse(HeaderSet.lines(kind, priority: .immediate, bearer: "b").contains { $0.hasPrefix(row.name + ":") }, row.name)
             var one = HeaderSlots()
             one.insert(row)
             XCTAssertEqual(lines(node.link(push, one, expirationBase: 1_800_000_000, before: nil)), [line])

@@ -16,7 +16,7 @@ final class HeaderSetTests: XCTestCase {
 
     func testEachKindHasItsOwnPushTypeAndTopicAtEveryPriority() throws {
         var config = EngineConfiguration(baseURL: "https://127.0.0.1:1", topic: "com.example.a.push-type.liveactivity", pushType: .liveactivity, expiration: 99)
-        config.kinds.append(.init(pushType: .alert, topic: "com.example.b"))
+        config.kinds.append(HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "com.example.b", APNsHeaders.expiration: 99]))
         let set = try HeaderSet(configuration: config, bearer: "bearer x.y.z", issuedAt: 1)
         for priority in Priority.allCases {
             let a = lines(set.list(kind: 0, priority: priority)), b = lines(set.list(kind: 1, priority: priority))
@@ -34,11 +34,10 @@ final class HeaderSetTests: XCTestCase {
 
     func testAPushsOwnHeadersAreLinkedInFrontOfItsKindsListWhichCarriesNeither() throws {
         var config = EngineConfiguration(baseURL: "https://127.0.0.1:1", topic: "com.example.a", pushType: .alert, expiration: 99)
-        config.collapseID = "run-wide"
+        config.kinds[0][APNsHeaders.collapseID] = "run-wide"
         config.startedAtEpochSeconds = 1_800_000_000
-        var own = EngineConfiguration.PushKind(pushType: .alert, topic: "com.example.a")
-        own.perPush = HeaderSlots([APNsHeaders.collapseID, APNsHeaders.expiration])
-        config.kinds.append(own)
+        config.kinds.append(HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "com.example.a"],
+                                            perPush: HeaderSlots([APNsHeaders.collapseID, APNsHeaders.expiration])))
         let set = try HeaderSet(configuration: config, bearer: "bearer x.y.z", issuedAt: 1)
         let shared = lines(set.list(kind: 1, priority: .immediate))
         XCTAssertFalse(shared.contains { $0.hasPrefix("apns-collapse-id") || $0.hasPrefix("apns-expiration") }, "\(shared)")

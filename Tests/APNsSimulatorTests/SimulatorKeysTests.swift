@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 @testable import APNsSimulator
 import Foundation
 import TestSupport
@@ -45,7 +46,7 @@ final class SimulatorKeysTests: XCTestCase {
     /// device model on), for every key the table can write.
     func testEachDefaultIsTheConfigurationsOwn() {
         var base = SimulatorConfiguration()
-        base.device = DeviceModelParameters()
+        base.device = DeviceDeliveryParameters()
         var checked = 0
         for key in SimulatorKeys.all {
             guard !key.required, let write = key.write, let value = write(base) else { continue }
@@ -57,7 +58,7 @@ final class SimulatorKeysTests: XCTestCase {
 
     /// The device model's keys are the ones its parameters are kept under in a report (their Codable keys).
     func testTheDeviceKeysAreTheDeviceModelsOwn() throws {
-        let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(DeviceModelParameters())) as? [String: Any]
+        let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(DeviceDeliveryParameters())) as? [String: Any]
         XCTAssertEqual(Set(try XCTUnwrap(encoded).keys), Set(SimulatorKeys.children(of: "device").map(\.key)))
     }
 

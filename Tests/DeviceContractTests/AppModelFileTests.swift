@@ -4,7 +4,7 @@ import XCTest
 
 /// The two apps' model files, parsed from disk and checked against their own documented payloads.
 final class AppModelFileTests: XCTestCase {
-    private func model(_ name: String) throws -> ActivityModel {
+    private func model(_ name: String) throws -> ActivityKitModel {
         try ModelDeclaration.parse(source: try TestFiles.text("profiles/models/\(name).swift"), file: "\(name).swift")
     }
 

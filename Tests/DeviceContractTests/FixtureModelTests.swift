@@ -5,11 +5,11 @@ import XCTest
 /// documented sample (a type alias and a ClosedRange<Date>), the same with the alias the other way round,
 /// and the file Xcode 15 and later generate for a Live Activity (a widget, previews and a #Preview).
 final class FixtureModelTests: XCTestCase {
-    private func fixture(_ name: String) throws -> ActivityModel {
+    private func fixture(_ name: String) throws -> ActivityKitModel {
         try ModelDeclaration.parse(source: try TestFiles.text("Tests/DeviceContractTests/Fixtures/\(name).swift"), file: "\(name).swift")
     }
 
-    private func failures(_ model: ActivityModel, _ contentState: String) -> [DecodeFailure] {
+    private func failures(_ model: ActivityKitModel, _ contentState: String) -> [DecodeFailure] {
         let payload = #"{"aps":{"timestamp":1714042800,"event":"update","content-state":\#(contentState)}}"#
         return PayloadCheck(model: model).check(payload: Array(payload.utf8), event: .update)
     }

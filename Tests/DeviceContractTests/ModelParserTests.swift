@@ -4,11 +4,11 @@ import XCTest
 
 /// What the parser reads from accepted declarations: which keys are decoded, in which order, and how.
 final class ModelParserTests: XCTestCase {
-    private func parse(_ source: String, root: String? = nil) throws -> ActivityModel {
+    private func parse(_ source: String, root: String? = nil) throws -> ActivityKitModel {
         try ModelDeclaration.parse(source: source, file: "Model.swift", attributesType: root)
     }
 
-    private func failures(_ model: ActivityModel, _ contentState: String, strategy: DateStrategy = .deferredToDate) -> [DecodeFailure] {
+    private func failures(_ model: ActivityKitModel, _ contentState: String, strategy: DateStrategy = .deferredToDate) -> [DecodeFailure] {
         let payload = #"{"aps":{"event":"update","content-state":\#(contentState)}}"#
         return PayloadCheck(model: model, dateStrategy: strategy).check(payload: Array(payload.utf8), event: .update)
     }

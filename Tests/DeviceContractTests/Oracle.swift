@@ -5,7 +5,7 @@ import Foundation
 struct OracleModel: Sendable {
     let name: String
     let source: String
-    let model: ActivityModel
+    let model: ActivityKitModel
     private let decodeBody: @Sendable (Data, JSONDecoder, LiveActivityEvent) throws -> Void
 
     init<Attributes: ActivityAttributes>(_ name: String, source: String, type: Attributes.Type) {

@@ -8,7 +8,7 @@ final class ReadPastTests: XCTestCase {
         "struct A: ActivityAttributes {\n    struct ContentState: Codable, Hashable {\n" + body + "\n    }\n}\n" + extra
     }
 
-    private func verdict(_ model: ActivityModel, _ contentState: String) -> SentPayloadVerdict {
+    private func verdict(_ model: ActivityKitModel, _ contentState: String) -> SentPayloadVerdict {
         PayloadCheck(model: model).checkAsSent(payload: Array(#"{"aps":{"event":"update","content-state":\#(contentState)}}"#.utf8))
     }
 

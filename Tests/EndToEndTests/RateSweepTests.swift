@@ -37,6 +37,17 @@ final class RateSweepTests: XCTestCase {
         request.outDirectory = dir.appendingPathComponent("out").path
         let outcome = try RateSweep.execute(request) { _ in }
 
+        // A knee out of the model's range that a busy host decided is the host's, not the model's: when the lowest
+        // rate that failed above it (or, with no knee, the lowest step) failed while other work left the host under
+        // half a core idle, the test says so and is skipped (with other builds taking 1.9 of the 2 cores, 50/s
+        // failed, and once 100/s, for a knee of 50/s). A knee in range, or one a quiet step decided, is judged.
+        let failedAbove = outcome.steps.filter { !$0.passed && ($0.result.scheduledRate ?? 0) > (outcome.knee ?? 0) }
+        let deciding = failedAbove.compactMap { $0.result.scheduledRate }.min()
+        let inRange = outcome.knee.map { (capacity * 0.9...capacity * 1.05).contains($0) } ?? false
+        if !inRange, failedAbove.contains(where: { $0.result.scheduledRate == deciding && $0.result.host?.disturbed == true }) {
+            throw XCTSkip("the knee (\(outcome.knee.map { "\($0)/s" } ?? "none")) is not judged: the rate above it failed on a busy host\n"
+                + RateSweep.markdown(outcome))
+        }
         let knee = try XCTUnwrap(outcome.knee, RateSweep.markdown(outcome))
         // At most 5% over the capacity; at most 10% under it: a rate at the capacity itself passes or fails by
         // chance, and when its repeat fails the knee is the next rate that passes reliably (94/s seen once).

@@ -10,13 +10,13 @@ import XCTest
 /// from the simulator's table, and the simulator's reader reads it back to the fit.
 final class ModelFitFileTests: XCTestCase {
     /// A fit with every share and a GOAWAY count (a share that rounds to 0 is still written, as the run saw it).
-    func fit() throws -> ModelFit {
+    func fit() throws -> APNsLatencyModelFit {
         let json = """
             {"serviceP10Millis": 21, "serviceP50Millis": 25.5, "serviceP99Millis": 61, "roundTripMillis": 20.12345,
              "serverP50Millis": 5.0004, "serverP99Millis": 40.5, "requests": 20500, "serviceUnavailableShare": 0.0123456,
              "tooManyRequestsShare": 0.000004, "connectionResetShare": 0.0000123, "goAwayAfterRequests": 500, "warnings": []}
             """
-        return try JSONDecoder().decode(ModelFit.self, from: Data(json.utf8))
+        return try JSONDecoder().decode(APNsLatencyModelFit.self, from: Data(json.utf8))
     }
 
     func testTheSectionIsTheFitInTheSimulatorsKeys() throws {

@@ -114,13 +114,13 @@ final class ProfileSimulatorSectionTests: XCTestCase {
 }
 
 /// The named APNs models: each is valid simulator configuration, and a profile's keys go over it.
-final class APNsModelPresetTests: XCTestCase {
+final class APNsLatencyModelPresetTests: XCTestCase {
     func testEveryPresetAppliesAndTheSectionGoesOverIt() throws {
-        for preset in APNsModel.presets {
+        for preset in APNsLatencyModel.presets {
             var s = SimulatorConfiguration()
-            XCTAssertNoThrow(try SimulatorConfigFile.apply(settings: preset.settings, profile: "p.yaml", to: &s), preset.name)
-            XCTAssertNotNil(s.faults.capacity, preset.name)
-            XCTAssertGreaterThan(s.faults.roundTripMilliseconds, 0, preset.name)
+            XCTAssertNoThrow(try SimulatorConfigFile.apply(settings: preset.settings, profile: "p.yaml", to: &s), preset.name.rawValue)
+            XCTAssertNotNil(s.faults.capacity, preset.name.rawValue)
+            XCTAssertGreaterThan(s.faults.roundTripMilliseconds, 0, preset.name.rawValue)
         }
         var config = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "leave-requests", stream: "s", recipe: "r.yaml", bundleID: "b"))
         config.simulator.model = "far"
@@ -132,5 +132,36 @@ final class APNsModelPresetTests: XCTestCase {
         XCTAssertEqual(s.faults.latency, .lognormal(p50Milliseconds: 10, p99Milliseconds: 300), "the model's other keys stay")
         config.simulator.model = "nowhere"
         XCTAssertThrowsError(try config.validate()) { XCTAssertEqual(($0 as? RunConfigError)?.key, .apnsModel) }
+    }
+
+    /// A preset's typed values are what the simulator runs with: its keys are written in one place, and a wrong
+    /// or missing key would leave the simulator's default.
+    func testEachPresetsValuesAreWhatTheSimulatorRuns() throws {
+        for preset in APNsLatencyModel.presets {
+            var s = SimulatorConfiguration()
+            try SimulatorConfigFile.apply(settings: preset.settings, profile: "p.yaml", to: &s)
+            let name = preset.name.rawValue
+            XCTAssertEqual(s.faults.roundTripMilliseconds, preset.roundTripMillis, name)
+            XCTAssertEqual(s.faults.latency, .lognormal(p50Milliseconds: preset.serverTime.p50Millis, p99Milliseconds: preset.serverTime.p99Millis), name)
+            let capacity = try XCTUnwrap(s.faults.capacity, name)
+            XCTAssertEqual(capacity.perConnectionPerSecond, preset.capacity.perConnectionPerSecond, name)
+            XCTAssertEqual(capacity.overloadAfterMilliseconds,
+                           preset.capacity.overloadAfterMillis ?? FaultInjection.Capacity(perConnectionPerSecond: 1).overloadAfterMilliseconds, name)
+            XCTAssertEqual(capacity.overloadServiceUnavailableFraction, preset.capacity.overload503Fraction ?? 0, name)
+            XCTAssertEqual(s.faults.requestFaults[.serviceUnavailable], preset.serviceUnavailableFraction ?? 0, name)
+            XCTAssertEqual(s.faults.requestFaults.total, preset.serviceUnavailableFraction ?? 0, "\(name): no other fault")
+        }
+    }
+
+    func testThePresetsSayTheirNumbers() {
+        XCTAssertEqual(APNsLatencyModel.presets.map(\.summary), [
+            "a provider near an APNs data centre: 20 ms round trip, server time lognormal p50 5 ms / p99 40 ms, 2000 requests/s per connection",
+            "a provider far from APNs (the slow regions users report): 180 ms round trip, server time lognormal p50 10 ms / p99 300 ms, "
+                + "2000 requests/s per connection",
+            "APNs under strain: 20 ms round trip, server time lognormal p50 50 ms / p99 1500 ms, 300 requests/s per connection, "
+                + "30% of requests queued past 250 ms shed with 503, 1% 503 besides",
+        ])
+        XCTAssertEqual(APNsLatencyModel.names, ["near", "far", "overloaded"])
+        XCTAssertNil(APNsLatencyModel.named("nowhere"), "a name that is no preset may be a model file")
     }
 }

@@ -59,7 +59,7 @@ enum ShippedFileMutations {
                 self = .recipe
             } else if keys.contains("name") {
                 self = .profile
-            } else if keys.contains("simulator"), keys.allSatisfy(APNsModelFile.keys.contains) {
+            } else if keys.contains("simulator"), keys.allSatisfy(APNsLatencyModelFile.keys.contains) {
                 self = .modelFile
             } else {
                 self = .simulatorConfig

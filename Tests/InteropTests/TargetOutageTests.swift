@@ -10,9 +10,10 @@ import XCTest
 /// target is back, the report balances, and its timeline shows the outage (connections lost or ended,
 /// resends after transport errors) and report.html draws it.
 final class TargetOutageTests: XCTestCase {
-    /// The run: 50 pushes/s for 16 s; the target is gone from about 4 s to about 7 s (plus its restart).
-    static let seconds = 16
-    static let downAt = 4.0, upAt = 7.0
+    /// The run: 50 pushes/s for 12 s; the target is gone from about 2 s after the run's start line to about
+    /// 5 s (plus its restart), which leaves the run 7 s to resend what the outage caught.
+    static let seconds = 12
+    static let downAt = 2.0, upAt = 5.0
 
     func testAKilledH2cTargetThatComesBackLosesNothing() throws {
         try outage(tls: false, stop: SIGKILL)
@@ -35,10 +36,12 @@ final class TargetOutageTests: XCTestCase {
         let out = folder.appendingPathComponent("run")
         let profile = try writeProfile(in: folder, bundleID: first.bundleID)
         var arguments = ["run", profile, "--target", first.url, "--rate", "50", "--loop", "--duration", "\(Self.seconds)s",
-                         "--out", out.path, "--key-path", first.keyPath, "--key-id", first.key.keyID, "--team-id", first.key.teamID, "--quiet"]
+                         "--out", out.path, "--key-path", first.keyPath, "--key-id", first.key.keyID, "--team-id", first.key.teamID]
         if tls { arguments += ["--ca-cert", first.caPath] }
         let run = try ChildProcess(APNsBenchProcess.binary(), arguments)
-
+        // The outage is timed from the run's start line, not from the process's start, which a busy machine delays.
+        XCTAssertTrue(run.output.wait(timeout: 120, until: { $0.contains { $0.contains("apnsbench: replaying") } }), run.output.text,
+                      file: file, line: line)
         Thread.sleep(forTimeInterval: Self.downAt)
         first.child.send(signal)
         XCTAssertNotNil(try? first.child.wait(bound: 30), "the simulator went away", file: file, line: line)
@@ -59,7 +62,8 @@ final class TargetOutageTests: XCTestCase {
         XCTAssertEqual(p.failedTotal + p.timedOut + p.rejectedTotal, 0, "\(p)", file: file, line: line)
         XCTAssertEqual(Set(p.notSentDueByCause.keys).subtracting(["no_token"]), [], "\(p.notSent)", file: file, line: line)
         XCTAssertEqual(p.delivered + p.notSentDue, p.due, file: file, line: line)
-        XCTAssertGreaterThan(p.delivered, 500, file: file, line: line)
+        // Most of the pushes due (5/8 of 50/s over the run; the recording leaves some without a token).
+        XCTAssertGreaterThan(p.delivered, Self.seconds * 50 * 5 / 8, file: file, line: line)
 
         // The timeline shows the outage: connections lost (killed) or ended by the server (GOAWAY), and
         // resends after transport errors, with an interval in which the target answered nothing.

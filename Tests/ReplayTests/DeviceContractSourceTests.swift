@@ -12,7 +12,7 @@ final class DeviceContractSourceTests: XCTestCase {
 
     static func leaveCheck() throws -> PayloadCheck {
         let path = repo.appendingPathComponent("profiles/models/LeaveRequestAttributes.swift").path
-        return PayloadCheck(model: try ActivityModelLoader.read(path: path, attributesType: nil, profile: "p.yaml", line: nil).model)
+        return PayloadCheck(model: try ActivityKitModelLoader.read(path: path, attributesType: nil, profile: "p.yaml", line: nil).model)
     }
 
     static let token = String(repeating: "ab", count: 80)

@@ -58,7 +58,7 @@ extension RecipeLoaderErrorTests {
 }
 
 /// A type is known before a value is used: `[]` takes its type from the list it meets, or is refused; a
-/// recipient key that is a list is refused, naming it.
+/// entity recipient's key that is a list is refused, naming the group form.
 extension RecipeLoaderErrorTests {
     private func typed(fields: String = "", slot: String = "title", key: String = "request_id") -> String {
         recipe(fields: "      request_id: int\n      status: string\n      title: string\n      tags: '[string]'\n" + fields,
@@ -78,8 +78,7 @@ extension RecipeLoaderErrorTests {
     }
 
     func testAListRecipientKeyIsRefusedNamingIt() {
-        assertRefused(typed(key: "tags"), line: 19, "'events.status.push.to.key' reads 'tags', a list of string: a recipient key is one value "
-            + "(a push to each key of a list is not supported); push to one group key and keep the recipients the list names with "
-            + "where: \"recipient.FIELD in LIST\"")
+        assertRefused(typed(key: "tags"), line: 19, "'events.status.push.to.key' reads 'tags', a list of string: an entity recipient's key "
+            + "is one value; a list of keys fans out over a group (to: {group: G, key: LIST}), whose members each get one push")
     }
 }

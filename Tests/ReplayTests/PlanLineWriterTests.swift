@@ -31,8 +31,8 @@ final class PlanLineWriterTests: XCTestCase {
 
     func testAPushsOwnCollapseIDIsAJSONStringWithItsEscapes() throws {
         let recipe = try RecipeLoader.load(yaml: Self.recipe, file: dir.appendingPathComponent("r.yaml").path)
-        guard case let .fixed(kind) = recipe.events[0].pushes[0].header else { return XCTFail("one header set") }
-        XCTAssertTrue(recipe.headerVariants[Int(kind)].perPush.contains(APNsHeaders.collapseID))
+        guard case let .fixed(kind) = recipe.events[0].pushes[0].kind else { return XCTFail("one push kind") }
+        XCTAssertTrue(recipe.pushKinds[Int(kind)].perPush.contains(APNsHeaders.collapseID))
         let config = RunConfig(name: "notes", profilePath: "p.yaml",
                                workload: .init(name: "notes", stream: "notes.ndjson", recipe: "r.yaml", bundleID: "com.example.notes"))
         let path = dir.appendingPathComponent("plan.ndjson").path

@@ -54,7 +54,7 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
         let c = try load(profile("activity_model: models/LeaveRequestAttributes.swift\nactivity_model_type: LeaveRequestAttributes\ndate_decoding: iso8601\n"))
         let path = dir.appendingPathComponent("models/LeaveRequestAttributes.swift").path
         XCTAssertEqual(c.workload.activityModel,
-                       RunConfig.ActivityModelFile(path: path, sha256: try FileDigest.sha256(path: path), attributesType: "LeaveRequestAttributes",
+                       RunConfig.ActivityKitModelFile(path: path, sha256: try FileDigest.sha256(path: path), attributesType: "LeaveRequestAttributes",
                                                    dateDecoding: .iso8601))
         // The configuration a report embeds carries all four.
         let json = String(decoding: try JSONEncoder().encode(c), as: UTF8.self)
@@ -104,10 +104,10 @@ final class ProfileLoaderActivityModelTests: XCTestCase {
                     mentions: ["'BETA'", "'activity_model_flags' (in ", "p.yaml:7 names in 'activity_model'"])
         let set = try XCTUnwrap(load(profile(file + "activity_model_flags: [BETA]\n")).workload.activityModel)
         XCTAssertEqual(set.flags, ["BETA"])
-        let check = try ActivityModelLoader.check(set, profile: "p.yaml")
+        let check = try ActivityKitModelLoader.check(set, profile: "p.yaml")
         XCTAssertEqual(check.model.contentStateKeys, ["status", "betaNote"])
         let unset = try XCTUnwrap(load(profile(file + "activity_model_flags: []\n")).workload.activityModel)
-        XCTAssertEqual(try ActivityModelLoader.check(unset, profile: "p.yaml").model.contentStateKeys, ["status"])
+        XCTAssertEqual(try ActivityKitModelLoader.check(unset, profile: "p.yaml").model.contentStateKeys, ["status"])
         assertError(profile(file + "activity_model_flags: BETA\n"), line: 8, mentions: ["'activity_model_flags' must be a list of compilation flag names"])
         assertError(profile(file + "activity_model_flags: [\"-DBETA\"]\n"), line: 8, mentions: ["'-DBETA', which is not a compilation flag name"])
         assertError(profile("activity_model_flags: [DEBUG]\n"), line: 7, mentions: ["'activity_model_flags' goes with 'activity_model'"])

@@ -143,7 +143,7 @@ extension RecipeLoaderErrorTests {
         let (_, perEvent) = try planned("      collapse_id: \"'request-' + string(request_id)\"\n")
         XCTAssertEqual(perEvent.sent.map(\.collapseID), ["request-7"])
         let (recipe, constant) = try planned("      collapse_id: \"'requests'\"\n")
-        XCTAssertEqual(recipe.headerVariants, [HeaderOverride(), HeaderOverride(collapseID: "requests")])
+        XCTAssertEqual(recipe.pushKinds, [HeaderConstants(), HeaderConstants([APNsHeaders.collapseID: "requests"])])
         XCTAssertEqual(constant.sent.map(\.kind), [1])
     }
 

@@ -81,7 +81,7 @@ extension RecipeLoaderErrorTests {
 
     func testAnUnknownFunctionListsTheFunctions() {
         assertWhen("lower(status) == 'x'", "column 1: 'lower' is not a function (functions: has, size, int, double, string, timestamp, duration, startsWith, "
-            + "endsWith, contains)")
+            + "endsWith, contains, format, filter, map, exists, all)")
     }
 
     func testHasTakesAFieldSelection() {
@@ -134,7 +134,7 @@ extension RecipeLoaderErrorTests {
         assertRefused(recipe(fields: Self.fields, push: "    push:\n      to: {entity: request, key: request_id, where: 'true'}\n      template: t.json\n"),
                       line: 21,
                       "'events.status.push.to.where' does not go with 'entity': 'to' is {token: FIELD}, "
-                          + "{entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
+                          + "{entity: E, key: FIELD}, {group: G, key: FIELD, where: EXPRESSION} or {groups: [{group: G, key: FIELD}, …]}")
     }
 
     func testAComputedPriorityMustBeAnInt() {

@@ -11,7 +11,7 @@ extension RecipeLoaderErrorTests {
         "    push:\n      to: \(to)\n      template: t.json\n" + extra
     }
 
-    private static let toShape = "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}"
+    private static let toShape = "{token: FIELD}, {entity: E, key: FIELD}, {group: G, key: FIELD, where: EXPRESSION} or {groups: [{group: G, key: FIELD}, …]}"
     private static let testShape = "{equals: V}, {one_of: […]}, {not: V}, {present: true}, {absent: true}, or gt/ge/lt/le: N"
 
     func testAnEmptyTestIsRefused() {
@@ -75,6 +75,6 @@ extension RecipeLoaderErrorTests {
                       "'events.status.push.templte' is not a known key (known: name, when, to, template, push_type, topic, priority, live_activity_event, "
                         + "expiration_seconds, expiration_at, collapse_id, slots, remember, after_end, apns_id); did you mean 'template'?")
         assertRefused(recipe(push: push("", to: "{entity: request, kye: request_id}")), line: 18,
-                      "'events.status.push.to.kye' is not a known key (known: token, entity, key, group, if_absent, where); did you mean 'key'?")
+                      "'events.status.push.to.kye' is not a known key (known: token, entity, key, group, if_absent, where, groups); did you mean 'key'?")
     }
 }

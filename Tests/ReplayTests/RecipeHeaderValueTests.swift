@@ -55,10 +55,10 @@ final class RecipeHeaderValueTests: XCTestCase {
                                           statuses: [#""status":"moving","ttl":600"#, #""status":"near","ttl":0"#, #""status":"delivered""#])
         XCTAssertEqual(ledger.sent.map(\.collapseID), ["delivery-d1-moving-42", "delivery-d1-near-42", "delivery-d1-delivered-42"])
         XCTAssertEqual(ledger.sent.map(\.expirationSeconds), [600, 0, -1], "an absent ttl sends no apns-expiration")
-        guard case let .fixed(set) = recipe.events[1].pushes[0].header else { return XCTFail("one header set") }
-        let own = recipe.headerVariants[Int(set)]
+        guard case let .fixed(set) = recipe.events[1].pushes[0].kind else { return XCTFail("one push kind") }
+        let own = recipe.pushKinds[Int(set)]
         XCTAssertEqual(own.perPush, HeaderSlots([APNsHeaders.collapseID, APNsHeaders.expiration]))
-        XCTAssertNil(own.collapseID)
+        XCTAssertNil(own[APNsHeaders.collapseID])
         XCTAssertEqual(ledger.sent.map(\.kind), [set, set, set])
     }
 
@@ -89,11 +89,11 @@ final class RecipeHeaderValueTests: XCTestCase {
                                workload: RunConfig.Workload(name: "deliveries", stream: "s.ndjson", recipe: "r.yaml", bundleID: "com.example.app"))
         config.payload.collapseID = "profile-wide"
         config.payload.expirationSeconds = 60
-        var own = HeaderOverride()
+        var own = HeaderConstants()
         own.perPush.insert(APNsHeaders.collapseID)
-        let kinds = config.pushKinds(overrides: [[HeaderOverride(), own]])
-        XCTAssertEqual(kinds.map { $0.collapseID }, ["profile-wide", nil])
-        XCTAssertEqual(kinds.map { $0.perPush.contains(APNsHeaders.collapseID) }, [false, true])
-        XCTAssertEqual(kinds.map { $0.expirationSeconds }, [60, 60], "the expiration stays the profile's where the push carries none")
+        let kinds = config.pushKinds([[HeaderConstants(), own]])
+        XCTAssertEqual(kinds.map { $0.headers[APNsHeaders.collapseID] }, ["profile-wide", nil])
+        XCTAssertEqual(kinds.map { $0.headers.perPush.contains(APNsHeaders.collapseID) }, [false, true])
+        XCTAssertEqual(kinds.map { $0.headers[APNsHeaders.expiration] }, [60, 60], "the expiration stays the profile's where the push carries none")
     }
 }

@@ -106,8 +106,8 @@ final class RecipeLoaderErrorTests: XCTestCase {
 
     func testAnUnknownKeyIsRefusedWithTheKnownOnes() {
         assertRefused(recipe(push: "    pussh:\n      to: {entity: request, key: request_id}\n      template: t.json\n"), line: 17,
-                      "'events.status.pussh' is not a known key (known: match, fields, let, upsert, create, update, remove, key, token, set, "
-                          + "member_of, subscribe, push, require); did you mean 'push'?")
+                      "'events.status.pussh' is not a known key (known: match, fields, let, upsert, create, update, remove, key, token, set, member_of, "
+                          + "join, leave, subscribe, push, require); did you mean 'push'?")
     }
 
     func testATypeThatIsNotATypeIsRefused() {

@@ -52,13 +52,52 @@ final class RecipeRuleOptionsTests: XCTestCase {
             expiration_seconds: 60
             """)
         // Set 0 is the profile's own; the rule's two sets follow.
-        XCTAssertEqual(r.headerVariants, [HeaderOverride(),
-                                          HeaderOverride(pushType: .alert, expirationSeconds: 60, collapseID: "urgent-notes"),
-                                          HeaderOverride(pushType: .alert, expirationSeconds: 60, collapseID: "notes")])
+        XCTAssertEqual(r.pushKinds, [HeaderConstants(),
+                                     HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.expiration: 60, APNsHeaders.collapseID: "urgent-notes"]),
+                                     HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.expiration: 60, APNsHeaders.collapseID: "notes"])])
         let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"high"}"#
         XCTAssertEqual(try plan(r, line).kind, 1)
         XCTAssertEqual(try plan(r, line.replacingOccurrences(of: "high", with: "low")).kind, 2)
         XCTAssertEqual(try plan(r, line.replacingOccurrences(of: #","urgency":"high""#, with: "")).kind, 2)
+    }
+
+    func testARulesPushTypeAndTopicAreCheckedByTheirRows() throws {
+        XCTAssertEqual(try recipe("push_type: alert\ntopic: com.example.notes").pushKinds.last,
+                       HeaderConstants([APNsHeaders.pushType: "alert", APNsHeaders.topic: "com.example.notes"]))
+        XCTAssertThrowsError(try recipe("push_type: alrt")) { error in
+            XCTAssertEqual("\(error)", "\(dir.appendingPathComponent("r.yaml").path):14: 'events.note.push.push_type' must be one of "
+                + "alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls, found 'alrt'")
+        }
+        let long = String(repeating: "t", count: 256)
+        XCTAssertThrowsError(try recipe("topic: \(long)")) { error in
+            XCTAssertEqual("\(error)", "\(dir.appendingPathComponent("r.yaml").path):14: "
+                + "'events.note.push.topic' must be text of at most 255 bytes (APNs' limit), found 256 bytes")
+        }
+    }
+
+    func testAPushTypeMappedFromAFieldPicksAKindWithItsOwnTopic() throws {
+        let r = try recipe("push_type: {from: urgency, map: {call: voip}, default: alert}")
+        XCTAssertEqual(r.pushKinds, [HeaderConstants(), HeaderConstants([APNsHeaders.pushType: "voip"]),
+                                     HeaderConstants([APNsHeaders.pushType: "alert"])])
+        let line = #"{"at":"x","kind":"note","token":"\#(token)","text":"hi","parcel":"p1","urgency":"call"}"#
+        XCTAssertEqual(try plan(r, line).kind, 1)
+        XCTAssertEqual(try plan(r, line.replacingOccurrences(of: "call", with: "later")).kind, 2)
+        let config = RunConfig(name: "options", profilePath: "p.yaml",
+                               workload: RunConfig.Workload(name: "options", stream: "s.ndjson", recipe: "r.yaml", bundleID: "com.example.app"))
+        XCTAssertEqual(config.pushKinds([r.pushKinds]).map(\.topic), [config.topic, "com.example.app.voip", "com.example.app"],
+                       "a kind's push type brings its topic")
+        let path = dir.appendingPathComponent("r.yaml").path
+        XCTAssertThrowsError(try recipe("push_type: {from: urgency, map: {call: phone}}")) { error in
+            XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.push_type.map.call' must be one of "
+                + "alert, background, location, voip, complication, fileprovider, mdm, liveactivity, pushtotalk, widgets, controls")
+        }
+        XCTAssertThrowsError(try recipe("expiration_seconds: {from: urgency, map: {later: 31536001}, default: 60}")) { error in
+            XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.expiration_seconds.map.later' must be a number of seconds from 0 to 31536000")
+        }
+        XCTAssertThrowsError(try recipe("topic: {from: urgency}")) { error in
+            XCTAssertEqual("\(error)", "\(path):14: 'events.note.push.topic' is the same for every push of a kind: a constant, or a table "
+                + "{from: FIELD, map: {VALUE: …}, default: …}")
+        }
     }
 
     func testAMappedPriorityFallsBackToItsDefaultThenTheProfiles() throws {

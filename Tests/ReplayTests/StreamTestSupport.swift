@@ -123,6 +123,7 @@ final class WorkloadLedger {
         var lastPushRuleIndex: Int { inner.lastPushRuleIndex }
         var namesPushRules: Bool { inner.namesPushRules }
         var lastPushFailure: String? { inner.lastPushFailure }
+        var pushesAtOwnPriority: Int { inner.pushesAtOwnPriority }
     }
 
     var applied: [(kind: String, pushes: Int)] = []

@@ -1,9 +1,63 @@
+import DeviceDelivery
 import Foundation
 import TestSupport
 import XCTest
 @testable import Reporting
 
 final class RunReportTests: XCTestCase {
+    /// What only the harness knows goes in when the report is built, section by section, and comes back from its JSON.
+    func testTheHarnesssFactsAreInTheReportAsBuilt() throws {
+        let recorder = Fixtures.mixedRecorder()
+        let override = RunReport.PriorityOverrideCount(reached: 4, changed: 3)
+        let (device, received, sends) = Self.sections()
+        let facts = RunReport.RunFacts(runID: "r1", stopReason: "SIGINT", device: device, priorityOverride: override, pushKinds: [],
+                                       sends: sends, received: received)
+        let report = recorder.makeReport(configuration: Fixtures.configuration, events: Fixtures.mixedEvents(), environment: Fixtures.environment,
+                                         engine: Fixtures.engine, startedAt: Fixtures.startedAt, durationSeconds: 1, facts: facts)
+        XCTAssertEqual(report.runID, "r1")
+        XCTAssertEqual(report.stopReason, "SIGINT")
+        XCTAssertEqual(report.device, device)
+        XCTAssertEqual(report.priorityOverride, override)
+        XCTAssertEqual(report.pushKinds, [])
+        XCTAssertEqual(report.sends, sends)
+        XCTAssertEqual(report.received, received)
+        XCTAssertNil(report.merged, "one process's run")
+        XCTAssertEqual(try JSONDecoder().decode(RunReport.self, from: JSONEncoder().encode(report)), report)
+    }
+
+    /// The init takes every field: a report built with every section has no field left nil. A field added to
+    /// the type but not to the init would be nil here.
+    func testTheInitSetsEveryField() throws {
+        let r = Fixtures.report(from: Fixtures.mixedRecorder())
+        let (device, received, sends) = Self.sections()
+        let staleness = LatencySummary(unit: "ms", count: 0, min: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0)
+        let whole = RunReport(
+            generator: r.generator, startedAt: r.startedAt, durationSeconds: r.durationSeconds, configuration: r.configuration,
+            environment: r.environment, events: r.events, pushes: r.pushes, latency: r.latency, throughput: r.throughput, timeline: r.timeline,
+            engine: r.engine, simulator: [:], coalescing: .init(windowMillis: 1, pushesSaved: 0, staleness: staleness), stopReason: "SIGINT",
+            openDescriptors: .init(atStart: 1, atEnd: 1),
+            liveActivityBudget: .init(priority10PerHour: 1, windowSeconds: 3600, priority10Updates: 0, throttled: 0, activitiesThrottled: 0),
+            runID: "r", broadcast: .init(channels: 0, storesRefused: 0, deleted: 0, kept: false, managementCalls: [:], followersNotSubscribed: 0),
+            merged: .init(shards: 1, parts: []), device: device, priorityOverride: .init(reached: 0, changed: 0),
+            received: received, pushKinds: [], sends: sends)
+        let unset = Mirror(reflecting: whole).children.filter { child in
+            let value = Mirror(reflecting: child.value)
+            return value.displayStyle == .optional && value.children.isEmpty
+        }
+        XCTAssertEqual(unset.map { $0.label ?? "?" }, [])
+    }
+
+    /// A device section, a sender's received requests and its sends: sections only the harness or the simulator has.
+    static func sections() -> (RunReport.DeviceDelivery, RunReport.Received, RunReport.Sends) {
+        let none = RunReport.DeviceDelivery.TimeToDevice(byPriority: [:], byPushType: [:], histograms: .init(byPriority: [:], byPushType: [:]))
+        let device = RunReport.DeviceDelivery(parameters: DeviceDeliveryParameters(), pushes: 5, outcomes: ["on_time": 5], replaced: [:], dropped: [:],
+                                              shownStale: 0, timeToDevice: none)
+        let received = RunReport.Received(requests: [.init(pushType: "alert", topic: "t", priority: "10", answer: "200", count: 5)],
+                                          providerTokens: .init(verified: 1, tooManyUpdates: 0, expired: 0, invalidOrMissing: 0),
+                                          connections: .init(opened: 1, closed: 1, requestsPerConnection: [5]), liveActivityBudget: nil)
+        return (device, received, SendFindingsTests.sends())
+    }
+
     func testMakeReportCarriesEveryCount() {
         let recorder = Fixtures.mixedRecorder()
         recorder.expectedPlanned = 18

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Foundation
 import Histogram
 @testable import Reporting
@@ -21,8 +22,8 @@ final class SenderMergeTests: XCTestCase {
                                                          environment: Fixtures.environment, engine: Fixtures.engine,
                                                          startedAt: Fixtures.startedAt.addingTimeInterval(offset), durationSeconds: 10)
         report.received = received
-        let none = RunReport.Device.TimeToDevice(byPriority: [:], byPushType: [:], histograms: .init(byPriority: [:], byPushType: [:]))
-        report.device = RunReport.Device(parameters: DeviceModelParameters(), pushes: device.onTime + device.late,
+        let none = RunReport.DeviceDelivery.TimeToDevice(byPriority: [:], byPushType: [:], histograms: .init(byPriority: [:], byPushType: [:]))
+        report.device = RunReport.DeviceDelivery(parameters: DeviceDeliveryParameters(), pushes: device.onTime + device.late,
                                          outcomes: ["on_time": device.onTime, "late": device.late], replaced: [:], dropped: [:],
                                          shownStale: 0, timeToDevice: none)
         return ReportMerge.Input(source: "reports/\(name)", report: report)

@@ -96,7 +96,7 @@ final class WouldNotDecodeTests: XCTestCase {
     /// The mixed fixture's report with 3 of its 5 delivered pushes not decodable.
     static func report(wouldNotDecode total: Int = 3, slo: Double? = nil) -> RunReport {
         var r = Fixtures.report(from: Fixtures.mixedRecorder())
-        r.configuration.workload.activityModel = RunConfig.ActivityModelFile(path: "profiles/models/LeaveRequestAttributes.swift", sha256: "89634")
+        r.configuration.workload.activityModel = RunConfig.ActivityKitModelFile(path: "profiles/models/LeaveRequestAttributes.swift", sha256: "89634")
         r.configuration.slo.maxWouldNotDecode = slo
         r.pushes.wouldNotDecode = RunReport.WouldNotDecode(
             total: total, byField: total > 0 ? [responseTime: total] : [:], checked: 9, failedCheck: 5, notChecked: 0,

@@ -20,12 +20,12 @@ public struct APNsHeader: Sendable {
 
     /// Where a push's value is kept on its way to the wire.
     public enum Carrier: Sendable, Equatable {
-        /// The push kind's (``ResolvedPushKind``): the same for every push of a kind, in its prebuilt list.
+        /// The push kind's (``PushKind``): the same for every push of a kind, in its prebuilt list.
         case kind
         /// ``OutgoingPush/priority``: one prebuilt list per kind and priority.
         case priority
         /// A kind's constant in its prebuilt list, or each push's own value (``OutgoingPush/headers``, at this
-        /// slot) for a kind whose value comes from each push (``ResolvedPushKind/perPush``).
+        /// slot) for a kind whose value comes from each push (``HeaderConstants/perPush``).
         case slot(Int)
     }
 
@@ -52,18 +52,14 @@ public struct APNsHeader: Sendable {
     /// Whether a push that failed a check keeps this header's value in its report sample
     /// (``ContractFindings/Sample/headers``), so an answer can be matched to its push.
     public let inReportSamples: Bool
-    /// The value of a kind's constant, from the kind's values; nil: the kind sends none.
-    let constant: @Sendable (KindHeaderValues) -> KindHeaderValue?
 
-    init(name: String, key: String, sources: [Source], carrier: Carrier, value: Value, inReportSamples: Bool = false,
-         constant: @escaping @Sendable (KindHeaderValues) -> KindHeaderValue?) {
+    init(name: String, key: String, sources: [Source], carrier: Carrier, value: Value, inReportSamples: Bool = false) {
         self.name = name
         self.key = key
         self.sources = sources
         self.carrier = carrier
         self.value = value
         self.inReportSamples = inReportSamples
-        self.constant = constant
     }
 
     /// Whether the value may differ from push to push (a priority picks among a kind's lists; a slot's value
@@ -80,47 +76,5 @@ public struct APNsHeader: Sendable {
     public func planKey(fromSend: Bool) -> String { fromSend ? "expiration_after_send" : key }
 
     /// `name: value`, a line of a header list.
-    public func line(_ value: KindHeaderValue) -> String { "\(name): \(value.text)" }
-
-    /// The kind's constant for this header, or nil when it sends none (or each push carries its own).
-    public func constant(of kind: KindHeaderValues) -> KindHeaderValue? {
-        if let slot, kind.perPush.contains(slot) { return nil }
-        return constant(kind)
-    }
-}
-
-/// A constant header value, as the engine's list and the plan write it.
-public enum KindHeaderValue: Equatable, Sendable {
-    case text(String)
-    case number(Int)
-
-    public var text: String {
-        switch self {
-        case let .text(t): return t
-        case let .number(n): return String(n)
-        }
-    }
-}
-
-/// What a push kind's constant headers are read from: its push type, topic and priority, and its expiration and
-/// collapse id (nil: none). `expiration` is what the reader sends: the engine's epoch seconds, or the plan's
-/// seconds after the run's start.
-public struct KindHeaderValues: Sendable {
-    public var pushType: PushType
-    public var topic: String
-    public var priority: Priority
-    public var expiration: Int?
-    public var collapseID: String?
-    /// The headers each push of the kind carries itself, by slot.
-    public var perPush: HeaderSlots
-
-    public init(pushType: PushType, topic: String, priority: Priority = .immediate, expiration: Int? = nil, collapseID: String? = nil,
-                perPush: HeaderSlots = HeaderSlots()) {
-        self.pushType = pushType
-        self.topic = topic
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseID = collapseID
-        self.perPush = perPush
-    }
+    public func line(_ value: HeaderConstant) -> String { "\(name): \(value.text)" }
 }

@@ -27,7 +27,7 @@ extension APNsHeader.Value {
     }
 
     /// Why a recipe's constant (a default or a table's value; nil: neither text nor a number) is refused, or nil.
-    public func refusal(constant: KindHeaderValue?) -> String? {
+    public func refusal(constant: HeaderConstant?) -> String? {
         switch (self, constant) {
         case let (.text(maxBytes, _), .text(t)?) where t.utf8.count <= maxBytes: return nil
         case let (.seconds(range), .number(n)?) where range.contains(n): return nil

@@ -266,8 +266,8 @@ extension RunConfig {
             throw RunConfigError(.fastSimulator, "applies to the embedded simulator only; the target is \(target)")
         }
         if let m = simulator.model {
-            guard APNsModel.named(m) != nil || simulator.modelFileSettings != nil else {
-                throw RunConfigError(.apnsModel, "must be one of \(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), "
+            guard APNsLatencyModel.named(m) != nil || simulator.modelFileSettings != nil else {
+                throw RunConfigError(.apnsModel, "must be one of \(APNsLatencyModel.names.joined(separator: ", ")) or a model file (apnsbench model fit), "
                     + "found '\(m)'")
             }
             guard target == .simulator else {

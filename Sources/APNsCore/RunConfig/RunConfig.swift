@@ -135,7 +135,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
         public var badLines: BadLinePolicy = RunDefaults.badLines
         /// The app's ActivityKit model this workload's Live Activity pushes are checked against
         /// (`activity_model`); nil checks nothing. Default nil. A mix's parts each name their own.
-        public var activityModel: ActivityModelFile?
+        public var activityModel: ActivityKitModelFile?
         /// A mix (`workload: mix`): several recordings replayed together, each with its own rules, push
         /// type and topic, interleaved by recorded time from their starts (``MixedWorkload``). Nil: one
         /// recording, this workload's. A mix's own `stream`, `template` and `bundleID` are empty: its
@@ -322,7 +322,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
         /// `fast`, which is ``fast``): the APNs model and the faults a run rehearses against. Default none:
         /// an answer at once, no faults.
         public var settings: ConfigValue?
-        /// The APNs model under ``settings``: a preset's name (``APNsModel``) or the path of a model file
+        /// The APNs model under ``settings``: a preset's name (``APNsLatencyModel``) or the path of a model file
         /// (`apnsbench model fit` writes one); `--apns-model`, or `model:` in the section. Default none.
         public var model: String?
         /// A model file's keys, read from ``model``'s file when it names one (the report keeps them, so a run
@@ -338,7 +338,7 @@ public struct RunConfig: Codable, Equatable, Sendable {
 
         /// What the simulator is configured with: the model's keys, the section's laid over them.
         public var effectiveSettings: ConfigValue? {
-            let preset = model.flatMap(APNsModel.named)?.settings ?? modelFileSettings
+            let preset = model.flatMap(APNsLatencyModel.named)?.settings ?? modelFileSettings
             switch (preset, settings) {
             case let (p?, s?): return p.overlaid(with: s)
             case let (p, s): return p ?? s

@@ -275,7 +275,7 @@ public enum RunSettings {
             $0.simulator.fast ? "true" : nil
         }.inSection("simulator.fast").overlay { c, o in if let v = o.fastSimulator { c.simulator.fast = v }; return o.fastSimulator == true },
         s(.apnsModel, report: "simulator.model", value: "NAME|FILE",
-          rule: "\(APNsModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)", example: APNsModel.names.first,
+          rule: "\(APNsLatencyModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)", example: APNsLatencyModel.names.first,
           help: "The APNs model for the embedded simulator: latency, round trip, per-connection capacity with queueing, shedding "
               + "(assumptions, not Apple's figures). The profile's simulator: keys go over it.")
             .kept(\.simulator.model, .quoted, flag: \.apnsModel).inSection("simulator.model"),

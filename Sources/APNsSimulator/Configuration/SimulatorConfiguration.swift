@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// A provider key the simulator knows: the public part of an `AuthKey_<KEYID>.p8`, its team, and the
 /// environments it is valid in.
@@ -71,9 +72,9 @@ public struct SimulatorConfiguration: Sendable {
     public var broadcast = BroadcastSettings()
     /// Injected latency, 5xx, GOAWAY, resets, delayed SETTINGS. Default none.
     public var faults = FaultInjection()
-    /// The device side of delivery: what devices do with the pushes accepted (``DeviceModel``), judged by the
+    /// The device side of delivery: what devices do with the pushes accepted (``DeviceDeliveryModel``), judged by the
     /// run in the recording's time. Default nil (not modelled).
-    public var device: DeviceModelParameters?
+    public var device: DeviceDeliveryParameters?
     /// Seed of every random choice of fault injection. Default 0.
     public var seed: UInt64 = 0
 

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 extension SimulatorKeys {
     static let faults: [K] = [
@@ -50,7 +51,7 @@ extension SimulatorKeys {
                 "hold the server's first SETTINGS (and everything after it) this long"),
     ]
 
-    /// The device model's keys (``DeviceModelParameters``), each over its default.
+    /// The device model's keys (``DeviceDeliveryParameters``), each over its default.
     static let device: [K] = [
         .number("device.wake_interval_seconds", 0.001...1e9, \.deviceModel.wakeIntervalSeconds, default: "600",
                 "mean time between opportunistic wakes (assumption)"),
@@ -85,8 +86,8 @@ extension SimulatorKeys {
 
 extension SimulatorConfiguration {
     /// The device model's parameters, its defaults when it has none (set: the model is on).
-    var deviceModel: DeviceModelParameters {
-        get { device ?? DeviceModelParameters() }
+    var deviceModel: DeviceDeliveryParameters {
+        get { device ?? DeviceDeliveryParameters() }
         set { device = newValue }
     }
 }

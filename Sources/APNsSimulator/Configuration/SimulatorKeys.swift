@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Foundation
 
 /// The table of the simulator's configuration keys, each section's keys right after it, in the order the
@@ -44,7 +45,7 @@ public enum SimulatorKeys {
         },
         K("broadcast", .section(.init()), "broadcast channels (iOS 18+)"),
         K("device", .section(.init()), "the device side of delivery (docs/simulator.md); `{}` or `~` for its defaults") { c, _, _ in
-            c.device = DeviceModelParameters()
+            c.device = DeviceDeliveryParameters()
         }.orNull(),
     ]
 

@@ -14,7 +14,7 @@ public enum SentPayloadVerdict: Sendable, Equatable {
     /// `aps.event` names this event; the failures are empty when the device decodes the payload.
     case checked(LiveActivityEvent, [DecodeFailure])
     /// As ``checked(_:_:)``, but some values the payload holds were left to parts of the model whose
-    /// decoding cannot be known (``ActivityModel/unchecked``): the failures are those of the rest.
+    /// decoding cannot be known (``ActivityKitModel/unchecked``): the failures are those of the rest.
     case checkedPartly(LiveActivityEvent, [DecodeFailure])
     /// `aps.event` is absent, not a string, or names no event the device acts on (`update`, `end`,
     /// `start`): nothing to decode. APNs requires the key on a Live Activity push.

@@ -1,6 +1,6 @@
 import APNsCore
 
-/// Checks APNs Live Activity payloads against an app's ``ActivityModel`` with `JSONDecoder`'s rules,
+/// Checks APNs Live Activity payloads against an app's ``ActivityKitModel`` with `JSONDecoder`'s rules,
 /// to count pushes that APNs accepts but the device could not decode (and so silently drops).
 ///
 /// The payload is decoded as `JSONDecoder` would decode `{"aps": {"attributes": A, "content-state": S}}`
@@ -14,10 +14,10 @@ import APNsCore
 /// A check scans the payload bytes once and allocates only the scan's node array (plus messages for
 /// failures); it never traps, whatever the bytes.
 public struct PayloadCheck: Sendable {
-    public let model: ActivityModel
+    public let model: ActivityKitModel
     public let dateStrategy: DateStrategy
 
-    public init(model: ActivityModel, dateStrategy: DateStrategy = .deferredToDate) {
+    public init(model: ActivityKitModel, dateStrategy: DateStrategy = .deferredToDate) {
         self.model = model
         self.dateStrategy = dateStrategy
     }
@@ -37,7 +37,8 @@ public struct PayloadCheck: Sendable {
     /// - Parameter payload: the whole APNs payload as UTF-8 JSON.
     /// - Returns: ``SentPayloadVerdict/checked(_:_:)`` with the event and its failures (empty when the
     ///   device decodes it), or ``SentPayloadVerdict/checkedPartly(_:_:)`` when some of its values were left
-    ///   to parts of the model that are not checked (``ActivityModel/unchecked``); ``SentPayloadVerdict/noEvent`` when `aps.event` is absent or names no event;
+    ///   to parts of the model that are not checked (``ActivityKitModel/unchecked``); ``SentPayloadVerdict/noEvent`` when
+    ///   `aps.event` is absent or names no event;
     ///   ``SentPayloadVerdict/invalidJSON(_:)`` when `JSONDecoder` would not read the payload at all.
     public func checkAsSent<Bytes: Sequence>(payload: Bytes) -> SentPayloadVerdict where Bytes.Element == UInt8 {
         if let verdict = payload.withContiguousStorageIfAvailable({ checkAsSent(buffer: $0) }) {

@@ -11,7 +11,7 @@ struct PayloadWalker {
 
     let bytes: UnsafeBufferPointer<UInt8>
     let nodes: [JSONNode]
-    let model: ActivityModel
+    let model: ActivityKitModel
     let dateStrategy: DateStrategy
     private(set) var failures: [DecodeFailure] = []
     /// Values present in the payload that were left to a part of the model that is not checked.
@@ -23,7 +23,7 @@ struct PayloadWalker {
     private static let attributesKey = Array("attributes".utf8)
     private static let eventKey = Array("event".utf8)
 
-    init(bytes: UnsafeBufferPointer<UInt8>, nodes: [JSONNode], model: ActivityModel, dateStrategy: DateStrategy) {
+    init(bytes: UnsafeBufferPointer<UInt8>, nodes: [JSONNode], model: ActivityKitModel, dateStrategy: DateStrategy) {
         self.bytes = bytes
         self.nodes = nodes
         self.model = model

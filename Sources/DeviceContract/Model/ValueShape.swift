@@ -23,12 +23,12 @@ indirect enum ValueShape: Sendable, Equatable {
     /// `Range<T>` / `ClosedRange<T>`: an array `[lower, upper]` (more elements are not read), lower ≤ upper.
     case range(ValueShape, closed: Bool)
     case dictionary(key: DictionaryKeyKind, value: ValueShape)
-    /// A struct: an index into ``ActivityModel/objects``.
+    /// A struct: an index into ``ActivityKitModel/objects``.
     case object(Int)
-    /// An enum (by raw value, or keyed by case name): an index into ``ActivityModel/enums``.
+    /// An enum (by raw value, or keyed by case name): an index into ``ActivityKitModel/enums``.
     case enumeration(Int)
     /// A value whose decoding cannot be known from the declarations (custom `init(from:)`, a type declared
-    /// in another file, a property wrapper): an index into ``ActivityModel/unchecked``. Any value present
+    /// in another file, a property wrapper): an index into ``ActivityKitModel/unchecked``. Any value present
     /// is left to it, `null` included.
     case unchecked(Int)
 

@@ -1,4 +1,4 @@
-/// Turns a ``DeclarationTree`` into an ``ActivityModel`` by applying the rules of synthesized
+/// Turns a ``DeclarationTree`` into an ``ActivityKitModel`` by applying the rules of synthesized
 /// `Decodable` (Swift 5.x and 6.x):
 ///
 /// - Only stored instance properties are decoded. `static`, computed and `lazy` properties are not.
@@ -21,7 +21,7 @@
 /// - A struct may contain itself only through an array or a dictionary.
 ///
 /// What cannot be known from the declarations becomes a ``ValueShape/unchecked(_:)`` part, listed in
-/// ``ActivityModel/unchecked``: a type with its own `init(from:)`, a type not declared in this file, a
+/// ``ActivityKitModel/unchecked``: a type with its own `init(from:)`, a type not declared in this file, a
 /// generic type, a property wrapper, a class.
 ///
 /// Names resolve like Swift's lexical lookup: nested types of the enclosing types, innermost first,
@@ -64,7 +64,7 @@ struct ModelResolver {
         self.file = file
     }
 
-    mutating func resolve(attributesType requested: String?) throws(ModelError) -> ActivityModel {
+    mutating func resolve(attributesType requested: String?) throws(ModelError) -> ActivityKitModel {
         try mergeExtensions()
         try checkDuplicateNames()
         let root = try findRoot(requested)
@@ -86,7 +86,7 @@ struct ModelResolver {
             }
             contentStateRoot = try rootShape(contentState)
         }
-        return ActivityModel(attributesTypeName: qualifiedName(root), objects: objects, enums: enums, unchecked: unchecked,
+        return ActivityKitModel(attributesTypeName: qualifiedName(root), objects: objects, enums: enums, unchecked: unchecked,
                              attributesRoot: attributesRoot, contentStateRoot: contentStateRoot)
     }
 

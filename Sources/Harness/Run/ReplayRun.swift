@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import APNsEngine
 import APNsSimulator
 import DeviceContract
@@ -66,7 +67,7 @@ public enum ReplayRun {
         try profile.requireFiles()
         // An APNs model file's own `simulator:` section first, so that a mistake in it names that file's line;
         // then the profile's section with the model under it, by the simulator's own rules.
-        if let model = config.simulator.model, APNsModel.named(model) == nil {
+        if let model = config.simulator.model, APNsLatencyModel.named(model) == nil {
             let folder = (request.profilePath as NSString).deletingLastPathComponent
             let fromFlag = request.overrides.apnsModel != nil
             try SimulatorConfigFile.check(profile: model.hasPrefix("/") || fromFlag ? model : (folder as NSString).appendingPathComponent(model))
@@ -145,27 +146,26 @@ public enum ReplayRun {
         var stoppedAt: StreamLineError?
         var interrupted: Bool
         /// The device side of delivery, when the simulator modelled devices.
-        var device: RunReport.Device?
+        var device: RunReport.DeviceDelivery?
         var priorityOverride: RunReport.PriorityOverrideCount?
         /// The run's push kinds, by ``OutgoingPush/kind``.
-        var pushKinds: [ResolvedPushKind] = []
+        var pushKinds: [PushKind] = []
         var sends: RunReport.Sends?
 
         /// The run's report, whole.
         func makeReport(openDescriptors: RunReport.OpenDescriptors?) -> RunReport {
             var facts = facts
             facts.openDescriptors = openDescriptors
-            var report = recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
-                                             staleness: staleness, simulator: simulator, startedAt: startedAt,
-                                             durationSeconds: durationSeconds, facts: facts)
-            report.device = device
+            facts.device = device
             // One Live Activity budget: with a device model, its throttled count is the budget (judged on the pushes APNs
             // accepted); the pipeline's count of the pushes sent, by another rule, is not reported beside it.
-            if device != nil { report.liveActivityBudget = nil }
-            report.priorityOverride = priorityOverride
-            report.pushKinds = RunReport.PushKind.used(pushKinds, events)
-            report.sends = sends
-            return report
+            if device != nil { facts.liveActivityBudget = nil }
+            facts.priorityOverride = priorityOverride
+            facts.pushKinds = RunReport.PushKind.used(pushKinds, events)
+            facts.sends = sends
+            return recorder.makeReport(configuration: configuration, events: events, environment: environment, engine: engine,
+                                       staleness: staleness, simulator: simulator, startedAt: startedAt,
+                                       durationSeconds: durationSeconds, facts: facts)
         }
     }
 
@@ -190,13 +190,13 @@ public enum ReplayRun {
         let engine = EngineConfiguration(run: config, baseURL: target.baseURL, trustedCertificatePEM: target.trustedCertificatePEM,
                                          startedAtEpochSeconds: Int(startedAt.timeIntervalSince1970),
                                          broadcastChannels: broadcast?.channels.idsByIndex ?? [], progressInterval: 0.5,
-                                         headerOverrides: inputs.recipes.map(\.headerVariants))
+                                         kinds: inputs.kinds)
         let pool = try WorkerPool(workers: config.transport.workers, configuration: engine) {
             try inputs.makeTokens(config, clock: target.simulator?.configuration.clock ?? .system)
         }
         let driver = try Workloads.replay(config, recipes: inputs.recipes, channels: broadcast?.channels)
         let pipeline = SendPipeline(driver, config, checks: inputs.contractChecks, kindTypes: inputs.kindTypes)
-        let sends = SendTallySource(pipeline, config, kinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)), pool: pool)
+        let sends = SendTallySource(pipeline, config, kinds: inputs.kinds, pool: pool)
         log(startLine(config, target))
 
         // Each worker records into its own recorder (no locks on the hot path); added up once they joined.
@@ -223,9 +223,9 @@ public enum ReplayRun {
                         engine: counters, staleness: pipeline.coalescer?.staleness, simulator: target.simulatorCounters,
                         startedAt: startedAt, durationSeconds: duration, facts: facts, unreachable: stop.isRequested && stop.cause == .targetUnreachable,
                         readFailure: driver.failedRead, stoppedAt: driver.stopError, interrupted: stop.isRequested,
-                        device: feeds.map { DeviceTally(pushes: DeviceFeed.merged($0.feeds), parameters: $0.parameters).section },
+                        device: feeds.map { DeviceDeliveryTally(pushes: DeviceDeliveryFeed.merged($0.feeds), parameters: $0.parameters).section },
                         priorityOverride: pipeline.priorityOverride.map { .init(reached: $0.reached, changed: $0.changed) },
-                        pushKinds: config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)),
+                        pushKinds: inputs.kinds,
                         sends: sends.tally.section)
     }
 
@@ -239,14 +239,14 @@ public enum ReplayRun {
     /// One device feed per engine thread's recorder, when the embedded simulator models devices (device
     /// delivery only: a broadcast reaches channels, not tokens).
     private static func deviceFeeds(_ config: RunConfig, inputs: RunInputs, target: RunTarget, workerRecorders: [RunRecorder],
-                                    start: UInt64) -> (feeds: [DeviceFeed], parameters: DeviceModelParameters)? {
+                                    start: UInt64) -> (feeds: [DeviceDeliveryFeed], parameters: DeviceDeliveryParameters)? {
         guard let parameters = target.simulator?.configuration.device, config.deliveryMode != .broadcast else { return nil }
-        let kinds = config.pushKinds(overrides: inputs.recipes.map(\.headerVariants)).map { k in
-            DeviceFeed.Kind(pushType: k.pushType, collapseID: k.collapseID,
-                            expirationSeconds: k.expirationSeconds)
+        let kinds = inputs.kinds.map { k in
+            DeviceDeliveryFeed.Kind(pushType: k.pushType, collapseID: k.headers.text(APNsHeaders.collapseID),
+                                      expirationSeconds: k.headers.number(APNsHeaders.expiration))
         }
         let feeds = workerRecorders.map { r in
-            let feed = DeviceFeed(kinds: kinds, startNanos: start)
+            let feed = DeviceDeliveryFeed(kinds: kinds, startNanos: start)
             r.deviceFeed = feed
             return feed
         }

@@ -10,7 +10,10 @@ struct RunInputs {
     let libcurl: LibcurlInfo
     /// The recipes (each with its payload templates), by part of the workload (one unless it is a mix).
     let recipes: [Recipe]
-    /// The device-contract check of each push kind (a part's, for each header set of its rules), from the
+    /// The run's push kinds, by ``OutgoingPush/kind``: each part's recipe constants over the run's, resolved
+    /// here once for the engine, the send tally, the device feeds and the report.
+    let kinds: [PushKind]
+    /// The device-contract check of each push kind (its part's, where the kind sends the part's push type), from the
     /// ActivityKit model the part names; nil where it names none.
     let contractChecks: [PayloadCheck?]
     /// The push type each push kind (as ``contractChecks``) sends: the Live Activity budget counts the Live
@@ -30,8 +33,8 @@ struct RunInputs {
         try libcurl.requireUsable()
         let w = config.workload
         recipes = try Workloads.recipes(for: config)
-        let checks = try w.parts.map { part in try part.activityModel.map { try ActivityModelLoader.check($0, profile: config.profilePath) } }
-        let kinds = config.pushKinds(overrides: recipes.map(\.headerVariants))
+        let checks = try w.parts.map { part in try part.activityModel.map { try ActivityKitModelLoader.check($0, profile: config.profilePath) } }
+        kinds = config.pushKinds(recipes.map(\.pushKinds))
         // By push kind: its part's check where the kind still sends the part's push type.
         contractChecks = kinds.map { k in k.pushType == w.parts[k.part].pushType ? checks[k.part] : nil }
         kindTypes = kinds.map(\.pushType)

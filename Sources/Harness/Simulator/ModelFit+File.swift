@@ -5,7 +5,7 @@ import Reporting
 
 /// The model file `apnsbench model fit` writes, its `simulator:` section in the simulator's keys
 /// (`SimulatorKeys`): here, where both the fit and the simulator's table are in reach.
-extension ModelFit {
+extension APNsLatencyModelFit {
     /// The model file: where it came from (`source:`), and the `simulator:` section that `--apns-model FILE`
     /// and a profile's `simulator: {model: FILE}` read.
     public func file(report r: RunReport, reportPath: String) -> String {

@@ -54,24 +54,17 @@ extension SimulatorRecording {
         engine.connectionsOpened = c.connectionsOpened
         engine.providerTokenSignings = c.tokenVerifications
         let curl = LibcurlInfo.loaded()
-        var facts = RunReport.RunFacts(stopReason: inputs.stopReason)
+        var received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
+        received.connections.mostOpenStreams = mostOpenStreams
         let contract = self.contract
-        facts.contract = contract?.findings
-        var report = recorder.makeReport(configuration: configuration, events: events,
-                                         environment: .current(libcurl: curl.version, ssl: curl.ssl, nghttp2: curl.nghttp2),
-                                         engine: engine, simulator: c.flattened, startedAt: inputs.startedAt,
-                                         durationSeconds: inputs.durationSeconds, facts: facts)
-        if let contract { report.pushes.wouldNotDecode = RunReport.WouldNotDecode(findings: contract.findings, delivered: contract.delivered) }
         // The latency by push type is of one push type only: delivered pushes of several are not told apart.
-        if Set(classes.filter { $0.key.answer == "200" }.map(\.key.pushType)).count > 1 {
-            report.latency.byPushType = [:]
-            report.latency.histograms?.byPushType = [:]
-        }
-        report.received = Self.received(classes: classes, perToken: perToken, inputs: inputs)
-        report.sends = sends.section
-        report.received?.connections.mostOpenStreams = mostOpenStreams
-        report.device = deviceSection()
-        return report
+        let deliveredTypes = Set(classes.filter { $0.key.answer == "200" }.map(\.key.pushType))
+        let facts = RunReport.RunFacts(stopReason: inputs.stopReason, contract: contract?.findings, device: deviceSection(), sends: sends.section,
+                                       received: received, wouldNotDecode: contract?.delivered, latencyByPushType: deliveredTypes.count <= 1)
+        return recorder.makeReport(configuration: configuration, events: events,
+                                   environment: .current(libcurl: curl.version, ssl: curl.ssl, nghttp2: curl.nghttp2),
+                                   engine: engine, simulator: c.flattened, startedAt: inputs.startedAt,
+                                   durationSeconds: inputs.durationSeconds, facts: facts)
     }
 
     static func received(classes: [RequestKey: Int], perToken: [Substring: TokenCount], inputs: ReportInputs) -> RunReport.Received {

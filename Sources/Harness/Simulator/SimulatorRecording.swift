@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import APNsSimulator
 import DeviceContract
 import Foundation
@@ -15,14 +16,14 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
     let startNanos: UInt64
     private let check: PayloadCheck?
     /// The model file the check was read from, named in the report's configuration.
-    private(set) var modelFile: RunConfig.ActivityModelFile?
+    private(set) var modelFile: RunConfig.ActivityKitModelFile?
     private let lock = NSLock()
     private var logs: [ConnectionLog] = []
     private var findings = ContractFindings()
     private var wouldNotDecode = WouldNotDecodeTally()
     /// The device model's parameters when the simulator's configuration has `device:` (set before it starts),
     /// and the wall clock at `startNanos`, which the model's times count on.
-    var deviceModel: DeviceModelParameters?
+    var deviceModel: DeviceDeliveryParameters?
     let startEpochMillis = Int64(Date().timeIntervalSince1970 * 1000)
 
     /// - Parameter check: the device contract for Live Activity payloads (`--activity-model`), or nil.
@@ -34,9 +35,9 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
     /// With the device contract of an ActivityKit model file (`simulate --activity-model`), under the
     /// checker's default date strategy; a file that cannot be read or parsed is bad input naming it.
     public convenience init(activityModel path: String, attributesType: String?) throws {
-        let (model, sha256) = try ActivityModelLoader.read(path: path, attributesType: attributesType, profile: "--activity-model", line: nil)
+        let (model, sha256) = try ActivityKitModelLoader.read(path: path, attributesType: attributesType, profile: "--activity-model", line: nil)
         self.init(check: PayloadCheck(model: model))
-        modelFile = RunConfig.ActivityModelFile(path: path, sha256: sha256, attributesType: attributesType)
+        modelFile = RunConfig.ActivityKitModelFile(path: path, sha256: sha256, attributesType: attributesType)
     }
 
     public func connectionOpened(id: Int) -> ConnectionRequestLog {
@@ -73,12 +74,12 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
     /// Every connection's counts, merged. Call once the simulator has stopped (its event loops are gone).
     /// The device side of what was accepted, when the configuration has `device:`: every connection's 200s in
     /// the order they arrived, through the device model.
-    func deviceSection() -> RunReport.Device? {
+    func deviceSection() -> RunReport.DeviceDelivery? {
         guard let parameters = deviceModel else { return nil }
         var pushes = lock.withLock { logs }.flatMap(\.devicePushes)
         pushes = pushes.indices.sorted { pushes[$0].atMillis != pushes[$1].atMillis ? pushes[$0].atMillis < pushes[$1].atMillis : $0 < $1 }
             .map { pushes[$0] }
-        return DeviceTally(pushes: pushes, parameters: parameters).section
+        return DeviceDeliveryTally(pushes: pushes, parameters: parameters).section
     }
 
     func merged() -> (recorder: RunRecorder, events: EventTally, classes: [RequestKey: Int], perToken: [Substring: TokenCount], sends: SendTally) {
@@ -120,7 +121,7 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         /// The requests by class and the headers they set.
         var sends = SendTally()
         /// The pushes answered 200, for the device model (when it is on).
-        var devicePushes: [DevicePush] = []
+        var devicePushes: [DeviceDeliveryPush] = []
         /// Each answered request's arrival and answer, until ``foldOpenStreams()`` counts the most open at once.
         private var arrivals: [UInt64] = [], answers: [UInt64] = []
         private(set) var mostOpenStreams = 0
@@ -179,12 +180,12 @@ public final class SimulatorRecording: RequestObserver, @unchecked Sendable {
         private func keepForDevice(_ r: AnsweredRequest, priority: Priority) {
             guard let token = r.deviceToken else { return }
             let at = recording.startEpochMillis + Int64((r.arrivalNanos &- recording.startNanos) / 1_000_000)
-            var push = DevicePush(token: String(token), atMillis: at, priority: priority,
+            var push = DeviceDeliveryPush(token: String(token), atMillis: at, priority: priority,
                                   pushType: r.pushType.flatMap(PushType.init(rawValue:)) ?? .alert, collapseID: r.collapseID)
             if let e = r.expiration.flatMap({ Int64($0) }) { push.expiration = e == 0 ? .immediately : .at(e * 1000) }
             if let payload = r.payload {
                 payload.withUnsafeReadableBytes { raw in
-                    DeviceFeed.readActivityKeys(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count),
+                    DeviceDeliveryFeed.readActivityKeys(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count),
                                                 tape: &tape, into: &push)
                 }
             }

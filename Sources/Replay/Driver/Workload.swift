@@ -23,11 +23,11 @@ public enum Workloads {
     }
 
     /// The first ``OutgoingPush/kind`` of each part: a part's pushes carry its first kind plus the index of their
-    /// rule's header set (``Recipe/headerVariants``).
+    /// rule's push kind (``Recipe/pushKinds``).
     public static func firstKinds(_ recipes: [Recipe]) -> [Int32] {
         var next: Int32 = 0
         return recipes.map { r in
-            defer { next += Int32(r.headerVariants.count) }
+            defer { next += Int32(r.pushKinds.count) }
             return next
         }
     }

@@ -14,15 +14,21 @@ struct CompiledExpr: Sendable {
     var eval: ExprEval
 
     /// Parses, checks and compiles `text`; a mistake is an ``ExprError`` at its column.
-    static func compile(_ text: String, names: any ExprNames) throws -> CompiledExpr {
+    /// `expecting`: the type the place it is written in wants (a kept list field's type), which an empty list
+    /// (`[]`) takes when nothing in the expression gives it one.
+    static func compile(_ text: String, names: any ExprNames, expecting: ExprType? = nil) throws -> CompiledExpr {
         let syntax = try ExprParser.parse(text)
         var compiler = ExprCompiler(names: names)
         let node = try compiler.compile(syntax)
-        if let column = compiler.emptyList, node.type.hasUnknownList {
-            throw ExprError(column: column, message: "'[]' is a list of no known type here: it takes its type from the list it meets, "
-                + "as in 'c ? [] : tags' or 'tags + []'")
+        var type = node.type
+        if let column = compiler.emptyList, type.hasUnknownList {
+            guard let expected = expecting, let known = ExprType.unified(type, expected), !known.hasUnknownList else {
+                throw ExprError(column: column, message: "'[]' is a list of no known type here: it takes its type from the list it meets, "
+                    + "as in 'c ? [] : tags' or 'tags + []'\(expecting.map { $0.element == nil ? ", and \($0) is not a list" : ", not \($0)" } ?? "")")
+            }
+            type = known
         }
-        return CompiledExpr(text: text, type: node.type, nullable: node.nullable, variables: compiler.variables, eval: node.eval)
+        return CompiledExpr(text: text, type: type, nullable: node.nullable, variables: compiler.variables, eval: node.eval)
     }
 
     func evaluate(_ input: any ExprInput) throws -> ExprValue { try eval(input) }
@@ -44,6 +50,9 @@ struct ExprCompiler {
     private(set) var variables: [Int] = []
     /// The column of the first empty list literal (`[]`), whose element type comes from where it is used.
     private(set) var emptyList: Int?
+    /// The names the macros being compiled bind (`x` in `l.filter(x, x > 0)`), innermost last, each with its
+    /// item type; its index is its slot in ``ExprLocals/values``.
+    var locals: [(name: String, type: ExprType)] = []
 
     init(names: any ExprNames) { self.names = names }
 
@@ -60,13 +69,20 @@ struct ExprCompiler {
         case let .chain(first, links, _): return try chain(first, links)
         case let .conditional(cond, yes, no, c): return try conditional(try compile(cond), try compile(yes), try compile(no), column: c)
         case let .call(name, args, c):
-            if name == "has" { return try has(args, column: c) }
-            return try call(name, try args.map { try compile($0) }, column: c)
+            switch ExprFunctions.byName[name]?.form {
+            case .presence?: return try has(args, column: c)
+            case .format?: return try format(args, column: c)
+            case .macro?: return try macro(name, args, column: c)
+            default: return try call(name, try args.map { try compile($0) }, column: c)
+            }
         case let .index(list, i, c): return try index(try compile(list), try compile(i), column: c)
+        case let .slice(list, from, to, c):
+            return try slice(try compile(list), try from.map { try compile($0) }, try to.map { try compile($0) }, column: c)
         }
     }
 
     private mutating func path(_ path: [String], column: Int) throws -> ExprNode {
+        if let local = try local(path, column: column) { return local }
         let v = try names.variable(path, column: column)
         if !variables.contains(v.id) { variables.append(v.id) }
         let id = v.id
@@ -79,10 +95,11 @@ struct ExprCompiler {
         if items.isEmpty, emptyList == nil { emptyList = column }
         var element: ExprType?
         for n in nodes where n.type != .null {
-            if let t = element, t != n.type {
+            guard let t = element else { element = n.type; continue }
+            guard let both = ExprType.unified(t, n.type) else {
                 throw ExprError(column: column, message: "a list holds one type: found \(t) and \(n.type)")
             }
-            element = n.type
+            element = both
         }
         if nodes.contains(where: { $0.type == .null }), element != nil {
             throw ExprError(column: column, message: "a list of \(element!) cannot hold null")
@@ -116,7 +133,7 @@ struct ExprCompiler {
         switch (yes.type, no.type) {
         case let (a, b) where a == b: type = a
         // An empty list takes the other side's type.
-        case (.list(.dyn), .list(let b)), (.list(let b), .list(.dyn)): type = .list(b)
+        case let (a, b) where ExprType.unified(a, b) != nil: type = ExprType.unified(a, b) ?? a
         case (.null, let b): type = b
         case (let a, .null): type = a
         case (.dyn, _), (_, .dyn): type = .dyn
@@ -134,8 +151,10 @@ struct ExprCompiler {
     }
 
     private func index(_ list: ExprNode, _ i: ExprNode, column: Int) throws -> ExprNode {
-        guard case let .list(element) = list.type else { throw ExprError(column: column, message: "'[…]' indexes a list, found \(list.type)") }
-        guard i.type == .int else { throw ExprError(column: column, message: "a list's index is an int, found \(i.type)") }
+        guard let element = list.type == .dyn ? .dyn : list.type.element else {
+            throw ExprError(column: column, message: "'[…]' indexes a list, found \(list.type)")
+        }
+        guard i.type == .int || i.type == .dyn else { throw ExprError(column: column, message: "a list's index is an int, found \(i.type)") }
         let l = list.eval, ie = i.eval
         return ExprNode(type: element, nullable: false, eval: { input in
             guard case let .list(items) = try l(input) else { throw ExprFault(column: column, message: "the list is null") }

@@ -85,18 +85,20 @@ extension ExprCompiler {
         guard ordered.contains(l.type), ordered.contains(r.type), l.type.comparable(with: r.type), l.type != .null, r.type != .null else {
             throw ExprError(column: column, message: "'\(op)' orders two numbers, strings, bools, timestamps or durations, found \(l.type) and \(r.type)")
         }
-        let le = l.eval, re = r.eval
+        let le = l.eval, re = r.eval, lShown = l.shown, rShown = r.shown
+        let holds: @Sendable (Int) -> Bool
+        switch op {
+        case "<": holds = { $0 < 0 }
+        case "<=": holds = { $0 <= 0 }
+        case ">": holds = { $0 > 0 }
+        default: holds = { $0 >= 0 }
+        }
         return ExprNode(type: .bool, nullable: false, eval: { input in
             let a = try le(input), b = try re(input)
             guard let order = ExprArithmetic.order(a, b) else {
-                throw ExprFault(column: column, message: "'\(op)' found \(a == .null ? l.shown : r.shown) null")
+                throw ExprFault(column: column, message: "'\(op)' found \(a == .null ? lShown : rShown) null")
             }
-            switch op {
-            case "<": return .bool(order < 0)
-            case "<=": return .bool(order <= 0)
-            case ">": return .bool(order > 0)
-            default: return .bool(order >= 0)
-            }
+            return .bool(holds(order))
         }, shown: "the result at column \(column)", constant: nil)
     }
 
@@ -118,12 +120,12 @@ extension ExprCompiler {
         guard let type = ExprArithmetic.resultType(op, l.type, r.type) else {
             throw ExprError(column: column, message: "'\(op)' does not apply to \(l.type) and \(r.type); it takes \(ExprArithmetic.takes(op))")
         }
-        let re = r.eval, lShown = l.shown, rShown = r.shown
+        let re = r.eval, lShown = l.shown, rShown = r.shown, work = ExprArithmetic.bound(op, l.type, r.type, column: column)
         let step: ExprStep = { left, input in
             Result {
                 let a = try left.get(), b = try re(input)
                 if a == .null || b == .null { throw ExprFault(column: column, message: "'\(op)' found \(a == .null ? lShown : rShown) null") }
-                return try ExprArithmetic.apply(op, a, b, column: column)
+                return try work(a, b)
             }
         }
         return (Self.node(type, l, step, column: column), step)

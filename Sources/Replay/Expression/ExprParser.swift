@@ -7,7 +7,7 @@
 ///     add     = mul {("+" | "-") mul}
 ///     mul     = unary {("*" | "/" | "%") unary}
 ///     unary   = member | "!" unary | "-" unary
-///     member  = primary {"." NAME ["(" args ")"] | "[" expr "]"}
+///     member  = primary {"." NAME ["(" args ")"] | "[" expr "]" | "[" [expr] ":" [expr] "]"}
 ///     primary = NAME ["(" args ")"] | "(" expr ")" | "[" [args] "]" | literal
 ///
 /// Limits, so that no input exhausts the stack or the memory: an expression has at most ``maxNodes`` terms and
@@ -160,15 +160,26 @@ struct ExprParser {
                     throw ExprError(column: t.column, message: "'.\(name)' reads a field of a value that has none")
                 }
             } else if peek.kind == .symbol("[") {
-                let column = take().column
-                try count(column: column)
-                let i = try expression()
-                try expect("]", "after the index")
-                e = try node(.index(e.syntax, i.syntax, column: column), over: [e.height, i.height])
+                e = try indexOrSlice(e)
             } else {
                 return e
             }
         }
+    }
+
+    /// `e[i]`, or a slice `e[a:b]` with either bound left out (`e[1:]`, `e[:2]`, `e[:]`).
+    private mutating func indexOrSlice(_ e: Parsed) throws -> Parsed {
+        let column = take().column
+        try count(column: column)
+        let from = peek.kind == .symbol(":") ? nil : try expression()
+        if let i = from, !takeSymbol(":") {
+            try expect("]", "after the index")
+            return try node(.index(e.syntax, i.syntax, column: column), over: [e.height, i.height])
+        }
+        if from == nil { _ = take() }
+        let to = peek.kind == .symbol("]") ? nil : try expression()
+        try expect("]", "after the slice")
+        return try node(.slice(e.syntax, from?.syntax, to?.syntax, column: column), over: [e.height, from?.height ?? 0, to?.height ?? 0])
     }
 
     private mutating func primary() throws -> Parsed {

@@ -17,11 +17,13 @@ indirect enum ExprSyntax: Sendable {
     /// A function call: `size(x)`, `has(x.f)`, or a method call (`x.size()`) with its receiver first.
     case call(String, [ExprSyntax], column: Int)
     case index(ExprSyntax, ExprSyntax, column: Int)
+    /// `l[from:to]`, either bound left out (`l[1:]`, `l[:2]`).
+    case slice(ExprSyntax, ExprSyntax?, ExprSyntax?, column: Int)
 
     var column: Int {
         switch self {
         case let .literal(_, c), let .list(_, c), let .path(_, c), let .unary(_, _, c), let .binary(_, _, _, c), let .chain(_, _, c),
-             let .conditional(_, _, _, c), let .call(_, _, c), let .index(_, _, c):
+             let .conditional(_, _, _, c), let .call(_, _, c), let .index(_, _, c), let .slice(_, _, _, c):
             return c
         }
     }

@@ -57,6 +57,23 @@ indirect enum ExprType: Hashable, Sendable, CustomStringConvertible {
 
     var isNumber: Bool { self == .int || self == .double }
 
+    /// A list's item type; nil for any other type.
+    var element: ExprType? {
+        if case let .list(t) = self { return t }
+        return nil
+    }
+
+    /// The one type two types share: their own when they are equal, and for two lists, the list whose items'
+    /// type is both's, where items of unknown type (`dyn`, as in an empty list `[]`) take the other's:
+    /// `list(dyn)` and `list(int)` share `list(int)`. Nil when they share none.
+    static func unified(_ a: ExprType, _ b: ExprType) -> ExprType? {
+        if a == b { return a }
+        guard case let .list(x) = a, case let .list(y) = b else { return nil }
+        if y == .dyn { return a }
+        if x == .dyn { return b }
+        return unified(x, y).map { .list($0) }
+    }
+
     /// Whether values of the two types can be compared for equality (CEL compares ints and doubles as numbers).
     func comparable(with other: ExprType) -> Bool {
         if self == other || self == .dyn || other == .dyn || self == .null || other == .null { return true }

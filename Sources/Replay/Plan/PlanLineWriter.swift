@@ -51,12 +51,12 @@ public final class PlanLineWriter {
             closesDescriptor = true
         }
         var encoder = [UInt8]()
-        // One entry per push kind: each part's header sets, a rule's own over the profile's.
-        let kinds = config.pushKinds(overrides: recipes.map(\.headerVariants))
-        func constants(_ k: ResolvedPushKind, lead: Bool) -> [UInt8] {
+        // One entry per push kind: each part's recipe constants over the run's.
+        let kinds = config.pushKinds(recipes.map(\.pushKinds))
+        func constants(_ k: PushKind, lead: Bool) -> [UInt8] {
             encoder.removeAll(keepingCapacity: true)
             for row in APNsHeaders.all where (row.carrier == .kind) == lead && row.carrier != .priority {
-                guard let value = row.constant(of: k.headerValues()) else { continue }
+                guard let value = k.headers.sent(row) else { continue }
                 Self.appendKey(utf8: Array(row.key.utf8), to: &encoder)
                 switch value {
                 case let .text(t): Self.appendString(t, to: &encoder)
@@ -67,7 +67,7 @@ public final class PlanLineWriter {
         }
         kindFields = kinds.map { constants($0, lead: true) }
         headerTails = kinds.map { constants($0, lead: false) }
-        perPush = kinds.map(\.perPush)
+        perPush = kinds.map(\.headers.perPush)
         ownKeys = (0 ..< PushHeaderValues.capacity).map { slot in
             APNsHeaders.perPush.first { $0.slot == slot }.map { row in
                 var seconds = false

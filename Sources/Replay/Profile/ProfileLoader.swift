@@ -82,7 +82,7 @@ public enum ProfileLoader {
     /// `activity_model: FILE` (resolved like `stream`), with `activity_model_type: NAME` and `date_decoding:
     /// STRATEGY`, among a workload's `fields` (the profile's, or a mix part's, at `place`): the file is read and
     /// parsed now, so a model outside the checker's Swift subset is bad input naming its own file and line.
-    static func activityModel(_ fields: [String: Node], place: String, file: String, resolve: (String) -> String) throws -> RunConfig.ActivityModelFile? {
+    static func activityModel(_ fields: [String: Node], place: String, file: String, resolve: (String) -> String) throws -> RunConfig.ActivityKitModelFile? {
         func text(_ key: String) throws -> (String, Int?)? {
             guard let node = fields[key] else { return nil }
             guard case let .scalar(s) = node, !s.string.isEmpty else {
@@ -109,8 +109,8 @@ public enum ProfileLoader {
             decoding = d
         }
         let resolved = resolve(path)
-        let (_, sha256) = try ActivityModelLoader.read(path: resolved, attributesType: type?.0, flags: flags, profile: file, line: line)
-        return RunConfig.ActivityModelFile(path: resolved, sha256: sha256, attributesType: type?.0, dateDecoding: decoding, flags: flags)
+        let (_, sha256) = try ActivityKitModelLoader.read(path: resolved, attributesType: type?.0, flags: flags, profile: file, line: line)
+        return RunConfig.ActivityKitModelFile(path: resolved, sha256: sha256, attributesType: type?.0, dateDecoding: decoding, flags: flags)
     }
 
     /// `activity_model_flags: [DEBUG, BETA]`: a list (possibly empty) of compilation flag names.
@@ -211,7 +211,7 @@ public enum ProfileLoader {
         if let shares = try p.errorShares() { config.slo.maxErrorShare = shares }
         try p.simulatorSection(into: &config)
         do {
-            try APNsModelFile.resolve(&config, relativeTo: (file as NSString).deletingLastPathComponent)
+            try APNsLatencyModelFile.resolve(&config, relativeTo: (file as NSString).deletingLastPathComponent)
         } catch let e as RunConfigError {
             throw ProfileError(file: file, line: p.values["simulator"]?.mark?.line, message: e.description)
         }
@@ -257,7 +257,7 @@ public struct Profile: Sendable {
         var config = self.config.overlaying(overrides)
         do {
             // A model file named on the command line is relative to the working directory.
-            if overrides.apnsModel != nil { try APNsModelFile.resolve(&config, relativeTo: nil) }
+            if overrides.apnsModel != nil { try APNsLatencyModelFile.resolve(&config, relativeTo: nil) }
             try config.validate(cores: cores)
         } catch let e as RunConfigError {
             if overrides.keys.contains(e.key) { throw RunConfigFlagError(e) }

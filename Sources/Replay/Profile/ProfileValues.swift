@@ -122,7 +122,7 @@ struct ProfileValues {
         }
         if let model = section.removeValue(forKey: "model") {
             guard case let .string(m) = model, !m.isEmpty else {
-                throw fail("simulator", "key 'model' must be a name: \(APNsModel.names.joined(separator: ", "))")
+                throw fail("simulator", "key 'model' must be a name: \(APNsLatencyModel.names.joined(separator: ", "))")
             }
             config.simulator.model = m
         }

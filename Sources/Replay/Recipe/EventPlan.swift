@@ -29,8 +29,8 @@ struct EventPlan {
         var next = 0
         var priority: Priority
         var liveEvent: String
-        /// Its pushes' header set (an index into ``Recipe/headerVariants``).
-        var headerSet: Int32
+        /// Its pushes' push kind (an index into ``Recipe/pushKinds``).
+        var kind: Int32
         /// The rule's `apns-expiration` read for this event (seconds after the run's start); -1: none.
         var expirationSeconds = -1
         /// Its priority is the rule's or the event's own, not the profile's (`--priority` does not reach it).

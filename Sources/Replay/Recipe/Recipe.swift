@@ -22,6 +22,8 @@ public struct Recipe: Sendable {
     var entities: [EntityType]
     /// Group names, by index.
     var groups: [String]
+    /// The groups whose memberships are kept by `join:` and `leave:` (a `member_of:` does not replace them).
+    var joinedGroups: Set<Int> = []
     /// The group whose pushes become one broadcast per key with `delivery: broadcast`.
     var broadcastGroup: Int?
     /// The event that subscribes entities to a broadcast group key, and its field (for finding the channels a
@@ -30,9 +32,10 @@ public struct Recipe: Sendable {
     /// How many lets (`let:`) were compiled: the size of the run's cache of their values.
     var letCount = 0
 
-    /// The push rules' distinct header sets (push type, topic, expiration, collapse id), in order; a push's
-    /// ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's set here.
-    public var headerVariants: [HeaderOverride]
+    /// The push rules' distinct header constants (push type, topic, expiration, collapse id: each row's value set
+    /// by a rule), in order; a push's ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's
+    /// constants here. The run's are laid under them once (``RunConfig/pushKinds(_:)``).
+    public var pushKinds: [HeaderConstants]
 
     struct EntityType: Sendable {
         var name: String
@@ -95,15 +98,41 @@ public struct Recipe: Sendable {
         var key: Int
         var token: Int?
         var set: [(field: Int, source: Source)]
+        /// `set: {FIELD: {add: …}}` or `{remove: …}`: items added to or removed from a kept list, after `set`.
+        var edits: [ListEdit] = []
         /// Replaced as a whole when present; nil leaves the memberships as they are.
         var memberOf: [(group: Int, source: Source)]?
+        /// `join:` and `leave:`: group keys (a value or a list) the entity joins or leaves, its other memberships kept.
+        var joins: [(group: Int, source: Source, joins: Bool)] = []
         var subscribe: Int?
+    }
+
+    /// One edit of a list kept on an entity: an item added (unless the list holds it) or removed.
+    struct ListEdit: Sendable {
+        var field: Int
+        var adds: Bool
+        var item: Source
+        /// Where it is written (`events.join.set.riders`), for messages.
+        var key: String
     }
 
     enum Target: Sendable {
         case token(field: Int)
         case entity(Int, key: Source)
+        /// Every member of the group key; a list key reaches the members of each of its keys, each once.
         indirect case group(Int, key: Source, ifAbsent: Target?)
+        /// The members of every group target (each a ``group``), each once (`to: {groups: […]}`).
+        indirect case groups([Target])
+
+        /// Whether it may reach several group keys (a list key, or several targets): its recipients are gathered
+        /// and each kept once.
+        func fansOut(listKey: (Source) -> Bool) -> Bool {
+            switch self {
+            case .token, .entity: return false
+            case .groups: return true
+            case let .group(_, key, ifAbsent): return listKey(key) || (ifAbsent?.fansOut(listKey: listKey) ?? false)
+            }
+        }
     }
 
     /// One push rule of an event: whom it pushes to, its headers, template and slots, and the condition under
@@ -126,16 +155,18 @@ public struct Recipe: Sendable {
         var liveActivityEvent: Source?
         var remember: [(field: Int, source: Source)] = []
         var removeRecipientAfterEnd = false
-        /// The header set of each push: an index into ``Recipe/headerVariants``, or a table from a field's value.
-        var header: HeaderChoice = .fixed(0)
+        /// The push kind of each push: an index into ``Recipe/pushKinds``, or a table from a field's value.
+        var kind: KindChoice = .fixed(0)
         /// The text headers (``APNsHeaders/perPushText``: `collapse_id`, …) the rule writes for each event or push
-        /// (the header set then carries none); a header not listed is the header set's.
+        /// (the push kind then carries none); a header not listed is the push kind's.
         var texts: [OwnText] = []
-        /// `apns-expiration` read once per event, seconds after the run's start; nil: the header set's.
+        /// `apns-expiration` read once per event, seconds after the run's start; nil: the push kind's.
         var expiration: Source?
         /// `expiration` is `expiration_at`: an absolute time, sent as the same span after the push's send as
         /// it was after the event's recorded time.
         var expirationAt = false
+        /// Whether its recipients may come from several group keys (a list key, or `to: {groups: …}`).
+        var fansOut = false
         /// `where:` of a group recipient: only the members for which it holds are pushed to.
         var recipientFilter: RecipeExpression?
         /// The slots whose value depends on the recipient (filled per push); the others are filled once per event.
@@ -143,12 +174,20 @@ public struct Recipe: Sendable {
         var perEventSlots: [Int] = []
         /// Whether `remember`'s values depend on the recipient (else they are read once per event).
         var rememberPerPush = false
+        /// Whether the priority depends on the recipient (read per push; else once per event).
+        var priorityPerPush = false
+        /// Where `priority:` is written (`events.status.push.priority`), for a push whose priority failed.
+        var priorityKey = "priority"
 
         /// Sorts the slots and `remember` into what is filled per push and what once per event.
         mutating func splitByRecipient() {
             perPushSlots = slots.indices.filter { slots[$0].source.readsRecipient }
             perEventSlots = slots.indices.filter { !slots[$0].source.readsRecipient }
             rememberPerPush = remember.contains { $0.source.readsRecipient }
+            switch priority {
+            case let .computed(s), let .mapped(s, _, _): priorityPerPush = s.readsRecipient
+            case .profile, .fixed, .field: priorityPerPush = false
+            }
         }
     }
 
@@ -177,7 +216,7 @@ public struct Recipe: Sendable {
         }
     }
 
-    enum HeaderChoice: Sendable {
+    enum KindChoice: Sendable {
         case fixed(Int32)
         case mapped(from: Source, table: [String: Int32], otherwise: Int32)
     }
@@ -205,6 +244,9 @@ public struct Recipe: Sendable {
         /// A field kept on an entity reached from an event field, hop by hop.
         case related(Relation)
         case recipient(Int)
+        /// A field kept on an entity the recipient names by a field it keeps (`recipient.user.tier`: the
+        /// recipient, an `entity`, keeps `field`, the key of the first hop's entity), hop by hop.
+        case recipientRelated(entity: Int, field: Int, hops: [Relation.Hop])
         case recipientKey
         case time
         case timeUnix
@@ -224,7 +266,7 @@ public struct Recipe: Sendable {
         /// Whether its value depends on the push's recipient (its entity, key or token).
         var readsRecipient: Bool {
             switch self {
-            case .recipient, .recipientKey, .activityTimestamp: return true
+            case .recipient, .recipientRelated, .recipientKey, .activityTimestamp: return true
             case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant, .entityExists, .entityToken: return false
             case let .expression(e): return e.readsRecipient
             case let .orElse(inner, _): return inner.readsRecipient

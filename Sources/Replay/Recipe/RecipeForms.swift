@@ -61,18 +61,18 @@ enum RecipeForms {
     static let broadcast = RecipeForm("'broadcast'", keys: ["group"], needs: [("group", "the group whose pushes become broadcasts")],
                                       shape: "{group: GROUP}")
     static let event = RecipeForm("an event", keys: ["match", "fields", "let", "upsert", "create", "update", "remove", "key", "token", "set",
-                                                      "member_of", "subscribe", "push", "require"],
+                                                      "member_of", "join", "leave", "subscribe", "push", "require"],
                                   shape: "{match: …, fields: {…}, push: {…}}")
     /// A field's rule written as a mapping (`{type: int?, one_of: [5, 10]}`).
     static let field = RecipeForm("a field's rule", keys: ["type", "from", "nullable", "one_of", "non_empty", "empty_is_absent", "min"],
                                   needs: [("type", "(string, int, number, bool, token, [int], [string])")],
                                   apart: [("non_empty", "empty_is_absent", why: "an empty value cannot be both a bad line and absent")],
                                   shape: "{type: T, from: PATH, one_of: […], …}")
-    /// A push rule's keys: those named here, then each text header's (``APNsHeaders/perPushText``) not named.
+    /// A push rule's keys: those named here, then each header row's a recipe sets (any source but the profile) not named.
     private static let pushKeys: [String] = {
         let named = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event",
                      "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"]
-        return named + APNsHeaders.perPushText.map(\.key).filter { !named.contains($0) }
+        return named + APNsHeaders.all.filter { $0.sources.contains { $0 != .profile } }.map(\.key).filter { !named.contains($0) }
     }()
     static let push = RecipeForm("a push rule", keys: pushKeys,
                                  needs: [("to", "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}"),
@@ -83,7 +83,12 @@ enum RecipeForms {
         RecipeForm.kind("token", ["token"]),
         RecipeForm.kind("entity", ["entity", "key"], needs: [("key", "the field that names the recipient")]),
         RecipeForm.kind("group", ["group", "key", "if_absent", "where"], needs: [("key", "the field that names the recipient")]),
-    ], shape: "{token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD, where: EXPRESSION}")
+        RecipeForm.kind("groups", ["groups", "where"]),
+    ], shape: "{token: FIELD}, {entity: E, key: FIELD}, {group: G, key: FIELD, where: EXPRESSION} or {groups: [{group: G, key: FIELD}, …]}")
+    /// One item of `to: {groups: […]}`: a group key whose members the push reaches.
+    static let groupTarget = RecipeForm("a group target", keys: ["group", "key", "if_absent"],
+                                        needs: [("group", "the group whose members the push reaches"), ("key", "the field that names the group key")],
+                                        shape: "{group: G, key: FIELD}")
     /// A value source written as a mapping.
     static let source = RecipeForm("a value source", kinds: [
         RecipeForm.kind("from", ["from", "map", "default", "absent"]),
@@ -92,6 +97,11 @@ enum RecipeForms {
         RecipeForm.kind("join", ["join", "separator", "if_empty"]),
         RecipeForm.kind("expr", ["expr", "default", "absent"]),
     ], shape: "a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, {via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
+    /// A kept list's edit in `set:` (`riders: {add: rider_id}`).
+    static let listEdit = RecipeForm("a list edit", kinds: [
+        RecipeForm.kind("add", ["add"]),
+        RecipeForm.kind("remove", ["remove"]),
+    ], shape: "{add: VALUE} or {remove: VALUE}")
     /// `priority: {from, map, default}`.
     static let priority = RecipeForm("'priority'", kinds: [
         RecipeForm.kind("from", ["from", "map", "default"], needs: [("map", "a table of values to priorities, {VALUE: 10}")]),

@@ -31,18 +31,20 @@ extension Builder {
             let keyField = try field(keyEntry, types: [.int, .string, .token])
             var change = Recipe.StateChange(op: op, entity: type, key: keyField, token: nil, set: [], memberOf: nil, subscribe: nil)
             if op == .remove {
-                for k in ["token", "set", "member_of", "subscribe"] where m[k] != nil { throw fail(m[k]!, "does not go with remove") }
+                for k in ["token", "set", "member_of", "join", "leave", "subscribe"] where m[k] != nil { throw fail(m[k]!, "does not go with remove") }
             }
             if let t = m["token"] { change.token = try field(t, types: [.string, .token]) }
             if let s = m["set"] {
                 change.set = try kept(s, entity: type, event: event, recipient: nil)
                 noteKept(change.set, entity: type, event: event, recipient: nil)
+                change.edits = try listEdits(s, entity: type, event: event)
             }
             if let member = m["member_of"] {
                 change.memberOf = try reader.map(member).entries.map { g in
                     (groups.firstIndex(of: g.key)!, try source(g, event: event, recipient: nil))
                 }
             }
+            change.joins = try joins(m, event: event)
             if let s = m["subscribe"] { change.subscribe = try field(s, types: [.int, .string]) }
             event.state = change
         }
@@ -173,7 +175,7 @@ extension Builder {
                 return (entities[entity].fields.firstIndex(of: name)!, try source(item, event: event, recipient: recipient))
             }
         }
-        return try reader.map(e).entries.map { item in
+        return try reader.map(e).entries.filter { !isListEdit($0) }.map { item in
             var src = try source(item, event: event, recipient: recipient)
             switch src {
             case .constant(.absent): src = .constant(.clear)
@@ -219,6 +221,7 @@ extension Builder {
         if text.hasPrefix("recipient.") {
             let name = String(text.dropFirst("recipient.".count))
             guard let type = recipient else { throw fail(e, "reads '\(text)', but the push has no recipient entity ('to' is a token)") }
+            if name.contains(".") { return try recipientRelation(text, e, recipient: type) }
             guard let i = entities[type].fields.firstIndex(of: name) else {
                 throw fail(e, "names '\(text)', which no event keeps on a \(entities[type].name) "
                     + "(kept: \(entities[type].fields.isEmpty ? "none" : entities[type].fields.joined(separator: ", ")))")

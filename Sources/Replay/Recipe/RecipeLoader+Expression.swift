@@ -13,13 +13,14 @@ extension Builder {
         }
     }
 
-    /// Compiles `text`, written at `e`. `recipient`: the entity type `recipient.…` reads (nil: none).
+    /// Compiles `text`, written at `e`. `recipient`: the entity type `recipient.…` reads (nil: none);
+    /// `expecting`: the type the key wants, which an empty list `[]` takes when nothing else gives it one.
     func expression(_ text: String, _ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool = false,
-                    inCondition: Bool = false) throws -> RecipeExpression {
+                    inCondition: Bool = false, expecting: ExprType? = nil) throws -> RecipeExpression {
         let names = RecipeExprNames(builder: self, entry: e, event: event, recipient: recipient, liveEvent: liveEvent)
         names.inCondition = inCondition
         do {
-            let compiled = try CompiledExpr.compile(text, names: names)
+            let compiled = try CompiledExpr.compile(text, names: names, expecting: expecting)
             return RecipeExpression(compiled: compiled, inputs: names.inputs, key: e.path)
         } catch let error as ExprError {
             throw fail(e, "column \(error.column): \(error.message), in \"\(Self.shown(text))\"")
@@ -49,6 +50,18 @@ extension Builder {
                         + "but push rule '\(rule.name ?? "1")' of event '\(event.name)' filters it with 'where:'")
                 }
             }
+            for rule in event.pushes where rule.fansOut && reaches(rule.to, recipe.broadcastGroup) {
+                throw fail(b, "makes group '\(groups[recipe.broadcastGroup!])' a broadcast, one push to one key's channel, "
+                    + "but push rule '\(rule.name ?? "1")' of event '\(event.name)' fans out over several of its keys")
+            }
+        }
+    }
+
+    private func reaches(_ t: Recipe.Target, _ group: Int?) -> Bool {
+        switch t {
+        case .token, .entity: return false
+        case let .group(g, _, ifAbsent): return g == group || (ifAbsent.map { reaches($0, group) } ?? false)
+        case let .groups(parts): return parts.contains { reaches($0, group) }
         }
     }
 

@@ -3,38 +3,47 @@ import Foundation
 import YAMLReading
 
 /// A push rule's headers (``APNsHeaders/all``: `push_type`, `topic`, `expiration_seconds`, and each text header
-/// a push may carry itself, by its row): the header sets built before the run, and the values each push carries itself.
+/// a push may carry itself, by its row): the push kinds' constants, built before the run, and the values each push carries itself.
 extension Builder {
-    /// One header's value for one key of a table: a string header's key path or an int header's, and the value.
-    typealias HeaderSetter = (WritableKeyPath<HeaderOverride, String?>?, WritableKeyPath<HeaderOverride, Int?>?, RecipeValue)
+    /// One header's value for one key of a table: the header's row and the value.
+    typealias HeaderSetter = (row: APNsHeader, value: RecipeValue)
     /// The headers mapped from one field's value: the field, where it is written, by value the headers set, and
     /// the headers set for a value no table names.
     typealias HeaderTables = (from: Recipe.Source, entry: Entry, tables: [String: [HeaderSetter]], defaults: [HeaderSetter])
 
-    /// The push's headers: push type and topic fixed; expiration and the text headers fixed (where their rows take a
-    /// recipe constant), mapped from one field's value through a table (one header set each, built before the run),
-    /// or read from each event: a field's value, an expression, or for a text header a format over fields
-    /// (`order-{{order_id}}`), carried by each push; or made for each push (`per_push`) where the row takes it.
+    /// The push's headers: the rows carried by kind (``kindRows``: push type, topic) fixed or mapped from one field's
+    /// value; expiration and the text headers fixed (where their rows take a recipe constant), mapped from one
+    /// field's value through a table (one push kind each, built before the run), or read from each event: a field's
+    /// value, an expression, or for a text header a format over fields (`order-{{order_id}}`), carried by each push;
+    /// or made for each push (`per_push`) where the row takes it.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
-        var base = HeaderOverride()
+        var base = HeaderConstants()
         var mapped: HeaderTables?
-        if let t = m["push_type"] {
-            let text = try reader.text(t)
-            guard let p = PushType(rawValue: text) else {
-                throw fail(t, "must be one of \(PushType.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+        for row in Self.kindRows {
+            guard let entry = m[row.key] else { continue }
+            guard case .scalar = entry.node else {
+                try reader.check(try reader.map(entry), RecipeForms.headerValue, at: entry)
+                guard try reader.map(entry)["map"] != nil else {
+                    throw fail(entry, "is the same for every push of a kind: a constant, or a table {from: FIELD, map: {VALUE: …}, default: …}")
+                }
+                mapped = try headerTable(entry, row, event: event, into: mapped)
+                continue
             }
-            base.pushType = p
+            let text = try reader.text(entry)
+            if let why = row.value.refusal(constant: .text(text)) {
+                throw fail(entry, "\(why), found \(text.utf8.count > 64 ? "\(text.utf8.count) bytes" : "'\(text)'")")
+            }
+            base[row] = .text(text)
         }
-        if let t = m["topic"] { base.topic = try reader.text(t) }
         let expiration = APNsHeaders.expiration
         if let entry = m[expiration.key] {
             if case .scalar = entry.node, entry.node.int != nil, case let .seconds(range) = expiration.value {
-                base.expirationSeconds = try reader.int(entry, range)
+                base[expiration] = .number(try reader.int(entry, range))
             } else if let fromEvent = try perEventHeader(entry, header: expiration, event: event, recipient: recipient) {
                 rule.expiration = fromEvent
                 base.perPush.insert(expiration)
             } else {
-                mapped = try headerTable(entry, nil, \.expirationSeconds, event: event, into: mapped)
+                mapped = try headerTable(entry, expiration, event: event, into: mapped)
             }
         }
         if let entry = m["expiration_at"] {
@@ -46,13 +55,13 @@ extension Builder {
             guard let entry = m[row.key] else { continue }
             try ownText(row, entry, event: event, recipient: recipient, base: &base, mapped: &mapped, into: &rule)
         }
-        func apply(_ v: inout HeaderOverride, _ items: [HeaderSetter]) {
-            for (sp, ip, value) in items {
-                if let sp { v[keyPath: sp] = value.text }
-                if let ip, case let .int(n) = value { v[keyPath: ip] = n }
+        func apply(_ v: inout HeaderConstants, _ items: [HeaderSetter]) {
+            for (row, value) in items {
+                if case .seconds = row.value, Self.rowConstant(row, value) == nil { continue }
+                v[row] = Self.rowConstant(row, value)
             }
         }
-        guard let mapped else { return rule.header = .fixed(index(of: base)) }
+        guard let mapped else { return rule.kind = .fixed(index(of: base)) }
         var other = base
         apply(&other, mapped.defaults)
         var table: [String: Int32] = [:]
@@ -61,14 +70,14 @@ extension Builder {
             apply(&v, items)
             table[key] = index(of: v)
         }
-        rule.header = .mapped(from: mapped.from, table: table, otherwise: index(of: other))
+        rule.kind = .mapped(from: mapped.from, table: table, otherwise: index(of: other))
     }
 
     /// A text header's value: made per push (`per_push`), a format over fields or a field read per event (carried
     /// by each push), or where the row takes a recipe constant, a constant or a table from a field's value.
     private mutating func ownText(_ row: APNsHeader, _ entry: Entry, event: Recipe.EventRule, recipient: Int?,
-                                  base: inout HeaderOverride, mapped: inout HeaderTables?, into rule: inout Recipe.PushRule) throws {
-        let constant = Self.constantPath(row)
+                                  base: inout HeaderConstants, mapped: inout HeaderTables?, into rule: inout Recipe.PushRule) throws {
+        let constant = Self.takesConstantText(row)
         let made: Recipe.OwnText.Made
         if case .scalar = entry.node {
             let text = try reader.text(entry)
@@ -79,20 +88,20 @@ extension Builder {
             } else {
                 let src = try headerScalar(text, entry, header: row, event: event, recipient: recipient)
                 if let value = try constantText(src, entry) {
-                    guard let constant else {
+                    guard constant else {
                         throw fail(entry, "reads nothing of the event, so every push would carry '\(value)': "
                             + "\(row.sources.contains(.perPush) ? "write per_push for each push's own, or " : "")read it from each event ({from: FIELD})")
                     }
                     guard value.utf8.count <= row.value.maxBytes else { throw fail(entry, "must be at most \(row.value.maxBytes) bytes (APNs' limit)") }
-                    return base[keyPath: constant] = value
+                    return base[row] = .text(value)
                 }
                 try checkPerEvent(src, entry, key: row.key, event: event, recipient: recipient)
                 made = .perEvent(Recipe.HeaderText(parts: [.value(src)]))
             }
         } else if let fromEvent = try perEventHeader(entry, header: row, event: event, recipient: recipient) {
             made = .perEvent(Recipe.HeaderText(parts: [.value(fromEvent)]))
-        } else if let constant {
-            return mapped = try headerTable(entry, constant, nil, event: event, into: mapped)
+        } else if constant {
+            return mapped = try headerTable(entry, row, event: event, into: mapped)
         } else {
             throw fail(entry, "is read from each event: '{from: FIELD}' without 'map:'")
         }
@@ -100,10 +109,13 @@ extension Builder {
         base.perPush.insert(row)
     }
 
-    /// Where a header set keeps a text header's recipe constant; nil for a row that takes none.
-    static func constantPath(_ row: APNsHeader) -> WritableKeyPath<HeaderOverride, String?>? {
-        guard row.sources.contains(.recipeConstant) else { return nil }
-        return row.name == APNsHeaders.collapseID.name ? \.collapseID : nil
+    /// The rows carried by kind that a push rule sets, each to a constant its row's checks take.
+    static let kindRows = APNsHeaders.all.filter { $0.carrier == .kind && $0.sources.contains(.recipeConstant) }
+
+    /// Whether a text row takes a recipe constant (`collapse_id: "'orders'"`, or a table of them).
+    static func takesConstantText(_ row: APNsHeader) -> Bool {
+        guard row.sources.contains(.recipeConstant), case .text = row.value else { return false }
+        return true
     }
 
     /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event.
@@ -117,10 +129,8 @@ extension Builder {
         rule.expirationAt = true
     }
 
-    /// `{from: FIELD, map: {VALUE: …}, default: …}`: a header set per value, added to the push's other mapped header.
-    private mutating func headerTable(_ entry: Entry, _ sp: WritableKeyPath<HeaderOverride, String?>?, _ ip: WritableKeyPath<HeaderOverride, Int?>?,
-                                      event: Recipe.EventRule,
-                                      into mapped: HeaderTables?) throws -> HeaderTables {
+    /// `{from: FIELD, map: {VALUE: …}, default: …}`: a push kind per value, added to the push's other mapped header.
+    private mutating func headerTable(_ entry: Entry, _ row: APNsHeader, event: Recipe.EventRule, into mapped: HeaderTables?) throws -> HeaderTables {
         let mm = try reader.map(entry)
         let from = mm["from"]!, table = mm["map"]!
         let src = try source(from, event: event, recipient: nil)
@@ -128,9 +138,21 @@ extension Builder {
         if mapped != nil, try reader.text(from) != (try reader.text(out.entry)) {
             throw fail(from, "must map from the same field as the push's other mapped headers ('\(try reader.text(out.entry))')")
         }
-        for t in try reader.map(table).entries { out.tables[t.key, default: []].append((sp, ip, try constant(t))) }
-        if let d = mm["default"] { out.defaults.append((sp, ip, try constant(d))) }
+        func checked(_ e: Entry) throws -> RecipeValue {
+            let value = try constant(e)
+            if let c = Self.rowConstant(row, value), let why = row.value.refusal(constant: c) { throw fail(e, why) }
+            return value
+        }
+        for t in try reader.map(table).entries { out.tables[t.key, default: []].append((row, try checked(t))) }
+        if let d = mm["default"] { out.defaults.append((row, try checked(d))) }
         return out
+    }
+
+    /// A table's value as the row's constant: a number for a seconds row, text for the others; nil: none.
+    static func rowConstant(_ row: APNsHeader, _ value: RecipeValue) -> HeaderConstant? {
+        guard case .seconds = row.value else { return value.text.map(HeaderConstant.text) }
+        if case let .int(n) = value { return .number(n) }
+        return nil
     }
 
 
@@ -168,7 +190,7 @@ extension Builder {
                         + "and APNs makes one)")
                 }
                 let value = try constant(d)
-                var given: KindHeaderValue?
+                var given: HeaderConstant?
                 if case let .int(n) = value { given = .number(n) } else if case let .string(t) = value { given = .text(t) }
                 if let why = header.value.refusal(constant: given) { throw fail(d, why) }
                 src = .orElse(src, value)
@@ -225,9 +247,9 @@ extension Builder {
         }
     }
 
-    mutating func index(of v: HeaderOverride) -> Int32 {
-        if let i = variants.firstIndex(of: v) { return Int32(i) }
-        variants.append(v)
-        return Int32(variants.count - 1)
+    mutating func index(of v: HeaderConstants) -> Int32 {
+        if let i = pushKinds.firstIndex(of: v) { return Int32(i) }
+        pushKinds.append(v)
+        return Int32(pushKinds.count - 1)
     }
 }

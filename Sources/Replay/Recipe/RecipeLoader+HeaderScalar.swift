@@ -12,7 +12,7 @@ extension Builder {
     /// a plain name, which would now read a field, is refused with both forms, and text that is no expression
     /// says how a constant is written.
     func headerScalar(_ text: String, _ entry: Entry, header: APNsHeader, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.Source {
-        let constantText = Self.constantPath(header) != nil
+        let constantText = Self.takesConstantText(header)
         let quoted = "\"'\(text)'\""
         if Self.isName(text) {
             guard constantText else { return try source(named: text, entry, event: event, recipient: recipient) }

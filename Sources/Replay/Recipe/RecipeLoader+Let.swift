@@ -35,7 +35,7 @@ final class RecipeLets {
 
     /// The names an expression already reads without a let: a let may not take one.
     static let builtIn = ["recipient", "time", "activity_timestamp", "live_activity_event", "true", "false", "null", "in", "has"]
-        + ExprCompiler.functions
+        + ExprFunctions.table.map(\.name)
 }
 
 extension Builder {

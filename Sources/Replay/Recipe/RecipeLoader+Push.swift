@@ -26,10 +26,17 @@ extension Builder {
         var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, liveActivityEvent: liveEvent)
         rule.name = try m["name"].map(reader.text) ?? place.map(String.init)
         rule.when = try m["when"].map { try condition($0, event: event) }
-        if let w = try reader.map(m["to"]!)["where"] {
+        rule.fansOut = to.fansOut { key in
+            if case .list = exprType(key, event: event, recipient: nil).0 { return true }
+            return false
+        }
+        if case .mapping = m["to"]!.node, let w = try reader.map(m["to"]!)["where"] {
             rule.recipientFilter = try condition(try reader.text(w), w, event: event, recipient: recipient, what: "'where'")
         }
-        if let p = m["priority"] { rule.priority = try priority(p, event: event, recipient: recipient) }
+        if let p = m["priority"] {
+            rule.priority = try priority(p, event: event, recipient: recipient)
+            rule.priorityKey = p.path
+        }
         rule.slots = try slots(m["slots"], template: template, templatePath: templatePath, event: event, recipient: recipient,
                                liveEvent: liveEvent != nil, place: e)
         if let r = m["remember"] {
@@ -98,7 +105,6 @@ extension Builder {
         guard let i = event.fields.firstIndex(where: { $0.name == name }) else {
             // Any other value source by name (a kept field, `order.priority`), read once per event as an int.
             let src = try source(named: name, p, event: event, recipient: recipient)
-            if src.readsRecipient { throw fail(p, "is read once per event, so it cannot read the recipient") }
             guard type(of: src, event: event, recipient: recipient) == .int else { throw fail(p, "'\(name)' must be an int (10, 5 or 1)") }
             return .computed(src)
         }
@@ -111,7 +117,6 @@ extension Builder {
         guard x.compiled.type == .int || x.compiled.type == .dyn else {
             throw fail(e, "column 1: must compute an int (10, 5 or 1), found \(x.compiled.type), in \"\(x.compiled.text)\"")
         }
-        if x.readsRecipient { throw fail(e, "is read once per event, so it cannot read the recipient") }
         return .computed(.expression(x))
     }
 
@@ -122,6 +127,7 @@ extension Builder {
 
     /// Whom the push goes to, and the entity type its recipients are.
     func target(_ e: Entry, event: Recipe.EventRule) throws -> (Recipe.Target, Int?) {
+        if case .sequence = e.node { return try groupTargets(e, items: try reader.list(e), event: event) }
         let m = try reader.map(e)
         try reader.check(m, RecipeForms.to, at: e)
         let names = event.fields.map(\.name)
@@ -134,6 +140,7 @@ extension Builder {
             for k in ["entity", "group", "key", "if_absent"] where m[k] != nil { throw fail(m[k]!, "does not go with 'token'") }
             return (.token(field: try field(t)), nil)
         }
+        if let g = m["groups"] { return try groupTargets(g, items: try reader.list(g), event: event) }
         guard let keyEntry = m["key"] else { throw fail(e, "needs 'key:', the field that names the recipient") }
         if let entity = m["entity"] {
             let name = try reader.text(entity)
@@ -148,8 +155,8 @@ extension Builder {
         guard let g = m["group"] else { throw fail(e, "must be {token: FIELD}, {entity: E, key: FIELD} or {group: G, key: FIELD}") }
         let name = try reader.text(g)
         guard let group = groups.firstIndex(of: name) else { throw neverRegistered(g, name) }
+        // A list key (`ride.riders`) fans out over every key of the list (``RecipeRules/fanOut``).
         let key = try source(keyEntry, event: event, recipient: nil)
-        try refuseListKey(key, keyEntry, event: event)
         var otherwise: Recipe.Target?
         if let a = m["if_absent"] {
             let (t, type) = try target(a, event: event)
@@ -159,13 +166,31 @@ extension Builder {
         return (.group(group, key: key, ifAbsent: otherwise), groupEntity[group])
     }
 
-    /// A recipient's key is one value: a list's keys would each need their pushes, which a push rule does not
-    /// plan, so a list is refused rather than planning no push.
+    /// `to: {groups: [{group: G, key: …}, …]}` (or the list alone): every recipient of every group key, each
+    /// once. Each item is a `{group, key, if_absent}`; they must all reach one entity type.
+    private func groupTargets(_ e: Entry, items: [Entry], event: Recipe.EventRule) throws -> (Recipe.Target, Int?) {
+        guard !items.isEmpty else { throw fail(e, "lists no recipients: give {group: G, key: …} items") }
+        var parts: [Recipe.Target] = []
+        var type: Int?
+        for item in items {
+            try reader.check(try reader.map(item), RecipeForms.groupTarget, at: item)
+            let (t, itemType) = try target(item, event: event)
+            if let type, itemType != type {
+                throw fail(item, "reaches \(itemType.map { entities[$0].name } ?? "tokens"), but the items before it reach "
+                    + "\(entities[type].name): one push rule's recipients are one entity type")
+            }
+            type = itemType
+            parts.append(t)
+        }
+        return (.groups(parts), type)
+    }
+
+    /// A recipient entity's key is one value: a list of keys fans out over a group's members, not an entity's.
     private func refuseListKey(_ key: Recipe.Source, _ e: Entry, event: Recipe.EventRule) throws {
         guard case let .list(item) = exprType(key, event: event, recipient: nil).0 else { return }
         let shown = (try? reader.text(e)).map { "'\($0)'" } ?? "it"
-        throw fail(e, "reads \(shown), a list of \(item): a recipient key is one value (a push to each key of a list is not "
-            + "supported); push to one group key and keep the recipients the list names with where: \"recipient.FIELD in LIST\"")
+        throw fail(e, "reads \(shown), a list of \(item): an entity recipient's key is one value; a list of keys fans out over a group "
+            + "(to: {group: G, key: LIST}), whose members each get one push")
     }
 
     /// Each template slot's source: named in `slots:`, or else the event's field of the slot's name.
@@ -222,6 +247,7 @@ extension Builder {
         case let .expression(x): return x.compiled.type == .timestamp ? true : (x.compiled.type == .dyn ? nil : false)
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.time
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
+        case let .recipientRelated(_, _, hops): return keptKinds[hops.last!.entity]?[hops.last!.field]?.time
         case let .orElse(inner, _): return isTime(inner, recipient: recipient)
         }
     }
@@ -236,6 +262,7 @@ extension Builder {
             switch v { case .int: return .int; case .string: return .string; default: return nil }
         case let .orElse(inner, _): return type(of: inner, event: event, recipient: recipient)
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.type }
+        case let .recipientRelated(_, _, hops): return keptKinds[hops.last!.entity]?[hops.last!.field]?.type
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.type
         default: return nil
         }

@@ -24,7 +24,7 @@ extension Builder {
     }
 
     /// `ENTITY.FIELD`: an entity type and a field kept on it.
-    private func hop(_ text: String, _ e: Entry) throws -> Recipe.Relation.Hop {
+    func hop(_ text: String, _ e: Entry) throws -> Recipe.Relation.Hop {
         let parts = text.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let type = entities.firstIndex(where: { $0.name == parts[0] }) else {
             throw fail(e, "must be ENTITY.FIELD, an entity and a field kept on it "
@@ -35,5 +35,25 @@ extension Builder {
             throw fail(e, "names '\(text)', which no event keeps on a \(parts[0]) (kept: \(kept.isEmpty ? "none" : kept.joined(separator: ", ")))")
         }
         return Recipe.Relation.Hop(entity: type, field: field)
+    }
+}
+
+extension Builder {
+    /// `recipient.ENTITY.FIELD`: a field kept on the entity the recipient names by a field it keeps (the field
+    /// named as the events that create the entity name its `key:`), read per recipient: a device's owner's
+    /// `recipient.user.tier`.
+    func recipientRelation(_ text: String, _ e: Entry, recipient: Int) throws -> Recipe.Source {
+        let rest = String(text.dropFirst("recipient.".count))
+        let hopText = rest
+        guard let dot = rest.firstIndex(of: "."), let type = entities.firstIndex(where: { $0.name == rest[..<dot] }) else {
+            throw fail(e, "reads '\(text)': past 'recipient.' comes a field the \(entities[recipient].name) keeps, or ENTITY.FIELD of an entity "
+                + "it names (entities: \(entities.map(\.name).joined(separator: ", ")))")
+        }
+        let keys = keyNames[type] ?? []
+        guard let field = entities[recipient].fields.firstIndex(where: { keys.contains($0) }) else {
+            throw fail(e, "reads '\(text)', but a \(entities[recipient].name) keeps no field naming a \(entities[type].name) (its key: "
+                + "\(keys.joined(separator: ", "))): keep it on the \(entities[recipient].name), set: [\(keys.first ?? "KEY")]")
+        }
+        return .recipientRelated(entity: recipient, field: field, hops: [try hop(hopText, e)])
     }
 }

@@ -73,12 +73,14 @@ struct Builder {
     var groups: [String] = []
     /// The entity type each group's members are.
     var groupEntity: [Int] = []
-    var variants: [HeaderOverride] = [.init()]
+    var pushKinds: [HeaderConstants] = [.init()]
     /// What is known of each kept entity field's values (from the sources that set it): whether a time, and
     /// its type; a field set from sources that disagree is not known.
     var keptKinds: [Int: [Int: (time: Bool?, type: Recipe.FieldType?)]] = [:]
     /// Per entity type, the names of the event fields that key it (`key:`), for `ENTITY.FIELD` sources.
     var keyNames: [Int: [String]] = [:]
+    /// The groups kept by `join:` and `leave:`.
+    var joinedGroups: Set<Int> = []
     /// The recipe's and the current event's named expressions (`let:`).
     let lets = RecipeLets()
 
@@ -95,7 +97,7 @@ struct Builder {
         try reader.check(top, RecipeForms.recipe, at: root)
         guard let name = try top["recipe"].map(reader.text) ?? defaultName else { throw fail(root, "needs 'recipe: NAME', the workload's name in reports") }
         let eventsEntry = top["events"]!
-        var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], headerVariants: [])
+        var recipe = Recipe(name: name, source: file, events: [], entities: [], groups: [], pushKinds: [])
         try readLineShape(top, into: &recipe)
         let events = try reader.map(eventsEntry).entries
         guard !events.isEmpty else { throw fail(eventsEntry, "declares no event") }
@@ -140,7 +142,8 @@ struct Builder {
         Self.numberRules(&recipe)
         recipe.entities = entities
         recipe.groups = groups
-        recipe.headerVariants = variants
+        recipe.pushKinds = pushKinds
+        recipe.joinedGroups = joinedGroups
         recipe.letCount = lets.slots
         return recipe
     }
@@ -180,6 +183,7 @@ struct Builder {
                     if !keyNames[type, default: []].contains(name) { keyNames[type, default: []].append(name) }
                 }
                 if let set = m["set"] { for name in try keptNames(set) { addField(name, to: type) } }
+                if let j = m["join"] { try registerJoined(try reader.map(j).entries, entity: type) }
                 if let member = m["member_of"] {
                     for g in try reader.map(member).entries {
                         if let i = groups.firstIndex(of: g.key) {
@@ -193,6 +197,7 @@ struct Builder {
                 }
             }
         }
+        try refuseGroupsKeptBothWays(events)
         for e in events {
             for push in try pushEntries(try reader.map(e)) {
                 guard let remember = try reader.map(push)["remember"] else { continue }
@@ -247,7 +252,7 @@ struct Builder {
         let given = ops.compactMap { k, op in m[k].map { (op, $0) } }
         guard given.count <= 1 else { throw fail(e, "changes state once: one of upsert, create, update, remove") }
         if given.isEmpty {
-            for k in ["key", "token", "set", "member_of", "subscribe"] where m[k] != nil {
+            for k in ["key", "token", "set", "member_of", "join", "leave", "subscribe"] where m[k] != nil {
                 throw fail(m[k]!, "goes with upsert, create or update: name the entity it changes")
             }
         }

@@ -1,7 +1,7 @@
 import APNsCore
 
 /// Planning an event's pushes: each push rule whose condition held gets an entry in the event's plan (whom it
-/// pushes to, its priority, Live Activity event and header set), and the slots and kept values that are the
+/// pushes to, its priority, Live Activity event and push kind), and the slots and kept values that are the
 /// same for all of its pushes are filled then. Every rule reads the state as the event left it, before any
 /// of the event's pushes is handed out.
 extension RecipeRules {
@@ -9,9 +9,10 @@ extension RecipeRules {
     func planRule(_ index: Int) throws -> Int {
         let liveEvent = rules[index].liveActivityEvent.flatMap(text) ?? ""
         phase.planRule(liveEvent: liveEvent)
-        let (priority, own) = try pushPriority(index)
+        // A priority read per recipient is the profile's until each push reads its own.
+        let (priority, own) = rules[index].priorityPerPush ? (profilePriority, false) : try pushPriority(index)
         var entry = EventPlan.Entry(rule: index, recipients: .notSent(.noRecipients), priority: priority,
-                                    liveEvent: liveEvent, headerSet: header(index))
+                                    liveEvent: liveEvent, kind: kind(index))
         entry.ownPriority = own
         recipients(rules[index].to, rule: index, into: &entry)
         if let source = rules[index].expiration {
@@ -38,8 +39,12 @@ extension RecipeRules {
             }
             guard let token = state.token(place), !token.isEmpty else { return entry.recipients = .notSent(.noToken) }
             entry.recipients = .entity(place)
+        case .groups:
+            fanOut(target, rule: rule, into: &entry)
         case let .group(group, keySource, ifAbsent):
-            guard let groupKey = value(keySource, recipient: nil).key else {
+            let keyValue = value(keySource, recipient: nil)
+            if keyValue.isList { return fanOut(target, rule: rule, into: &entry) }
+            guard let groupKey = keyValue.key else {
                 if let ifAbsent { return recipients(ifAbsent, rule: rule, into: &entry) }
                 // A key read through an entity the recording never created names no group.
                 return entry.recipients = .notSent(linkMissing(keySource) ? .unknownTarget : .noRecipients)
@@ -72,15 +77,15 @@ extension RecipeRules {
     }
 
     /// The rule's push priority, and whether it is the rule's or the event's own (false: the profile's).
-    func pushPriority(_ rule: Int) throws -> (Priority, own: Bool) {
+    func pushPriority(_ rule: Int, recipient: Int? = nil, key: EntityKey? = nil) throws -> (Priority, own: Bool) {
         switch rules[rule].priority {
         case .profile: return (profilePriority, false)
         case let .fixed(p): return (p, true)
         case let .mapped(source, table, otherwise):
-            if let p = text(source).flatMap({ table[$0] }) ?? otherwise { return (p, true) }
+            if let p = value(source, recipient: recipient, key: key).text.flatMap({ table[$0] }) ?? otherwise { return (p, true) }
             return (profilePriority, false)
         case let .computed(source):
-            let v = value(source, recipient: nil)
+            let v = value(source, recipient: recipient, key: key)
             guard case let .int(n) = v else { return (profilePriority, false) }
             guard let p = Priority(rawValue: n) else {
                 throw StreamLineError(line: line, cause: .badValue(field: expressionKey(source) ?? "priority", why: "\(n) is not 10, 5 or 1"))
@@ -95,8 +100,8 @@ extension RecipeRules {
         }
     }
 
-    private func header(_ rule: Int) -> Int32 {
-        switch rules[rule].header {
+    private func kind(_ rule: Int) -> Int32 {
+        switch rules[rule].kind {
         case let .fixed(i): return i
         case let .mapped(source, table, otherwise): return text(source).flatMap { table[$0] } ?? otherwise
         }

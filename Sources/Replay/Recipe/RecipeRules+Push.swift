@@ -111,10 +111,11 @@ extension RecipeRules {
         rules[r].template.render(into: &push.body, values: scratch[r])
         push.deviceToken = token
         push.priority = plan.entries[e].priority
+        if rules[r].priorityPerPush { recipientPriority(&push, r, recipient: recipient, key: key) }
         push.intendedNanos = 0
         push.recordedMillis = at
         push.heldMillis = 0
-        push.kind += plan.entries[e].headerSet
+        push.kind += plan.entries[e].kind
         fillHeaders(&push, e)
         let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
         if rules[r].recipientEntity != nil, let recipient, rules[r].rememberPerPush { readKept(r, on: recipient, key: key) }
@@ -128,6 +129,21 @@ extension RecipeRules {
             }
         } else if ends {
             state.timestamps.forget(token)
+        }
+    }
+
+    /// The priority of a rule that reads it per recipient (`"recipient.user.vip ? 10 : 5"`); a value that is
+    /// not 10, 5 or 1 fails this push alone.
+    private func recipientPriority(_ push: inout OutgoingPush, _ r: Int, recipient: Int?, key: EntityKey?) {
+        do {
+            let (p, own) = try pushPriority(r, recipient: recipient, key: key)
+            push.priority = p
+            if own { pushesAtOwnPriority += 1 }
+        } catch let error as StreamLineError {
+            guard case let .badValue(_, why) = error.cause else { return }
+            phase.record(.init(key: rules[r].priorityKey, fault: ExprFault(column: 1, message: why)))
+        } catch {
+            phase.record(.init(key: rules[r].priorityKey, fault: ExprFault(column: 1, message: "\(error)")))
         }
     }
 

@@ -10,6 +10,9 @@ extension RecipeRules {
         case let .field(i): return values[i]
         case let .related(r): return follow(r).value
         case let .recipient(i): return recipient.map { state.field($0, i) } ?? .absent
+        case let .recipientRelated(_, field, hops):
+            guard let recipient else { return .absent }
+            return follow(state.field(recipient, field), hops).value
         case .recipientKey: return key?.value ?? .absent
         case .time: return .time(at)
         case .timeUnix: return .int(Int(at / 1000))
@@ -40,9 +43,12 @@ extension RecipeRules {
 
     /// The value at the end of a relation, and whether a link was missing: an entity it names that the
     /// state does not hold (absent kept fields on the way are absent values, not missing links).
-    func follow(_ r: Recipe.Relation) -> (value: RecipeValue, missing: Bool) {
-        var v = values[r.start]
-        for hop in r.hops {
+    func follow(_ r: Recipe.Relation) -> (value: RecipeValue, missing: Bool) { follow(values[r.start], r.hops) }
+
+    /// The value at the end of `hops`, starting from the key `start`.
+    func follow(_ start: RecipeValue, _ hops: [Recipe.Relation.Hop]) -> (value: RecipeValue, missing: Bool) {
+        var v = start
+        for hop in hops {
             guard let key = v.key else { return (.absent, false) }
             guard let place = state.place(hop.entity, key) else { return (.absent, true) }
             v = state.field(place, hop.field)

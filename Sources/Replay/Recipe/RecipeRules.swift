@@ -46,6 +46,15 @@ public final class RecipeRules: WorkloadRules {
     var filtered: [[Int]]
     /// Per rule: by place in `filtered`, the members whose `where:` failed (their pushes are not sent).
     var filterFailures: [[Int: RecipeEventState.Failure]]
+    /// Per rule: the recipients a fan-out over several group keys gathered, each once (``fanOut(_:rule:into:)``).
+    var fanned: [[Int]]
+    /// Per place in the state: the fan-out that last reached it (``fanOutMark``), so that a recipient reached
+    /// again is known in one step.
+    var reachedBy: [UInt32] = []
+    var fanOutMark: UInt32 = 0
+    /// The group keys looked up and the members visited by fan-outs over several keys, so far: what a fan-out
+    /// costs, in proportion to its recipients.
+    public internal(set) var fanOutSteps = 0
     /// Why the last push handed out as `bad_line` was not sent (a value read for its recipient failed).
     public internal(set) var lastPushFailure: String?
 
@@ -53,7 +62,7 @@ public final class RecipeRules: WorkloadRules {
     public private(set) var plannedByRule: [Int]
     /// Pushes planned so far whose priority is their rule's or event's own, not the profile's: what `--priority`
     /// does not reach.
-    public private(set) var pushesAtOwnPriority = 0
+    public internal(set) var pushesAtOwnPriority = 0
     /// Per event: the pushes `require:` planned not sent for an event without push rules.
     var missingWithoutRule: [Int]
     /// The last time written as text: every push of a fan-out writes its event's time, formatted once.
@@ -111,6 +120,7 @@ public final class RecipeRules: WorkloadRules {
         letValues = Array(repeating: (-1, -1, .success(.absent)), count: recipe.letCount)
         missingWithoutRule = Array(repeating: 0, count: recipe.events.count)
         filtered = Array(repeating: [], count: rules.count)
+        fanned = Array(repeating: [], count: rules.count)
         filterFailures = Array(repeating: [:], count: rules.count)
         values.reserveCapacity(16)
         plan.entries.reserveCapacity(recipe.events.map(\.pushes.count).max() ?? 0)
@@ -176,7 +186,7 @@ public final class RecipeRules: WorkloadRules {
     /// event without push rules: under the event, ``EventPlan/Entry/noRule``); nothing else of the event runs.
     func planMissing() -> Int {
         let rule = recipe.events[event].pushes.first?.index ?? EventPlan.Entry.noRule
-        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", headerSet: 0))
+        plan.entries.append(EventPlan.Entry(rule: rule, recipients: .notSent(.unknownTarget), priority: profilePriority, liveEvent: "", kind: 0))
         if rule == EventPlan.Entry.noRule { missingWithoutRule[event] += 1 } else { plannedByRule[rule] += 1 }
         phase.planned(heldNoRule: false)
         return 1
@@ -308,8 +318,10 @@ public final class RecipeRules: WorkloadRules {
             let v = value(source, recipient: nil)
             if let kept = v.kept { state.setField(place, field, kept) }
         }
+        for edit in change.edits { try self.edit(edit, on: place) }
         if let memberOf = change.memberOf {
-            var groups: [GroupKey] = []
+            // The groups kept by join: and leave: stay as they are.
+            var groups: [GroupKey] = recipe.joinedGroups.isEmpty ? [] : state.entities[place].groups.filter { recipe.joinedGroups.contains($0.group) }
             for (group, source) in memberOf {
                 switch value(source, recipient: nil) {
                 case let .ints(list): groups += list.map { GroupKey(group: group, key: .int($0)) }
@@ -319,6 +331,7 @@ public final class RecipeRules: WorkloadRules {
             }
             state.setGroups(place, groups)
         }
+        for (group, source, joins) in change.joins { join(place, group, value(source, recipient: nil), joins: joins) }
         if let s = change.subscribe { state.subscribe(place, to: values[s].key) }
     }
 }

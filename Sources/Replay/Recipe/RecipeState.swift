@@ -108,6 +108,23 @@ struct RecipeState {
         entities[place].groups = groups
     }
 
+    /// The entity joins the group key, last in its order (nothing when it is a member already).
+    mutating func join(_ place: Int, _ group: GroupKey) {
+        guard !entities[place].groups.contains(group) else { return }
+        log(.groups(place: place, old: entities[place].groups))
+        entities[place].groups.append(group)
+        members[group, default: []].append(place)
+        log(.joined(group))
+    }
+
+    /// The entity leaves the group key (nothing when it is no member).
+    mutating func leaveGroup(_ place: Int, _ group: GroupKey) {
+        guard let i = entities[place].groups.firstIndex(of: group) else { return }
+        log(.groups(place: place, old: entities[place].groups))
+        entities[place].groups.remove(at: i)
+        leave(group, place)
+    }
+
     /// The entity's activity subscribes to `channel`'s broadcasts (nil: to none), replacing an earlier one.
     mutating func subscribe(_ place: Int, to channel: EntityKey?) {
         log(.subscription(place: place, old: entities[place].subscription))

@@ -35,6 +35,14 @@ enum RecipeValue: Equatable, Sendable {
         }
     }
 
+    /// Whether it is a list (of keys, when a recipient's key reads it).
+    var isList: Bool {
+        switch self {
+        case .ints, .strings: return true
+        default: return false
+        }
+    }
+
     /// The value as a key of an entity or a group (nil for a list or an absent value).
     var key: EntityKey? {
         switch self {

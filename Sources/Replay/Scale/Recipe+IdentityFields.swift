@@ -62,7 +62,9 @@ private struct IdentityFinder {
             if let t = s.token { marked.insert(t) }
             if let t = s.subscribe { marked.insert(t) }
             for (_, source) in s.memberOf ?? [] { key(source) }
+            for (_, source, _) in s.joins { key(source) }
             for (field, source) in s.set { kept(Recipe.KeptField(entity: s.entity, field: field), source) }
+            for edit in s.edits { kept(Recipe.KeptField(entity: s.entity, field: edit.field), edit.item) }
         }
         for rule in event.pushes {
             target(rule.to)
@@ -78,7 +80,7 @@ private struct IdentityFinder {
             if case let .computed(source) = rule.priority { read(source) }
             if let filter = rule.recipientFilter { for input in filter.inputs { read(input) } }
             if let e = rule.expiration { read(e) }
-            if case let .mapped(source, _, _) = rule.header { read(source) }
+            if case let .mapped(source, _, _) = rule.kind { read(source) }
         }
     }
 
@@ -89,6 +91,7 @@ private struct IdentityFinder {
         case let .group(_, source, ifAbsent):
             key(source)
             if let ifAbsent { target(ifAbsent) }
+        case let .groups(parts): for part in parts { target(part) }
         }
     }
 
@@ -108,6 +111,9 @@ private struct IdentityFinder {
         case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
         // A key an expression computes: each name it reads may be part of it.
         case let .expression(x): for input in x.inputs { key(input) }
+        case let .recipientRelated(entity, field, hops):
+            keptKeys.insert(Recipe.KeptField(entity: entity, field: field))
+            for hop in hops { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case .join, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
             read(s)
         }
@@ -125,6 +131,9 @@ private struct IdentityFinder {
         case let .join(parts, _, ifEmpty):
             for p in parts { read(p) }
             if let ifEmpty { read(ifEmpty) }
+        case let .recipientRelated(entity, field, hops):
+            keptKeys.insert(Recipe.KeptField(entity: entity, field: field))
+            for hop in hops.dropLast() { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
         case .field, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
             break
         }

@@ -4,7 +4,8 @@ import Histogram
 
 extension RunReport {
     /// What a run's report says that neither the recorder, the workload's events nor the engine counted:
-    /// the facts only the harness knows. Every field is optional and absent from the report when nil.
+    /// the facts only the harness knows (or, for a sender's report, the simulator). Every field is optional
+    /// and absent from the report when nil.
     public struct RunFacts: Sendable {
         /// The run's id (the same in every shard of one run).
         public var runID: String?
@@ -23,10 +24,35 @@ extension RunReport {
         /// The device contract's findings over every push checked, when a model was named: with the
         /// recorder's delivered pushes that would not decode, they make `pushes.wouldNotDecode`.
         public var contract: ContractFindings?
+        /// The device side of delivery, when the run modelled devices.
+        public var device: DeviceDelivery?
+        /// What the priority override reached, when one was set.
+        public var priorityOverride: PriorityOverrideCount?
+        /// The push kinds pushes were handed out for.
+        public var pushKinds: [PushKind]?
+        /// The sender's pushes by class and the headers it set.
+        public var sends: Sends?
+        /// A sender's requests as the simulator received them (`apnsbench simulate --report` only).
+        public var received: Received?
+        /// The delivered pushes that would not decode, when another than the recorder checked them (a sender's
+        /// report: the simulator's own checks); nil: the recorder's own count, with ``contract``.
+        public var wouldNotDecode: WouldNotDecodeTally?
+        /// Whether the latency is kept by push type, under the configuration's one push type; false when the
+        /// delivered pushes were of several push types, which are not told apart (a sender's report).
+        public var latencyByPushType: Bool
 
         public init(runID: String? = nil, streamSHA256: String? = nil, recordingPasses: Int? = nil, stopReason: String? = nil,
                     broadcast: Broadcast? = nil, liveActivityBudget: LiveActivityBudgetCount? = nil,
-                    openDescriptors: OpenDescriptors? = nil, contract: ContractFindings? = nil) {
+                    openDescriptors: OpenDescriptors? = nil, contract: ContractFindings? = nil, device: DeviceDelivery? = nil,
+                    priorityOverride: PriorityOverrideCount? = nil, pushKinds: [PushKind]? = nil, sends: Sends? = nil,
+                    received: Received? = nil, wouldNotDecode: WouldNotDecodeTally? = nil, latencyByPushType: Bool = true) {
+            self.wouldNotDecode = wouldNotDecode
+            self.latencyByPushType = latencyByPushType
+            self.device = device
+            self.priorityOverride = priorityOverride
+            self.pushKinds = pushKinds
+            self.sends = sends
+            self.received = received
             self.runID = runID
             self.streamSHA256 = streamSHA256
             self.recordingPasses = recordingPasses
@@ -79,9 +105,9 @@ extension RunRecorder {
             configuration: configuration,
             environment: environment,
             events: eventsSection,
-            pushes: pushesSection(expectedPlanned: expectedPlanned, contract: facts.contract),
+            pushes: pushesSection(expectedPlanned: expectedPlanned, contract: facts.contract, wouldNotDecode: facts.wouldNotDecode),
             // By push type only when there is one (a mix of push types is not told apart per push).
-            latency: latencySection(pushType: configuration.workload.commonPushType?.rawValue),
+            latency: latencySection(pushType: facts.latencyByPushType ? configuration.workload.commonPushType?.rawValue : nil),
             throughput: RunReport.Throughput(pushesPerSecond: pushesPerSecond, sent: sent, completed: completed),
             timeline: timelineEntries,
             engine: engine,
@@ -95,12 +121,18 @@ extension RunRecorder {
             openDescriptors: facts.openDescriptors,
             liveActivityBudget: facts.liveActivityBudget,
             runID: facts.runID,
-            broadcast: facts.broadcast
+            broadcast: facts.broadcast,
+            merged: nil,
+            device: facts.device,
+            priorityOverride: facts.priorityOverride,
+            received: facts.received,
+            pushKinds: facts.pushKinds,
+            sends: facts.sends
         )
     }
 
     /// Every planned push by terminal class, balanced against `expectedPlanned` (nil: not checked here).
-    func pushesSection(expectedPlanned: Int?, contract: ContractFindings?) -> RunReport.Pushes {
+    func pushesSection(expectedPlanned: Int?, contract: ContractFindings?, wouldNotDecode checked: WouldNotDecodeTally? = nil) -> RunReport.Pushes {
         var pushes = RunReport.Pushes(
             planned: planned,
             expectedPlanned: expectedPlanned,
@@ -111,7 +143,7 @@ extension RunRecorder {
             notSent: notSent,
             balanced: balances(expectedPlanned: expectedPlanned)
         )
-        pushes.wouldNotDecode = contract.map { RunReport.WouldNotDecode(findings: $0, delivered: wouldNotDecode) }
+        pushes.wouldNotDecode = contract.map { RunReport.WouldNotDecode(findings: $0, delivered: checked ?? wouldNotDecode) }
         return pushes
     }
 

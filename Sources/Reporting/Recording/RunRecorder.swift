@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import Histogram
 
 /// The push accounting of one run: every planned push ends in exactly one class, and the classes add
@@ -175,7 +176,7 @@ public final class RunRecorder: OutcomeSink, ProgressReportingSink {
     }
 
     /// When set, every delivered push is passed on to it: the device model's input. Default nil (off).
-    public var deviceFeed: DeviceFeed?
+    public var deviceFeed: DeviceDeliveryFeed?
 
     public func recordDelivered(_ push: OutgoingPush) {
         deviceFeed?.observe(push)

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 extension RunReport {
     /// The invariants every report this tool writes holds, checked field against field; empty when all hold.
@@ -73,7 +74,7 @@ extension RunReport {
             let sum = causes.values.reduce(0, +), total = d.outcomes[name] ?? 0
             check(sum == total, "device.\(name) (sum)", "\(total) (device.outcomes.\(name))", "\(sum)")
         }
-        let shown = (d.outcomes[DeviceOutcomeClass.onTime.rawValue] ?? 0) + (d.outcomes[DeviceOutcomeClass.late.rawValue] ?? 0)
+        let shown = (d.outcomes[DeviceDeliveryOutcomeClass.onTime.rawValue] ?? 0) + (d.outcomes[DeviceDeliveryOutcomeClass.late.rawValue] ?? 0)
         for (name, byKey) in [("byPriority", d.timeToDevice.byPriority), ("byPushType", d.timeToDevice.byPushType)] {
             let n = byKey.values.reduce(0) { $0 + $1.count }
             check(n == shown, "device.timeToDevice.\(name) (count)", "\(shown) (on_time + late)", "\(n)")

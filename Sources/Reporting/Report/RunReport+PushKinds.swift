@@ -50,18 +50,19 @@ extension RunReport {
         /// Pushes handed to the sender, by priority (`"10"`).
         public var toSendByPriority: [String: Int]
 
-        public init(_ kind: ResolvedPushKind, toSendByPriority: [String: Int]) {
+        public init(_ kind: APNsCore.PushKind, toSendByPriority: [String: Int]) {
+            let h = kind.headers
             pushType = kind.pushType.rawValue
             topic = kind.topic
-            expirationSeconds = kind.expirationSeconds
-            expirationPerPush = kind.perPush.contains(APNsHeaders.expiration) ? true : nil
-            collapseID = kind.collapseID
-            collapseIDPerPush = kind.perPush.contains(APNsHeaders.collapseID) ? true : nil
+            expirationSeconds = h.number(APNsHeaders.expiration)
+            expirationPerPush = h.perPush.contains(APNsHeaders.expiration) ? true : nil
+            collapseID = h.text(APNsHeaders.collapseID)
+            collapseIDPerPush = h.perPush.contains(APNsHeaders.collapseID) ? true : nil
             self.toSendByPriority = toSendByPriority
         }
 
         /// The run's kinds that pushes were handed out for, in kind order; nil when there is none.
-        public static func used(_ kinds: [ResolvedPushKind], _ events: EventTally) -> [PushKind]? {
+        public static func used(_ kinds: [APNsCore.PushKind], _ events: EventTally) -> [PushKind]? {
             let out = kinds.enumerated().compactMap { i, k -> PushKind? in
                 guard let byPriority = events.toSendByKind[Int32(i)], !byPriority.isEmpty else { return nil }
                 return PushKind(k, toSendByPriority: Dictionary(uniqueKeysWithValues: byPriority.map { (String($0.key), $0.value) }))

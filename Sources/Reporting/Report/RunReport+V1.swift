@@ -15,11 +15,13 @@ extension RunReport {
         do { v1 = try JSONDecoder().decode(V1.self, from: data) } catch let error as DecodingError {
             throw ReportLoadError.malformed(path: path, reason: "schema 1: " + explain(error))
         }
+        // The sections schema 1 did not read are nil; the generator is this build's, which converted it.
         return RunReport(
-            startedAt: v1.startedAt, durationSeconds: v1.durationSeconds, configuration: try v1.configuration.runConfig(path: path),
-            environment: v1.environment, events: v1.events, pushes: v1.pushes, latency: v1.latency, throughput: v1.throughput,
-            timeline: v1.timeline, engine: v1.engine.counters(sent: v1.throughput.sent), simulator: v1.simulator,
-            coalescing: v1.coalescing)
+            generator: Generator(), startedAt: v1.startedAt, durationSeconds: v1.durationSeconds,
+            configuration: try v1.configuration.runConfig(path: path), environment: v1.environment, events: v1.events, pushes: v1.pushes,
+            latency: v1.latency, throughput: v1.throughput, timeline: v1.timeline, engine: v1.engine.counters(sent: v1.throughput.sent),
+            simulator: v1.simulator, coalescing: v1.coalescing, stopReason: nil, openDescriptors: nil, liveActivityBudget: nil, runID: nil,
+            broadcast: nil, merged: nil, device: nil, priorityOverride: nil, received: nil, pushKinds: nil, sends: nil)
     }
 
     /// A schedule as schema 1 spelled it (``Schedule/description``), or nil.

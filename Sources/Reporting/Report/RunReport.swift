@@ -81,8 +81,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var broadcast: Broadcast?
     /// The shards a merged report was made of (`apnsbench merge`); absent for a single process's run.
     public var merged: Merged?
-    /// The device side of delivery, when the run modelled it (``Device``); nil otherwise.
-    public var device: Device?
+    /// The device side of delivery, when the run modelled it (``DeviceDelivery``); nil otherwise.
+    public var device: DeviceDelivery?
     /// What the priority override reached, when one was set (``PriorityOverrideCount``).
     public var priorityOverride: PriorityOverrideCount?
     /// A sender's requests as `apnsbench simulate --report` received them (``Received``); absent in a run's report.
@@ -94,9 +94,11 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// written before it existed.
     public var sends: Sends?
 
+    /// A report built whole: every field is a parameter, none has a default (but the schema version this build
+    /// writes), so a caller names each section, nil where the run has none, and a new field is added here too.
     public init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
-        generator: Generator = Generator(),
+        generator: Generator,
         startedAt: String,
         durationSeconds: Double,
         configuration: RunConfig,
@@ -107,14 +109,19 @@ public struct RunReport: Codable, Sendable, Equatable {
         throughput: Throughput,
         timeline: [TimelineEntry],
         engine: EngineCounters,
-        simulator: [String: Int]? = nil,
-        coalescing: Coalescing? = nil,
-        stopReason: String? = nil,
-        openDescriptors: OpenDescriptors? = nil,
-        liveActivityBudget: LiveActivityBudgetCount? = nil,
-        runID: String? = nil,
-        broadcast: Broadcast? = nil,
-        merged: Merged? = nil
+        simulator: [String: Int]?,
+        coalescing: Coalescing?,
+        stopReason: String?,
+        openDescriptors: OpenDescriptors?,
+        liveActivityBudget: LiveActivityBudgetCount?,
+        runID: String?,
+        broadcast: Broadcast?,
+        merged: Merged?,
+        device: DeviceDelivery?,
+        priorityOverride: PriorityOverrideCount?,
+        received: Received?,
+        pushKinds: [PushKind]?,
+        sends: Sends?
     ) {
         self.schemaVersion = schemaVersion
         self.generator = generator
@@ -136,6 +143,11 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.runID = runID
         self.broadcast = broadcast
         self.merged = merged
+        self.device = device
+        self.priorityOverride = priorityOverride
+        self.received = received
+        self.pushKinds = pushKinds
+        self.sends = sends
     }
 }
 

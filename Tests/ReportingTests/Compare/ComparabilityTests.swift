@@ -118,7 +118,7 @@ final class ComparabilityTests: XCTestCase {
     /// The ActivityKit model is compared by its digest and date strategy, not by where the file lies; a run
     /// checked against a model and one not checked are not compared.
     func testTheActivityModelByItsDigestAndStrategyNotItsPath() {
-        let model = RunConfig.ActivityModelFile(path: "profiles/models/A.swift", sha256: "aa11")
+        let model = RunConfig.ActivityKitModelFile(path: "profiles/models/A.swift", sha256: "aa11")
         let checked: (inout RunReport) -> Void = { $0.configuration.workload.activityModel = model }
         let moved = CompareFixtures.run("b/report.json") { $0.configuration.workload.activityModel?.path = "/elsewhere/A.swift"; checked(&$0) }
         XCTAssertEqual(CompareFixtures.compare([CompareFixtures.run("a/report.json", checked)], [moved]).refusals, [])

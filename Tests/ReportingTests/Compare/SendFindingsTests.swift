@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 import XCTest
 @testable import Reporting
 
@@ -73,9 +74,9 @@ final class SendFindingsTests: XCTestCase {
         XCTAssertNil(r.row("sent with apns-expiration"), "no header counts in either report: no row")
     }
 
-    func device(onTime: Int, late: Int) -> RunReport.Device {
-        let none = RunReport.Device.TimeToDevice(byPriority: [:], byPushType: [:], histograms: .init(byPriority: [:], byPushType: [:]))
-        return RunReport.Device(parameters: DeviceModelParameters(), pushes: onTime + late, outcomes: ["on_time": onTime, "late": late],
+    func device(onTime: Int, late: Int) -> RunReport.DeviceDelivery {
+        let none = RunReport.DeviceDelivery.TimeToDevice(byPriority: [:], byPushType: [:], histograms: .init(byPriority: [:], byPushType: [:]))
+        return RunReport.DeviceDelivery(parameters: DeviceDeliveryParameters(), pushes: onTime + late, outcomes: ["on_time": onTime, "late": late],
                                 replaced: [:], dropped: [:], shownStale: 0, timeToDevice: none)
     }
 

@@ -1,4 +1,5 @@
 import APNsCore
+import DeviceDelivery
 
 /// What a sender controls, compared: the pushes it sent by push type, topic and priority; the headers it set
 /// (`apns-expiration`, `apns-collapse-id`); and what the devices did with them (the device section's outcomes,
@@ -78,7 +79,7 @@ public enum SendFindings {
         guard (baseline + new).contains(where: { $0.device != nil }) else { return [] }
         // A sender's device section runs on the wall clock: its shares move with the sender's pace.
         let wallClock = (baseline + new).contains { $0.received != nil }
-        return DeviceOutcomeClass.allCases.map { outcome in
+        return DeviceDeliveryOutcomeClass.allCases.map { outcome in
             func shares(_ reports: [RunReport]) -> [Double] { reports.compactMap { $0.device.map { $0.share(outcome) * 100 } } }
             let name = "device \(outcome.rawValue) share"
             let lowerIsBetter = outcome != .onTime

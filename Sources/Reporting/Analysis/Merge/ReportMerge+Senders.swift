@@ -54,10 +54,7 @@ extension ReportMerge {
         try checkSenders(inputs)
         let reports = inputs.map(\.report)
         let first = reports[0]
-        let starts = reports.map { parseDate($0.startedAt) ?? Date(timeIntervalSince1970: 0) }
-        let start = starts.min()!
-        let end = zip(starts, reports).map { $0.addingTimeInterval($1.durationSeconds) }.max()!
-        let offsets = starts.map { $0.timeIntervalSince(start) }
+        let (start, end, offsets) = span(reports)
         let received = RunReport.Received.merged(reports.compactMap(\.received))
         var configuration = first.configuration
         let byType = Dictionary(received.requests.map { ($0.pushType, $0.count) }, uniquingKeysWith: +)
@@ -67,7 +64,8 @@ extension ReportMerge {
         // Latency by push type is of one push type only: delivered pushes of several are not told apart.
         let events = events(reports)
         let deliveredTypes = Set(received.requests.filter { $0.answer == "200" }.map(\.pushType))
-        var merged = RunReport(
+        let reasons = zip(inputs, reports).compactMap { input, r in r.stopReason.map { "\(input.source): \($0)" } }
+        let merged = RunReport(
             generator: first.generator, startedAt: start.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)),
             durationSeconds: end.timeIntervalSince(start), configuration: configuration, environment: first.environment,
             events: events, pushes: pushes(reports, expected: events.expectedPushes),
@@ -75,16 +73,14 @@ extension ReportMerge {
             throughput: throughput(reports, offsets: offsets),
             timeline: try timeline(reports, offsets: offsets, interval: configuration.timelineIntervalSeconds),
             engine: reports.reduce(EngineCounters()) { $0 + $1.engine }, simulator: sumCounts(reports.compactMap(\.simulator)),
-            coalescing: coalescing(reports))
-        let reasons = zip(inputs, reports).compactMap { input, r in r.stopReason.map { "\(input.source): \($0)" } }
-        merged.stopReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
-        merged.received = received
-        merged.device = try RunReport.Device.merged(reports.compactMap(\.device))
-        merged.sends = RunReport.Sends.merged(reports.compactMap(\.sends))
-        merged.merged = RunReport.Merged(shards: reports.count, parts: inputs.enumerated().map { n, input in
-            .init(index: n, startedAt: input.report.startedAt, durationSeconds: input.report.durationSeconds, source: input.source,
-                  host: input.report.environment.hostname)
-        })
+            coalescing: coalescing(reports), stopReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
+            openDescriptors: nil, liveActivityBudget: nil, runID: nil, broadcast: nil,
+            merged: RunReport.Merged(shards: reports.count, parts: inputs.enumerated().map { n, input in
+                .init(index: n, startedAt: input.report.startedAt, durationSeconds: input.report.durationSeconds, source: input.source,
+                      host: input.report.environment.hostname)
+            }),
+            device: try RunReport.DeviceDelivery.merged(reports.compactMap(\.device)), priorityOverride: nil, received: received,
+            pushKinds: nil, sends: RunReport.Sends.merged(reports.compactMap(\.sends)))
         return merged
     }
 

@@ -44,14 +44,13 @@ public enum ReportMerge {
         let shards = inputs.sorted { $0.report.configuration.shard!.index < $1.report.configuration.shard!.index }
         let reports = shards.map(\.report)
         let first = reports[0]
-        let starts = reports.map { parseDate($0.startedAt) ?? Date(timeIntervalSince1970: 0) }
-        let start = starts.min()!
-        let end = zip(starts, reports).map { $0.addingTimeInterval($1.durationSeconds) }.max()!
-        let offsets = starts.map { $0.timeIntervalSince(start) }
+        let (start, end, offsets) = span(reports)
 
         var configuration = first.configuration
         configuration.shard = nil
-        var merged = RunReport(
+        let reasons = zip(shards, reports).compactMap { shard, r in r.stopReason.map { "shard \(r.configuration.shard!.index): \($0)" } }
+        let overrides = reports.compactMap(\.priorityOverride)
+        let merged = RunReport(
             generator: first.generator,
             startedAt: start.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)),
             durationSeconds: end.timeIntervalSince(start),
@@ -64,21 +63,25 @@ public enum ReportMerge {
             timeline: try timeline(reports, offsets: offsets, interval: configuration.timelineIntervalSeconds),
             engine: reports.reduce(EngineCounters()) { $0 + $1.engine },
             simulator: sumCounts(reports.compactMap(\.simulator)),
-            coalescing: coalescing(reports)
+            coalescing: coalescing(reports),
+            stopReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
+            // A merged report's descriptors would be several processes' own: none.
+            openDescriptors: nil,
+            liveActivityBudget: budget(reports),
+            runID: first.runID,
+            broadcast: nil,
+            merged: RunReport.Merged(shards: reports.count, parts: shards.map { s in
+                .init(index: s.report.configuration.shard!.index, startedAt: s.report.startedAt, durationSeconds: s.report.durationSeconds,
+                      source: s.source, host: s.report.environment.hostname)
+            }),
+            device: try RunReport.DeviceDelivery.merged(reports.compactMap(\.device)),
+            priorityOverride: overrides.isEmpty ? nil : .init(reached: overrides.reduce(0) { $0 + $1.reached },
+                                                              changed: overrides.reduce(0) { $0 + $1.changed }),
+            received: nil,
+            // The shards' push kinds are numbered each by its own process: not merged.
+            pushKinds: nil,
+            sends: RunReport.Sends.merged(reports.compactMap(\.sends))
         )
-        merged.runID = first.runID
-        let reasons = zip(shards, reports).compactMap { shard, r in r.stopReason.map { "shard \(r.configuration.shard!.index): \($0)" } }
-        merged.stopReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
-        merged.liveActivityBudget = budget(reports)
-        merged.device = try RunReport.Device.merged(reports.compactMap(\.device))
-        merged.sends = RunReport.Sends.merged(reports.compactMap(\.sends))
-        let overrides = reports.compactMap(\.priorityOverride)
-        merged.priorityOverride = overrides.isEmpty ? nil : .init(reached: overrides.reduce(0) { $0 + $1.reached },
-                                                                  changed: overrides.reduce(0) { $0 + $1.changed })
-        merged.merged = RunReport.Merged(shards: reports.count, parts: shards.map { s in
-            .init(index: s.report.configuration.shard!.index, startedAt: s.report.startedAt, durationSeconds: s.report.durationSeconds,
-                  source: s.source, host: s.report.environment.hostname)
-        })
         return merged
     }
 
@@ -167,6 +170,14 @@ public enum ReportMerge {
     }
 
     static func parseDate(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
+
+    /// The merged report's start (the earliest part's) and end (the latest part's), and each part's start after it, in seconds.
+    static func span(_ reports: [RunReport]) -> (start: Date, end: Date, offsets: [Double]) {
+        let starts = reports.map { parseDate($0.startedAt) ?? Date(timeIntervalSince1970: 0) }
+        let start = starts.min()!
+        let end = zip(starts, reports).map { $0.addingTimeInterval($1.durationSeconds) }.max()!
+        return (start, end, starts.map { $0.timeIntervalSince(start) })
+    }
 
     // MARK: Sums
 

@@ -1,0 +1,89 @@
+import APNsCore
+import Foundation
+@testable import Replay
+import TestSupport
+import XCTest
+
+/// A value read per recipient (`where:`, a slot, the priority) reads the recipient's related entities
+/// (`recipient.user.tier`: the user the device keeps the key of), and the priority may differ per recipient.
+final class RecipeRecipientRelationTests: XCTestCase {
+    private var dir: URL!
+    private var file: String { dir.appendingPathComponent("r.yaml").path }
+    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
+
+    override func setUpWithError() throws {
+        dir = try ScratchFolder.make("recipe-recipient-relation", removedBy: addTeardownBlock)
+        try #"{"aps":{"alert":{"title":"{{title}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
+    }
+
+    private let yaml = """
+        recipe: rides
+        events:
+          user:
+            match: {kind: user}
+            fields: {user_id: string, name: string, tier: string, urgency: int}
+            upsert: user
+            key: user_id
+            set: [name, tier, urgency]
+          device:
+            match: {kind: device}
+            fields: {device_id: string, user_id: string, token: token}
+            upsert: device
+            key: device_id
+            token: token
+            set: [user_id]
+            member_of: {riders: user_id}
+          ride:
+            match: {kind: ride}
+            fields: {ride_id: string, riders: "[string]"}
+            upsert: ride
+            key: ride_id
+            set: [riders]
+          status:
+            match: {kind: status}
+            fields: {ride_id: string}
+            push:
+              to: {group: riders, key: ride.riders, where: "recipient.user.tier != 'muted'"}
+              template: t.json
+              priority: "recipient.user.urgency"
+              slots: {title: "'Hi ' + recipient.user.name"}
+        """
+
+    private func user(_ id: String, tier: String = "plain", urgency: Int = 5) -> String {
+        #"{"kind":"user","user_id":"\#(id)","name":"N\#(id)","tier":"\#(tier)","urgency":\#(urgency)}"#
+    }
+    private func device(_ n: Int, _ user: String) -> String { #"{"kind":"device","device_id":"d\#(n)","user_id":"\#(user)","token":"\#(token(n))"}"# }
+
+    private func replay(_ lines: [String], yaml: String? = nil) throws -> WorkloadLedger {
+        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml ?? self.yaml, file: file),
+                                  lines: lines.map { #"{"at":"2025-01-01T00:00:00Z","# + $0.dropFirst() }, for: self)
+    }
+
+    func testWhereSlotsAndPriorityReadTheRecipientsOwner() throws {
+        let ledger = try replay([user("a", urgency: 10), user("b", tier: "muted"), user("c", urgency: 5), device(1, "a"), device(2, "b"),
+                                 device(3, "c"), device(4, "z"), #"{"kind":"ride","ride_id":"r1","riders":["a","b","c","z"]}"#,
+                                 #"{"kind":"status","ride_id":"r1"}"#])
+        // b is muted; z has no user: its tier is null, which is not 'muted', and its name null fails the slot.
+        XCTAssertEqual(ledger.sent.map(\.token), [token(1), token(3)])
+        XCTAssertEqual(ledger.sent.map { $0.alert["title"] as? String }, ["Hi Na", "Hi Nc"])
+        XCTAssertEqual(ledger.sent.map(\.priority), [.immediate, .powerAware], "each recipient's own priority")
+        XCTAssertEqual(ledger.notSent, ["bad_line": 1])
+        XCTAssertEqual(ledger.events.pushesAtOwnPriority, 2)
+    }
+
+    func testAPriorityThatIsNot10Or5Or1FailsThatRecipientsPushAlone() throws {
+        let ledger = try replay([user("a", urgency: 7), user("c", urgency: 10), device(1, "a"), device(3, "c"),
+                                 #"{"kind":"ride","ride_id":"r1","riders":["a","c"]}"#, #"{"kind":"status","ride_id":"r1"}"#])
+        XCTAssertEqual(ledger.sent.map(\.token), [token(3)])
+        XCTAssertEqual(ledger.badLines.map(\.detail), ["the push rule of event 'status': one recipient's push not sent: "
+            + "'events.status.push.priority' column 1: 7 is not 10, 5 or 1"])
+    }
+
+    func testARecipientThatKeepsNoKeyOfTheEntityIsRefusedWithTheFix() {
+        let bad = yaml.replacingOccurrences(of: "    set: [user_id]\n", with: "")
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: bad, file: file)) {
+            XCTAssertEqual("\($0)", "\(self.file):26: 'events.status.push.to.where' column 1: reads 'recipient.user.tier', but a device keeps no field "
+                + "naming a user (its key: user_id): keep it on the device, set: [user_id], in \"recipient.user.tier != 'muted'\"")
+        }
+    }
+}
