@@ -67,6 +67,7 @@ def main():
             w, c = build(args, target)
             wall, cpu = wall + w, cpu + c
         rows.append(("dependencies", wall, cpu))
+        print(f"build-times: dependencies {wall:.1f} s wall, {cpu:.1f} s CPU", file=sys.stderr, flush=True)
     for target in OURS + (TESTS if args.tests else []):
         touch(target)
         w, c = build(args, target)

@@ -20,10 +20,11 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
-# The classes that take longest (docs/testing.md's table), started first when there is no earlier run to go by.
-SLOW_FIRST = ["EndToEndTests.ModelFitEndToEndTests", "HarnessTests.RateSweepTests", "ReplayTests.ShippedFileMutationTests",
-              "EndToEndTests.TargetOutageTests", "EndToEndTests.DeviceContractReplayTests",
-              "EndToEndTests.ProfileRoundTripReplayTests", "InteropTests.OutputDeclarationTests", "InteropTests.ShardedRunTests"]
+# The classes that took longest in a whole run (docs/testing.md), started first when there is no earlier run to go by.
+SLOW_FIRST = ["EndToEndTests.ProfileRoundTripReplayTests", "HarnessTests.ShippedFileMutationTests", "CommandLineTests.OutputDeclarationTests",
+              "EndToEndTests.DeviceContractReplayTests", "EndToEndTests.ModelFitEndToEndTests", "EndToEndTests.RateSweepTests",
+              "InteropTests.TargetOutageTests", "APNsEngineTests.CurlEngineTests", "EndToEndTests.MixReplayTests",
+              "InteropTests.ScaleCommandTests", "InteropTests.ShardedRunTests"]
 CASE = re.compile(r"^Test Case '(?:[\w.]+\.)?(\w+)\.(\w+)' (started at|passed|failed|skipped)(?: \((\d+(?:\.\d+)?) seconds\))?")
 
 
@@ -150,8 +151,8 @@ def self_test():
         ("testC", "failed", 0.0, "the test process was killed by signal 11 during this test"),
         ("testD", "failed", 0.0, "not run: the test process was killed by signal 11 before this test"),
     ], rows
-    assert order(["M.A", "M.B", "EndToEndTests.TargetOutageTests", "M.C"], {"M.C": 3.0, "M.B": 9.0}) == \
-        ["M.B", "M.C", "EndToEndTests.TargetOutageTests", "M.A"]
+    assert order(["M.A", "M.B", "InteropTests.TargetOutageTests", "M.C"], {"M.C": 3.0, "M.B": 9.0}) == \
+        ["M.B", "M.C", "InteropTests.TargetOutageTests", "M.A"]
     print("xctest-by-class: self-test passed")
     return 0
 

@@ -62,7 +62,9 @@ final class ModelFileErrorTests: XCTestCase {
         XCTAssertEqual(error(long.output), "Error: --cooldown 11m must be at most 600s")
 
         let folder = try ScratchFolder.make("report-folder", removedBy: addTeardownBlock)
-        let made = try apnsbench(["run", "--quiet", "--out", folder.appendingPathComponent("run").path], directory: RepoFiles.root)
+        // The default profile's p99 SLO is not what is judged here, and a busy host misses it (exit 99): it is lifted.
+        let made = try apnsbench(["run", "--quiet", "--slo-p99-ms", "3600000", "--out", folder.appendingPathComponent("run").path],
+                                 directory: RepoFiles.root)
         XCTAssertEqual(made.status, 0, made.output)
         let byFolder = try apnsbench(["report", folder.appendingPathComponent("run").path, "--format", "json"])
         let byFile = try apnsbench(["report", folder.appendingPathComponent("run/report.json").path, "--format", "json"])

@@ -123,7 +123,8 @@ final class OutputOverwriteTests: XCTestCase {
     /// refused before anything runs.
     func testAnOutputInsideTheRunsOwnFolderIsAcceptedAndAnUnwritableOneRefused() throws {
         let out = path("fresh/run")
-        let r = try apnsbench(["run", "--quiet", "--out", out, "--junit", out + "/slo.xml"], directory: RepoFiles.root)
+        // The default profile's p99 SLO is not what is judged here, and a busy host misses it (exit 99): it is lifted.
+        let r = try apnsbench(["run", "--quiet", "--slo-p99-ms", "3600000", "--out", out, "--junit", out + "/slo.xml"], directory: RepoFiles.root)
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/slo.xml"), r.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"), r.output)
