@@ -10,16 +10,20 @@
 #   - `apnsbench run profiles/order-changes.yaml --closed-loop --connections C --streams S`, default settings;
 # and for each rate of --rates (open loop, 1 connection x 1000 streams): the Go peer paced and
 # `apnsbench run --rate R`. CPU per push is the whole process's (user + system, /usr/bin/time) over the pushes
-# it sent; the medians of --rounds runs, and the ratios the targets are set on.
+# it sent; the medians of --rounds runs, and the ratios the targets are set on (CPU per push against the Go
+# peer's: at most 1.15x closed loop, 1.25x paced).
 # --counts adds, per rate, one more paced run of each under `perf stat`: system calls, reads, writes, polls,
 # epoll waits and context switches per push (counts, steady where times are not).
+# --compare BIN (repeatable) runs another apnsbench binary (a build before a change) in every round beside the
+# default one, on the same simulator, and prints its figures and the default run's ratios against it.
 #
 # usage: scripts/bench-peers.sh [--latency P50,P99|0] [--points "1x100 1x1000 4x1000 8x500"] [--rates "2000 5000"]
-#                               [--rounds N] [--seconds S] [--counts] [--skip-build]
+#                               [--rounds N] [--seconds S] [--counts] [--compare BIN]... [--skip-build]
 # env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN, GOPEER (a built gopeer; default: built into .build-gopeer/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 latency=40,200 points="1x100 1x1000 4x1000 8x500" rates="2000 5000" rounds=5 seconds=10 skip_build=0 counts=0
+compare=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --latency) latency=$2; shift ;;
@@ -29,7 +33,9 @@ while [ $# -gt 0 ]; do
         --seconds) seconds=$2; shift ;;
         --skip-build) skip_build=1 ;;
         --counts) counts=1 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --compare) [ -x "$2" ] || { echo "bench-peers: --compare '$2' is not an executable" >&2; exit 64; }
+            compare+=("$2"); shift ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-peers: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
     shift
@@ -89,9 +95,12 @@ go_run() {  # C S TOTAL [RATE]
 }
 # apnsbench run, default settings but the schedule, connections and streams: its report's sent count.
 run_run() {  # C S schedule-flags...
-    local c=$1 s=$2; shift 2
+    run_with "$bin" "$@"
+}
+run_with() {  # BIN C S schedule-flags...
+    local exe=$1 c=$2 s=$3; shift 3
     rm -rf "$work/run"
-    timed "$bin" run profiles/order-changes.yaml --target "$url" --ca-cert "$work/ca.pem" --key-path "$keyp" --key-id "$kid" --team-id "$tid" \
+    timed "$exe" run profiles/order-changes.yaml --target "$url" --ca-cert "$work/ca.pem" --key-path "$keyp" --key-id "$kid" --team-id "$tid" \
         --connections "$c" --streams "$s" --loop --duration "${seconds}s" --quiet --out "$work/run" "$@" || true
     [ -f "$work/run/report.json" ] || { say "apnsbench run wrote no report:"; cat "$work/client.out" >&2; exit 1; }
     python3 - "$work/run/report.json" "$(cpu_of)" <<'PY'
@@ -99,6 +108,40 @@ import json, sys
 r = json.load(open(sys.argv[1])); sent = r["engine"]["sent"]
 print("%.0f %.1f" % (r["throughput"]["pushesPerSecond"], float(sys.argv[2]) * 1e6 / max(1, sent)))
 PY
+}
+
+# --compare: a row per other binary (KEY LABEL), its CPU per push's range over the rounds after it.
+compare_rows() {
+    local i
+    for i in "${!compare[@]}"; do
+        printf '%-11s %-28s %10.0f %12.1f  (rounds %s)\n' "$2" "compared: $(basename "${compare[$i]}")" "${P[$1/cmp$i]}" "${C[$1/cmp$i]}" \
+            "$(printf '%s\n' ${CC[$1/cmp$i]} | sort -g | tr '\n' ' ' | sed 's/ $//')"
+    done
+}
+# The default run's ratios against each compared binary (KEY LABEL).
+compare_ratios() {
+    local i
+    for i in "${!compare[@]}"; do
+        echo "$2: run/$(basename "${compare[$i]}") CPU/push $(ratio "${C[$1/run]}" "${C[$1/cmp$i]}")," \
+            "pushes/s $(ratio "${P[$1/run]}" "${P[$1/cmp$i]}"); $(basename "${compare[$i]}")/Go CPU/push $(ratio "${C[$1/cmp$i]}" "${C[$1/go]}")"
+    done
+}
+# --compare: each other binary's run in this round (KEY C S schedule-flags...), kept as lists until their medians.
+declare -A CP CC
+compare_round() {
+    local key=$1 i a b; shift
+    for i in "${!compare[@]}"; do
+        read -r a b <<< "$(run_with "${compare[$i]}" "$@")"
+        CP[$key/cmp$i]+="$a " CC[$key/cmp$i]+="$b "
+        say "$key round $r: ${compare[$i]} $a/s $b µs"
+    done
+}
+compare_medians() {  # KEY
+    local i
+    for i in "${!compare[@]}"; do
+        # shellcheck disable=SC2086
+        P[$1/cmp$i]=$(median ${CP[$1/cmp$i]}) C[$1/cmp$i]=$(median ${CC[$1/cmp$i]})
+    done
 }
 
 for point in $points; do
@@ -124,7 +167,9 @@ for point in $points; do
         read -r a b <<< "$(go_run "$c" "$s" "$pushes")"; gp+=("$a"); gc+=("$b")
         read -r a b <<< "$(run_run "$c" "$s" --closed-loop)"; ap+=("$a"); ac+=("$b")
         say "$point round $r: h2load ${hp[-1]}/s ${hc[-1]} µs, go ${gp[-1]}/s ${gc[-1]} µs, apnsbench ${ap[-1]}/s ${ac[-1]} µs"
+        compare_round "$point" "$c" "$s" --closed-loop
     done
+    compare_medians "$point"
     P[$point/h2load]=$(median "${hp[@]}") C[$point/h2load]=$(median "${hc[@]}")
     P[$point/go]=$(median "${gp[@]}") C[$point/go]=$(median "${gc[@]}")
     P[$point/run]=$(median "${ap[@]}") C[$point/run]=$(median "${ac[@]}")
@@ -135,7 +180,9 @@ for rate in $rates; do
         read -r a b <<< "$(go_run 1 1000 $(( rate * seconds )) "$rate")"; gp+=("$a"); gc+=("$b")
         read -r a b <<< "$(run_run 1 1000 --rate "$rate")"; ap+=("$a"); ac+=("$b")
         say "paced $rate/s round $r: go ${gp[-1]}/s ${gc[-1]} µs, apnsbench ${ap[-1]}/s ${ac[-1]} µs"
+        compare_round "paced$rate" 1 1000 --rate "$rate"
     done
+    compare_medians "paced$rate"
     P[paced$rate/go]=$(median "${gp[@]}") C[paced$rate/go]=$(median "${gc[@]}")
     P[paced$rate/run]=$(median "${ap[@]}") C[paced$rate/run]=$(median "${ac[@]}")
     if [ "$counts" = 1 ]; then
@@ -162,12 +209,14 @@ for point in $points; do
         esac
         printf '%-11s %-28s %10.0f %12.1f\n' "$point" "$label" "${P[$point/$k]}" "${C[$point/$k]}"
     done
+    compare_rows "$point" "$point"
 done
 for rate in $rates; do
     for k in go run; do
         label=$([ $k = go ] && echo "Go peer (x/net/http2)" || echo "apnsbench run (defaults)")
         printf '%-11s %-28s %10.0f %12.1f\n' "paced $rate" "$label" "${P[paced$rate/$k]}" "${C[paced$rate/$k]}"
     done
+    compare_rows "paced$rate" "paced $rate"
 done
 echo
 met() {
@@ -179,11 +228,13 @@ for point in $points; do
     pr=$(ratio "${P[$point/run]}" "${P[$point/$best]}") cr=$(ratio "${C[$point/run]}" "${C[$point/$best]}")
     gr=$(ratio "${C[$point/run]}" "${C[$point/go]}")
     echo "$point: run/bare($best) pushes/s $pr ($(met "$pr" 1.0 min) >= 1.0), CPU/push $cr ($(met "$cr" 1.05 max) <= 1.05); run/Go CPU/push $gr" \
-        "($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[$point/run]}" "${P[$point/go]}")"
+        "($(met "$gr" 1.15 max) <= 1.15), pushes/s $(ratio "${P[$point/run]}" "${P[$point/go]}")"
+    compare_ratios "$point" "$point"
 done
 for rate in $rates; do
     gr=$(ratio "${C[paced$rate/run]}" "${C[paced$rate/go]}")
-    echo "paced $rate/s: run/Go CPU/push $gr ($(met "$gr" 1.0 max) <= 1.0), pushes/s $(ratio "${P[paced$rate/run]}" "${P[paced$rate/go]}")"
+    echo "paced $rate/s: run/Go CPU/push $gr ($(met "$gr" 1.25 max) <= 1.25), pushes/s $(ratio "${P[paced$rate/run]}" "${P[paced$rate/go]}")"
+    compare_ratios "paced$rate" "paced $rate/s"
 done
 if [ "$counts" = 1 ]; then
     echo
