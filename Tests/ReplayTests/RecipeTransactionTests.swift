@@ -155,7 +155,7 @@ extension RecipeTransactionTests {
     }
 }
 
-extension RecipeState {
+extension EntityStore {
     /// Everything the state holds, in an order that does not depend on how it was built.
     var canonical: String {
         let live = entities.enumerated().map { "\($0.offset): \($0.element.key.map { "\($0)" } ?? "free") \($0.element.token ?? "-") "

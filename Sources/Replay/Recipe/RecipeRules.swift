@@ -19,7 +19,7 @@ public final class RecipeRules: WorkloadRules {
     let rules: [Recipe.PushRule]
 
     /// The entities, groups and tokens the events so far built.
-    var state: RecipeState
+    var state: EntityStore
     /// Where the cycle of the current event is, with what that point needs (``RecipeEventState``).
     var phase = RecipeEventState.idle
     /// The event being planned or handed out: its rule, line and recorded time (0 before the first).
@@ -109,7 +109,7 @@ public final class RecipeRules: WorkloadRules {
             self.channels = nil
             self.refusedChannels = []
         }
-        state = RecipeState(fieldCounts: recipe.entities.map(\.fields.count))
+        state = EntityStore(fieldCounts: recipe.entities.map(\.fields.count))
         matcher = RecipeLineMatcher(recipe)
         readerKind = recipe.recordShape.kindField != nil
         rules = recipe.pushRules

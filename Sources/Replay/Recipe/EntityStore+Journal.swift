@@ -1,6 +1,6 @@
 /// The journal that makes an event's changes to the state a transaction: each change logs how to undo it
 /// while an event is applied; a bad line rolls them back, newest first.
-extension RecipeState {
+extension EntityStore {
     /// How to undo one change.
     enum Undo {
         /// An entity was made at `place` (`reused`: a freed place, else appended at the end).

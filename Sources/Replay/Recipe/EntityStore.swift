@@ -9,10 +9,10 @@
 ///
 /// An event's changes are a transaction: between ``begin()`` and ``commit()`` each change is journaled, and
 /// ``rollBack()`` undoes them newest first, leaving the state exactly as the event found it (a group's order
-/// included). RecipeState+Journal.swift holds the journal.
+/// included). EntityStore+Journal.swift holds the journal.
 ///
 /// Memory grows with the number of entities and memberships, not with the number of events.
-struct RecipeState {
+struct EntityStore {
     struct Entity {
         /// Nil for a freed place.
         var key: EntityKey?
