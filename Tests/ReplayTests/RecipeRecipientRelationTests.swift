@@ -4,8 +4,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A value read per recipient (`where:`, a slot, the priority) reads the recipient's related entities
-/// (`recipient.user.tier`: the user the device keeps the key of), and the priority may differ per recipient.
+/// A value read per recipient (`where:`, a slot, a header) reads the recipient's related entities
+/// (`recipient.user.tier`: the user the device keeps the key of), and a header (the priority, collapse_id,
+/// the expiration) may differ per recipient.
 final class RecipeRecipientRelationTests: XCTestCase {
     private var dir: URL!
     private var file: String { dir.appendingPathComponent("r.yaml").path }
@@ -77,6 +78,31 @@ final class RecipeRecipientRelationTests: XCTestCase {
         XCTAssertEqual(ledger.sent.map(\.token), [token(3)])
         XCTAssertEqual(ledger.badLines.map(\.detail), ["the push rule of event 'status': one recipient's push not sent: "
             + "'events.status.push.priority' column 1: 7 is not 10, 5 or 1"])
+    }
+
+    private var headersYAML: String {
+        yaml.replacingOccurrences(of: "      priority: \"recipient.user.urgency\"\n",
+                                  with: "      collapse_id: \"ride-{{ride_id}}-{{recipient.user.name}}\"\n"
+                                      + "      expiration_seconds: \"recipient.user.urgency * 60\"\n")
+    }
+
+    func testCollapseIDAndExpirationAreEachRecipientsOwn() throws {
+        let ledger = try replay([user("a", urgency: 10), user("c", urgency: 5), device(1, "a"), device(3, "c"),
+                                 #"{"kind":"ride","ride_id":"r1","riders":["a","c"]}"#, #"{"kind":"status","ride_id":"r1"}"#], yaml: headersYAML)
+        XCTAssertEqual(ledger.sent.map(\.token), [token(1), token(3)])
+        XCTAssertEqual(ledger.sent.map(\.collapseID), ["ride-r1-Na", "ride-r1-Nc"])
+        XCTAssertEqual(ledger.sent.map(\.expirationSeconds), [600, 300])
+    }
+
+    func testAHeaderValueAPNsRefusesFailsThatRecipientsPushAlone() throws {
+        let long = String(repeating: "x", count: 70)
+        let ledger = try replay([user("a"), user(long), device(1, "a"), device(2, long),
+                                 #"{"kind":"ride","ride_id":"r1","riders":["a","\#(long)"]}"#, #"{"kind":"status","ride_id":"r1"}"#],
+                                yaml: headersYAML)
+        XCTAssertEqual(ledger.sent.map(\.token), [token(1)])
+        XCTAssertEqual(ledger.notSent, ["bad_line": 1])
+        XCTAssertEqual(ledger.badLines.map(\.detail), ["the push rule of event 'status': one recipient's push not sent: "
+            + "'events.status.push.collapse_id' column 1: 'ride-r1-Nxxxxxxxxxxxxxxx…' is 79 bytes; APNs takes at most 64"])
     }
 
     func testARecipientThatKeepsNoKeyOfTheEntityIsRefusedWithTheFix() {

@@ -15,7 +15,7 @@ extension Builder {
     /// value; expiration and the text headers fixed (where their rows take a recipe constant), mapped from one
     /// field's value through a table (one push kind each, built before the run), or read from each event: a field's
     /// value, an expression, or for a text header a format over fields (`order-{{order_id}}`), carried by each push;
-    /// or made for each push (`per_push`) where the row takes it.
+    /// or made for each push (`per_push`) where the row takes it. A value that reads the recipient is read per push.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         var base = HeaderConstants()
         var mapped: HeaderTables?
@@ -118,7 +118,8 @@ extension Builder {
         return true
     }
 
-    /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event.
+    /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event, or per push
+    /// when it reads the recipient.
     private func expirationAt(_ entry: Entry, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         let src = try source(entry, event: event, recipient: recipient)
         try checkPerEvent(src, entry, key: "expiration_at", event: event, recipient: recipient)
@@ -237,11 +238,9 @@ extension Builder {
         return Recipe.HeaderText(parts: parts)
     }
 
-    /// A header read per event reads the event (its fields, kept entities, time), never the recipient.
+    /// A header value is one value. One that reads the recipient (``Recipe/Source/readsRecipient``) is read for
+    /// each push (``Recipe/PushRule/perPushHeaders``), any other once per event.
     private func checkPerEvent(_ src: Recipe.Source, _ entry: Entry, key: String, event: Recipe.EventRule, recipient: Int?) throws {
-        if src.readsRecipient {
-            throw fail(entry, "is read once per event, so it cannot read the recipient ('recipient.…', 'recipient.key' or 'activity_timestamp')")
-        }
         if let t = type(of: src, event: event, recipient: recipient), t == .ints || t == .strings {
             throw fail(entry, "reads a list (\(t.rawValue)); '\(key)' takes one value")
         }
