@@ -25,6 +25,12 @@ extension RecipeLoaderErrorTests {
                           + "read it from the event, or write one push rule per event kind, each with its own 'when:'")
     }
 
+    func testAHeaderTableCannotReadTheRecipient() {
+        assertRefused(push("      collapse_id: {from: recipient.key, map: {a: x}}\n"), line: 20,
+                      "'events.status.push.collapse_id.from' reads the recipient, but a table picks the push kind, once per event: "
+                          + "write an expression that reads the recipient instead (read per push)")
+    }
+
     func testAnExpirationFromATextFieldIsRefused() {
         assertRefused(push("      expiration_seconds: status\n"), line: 20,
                       "'events.status.push.expiration_seconds' must read an int: seconds after the run's start")

@@ -134,6 +134,10 @@ extension Builder {
     private mutating func headerTable(_ entry: Entry, _ row: APNsHeader, event: Recipe.EventRule, into mapped: HeaderTables?) throws -> HeaderTables {
         let mm = try reader.map(entry)
         let from = mm["from"]!, table = mm["map"]!
+        if case .scalar = from.node, let name = from.node.string, name.hasPrefix("recipient.") || name == "activity_timestamp" {
+            throw fail(from, "reads the recipient, but a table picks the push kind, once per event: "
+                + "write an expression that reads the recipient instead (read per push)")
+        }
         let src = try source(from, event: event, recipient: nil)
         var out = mapped ?? (src, from, [:], [])
         if mapped != nil, try reader.text(from) != (try reader.text(out.entry)) {
