@@ -19,10 +19,16 @@ extension RecipeLoaderErrorTests {
                       "'events.status.push.collapse_id' names 'reqest_id', which is not a field of event 'status' (fields: request_id, status, title)")
     }
 
-    func testAHeaderReadPerEventCannotReadTheRecipient() {
-        assertRefused(push("      collapse_id: \"r-{{recipient.key}}\"\n"), line: 20,
-                      "'events.status.push.collapse_id' is read once per event, so it cannot read the recipient ('recipient.…', "
-                          + "'recipient.key' or 'activity_timestamp')")
+    func testALiveActivityEventCannotReadTheRecipient() {
+        assertRefused(push("      live_activity_event: recipient.key\n"), line: 20,
+                      "'events.status.push.live_activity_event' reads the recipient, but a push rule's Live Activity event is one per event: "
+                          + "read it from the event, or write one push rule per event kind, each with its own 'when:'")
+    }
+
+    func testAHeaderTableCannotReadTheRecipient() {
+        assertRefused(push("      collapse_id: {from: recipient.key, map: {a: x}}\n"), line: 20,
+                      "'events.status.push.collapse_id.from' reads the recipient, but a table picks the push kind, once per event: "
+                          + "write an expression that reads the recipient instead (read per push)")
     }
 
     func testAnExpirationFromATextFieldIsRefused() {

@@ -75,6 +75,28 @@ final class RecipeListEditTests: XCTestCase {
     }
     private let request = #"{"kind":"request","ride_id":"r1"}"#
 
+    private let cancel = "  cancel:\n    match: {kind: cancel}\n    fields: {ride_id: string}\n    update: ride\n    key: ride_id\n"
+        + "    set: {riders: \"[]\"}\n"
+
+    func testAnEmptyListClearsAKeptListTakingItsType() throws {
+        let rules = RecipeRules(try RecipeLoader.load(yaml: yaml.replacingOccurrences(of: "  status:\n", with: cancel + "  status:\n"), file: file),
+                                priority: .immediate)
+        for (i, line) in [request, board("a"), board("b"), #"{"kind":"cancel","ride_id":"r1"}"#].enumerated() {
+            _ = try apply(rules, line, line: i + 1)
+        }
+        XCTAssertEqual(riders(rules), .strings([]))
+        _ = try apply(rules, board("c"), line: 5)
+        XCTAssertEqual(riders(rules), .strings(["c"]), "the cleared list is a list of strings still")
+    }
+
+    func testAnEmptyListForAFieldNoEarlierEventKeepsAsAListIsRefused() {
+        let bad = yaml.replacingOccurrences(of: "  board:\n", with: cancel + "  board:\n")
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: bad, file: file)) {
+            XCTAssertEqual("\($0)", "\(self.file):20: 'events.cancel.set.riders' column 1: '[]' is a list of no known type here: it takes its type "
+                + "from the list it meets, as in 'c ? [] : tags' or 'tags + []', in \"[]\"")
+        }
+    }
+
     func testItemsAreAddedOnceInOrderAndRemoved() throws {
         XCTAssertEqual(riders(try run([request, board("a"), board("b"), board("a"), board("c")])), .strings(["a", "b", "c"]))
         XCTAssertEqual(riders(try run([request, board("a"), board("b"), board("c"), drop("b"), drop("z")])), .strings(["a", "c"]))

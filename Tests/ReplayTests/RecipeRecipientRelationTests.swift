@@ -4,8 +4,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A value read per recipient (`where:`, a slot, the priority) reads the recipient's related entities
-/// (`recipient.user.tier`: the user the device keeps the key of), and the priority may differ per recipient.
+/// A value read per recipient (`where:`, a slot, a header) reads the recipient's related entities
+/// (`recipient.user.tier`: the user the device keeps the key of), and a header (the priority, collapse_id,
+/// the expiration) may differ per recipient.
 final class RecipeRecipientRelationTests: XCTestCase {
     private var dir: URL!
     private var file: String { dir.appendingPathComponent("r.yaml").path }
@@ -77,6 +78,48 @@ final class RecipeRecipientRelationTests: XCTestCase {
         XCTAssertEqual(ledger.sent.map(\.token), [token(3)])
         XCTAssertEqual(ledger.badLines.map(\.detail), ["the push rule of event 'status': one recipient's push not sent: "
             + "'events.status.push.priority' column 1: 7 is not 10, 5 or 1"])
+    }
+
+    private var headersYAML: String {
+        yaml.replacingOccurrences(of: "      priority: \"recipient.user.urgency\"\n",
+                                  with: "      collapse_id: \"ride-{{ride_id}}-{{recipient.user.name}}\"\n"
+                                      + "      expiration_seconds: \"recipient.user.urgency * 60\"\n")
+    }
+
+    func testCollapseIDAndExpirationAreEachRecipientsOwn() throws {
+        let ledger = try replay([user("a", urgency: 10), user("c", urgency: 5), device(1, "a"), device(3, "c"),
+                                 #"{"kind":"ride","ride_id":"r1","riders":["a","c"]}"#, #"{"kind":"status","ride_id":"r1"}"#], yaml: headersYAML)
+        XCTAssertEqual(ledger.sent.map(\.token), [token(1), token(3)])
+        XCTAssertEqual(ledger.sent.map(\.collapseID), ["ride-r1-Na", "ride-r1-Nc"])
+        XCTAssertEqual(ledger.sent.map(\.expirationSeconds), [600, 300])
+    }
+
+    func testAHeaderValueAPNsRefusesFailsThatRecipientsPushAlone() throws {
+        let long = String(repeating: "x", count: 70)
+        let ledger = try replay([user("a"), user(long), device(1, "a"), device(2, long),
+                                 #"{"kind":"ride","ride_id":"r1","riders":["a","\#(long)"]}"#, #"{"kind":"status","ride_id":"r1"}"#],
+                                yaml: headersYAML)
+        XCTAssertEqual(ledger.sent.map(\.token), [token(1)])
+        XCTAssertEqual(ledger.notSent, ["bad_line": 1])
+        XCTAssertEqual(ledger.badLines.map(\.detail), ["the push rule of event 'status': one recipient's push not sent: "
+            + "'events.status.push.collapse_id' column 1: 'ride-r1-Nxxxxxxxxxxxxxxx…' is 79 bytes; APNs takes at most 64"])
+    }
+
+    func testExpirationAtAndApnsIDAreEachRecipientsOwn() throws {
+        // 1735689600 is the events' time, 2025-01-01T00:00:00Z; an urgency of 5 makes an 11-digit last group.
+        let other = yaml.replacingOccurrences(of: "      priority: \"recipient.user.urgency\"\n",
+                                              with: "      expiration_at: \"1735689600 + recipient.user.urgency * 60\"\n"
+                                                  + "      apns_id: \"'123e4567-e89b-12d3-a456-4266141740' + string(recipient.user.urgency)\"\n")
+        let ledger = try replay([user("a", urgency: 10), user("c", urgency: 5), user("d", urgency: 20), device(1, "a"), device(3, "c"), device(4, "d"),
+                                 #"{"kind":"ride","ride_id":"r1","riders":["a","c","d"]}"#, #"{"kind":"status","ride_id":"r1"}"#], yaml: other)
+        XCTAssertEqual(ledger.sent.map(\.token), [token(1), token(4)])
+        XCTAssertEqual(ledger.sent.map(\.expirationSeconds), [600, 1200])
+        XCTAssertEqual(ledger.sent.map { String(decoding: $0.headers[APNsHeaders.apnsID].text, as: UTF8.self) },
+                       ["123e4567-e89b-12d3-a456-426614174010", "123e4567-e89b-12d3-a456-426614174020"])
+        let why = "the push rule of event 'status': one recipient's push not sent: 'events.status.push.apns_id' column 1: "
+            + "'123e4567-e89b-12d3-a456-42661417405' is not a UUID (8-4-4-4-12 hex digits, like 123e4567-e89b-12d3-a456-426614174000)"
+        // A bad line's sample keeps the first characters of its detail.
+        XCTAssertEqual(ledger.badLines.map(\.detail), [Redaction.sanitize(why, limit: EventTally.badLineDetailLimit)])
     }
 
     func testARecipientThatKeepsNoKeyOfTheEntityIsRefusedWithTheFix() {

@@ -178,6 +178,12 @@ public struct Recipe: Sendable {
         var priorityPerPush = false
         /// Where `priority:` is written (`events.status.push.priority`), for a push whose priority failed.
         var priorityKey = "priority"
+        /// Where the rule is written (`events.status.push`), for a push whose header value failed.
+        var path = "push"
+        /// The headers whose value depends on the recipient, read per push (the others once per event): bit
+        /// ``expirationBit`` for ``expiration``, and a bit per place in ``texts``.
+        var perPushHeaders: UInt16 = 0
+        static let expirationBit: UInt16 = 1 << 15
 
         /// Sorts the slots and `remember` into what is filled per push and what once per event.
         mutating func splitByRecipient() {
@@ -187,6 +193,10 @@ public struct Recipe: Sendable {
             switch priority {
             case let .computed(s), let .mapped(s, _, _): priorityPerPush = s.readsRecipient
             case .profile, .fixed, .field: priorityPerPush = false
+            }
+            perPushHeaders = expiration?.readsRecipient == true ? Self.expirationBit : 0
+            for (t, text) in texts.enumerated() {
+                if case let .perEvent(format) = text.value, format.readsRecipient { perPushHeaders |= 1 << UInt16(t) }
             }
         }
     }
@@ -199,6 +209,10 @@ public struct Recipe: Sendable {
             case value(Source)
         }
         var parts: [Part]
+
+        var readsRecipient: Bool {
+            parts.contains { if case let .value(s) = $0 { return s.readsRecipient } else { return false } }
+        }
     }
 
     /// A text header a rule writes itself: its row, and how its value is made.

@@ -176,7 +176,8 @@ extension Builder {
             }
         }
         return try reader.map(e).entries.filter { !isListEdit($0) }.map { item in
-            var src = try source(item, event: event, recipient: recipient)
+            let field = entities[entity].fields.firstIndex(of: item.key)!
+            var src = try keptSource(item, entity: entity, field: field, event: event, recipient: recipient)
             switch src {
             case .constant(.absent): src = .constant(.clear)
             case let .orElse(inner, .absent): src = .orElse(inner, .clear)
@@ -184,8 +185,23 @@ extension Builder {
                 + "here: an absent value leaves the kept field as it was, and 'absent: null' clears it")
             default: break
             }
-            return (entities[entity].fields.firstIndex(of: item.key)!, src)
+            return (field, src)
         }
+    }
+
+    /// A kept field's value source; an expression written for a field kept as a list takes the list's type for
+    /// an empty list (`riders: "[]"` clears the list).
+    private func keptSource(_ item: Entry, entity: Int, field: Int, event: Recipe.EventRule, recipient: Int?) throws -> Recipe.Source {
+        let list: ExprType?
+        switch keptKinds[entity]?[field]?.type {
+        case .ints?: list = .list(.int)
+        case .strings?: list = .list(.string)
+        default: list = nil
+        }
+        guard let list, case .scalar = item.node, !reader.isNull(item), let text = try? reader.text(item), !Self.isName(text) else {
+            return try source(item, event: event, recipient: recipient)
+        }
+        return .expression(try expression(text, item, event: event, recipient: recipient, expecting: list))
     }
 
     /// A value source (docs/recipes.md, "Value sources"). `recipient`: the entity type `recipient.…` reads.

@@ -15,7 +15,7 @@ extension Builder {
     /// value; expiration and the text headers fixed (where their rows take a recipe constant), mapped from one
     /// field's value through a table (one push kind each, built before the run), or read from each event: a field's
     /// value, an expression, or for a text header a format over fields (`order-{{order_id}}`), carried by each push;
-    /// or made for each push (`per_push`) where the row takes it.
+    /// or made for each push (`per_push`) where the row takes it. A value that reads the recipient is read per push.
     mutating func header(_ m: StrictYAML.Mapping, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         var base = HeaderConstants()
         var mapped: HeaderTables?
@@ -118,7 +118,8 @@ extension Builder {
         return true
     }
 
-    /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event.
+    /// `expiration_at:`: an absolute time (a time, or int seconds since 1970) read once per event, or per push
+    /// when it reads the recipient.
     private func expirationAt(_ entry: Entry, event: Recipe.EventRule, recipient: Int?, into rule: inout Recipe.PushRule) throws {
         let src = try source(entry, event: event, recipient: recipient)
         try checkPerEvent(src, entry, key: "expiration_at", event: event, recipient: recipient)
@@ -133,6 +134,10 @@ extension Builder {
     private mutating func headerTable(_ entry: Entry, _ row: APNsHeader, event: Recipe.EventRule, into mapped: HeaderTables?) throws -> HeaderTables {
         let mm = try reader.map(entry)
         let from = mm["from"]!, table = mm["map"]!
+        if case .scalar = from.node, let name = from.node.string, name.hasPrefix("recipient.") || name == "activity_timestamp" {
+            throw fail(from, "reads the recipient, but a table picks the push kind, once per event: "
+                + "write an expression that reads the recipient instead (read per push)")
+        }
         let src = try source(from, event: event, recipient: nil)
         var out = mapped ?? (src, from, [:], [])
         if mapped != nil, try reader.text(from) != (try reader.text(out.entry)) {
@@ -237,11 +242,9 @@ extension Builder {
         return Recipe.HeaderText(parts: parts)
     }
 
-    /// A header read per event reads the event (its fields, kept entities, time), never the recipient.
+    /// A header value is one value. One that reads the recipient (``Recipe/Source/readsRecipient``) is read for
+    /// each push (``Recipe/PushRule/perPushHeaders``), any other once per event.
     private func checkPerEvent(_ src: Recipe.Source, _ entry: Entry, key: String, event: Recipe.EventRule, recipient: Int?) throws {
-        if src.readsRecipient {
-            throw fail(entry, "is read once per event, so it cannot read the recipient ('recipient.…', 'recipient.key' or 'activity_timestamp')")
-        }
         if let t = type(of: src, event: event, recipient: recipient), t == .ints || t == .strings {
             throw fail(entry, "reads a list (\(t.rawValue)); '\(key)' takes one value")
         }

@@ -20,11 +20,17 @@ extension Builder {
         let liveEvent = try m["live_activity_event"].map { entry -> Recipe.Source in
             if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
             let s = try source(entry, event: event, recipient: recipient)
+            if s.readsRecipient {
+                // Slots, a broadcast's end and `after_end` read it once per event.
+                throw fail(entry, "reads the recipient, but a push rule's Live Activity event is one per event: read it from the event, "
+                    + "or write one push rule per event kind, each with its own 'when:'")
+            }
             try refuseOtherThanUpdateOrEnd(s, entry, event: event)
             return s
         }
         var rule = Recipe.PushRule(to: to, recipientEntity: recipient, template: template, templateSource: templatePath, liveActivityEvent: liveEvent)
         rule.name = try m["name"].map(reader.text) ?? place.map(String.init)
+        rule.path = e.path
         rule.when = try m["when"].map { try condition($0, event: event) }
         rule.fansOut = to.fansOut { key in
             if case .list = exprType(key, event: event, recipient: nil).0 { return true }

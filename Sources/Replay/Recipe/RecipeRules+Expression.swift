@@ -27,6 +27,8 @@ extension RecipeRules: ExprInput {
         do {
             let v = try x.compiled.evaluate(self)
             if let failed = letFailure { letFailure = nil; return .failure(failed) }
+            // An empty list has no item to say its type: the expression's type says it.
+            if case let .list(items) = v, items.isEmpty, x.compiled.type == .list(.string) { return .success(.strings([])) }
             return .success(v.recipeValue)
         } catch {
             if let failed = letFailure { letFailure = nil; return .failure(failed) }

@@ -5,9 +5,9 @@ import APNsCore
 /// value APNs would refuse makes the event a bad line.
 extension RecipeRules {
     /// Seconds after the run's start; -1 when the value is absent (no header).
-    func expirationSeconds(_ source: Recipe.Source) throws -> Int {
+    func expirationSeconds(_ source: Recipe.Source, recipient: Int? = nil, key: EntityKey? = nil) throws -> Int {
         let row = APNsHeaders.expiration
-        let v = value(source, recipient: nil)
+        let v = value(source, recipient: recipient, key: key)
         var seconds: Int?
         switch v {
         case .absent, .omit: return -1
@@ -22,9 +22,9 @@ extension RecipeRules {
 
     /// `expiration_at`: the seconds from the event's recorded time to the absolute time (a time, or int seconds
     /// since 1970) it reads; 0 (now or never) when that time is not after the event; -1 when absent.
-    func expirationAfterEvent(_ source: Recipe.Source) throws -> Int {
+    func expirationAfterEvent(_ source: Recipe.Source, recipient: Int? = nil, key: EntityKey? = nil) throws -> Int {
         let seconds: Int64
-        switch value(source, recipient: nil) {
+        switch value(source, recipient: recipient, key: key) {
         case .absent, .omit: return -1
         case let .time(ms): seconds = ms.floorDiv(1000)
         case let .int(n): seconds = Int64(n)
@@ -38,16 +38,16 @@ extension RecipeRules {
         return span <= 0 ? 0 : Int(span)
     }
 
-    /// Writes the rule's text header `t` (``Recipe/PushRule/texts``) for the event into ``headerTexts``; false
-    /// when a value it reads is absent (no header).
-    func writeHeaderText(_ format: Recipe.HeaderText, rule: Int, _ t: Int) throws -> Bool {
+    /// Writes the rule's text header `t` (``Recipe/PushRule/texts``) for the event, or for the push to
+    /// `recipient`, into ``headerTexts``; false when a value it reads is absent (no header).
+    func writeHeaderText(_ format: Recipe.HeaderText, rule: Int, _ t: Int, recipient: Int? = nil, key: EntityKey? = nil) throws -> Bool {
         headerTexts[rule][t].removeAll(keepingCapacity: true)
         for part in format.parts {
             switch part {
             case let .literal(bytes):
                 headerTexts[rule][t].append(contentsOf: bytes)
             case let .value(source):
-                let v = value(source, recipient: nil)
+                let v = value(source, recipient: recipient, key: key)
                 if case .string(let s) = v {
                     headerTexts[rule][t].append(contentsOf: s.utf8)
                 } else if case .int(let n) = v {
@@ -64,6 +64,29 @@ extension RecipeRules {
             throw StreamLineError(line: line, cause: .badValue(field: header.key, why: why))
         }
         return true
+    }
+
+    /// Reads the headers of rule `r` that read the recipient (``Recipe/PushRule/perPushHeaders``) for this push
+    /// into entry `e`, where ``fillHeaders(_:_:)`` takes them; a value APNs would refuse fails this push alone.
+    func recipientHeaders(_ e: Int, _ r: Int, recipient: Int?, key: EntityKey?) {
+        let perPush = rules[r].perPushHeaders
+        do {
+            if perPush & Recipe.PushRule.expirationBit != 0, let source = rules[r].expiration {
+                plan.entries[e].expirationSeconds = try rules[r].expirationAt ? expirationAfterEvent(source, recipient: recipient, key: key)
+                    : expirationSeconds(source, recipient: recipient, key: key)
+            }
+            for t in rules[r].texts.indices where perPush & (1 << UInt16(t)) != 0 {
+                guard case let .perEvent(format) = rules[r].texts[t].value else { continue }
+                let bit: UInt8 = 1 << UInt8(t)
+                let present = try writeHeaderText(format, rule: r, t, recipient: recipient, key: key)
+                plan.entries[e].textsPresent = present ? plan.entries[e].textsPresent | bit : plan.entries[e].textsPresent & ~bit
+            }
+        } catch let error as StreamLineError {
+            guard case let .badValue(field, why) = error.cause else { return }
+            phase.record(.init(key: "\(rules[r].path).\(field)", fault: ExprFault(column: 1, message: why)))
+        } catch {
+            phase.record(.init(key: rules[r].path, fault: ExprFault(column: 1, message: "\(error)")))
+        }
     }
 
     private static let expirationSlot = APNsHeaders.expiration.slot!

@@ -15,11 +15,13 @@ extension RecipeRules {
                                     liveEvent: liveEvent, kind: kind(index))
         entry.ownPriority = own
         recipients(rules[index].to, rule: index, into: &entry)
-        if let source = rules[index].expiration {
+        // A header that reads the recipient is read for each push instead.
+        let perPush = rules[index].perPushHeaders
+        if let source = rules[index].expiration, perPush & Recipe.PushRule.expirationBit == 0 {
             entry.expirationSeconds = try rules[index].expirationAt ? expirationAfterEvent(source) : expirationSeconds(source)
         }
         for t in rules[index].texts.indices {
-            guard case let .perEvent(format) = rules[index].texts[t].value else { continue }
+            guard case let .perEvent(format) = rules[index].texts[t].value, perPush & (1 << UInt16(t)) == 0 else { continue }
             if try writeHeaderText(format, rule: index, t) { entry.textsPresent |= 1 << UInt8(t) }
         }
         fillPerEvent(index)

@@ -116,6 +116,7 @@ extension RecipeRules {
         push.recordedMillis = at
         push.heldMillis = 0
         push.kind += plan.entries[e].kind
+        if rules[r].perPushHeaders != 0 { recipientHeaders(e, r, recipient: recipient, key: key) }
         fillHeaders(&push, e)
         let ends = rules[r].removeRecipientAfterEnd && plan.entries[e].liveEvent == "end"
         if rules[r].recipientEntity != nil, let recipient, rules[r].rememberPerPush { readKept(r, on: recipient, key: key) }
