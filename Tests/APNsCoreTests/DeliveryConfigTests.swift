@@ -35,7 +35,8 @@ final class DeliveryConfigTests: XCTestCase {
         var o = RunConfigOverrides()
         o.keepChannels = true
         XCTAssertThrowsError(try config().overlaying(o).validate(setBy: o)) { e in
-            XCTAssertEqual(String(describing: e), "--keep-channels applies to broadcast delivery only (delivery: broadcast)")
+            XCTAssertEqual(e as? RunConfigFlagError,
+                           RunConfigFlagError(RunConfigError(.keepChannels, "applies to broadcast delivery only (delivery: broadcast)")))
         }
     }
 
