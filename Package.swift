@@ -169,7 +169,7 @@ let package = Package(
         // Go and Python (Peers/) against `simulate --report`.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["APNsCore", "Reporting", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: ["APNsCore", "Reporting", "RunOptions", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["aioapns_check.py", "hdrh_check.py", "metrics_check.py", "Peers"]
         ),
         .testTarget(

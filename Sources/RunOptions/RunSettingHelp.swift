@@ -2,7 +2,8 @@ import APNsCore
 
 /// What each run setting does, in words: the help `run` and `sweep` print for its flag (``flagHelp(_:statingValues:)``),
 /// one entry per row of ``RunSettings``. It lives here, with the command line, so that editing a help text rebuilds the
-/// command line's modules only; APNsCore's table keeps each setting's key, flag, default, range and rule.
+/// command line's modules only; APNsCore's table keeps each setting's key, default, range and rule, and ``RunSettingFlags``
+/// its flag.
 public enum RunSettingHelp {
     /// Each setting's help, by key.
     public static let text: [ConfigKey: String] = [

@@ -4,8 +4,8 @@ import Foundation
 
 
 /// The run settings `run` and `sweep` share: where pushes go, with which key, and every knob of how they
-/// are sent and judged. Names, help and value names come from ``RunSettings``, so both commands spell and
-/// explain each one the same way; a value's text is read by its kind's reader (``SettingText``), as the
+/// are sent and judged. Names come from ``RunSettingFlags``, help from ``RunSettingHelp`` and value names from
+/// ``RunSettings``, so both commands spell and explain each one the same way; a value's text is read by its kind's reader (``SettingText``), as the
 /// profile's is, and ranges are the configuration's rules, checked once after the profile.
 public struct RunSettingOptions: ParsableArguments {
     public init() {}
@@ -122,7 +122,7 @@ public struct RunSettingOptions: ParsableArguments {
     /// One line for each flag given by its former name, which named its unit: `--slo-p99-ms is deprecated: write --slo-p99 250ms`.
     public var deprecations: [String] {
         [(ConfigKey.sloP99, sloP99Ms), (.sloP99TimeToDevice, sloP99TimeToDeviceMs)].compactMap { key, ms in
-            guard let ms, let flag = RunSettings[key].flag, let former = RunSettings[key].formerKey else { return nil }
+            guard let ms, let flag = RunSettingFlags[key], let former = RunSettings[key].formerKey else { return nil }
             return "--\(former.name.replacingOccurrences(of: "_", with: "-")) is deprecated: write \(flag) \(DurationText.text(.milliseconds(ms)))"
         }
     }
@@ -144,7 +144,7 @@ public struct RunSettingOptions: ParsableArguments {
     /// `text` as `read` reads it, nil when the flag is not given; a value it refuses is a usage error naming the flag.
     func flag<T>(_ text: String?, _ read: (String) throws -> T) throws -> T? {
         guard let text else { return nil }
-        do { return try read(text) } catch let e as RunConfigError { throw ValidationError(e.flagDescription) }
+        do { return try read(text) } catch let e as RunConfigError { throw ValidationError(RunSettingFlags.message(e)) }
     }
 
     /// The values given, to lay over the profile.

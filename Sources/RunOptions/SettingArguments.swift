@@ -26,9 +26,9 @@ public struct APNsLatencyModelName: ExpressibleByArgument {
 }
 
 extension NameSpecification {
-    /// The long name ``RunSettings`` gives the setting's flag.
+    /// The long name of the setting's flag (``RunSettingFlags``).
     public static func setting(_ key: ConfigKey) -> NameSpecification {
-        guard let flag = RunSettings[key].flag else { preconditionFailure("\(key) has no flag") }
+        guard let flag = RunSettingFlags[key] else { preconditionFailure("\(key) has no flag") }
         return .customLong(String(flag.dropFirst(2)))
     }
 }

@@ -131,7 +131,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError(e.description)
         } catch let e as RunConfigFlagError {
             // A flag's value broke one of the configuration's rules: a usage error, shown with run's usage.
-            throw ValidationError(e.description)
+            throw ValidationError(RunSettingFlags.message(e.error))
         }
         print(SummaryText.console(result.report))
         if let junit {

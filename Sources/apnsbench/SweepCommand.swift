@@ -193,7 +193,7 @@ struct SweepCommand: ParsableCommand {
             try checkOutputs()
             outcome = try TuningMatrix.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
-            throw usage(e.description)
+            throw usage(RunSettingFlags.message(e.error))
         } catch let e as TuningMatrix.ValueError {
             throw usage(e.description)
         } catch let e as OutputPath.Refusal {
@@ -253,7 +253,7 @@ struct SweepCommand: ParsableCommand {
             try checkOutputs()
             outcome = try RateSweep.execute(request) { print($0); fflush(nil) }
         } catch let e as RunConfigFlagError {
-            throw usage(e.description)
+            throw usage(RunSettingFlags.message(e.error))
         } catch let e as OutputPath.Refusal {
             throw usage(e.description)
         }

@@ -20,7 +20,8 @@ final class DeliveryConfigTests: XCTestCase {
         mix.workload = RunConfig.Workload(name: RunConfig.Workload.mixName, stream: "", recipe: "", bundleID: "")
         mix.workload.mix = [config().workload, config().workload]
         XCTAssertThrowsError(try mix.overlaying(o).validate(setBy: o)) { e in
-            XCTAssertEqual(String(describing: e), "--delivery broadcast replays one recording whose recipe names a broadcast group; x is a mix")
+            XCTAssertEqual(e as? RunConfigFlagError,
+                           RunConfigFlagError(RunConfigError(.delivery, "broadcast replays one recording whose recipe names a broadcast group; x is a mix")))
         }
         XCTAssertThrowsError(try config(pushType: .alert).overlaying(o).validate(setBy: o)) { e in
             XCTAssertTrue(String(describing: e).contains("Live Activity updates only"), String(describing: e))
@@ -35,7 +36,8 @@ final class DeliveryConfigTests: XCTestCase {
         var o = RunConfigOverrides()
         o.keepChannels = true
         XCTAssertThrowsError(try config().overlaying(o).validate(setBy: o)) { e in
-            XCTAssertEqual(String(describing: e), "--keep-channels applies to broadcast delivery only (delivery: broadcast)")
+            XCTAssertEqual(e as? RunConfigFlagError,
+                           RunConfigFlagError(RunConfigError(.keepChannels, "applies to broadcast delivery only (delivery: broadcast)")))
         }
     }
 

@@ -40,12 +40,12 @@ final class RunConfigTests: XCTestCase {
         var sandbox = base()
         sandbox.target = .sandbox
         XCTAssertNoThrow(try sandbox.validate(cores: 2), "sandbox needs no opt-in")
-        // From the command line, the refusal names the flag.
+        // From the command line, the refusal is the flag's (the command line names it).
         var o = RunConfigOverrides()
         o.target = .production
         XCTAssertThrowsError(try base().overlaying(o).validate(setBy: o, cores: 2)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("--allow-production-load is needed"), "\(error)")
-            XCTAssertTrue(error is RunConfigFlagError)
+            XCTAssertEqual((error as? RunConfigFlagError)?.error.key, .allowProductionLoad, "\(error)")
+            XCTAssertTrue((error as? RunConfigFlagError)?.error.problem.hasPrefix("is needed") == true, "\(error)")
         }
     }
 
@@ -109,7 +109,8 @@ final class RunConfigTests: XCTestCase {
         var bad = RunConfigOverrides()
         bad.streams = 2000
         XCTAssertThrowsError(try c.overlaying(bad).validate(setBy: bad, cores: 2)) { error in
-            XCTAssertEqual("\(error)", "--streams must be between 1 and 1000 (APNs allows up to about 1000), found 2000")
+            XCTAssertEqual(error as? RunConfigFlagError,
+                           RunConfigFlagError(RunConfigError(.streams, "must be between 1 and 1000 (APNs allows up to about 1000), found 2000")))
         }
         var fromProfile = c
         fromProfile.transport.streams = 2000

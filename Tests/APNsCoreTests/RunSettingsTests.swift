@@ -2,8 +2,9 @@ import APNsCore
 import Foundation
 import XCTest
 
-/// The one table of run settings: every setting has one profile key and one flag (or says why it has
-/// none), a place in the report's configuration, and no two settings share a spelling.
+/// The one table of run settings: every setting has one profile key and a command-line value (or says why it has
+/// none), a place in the report's configuration, and no two settings share a spelling. Its flag's name and help are
+/// the command line's (`RunOptionsTests`' `RunSettingFlagsTests`).
 final class RunSettingsTests: XCTestCase {
     func testEveryConfigKeyIsInTheTableOnce() {
         for key in ConfigKey.allCases {
@@ -12,25 +13,23 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(RunSettings.all.count, ConfigKey.allCases.count)
     }
 
-    func testEveryProfileKeyHasAFlagOrSaysWhyItIsProfileOnly() {
+    func testEveryProfileKeyHasACommandLineValueOrSaysWhyItIsProfileOnly() {
         for s in RunSettings.all where s.profileKey != nil {
-            XCTAssertTrue(s.flag != nil || s.profileOnly != nil, "\(s.profileKey!) has no flag and no reason")
-            if s.flag != nil { XCTAssertNil(s.profileOnly, "\(s.profileKey!) has a flag and calls itself profile-only") }
+            XCTAssertTrue(s.overlay != nil || s.profileOnly != nil, "\(s.profileKey!) has no command-line value and no reason")
+            if s.overlay != nil { XCTAssertNil(s.profileOnly, "\(s.profileKey!) has a command-line value and calls itself profile-only") }
         }
         for s in RunSettings.all where s.profileKey == nil {
-            XCTAssertNotNil(s.flag, "\(s.key) is set nowhere")
+            XCTAssertNotNil(s.overlay, "\(s.key) is set nowhere")
         }
     }
 
     func testSpellingsAreUnique() {
-        let flags = RunSettings.all.compactMap(\.flag), keys = RunSettings.all.compactMap(\.profileKey)
-        XCTAssertEqual(Set(flags).count, flags.count, "\(flags)")
+        let keys = RunSettings.all.compactMap(\.profileKey)
         XCTAssertEqual(Set(keys).count, keys.count, "\(keys)")
         XCTAssertEqual(Set(RunSettings.all.map(\.reportPath)).count, RunSettings.all.count)
-        for f in flags { XCTAssertTrue(f.hasPrefix("--"), f) }
     }
 
-    /// The profile keys and flags are those profiles, scripts and baselines already use.
+    /// The profile keys are those profiles, scripts and baselines already use.
     func testTheSpellingsInUseAreKept() {
         XCTAssertEqual(Set(RunSettings.profileKeys), [
             "name", "description", "workload", "stream", "recipe", "push_type", "bundle_id", "priority",
@@ -49,22 +48,9 @@ final class RunSettingsTests: XCTestCase {
             "slo_p99_ms": "slo_p99", "slo_p99_time_to_device_ms": "slo_p99_time_to_device",
         ])
         XCTAssertEqual(RunSettings[.pushTimeout].reportPath, "transport.pushTimeoutMillis")
-        XCTAssertEqual(RunSettings[.connections].flag, "--connections")
-        XCTAssertEqual(ConfigKey.loopRecording.flag, "--loop")
-        XCTAssertNil(ConfigKey.pushTimeout.flag)
+        XCTAssertNil(RunSettings[.pushTimeout].overlay, "a push timeout is the profile's")
         XCTAssertEqual(RunSettings.varied.compactMap(\.profileKey),
             ["delivery", "connections", "streams", "workers", "priority", "priority_override", "coalesce"])
-    }
-
-    /// A flag is its setting's key with dashes (`--fail-fast` for `fail_fast`), as the table's rows name it, but
-    /// for the few the table spells otherwise.
-    func testAFlagIsItsKeyUnlessTheTableSpellsIt() {
-        var spelled: [String: String] = [:]
-        for s in RunSettings.all {
-            guard let flag = s.flag, flag != "--" + s.key.rawValue.replacingOccurrences(of: "_", with: "-") else { continue }
-            spelled[s.key.rawValue] = flag
-        }
-        XCTAssertEqual(spelled, ["schedule": "--closed-loop", "loop_recording": "--loop"])
     }
 
     /// `sweep --vary` reads each value through its setting's row: the value lands where the flag's would,
@@ -175,9 +161,8 @@ final class RunSettingsTests: XCTestCase {
         XCTAssertEqual(c.retry.maxBackoff, .milliseconds(90_000), "no delay is shorter than the first")
     }
 
-    /// Every flag is laid over the profile by its own setting, and names itself when its value is wrong.
+    /// Every command-line value is laid over the profile by its own setting, and names its key when it is wrong.
     func testEveryFlagIsLaidOverByItsSetting() {
-        for s in RunSettings.all { XCTAssertEqual(s.overlay != nil, s.flag != nil, "\(s.key)") }
         var o = RunConfigOverrides()
         o.target = .sandbox
         o.connections = 3; o.streams = 4; o.workers = 2; o.priority = .powerAware; o.schedule = .fixedRate(perSecond: 5)
@@ -187,7 +172,7 @@ final class RunSettingsTests: XCTestCase {
         o.liveActivityBudget = 6; o.apnsModel = "far"; o.allowProductionLoad = true; o.shard = .init(index: 1, count: 2)
         o.delivery = .broadcast; o.keepChannels = true; o.priorityOverride = PriorityOverride(priority: .powerAware, scope: .pushType(.liveactivity))
         o.sloP99TimeToDevice = .milliseconds(60_000); o.sloMaxThrottledShare = 0.1
-        let flagged = Set(RunSettings.all.filter { $0.flag != nil }.map(\.key)).subtracting([.target, .schedule, .speed, .ramp])
+        let flagged = Set(RunSettings.all.filter { $0.overlay != nil }.map(\.key)).subtracting([.target, .schedule, .speed, .ramp])
         XCTAssertEqual(o.keys, flagged)
         var profile = Self.full()
         profile.slo.maxErrorShare = ["rejected": 0.1, "failed": 0.9]

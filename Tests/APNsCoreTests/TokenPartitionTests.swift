@@ -57,11 +57,12 @@ final class TokenPartitionTests: XCTestCase {
         o.shard = .init(index: 3, count: 3)
         config = config.overlaying(o)
         XCTAssertThrowsError(try config.validate(setBy: o)) { error in
-            XCTAssertEqual(String(describing: error), "--shard index must be between 0 and 2 for 3 shards, found 3")
+            XCTAssertEqual(error as? RunConfigFlagError, RunConfigFlagError(RunConfigError(.shard, "index must be between 0 and 2 for 3 shards, found 3")))
         }
         o.shard = .init(index: 0, count: 0)
         XCTAssertThrowsError(try config.overlaying(o).validate(setBy: o)) { error in
-            XCTAssertTrue(String(describing: error).hasPrefix("--shard must be between 1 and 1024"), String(describing: error))
+            XCTAssertEqual((error as? RunConfigFlagError)?.error.key, .shard, String(describing: error))
+            XCTAssertTrue((error as? RunConfigFlagError)?.error.problem.hasPrefix("must be between 1 and 1024") == true, String(describing: error))
         }
     }
 }

@@ -86,7 +86,8 @@ final class WorkersReplayTests: XCTestCase {
         }
         let limit = RunConfig.Transport.workerLimit()
         XCTAssertThrowsError(try run(try profile()) { $0.workers = limit + 1 }) { error in
-            XCTAssertEqual("\(error)", "--workers must be between 1 and \(limit) on this machine (4 per core, at most 64), found \(limit + 1)")
+            XCTAssertEqual(error as? RunConfigFlagError, RunConfigFlagError(RunConfigError(.workers,
+                "must be between 1 and \(limit) on this machine (4 per core, at most 64), found \(limit + 1)")))
         }
     }
 }

@@ -16,7 +16,7 @@ final class RunSettingOptionsTests: XCTestCase {
     func testEveryFlagReachesItsSetting() throws {
         var checked: [String] = []
         for row in RunSettings.all {
-            guard let flag = row.flag, !Self.declaredElsewhere.contains(flag) else { continue }
+            guard let flag = RunSettingFlags[row.key], !Self.declaredElsewhere.contains(flag) else { continue }
             XCTAssertTrue(row.valueName == nil || row.exampleValue != nil, "\(flag): its row needs an example value (or a range)")
             let arguments = [flag] + (row.exampleValue.map { [$0] } ?? [])
             let options: RunSettingOptions

@@ -29,7 +29,7 @@ final class SettingDefaultsTests: XCTestCase {
     func testEveryDefaultReadsAlikeThroughItsFlagAndItsProfileKey() throws {
         var checked: [String] = []
         for row in RunSettings.all {
-            guard let flag = row.flag, let key = row.profileKey, !row.defaultValue.isEmpty, row.valueName != nil,
+            guard let flag = RunSettingFlags[row.key], let key = row.profileKey, !row.defaultValue.isEmpty, row.valueName != nil,
                   !RunSettingOptionsTests.declaredElsewhere.contains(flag), !key.contains(".") else { continue }
             let fromFlag = try RunSettingOptions.parse([flag, row.defaultValue]).overrides()
             let base = try profile("")
@@ -64,7 +64,9 @@ final class SettingDefaultsTests: XCTestCase {
         for (flag, key, problem) in [("--report-interval", "report_interval", "must be whole seconds, like 10s or 1m, found '1500ms'"),
                                      ("--stall-timeout", "stall_timeout", "must be whole seconds, like 10s or 1m (0 turns it off), found '1500ms'")] {
             let o = try RunSettingOptions.parse([flag, "1500ms"]).overrides()
-            XCTAssertThrowsError(try profile("").overlaying(o).validate(setBy: o)) { XCTAssertEqual("\($0)", "\(flag) \(problem)") }
+            XCTAssertThrowsError(try profile("").overlaying(o).validate(setBy: o)) {
+                XCTAssertEqual(($0 as? RunConfigFlagError).map { RunSettingFlags.message($0.error) }, "\(flag) \(problem)", "\($0)")
+            }
             XCTAssertThrowsError(try profile("\(key): 1500ms")) { XCTAssertTrue("\($0)".hasSuffix("'\(key)' \(problem)"), "\($0)") }
         }
     }

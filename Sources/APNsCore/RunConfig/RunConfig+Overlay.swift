@@ -63,11 +63,13 @@ extension RunConfig {
     }
 }
 
-/// A value from the command line that is out of range: `--connections must be between 1 and 64, found 65`.
-public struct RunConfigFlagError: Error, CustomStringConvertible, Sendable {
+/// A value from the command line that is out of range, by its setting's key. The command line names the flag it was
+/// given by (`RunOptions`' `RunSettingFlags.message`: `--connections must be between 1 and 64, found 65`); the
+/// description, for a caller without the command line, names the key as ``RunConfigError`` does.
+public struct RunConfigFlagError: Error, CustomStringConvertible, Equatable, Sendable {
     public let error: RunConfigError
     public init(_ error: RunConfigError) { self.error = error }
-    public var description: String { error.flagDescription }
+    public var description: String { error.description }
 }
 
 /// A value from the profile that is out of range: `profiles/x.yaml: 'connections' must be …`.

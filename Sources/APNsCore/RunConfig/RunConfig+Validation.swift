@@ -1,7 +1,7 @@
 import Foundation
 
-/// One knob of ``RunConfig``, named as a profile spells it and as the command line spells it, so an
-/// error can name whichever the value came from.
+/// One knob of ``RunConfig``, named as a profile spells it; an error carries it, and the reader the value came from
+/// names it as the user wrote it (the profile's key, or the command line's flag).
 public enum ConfigKey: String, CaseIterable, Sendable {
     case name, description, workload, stream, recipe
     case pushType = "push_type"
@@ -50,9 +50,6 @@ public enum ConfigKey: String, CaseIterable, Sendable {
 
     /// The profile's key, or for a setting only the command line sets, its name.
     public var profileKey: String { rawValue }
-
-    /// The `apnsbench run` flag that sets it, if one does (``RunSettings``).
-    public var flag: String? { RunSettings.all.first { $0.key == self }?.flag }
 }
 
 /// A configuration value out of range or in conflict with another, naming the key.
@@ -67,11 +64,9 @@ public struct RunConfigError: Error, CustomStringConvertible, Equatable, Sendabl
         self.problem = problem
     }
 
-    /// As a profile reader sees it: `'connections' must be between 1 and 64, found 65`.
+    /// As a profile reader sees it: `'connections' must be between 1 and 64, found 65`. The command line names its
+    /// flag instead (`RunOptions`' `RunSettingFlags`).
     public var description: String { "'\(key.profileKey)' \(problem)" }
-
-    /// As a command-line user sees it: `--connections must be between 1 and 64, found 65`.
-    public var flagDescription: String { "\(key.flag ?? key.profileKey) \(problem)" }
 }
 
 extension RunConfig.Transport {

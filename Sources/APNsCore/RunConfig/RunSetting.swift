@@ -1,22 +1,20 @@
 import Foundation
 
-/// One run setting as every place spells it: the profile's key, the `run`/`sweep` flag, where
-/// report.json's `configuration` keeps it, its default and its rule. What it does, in words (its flag's help), is
-/// the command line's (`RunOptions`' `RunSettingHelp`).
+/// One run setting as the vocabulary states it: the profile's key, where report.json's `configuration` keeps it, its
+/// default, its range and rule, and how the command line's value is laid over the profile's. Its flag's name and what
+/// it does, in words (its help), are the command line's (`RunOptions`' `RunSettingFlags` and `RunSettingHelp`).
 ///
 /// ``RunSettings/all`` is the one list of them. The profile reader takes its known keys from it, the
-/// command line its flag names and help, `sweep --vary` the settings it can vary, error messages the
-/// spelling the user wrote, and ``ProfileWriter`` the profile text a report's configuration is written
-/// back as.
+/// command line the settings it has flags for, `sweep --vary` the settings it can vary, and ``ProfileWriter`` the
+/// profile text a report's configuration is written back as. An error names the setting's key (``RunConfigError``);
+/// the reader the user wrote names it as they wrote it (the profile's key and line, or the flag).
 public struct RunSetting: Sendable {
     /// The name errors use for the setting (``ConfigKey/profileKey``).
     public let key: ConfigKey
     /// The profile's key: top level (`connections`) or under `simulator:` (`simulator.fast`); nil when
     /// only the command line sets it.
     public internal(set) var profileKey: String?
-    /// The flag of `run` and `sweep`, e.g. `--connections`; nil when only the profile sets it.
-    public internal(set) var flag: String?
-    /// Why a profile key has no flag, when it has none.
+    /// Why only the profile sets it (the command line has no flag for it), when that is so.
     public let profileOnly: String?
     /// Where report.json's `configuration` keeps the value: a dotted key path.
     public let reportPath: String
@@ -35,7 +33,8 @@ public struct RunSetting: Sendable {
     /// The value as profile text (a YAML scalar, or JSON for a collection), nil when `config` leaves it unset.
     public internal(set) var profileValue: @Sendable (RunConfig) -> String?
     /// Lays the command line's value (``RunConfigOverrides``) over the configuration; true when the
-    /// command line gave this setting, so that an error about it names the flag. Nil for profile-only settings.
+    /// command line gave this setting, so that an error about it names the flag. Nil for profile-only settings: a setting
+    /// has a flag exactly when it has this.
     public internal(set) var overlay: (@Sendable (inout RunConfig, RunConfigOverrides) -> Bool)?
 
     /// How `sweep --vary KEY=V` turns one value into the command line's value for this setting; nil for
@@ -117,17 +116,17 @@ public struct RunSetting: Sendable {
     }
 
     /// This setting, its value kept at `slot` as `form` says, with a flag whose value the command line keeps at
-    /// `given`: the key's name with dashes (`--fail-fast` for `fail_fast`) unless `spelled` spells it.
+    /// `given`.
     func kept<V>(_ slot: WritableKeyPath<RunConfig, V?> & Sendable, _ form: SettingForm<V>,
-                 flag given: WritableKeyPath<RunConfigOverrides, V?> & Sendable, spelled: String? = nil) -> RunSetting {
-        kept(slot, form).overlay(given, onto: slot).withFlag(spelled, given, form)
+                 flag given: WritableKeyPath<RunConfigOverrides, V?> & Sendable) -> RunSetting {
+        kept(slot, form).overlay(given, onto: slot).withFlag(given, form)
     }
 
     /// This setting, its value kept at `slot` (which always holds one) as `form` says, with a flag whose value the
-    /// command line keeps at `given`, named as the key.
+    /// command line keeps at `given`.
     func kept<V>(_ slot: WritableKeyPath<RunConfig, V> & Sendable, _ form: SettingForm<V>,
                  flag given: WritableKeyPath<RunConfigOverrides, V?> & Sendable) -> RunSetting {
-        kept(slot, form).overlay(given, onto: slot).withFlag(nil, given, form)
+        kept(slot, form).overlay(given, onto: slot).withFlag(given, form)
     }
 
     private func stored<V>(_ form: SettingForm<V>, get: @escaping @Sendable (RunConfig) -> V?,
@@ -138,15 +137,12 @@ public struct RunSetting: Sendable {
         return s
     }
 
-    /// This setting with its flag (`spelled`, or the key's name with dashes), and, when it varies, `sweep --vary`
-    /// reading a value into `given` as `form` reads it.
-    private func withFlag<V>(_ spelled: String?, _ given: WritableKeyPath<RunConfigOverrides, V?> & Sendable, _ form: SettingForm<V>) -> RunSetting {
-        var s = self
-        s.flag = spelled ?? RunSettings.flag(key)
-        guard varies else { return s }
+    /// This setting, when it varies, with `sweep --vary` reading a value into `given` as `form` reads it.
+    private func withFlag<V>(_ given: WritableKeyPath<RunConfigOverrides, V?> & Sendable, _ form: SettingForm<V>) -> RunSetting {
+        guard varies else { return self }
         guard let vary = form.vary else { preconditionFailure("\(key) varies, and its form reads no --vary value") }
         let key = self.key
-        return s.varied { text, o in o[keyPath: given] = try vary(key, text) }
+        return varied { text, o in o[keyPath: given] = try vary(key, text) }
     }
 
     /// This setting, with its profile key in a section of the profile (`simulator.model`), which the section's

@@ -40,27 +40,15 @@ public enum RunSettings {
     static func millis(_ ms: Int64) -> String { "\(ms)ms" }
 
     /// A row; its profile key is the key's name unless `commandLineOnly`. A row whose value is kept in one place
-    /// takes how it is read, written back and laid over from there (``RunSetting/kept(_:_:flag:spelled:)``).
-    private static func s(_ key: ConfigKey, commandLineOnly: Bool = false, flag: String? = nil, profileOnly: String? = nil, report: String,
+    /// takes how it is read, written back and laid over from there (``RunSetting/kept(_:_:flag:)``).
+    private static func s(_ key: ConfigKey, commandLineOnly: Bool = false, profileOnly: String? = nil, report: String,
                           value: String? = nil, default d: String = "", range: SettingRange? = nil, rule: String = "", example: String? = nil,
                           varies: Bool = false, load: ProfileRead? = nil,
                           _ read: @escaping @Sendable (RunConfig) -> String? = { _ in nil }) -> RunSetting {
-        RunSetting(key: key, profileKey: commandLineOnly ? nil : key.rawValue, flag: flag, profileOnly: profileOnly,
+        RunSetting(key: key, profileKey: commandLineOnly ? nil : key.rawValue, profileOnly: profileOnly,
                    reportPath: report, valueName: value, defaultValue: d, rule: (range?.text ?? "") + rule, varies: varies,
                    load: load, profileValue: read, range: range, example: example)
     }
-
-    /// A row with a flag (``flag(_:)``, or `flag`); its profile key is the key's name unless `commandLineOnly`.
-    private static func both(_ key: ConfigKey, flag: String? = nil, commandLineOnly: Bool = false, report: String, value: String? = nil,
-                             default d: String = "", range: SettingRange? = nil, rule: String = "", example: String? = nil,
-                             varies: Bool = false, load: ProfileRead? = nil,
-                             _ read: @escaping @Sendable (RunConfig) -> String? = { _ in nil }) -> RunSetting {
-        s(key, commandLineOnly: commandLineOnly, flag: flag ?? self.flag(key), report: report, value: value, default: d, range: range,
-          rule: rule, example: example, varies: varies, load: load, read)
-    }
-
-    /// The flag of a setting named as its key: `--fail-fast` for `fail_fast`.
-    static func flag(_ key: ConfigKey) -> String { "--" + key.rawValue.replacingOccurrences(of: "_", with: "-") }
 
     /// The profile value of a setting of a one-recording workload; a mix's parts have their own (``mix``).
     private static func single(_ read: @escaping @Sendable (RunConfig.Workload) -> String?) -> @Sendable (RunConfig) -> String? {
@@ -107,7 +95,7 @@ public enum RunSettings {
 
     /// Where pushes go and over what: the target, the delivery, connections, streams, workers and their limits.
     private static let transportRows: [RunSetting] = [
-        both(.target, commandLineOnly: true, report: "target", value: "TARGET", default: "simulator",
+        s(.target, commandLineOnly: true, report: "target", value: "TARGET", default: "simulator",
              rule: "simulator, sandbox, production, or https://host:port (http:// for h2c)", example: "sandbox")
             .overlay { c, o in if let v = o.target { c.target = v }; return false },
         s(.delivery, report: "delivery", value: "MODE", default: "device", rule: "device or broadcast", example: "broadcast",
@@ -151,7 +139,7 @@ public enum RunSettings {
 
     /// When pushes are sent: the schedule, its end, looping the recording, coalescing.
     private static let scheduleRows: [RunSetting] = [
-        s(.schedule, flag: "--closed-loop", report: "schedule.mode.kind", default: "closed-loop", rule: "closed-loop, recorded, rate or ramp") {
+        s(.schedule, report: "schedule.mode.kind", default: "closed-loop", rule: "closed-loop, recorded, rate or ramp") {
             switch $0.schedule.mode {
             case .closedLoop: return "closed-loop"
             case .recorded: return "recorded"
@@ -159,20 +147,20 @@ public enum RunSettings {
             case .ramp: return "ramp"
             }
         }.overlay { c, o in if let v = o.schedule { c.schedule.mode = v }; return o.schedule == .closedLoop },
-        both(.speed, report: "schedule.mode.speed", value: "X", example: "60") {
+        s(.speed, report: "schedule.mode.speed", value: "X", example: "60") {
             if case let .recorded(x) = $0.schedule.mode { return number(x) } else { return nil }
         }.overlay { _, o in if case .recorded? = o.schedule { return true } else { return false } },
-        both(.rate, report: "schedule.mode.perSecond", value: "R", example: "50") {
+        s(.rate, report: "schedule.mode.perSecond", value: "R", example: "50") {
             if case let .fixedRate(r) = $0.schedule.mode { return number(r) } else { return nil }
         }.overlay { _, o in if case .fixedRate? = o.schedule { return true } else { return false } },
-        both(.ramp, report: "schedule.mode.from", value: "FROM:TO:SECONDS", example: "10:100:30") {
+        s(.ramp, report: "schedule.mode.from", value: "FROM:TO:SECONDS", example: "10:100:30") {
             if case let .ramp(a, b, t) = $0.schedule.mode { return "\"\(number(a)):\(number(b)):\(number(t))\"" } else { return nil }
         }.overlay { _, o in if case .ramp? = o.schedule { return true } else { return false } },
         s(.duration, report: "schedule.durationSeconds", value: "DURATION", example: "30s").kept(\.schedule.duration, .duration, flag: \.duration),
-        both(.loopRecording, flag: "--loop", report: "schedule.loopRecording",
+        s(.loopRecording, report: "schedule.loopRecording",
              load: .bool { $0.schedule.loopRecording = $1 ? true : nil }) { $0.schedule.loopRecording.map { "\($0)" } }
             .overlay { c, o in if let v = o.loopRecording { c.schedule.loopRecording = v ? true : nil }; return o.loopRecording != nil },
-        both(.coalesce, report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off", example: "250ms", varies: true,
+        s(.coalesce, report: "coalescing.windowMillis", value: "DURATION", rule: "a duration like 250ms; 0 turns it off", example: "250ms", varies: true,
              load: .text { c, text in let d = try SettingText.window(.coalesce, text); c.coalescing.window = d > .zero ? d : nil }) {
             $0.coalescing.window.map { millis($0.millis) }
         }.overlay { c, o in if let v = o.coalesce { c.coalescing.window = v > .zero ? v : nil }; return o.coalesce != nil }
@@ -198,7 +186,7 @@ public enum RunSettings {
             .kept(\.slo.p99, .duration, flag: \.sloP99).formerly("slo_p99_ms", in: .milliseconds(1)),
         s(.sloMinDelivered, report: "slo.minDelivered", value: "SHARE", range: SettingRange(0, 1))
             .kept(\.slo.minDelivered, .number, flag: \.sloMinDelivered),
-        both(.sloMaxErrorShare, report: "slo.maxErrorShare", value: "CLASS=SHARE", range: SettingRange(0, 1), rule: " for each class",
+        s(.sloMaxErrorShare, report: "slo.maxErrorShare", value: "CLASS=SHARE", range: SettingRange(0, 1), rule: " for each class",
              example: "rejected=0.5") {
             $0.slo.maxErrorShare.map(json)
         }.overlay { c, o in
@@ -231,15 +219,15 @@ public enum RunSettings {
         s(.simulator, profileOnly: "the APNs model and faults are many keys; --apns-model names a model", report: "simulator.settings") {
             $0.simulator.settings.map(\.json)
         },
-        both(.fastSimulator, report: "simulator.fast") {
+        s(.fastSimulator, report: "simulator.fast") {
             $0.simulator.fast ? "true" : nil
         }.inSection("simulator.fast").overlay { c, o in if let v = o.fastSimulator { c.simulator.fast = v }; return o.fastSimulator == true },
         s(.apnsModel, report: "simulator.model", value: "NAME|FILE",
           rule: "\(APNsLatencyModel.names.joined(separator: ", ")) or a model file (apnsbench model fit)", example: APNsLatencyModel.names.first)
             .kept(\.simulator.model, .quoted, flag: \.apnsModel).inSection("simulator.model"),
-        both(.allowProductionLoad, commandLineOnly: true, report: "allowProductionLoad")
+        s(.allowProductionLoad, commandLineOnly: true, report: "allowProductionLoad")
             .overlay { c, o in if let v = o.allowProductionLoad { c.allowProductionLoad = v }; return o.allowProductionLoad != nil || o.target == .production },
-        both(.shard, commandLineOnly: true, report: "shard", value: "I/N", example: "1/2").overlay(\.shard, onto: \.shard),
+        s(.shard, commandLineOnly: true, report: "shard", value: "I/N", example: "1/2").overlay(\.shard, onto: \.shard),
     ]
 
     /// One part of a mix, as JSON (a flow mapping in YAML).
