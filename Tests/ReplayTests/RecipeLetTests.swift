@@ -12,6 +12,7 @@ final class RecipeLetTests: RecipeScratchCase {
     private let android = String(repeating: "b2", count: 32)
     private let ios2 = String(repeating: "d4", count: 32)
     private let activity = String(repeating: "c3", count: 32)
+
     override var templates: [String: String] {
         [
             "activity.json": #"{"aps":{"event":"update","timestamp":"{{#stamp}}","content-state":{"left":"{{#left}}","again":"{{#again}}"}}}"#,

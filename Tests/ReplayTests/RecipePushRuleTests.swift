@@ -11,6 +11,7 @@ final class RecipePushRuleTests: RecipeScratchCase {
     private let phone1 = String(repeating: "a1", count: 32)
     private let phone2 = String(repeating: "b2", count: 32)
     private let activity = String(repeating: "c3", count: 32)
+
     override var templates: [String: String] {
         [
             "activity.json": #"{"aps":{"event":"update","content-state":{"status":"{{status}}"}}}"#,
