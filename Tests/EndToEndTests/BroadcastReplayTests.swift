@@ -20,10 +20,7 @@ final class BroadcastReplayTests: XCTestCase {
     }
 
     func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> RunReport {
-        var request = RunRequest(profilePath: profile)
-        request.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
-        configure(&request.overrides)
-        return try ReplayRun.execute(request, log: { _ in }).report
+        try OrderChangesFixture.run(profile, in: scratch, configure: configure).result.report
     }
 
     func testTheSameRecordingInBothModes() throws {

@@ -1,4 +1,6 @@
+import APNsCore
 import Foundation
+import Harness
 import Replay
 import TestSupport
 
@@ -32,5 +34,14 @@ enum OrderChangesFixture {
             \(settings)
             """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// Runs `profile` in process, writing into a new folder under `scratch`, with the overrides `configure` sets:
+    /// the run's result and the folder it wrote.
+    static func run(_ profile: String, in scratch: URL, configure: (inout RunConfigOverrides) -> Void) throws -> (result: RunResult, out: String) {
+        var request = RunRequest(profilePath: profile)
+        request.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
+        configure(&request.overrides)
+        return (try ReplayRun.execute(request, log: { _ in }), request.outDirectory)
     }
 }

@@ -21,10 +21,7 @@ final class OrderChangesReplayTests: XCTestCase {
     }
 
     func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> RunReport {
-        var options = RunRequest(profilePath: profile)
-        options.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
-        configure(&options.overrides)
-        return try ReplayRun.execute(options, log: { _ in }).report
+        try OrderChangesFixture.run(profile, in: scratch, configure: configure).result.report
     }
 
     func testFanOutReplayBalancesAndOnlyPlantedDeadTokensAreRejected() throws {

@@ -20,11 +20,8 @@ final class WorkersReplayTests: XCTestCase {
     }
 
     func run(_ profile: String, configure: (inout RunConfigOverrides) -> Void = { _ in }) throws -> (RunReport, String) {
-        var options = RunRequest(profilePath: profile)
-        options.outDirectory = scratch.appendingPathComponent("out-\(UUID().uuidString)").path
-        configure(&options.overrides)
-        let result = try ReplayRun.execute(options, log: { _ in })
-        let md = try String(contentsOfFile: (options.outDirectory as NSString).appendingPathComponent("summary.md"), encoding: .utf8)
+        let (result, out) = try OrderChangesFixture.run(profile, in: scratch, configure: configure)
+        let md = try String(contentsOfFile: (out as NSString).appendingPathComponent("summary.md"), encoding: .utf8)
         return (result.report, md)
     }
 

@@ -27,9 +27,7 @@ import Yams
 /// its recording, on purpose, so only such a line tells `&&` from `||` there).
 final class ShippedExpressionMutationTests: XCTestCase {
     func testEveryVariantOfEveryShippedExpressionIsRefusedAtItsColumnOrChangesThePlan() throws {
-        let scratch = try ScratchFolder.make("expression-mutants", removedBy: addTeardownBlock)
-        let root = scratch.appendingPathComponent("profiles")
-        try FileManager.default.copyItem(at: RepoFiles.root.appendingPathComponent("profiles"), to: root)
+        let (scratch, root) = try ShippedProfilesCopy.make("expression-mutants", for: self)
         try ExpressionMutations.prepareRecordings(under: root)
         var tally = ExpressionMutations.Tally()
         let profiles = try ExpressionMutations.profilesByRecipe(under: root)
@@ -41,10 +39,7 @@ final class ShippedExpressionMutationTests: XCTestCase {
             + "\(tally.unchanged) same meaning (an identity dropped, the same plan), "
             + "\(tally.silent.count) silent, \(tally.unnamed.count) errors not naming file:line:column"
         print(summary)
-        XCTAssertEqual(tally.variants, tally.errors + tally.documented + tally.unchanged + tally.silent.count + tally.unnamed.count,
-                       "every variant counted once")
-        XCTAssertTrue(tally.silent.isEmpty, "loaded and planned the same:\n" + tally.silent.joined(separator: "\n"))
-        XCTAssertTrue(tally.unnamed.isEmpty, "refused without naming file:line:column:\n" + tally.unnamed.joined(separator: "\n"))
+        tally.assertEveryVariantJudged(silentHeading: "loaded and planned the same", unnamedHeading: "refused without naming file:line:column")
         XCTAssertGreaterThanOrEqual(tally.files, 2, "the takeout recipe and order-changes written with expressions")
         XCTAssertGreaterThanOrEqual(tally.expressions, 15, summary)
         XCTAssertGreaterThan(tally.errors, 0, summary)
@@ -54,7 +49,7 @@ final class ShippedExpressionMutationTests: XCTestCase {
 
 /// Where the shipped expressions are, how a variant is written into its recipe, and how it is judged.
 enum ExpressionMutations {
-    struct Tally {
+    struct Tally: ShippedMutationTally {
         var files = 0, expressions = 0, variants = 0, errors = 0, documented = 0, unchanged = 0
         var silent: [String] = []
         var unnamed: [String] = []

@@ -7,16 +7,8 @@ import XCTest
 /// `apns_id:` in a push rule: a UUID read from an event's field, or made for each push (`per_push`) from the push's
 /// origin, so each push of a fan-out has its own and the same recording plans the same ids; a field's value that is
 /// not a UUID makes the event a bad line, and a constant is refused when the recipe loads.
-final class ApnsIDRecipeTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("apns-id")
-        try #"{"aps":{"alert":"{{status}}"}}"#.write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
-    }
-
-    override func tearDownWithError() throws { ScratchFolder.remove(dir) }
+final class ApnsIDRecipeTests: RecipeScratchCase {
+    override var templates: [String: String] { ["alert.json": #"{"aps":{"alert":"{{status}}"}}"#] }
 
     private func recipe(_ apnsID: String) -> String {
         """
@@ -40,14 +32,12 @@ final class ApnsIDRecipeTests: XCTestCase {
         """
     }
 
-    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
-
     private func replay(_ apnsID: String, statuses: [String]) throws -> WorkloadLedger {
         var lines = (1 ... 3).map { #"{"at":"2025-01-01T00:00:0\#($0)Z","kind":"phone","phone_id":"p\#($0)","user_id":7,"token":"\#(token($0))"}"# }
         for (i, rest) in statuses.enumerated() {
             lines.append(#"{"at":"2025-01-01T00:01:0\#(i)Z","kind":"status","user_id":7,\#(rest)}"#)
         }
-        return try WorkloadLedger.replay(try RecipeLoader.load(yaml: recipe(apnsID), file: file), lines: lines, for: self)
+        return try replay(recipe(apnsID), lines: lines)
     }
 
     private func ids(_ ledger: WorkloadLedger) -> [String] {

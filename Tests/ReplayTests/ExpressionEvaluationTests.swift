@@ -40,13 +40,8 @@ final class ExpressionEvaluationTests: XCTestCase {
         ("flag", .bool, true, .null),
     ])
 
-    private func eval(_ text: String) throws -> ExprValue {
-        try CompiledExpr.compile(text, names: names).evaluate(names)
-    }
-
-    private func fault(_ text: String) -> ExprFault? {
-        do { _ = try eval(text); return nil } catch { return error as? ExprFault }
-    }
+    private func eval(_ text: String) throws -> ExprValue { try names.evaluate(text) }
+    private func fault(_ text: String) -> ExprFault? { names.fault(text) }
 
     func testLiteralsAndFieldPaths() throws {
         XCTAssertEqual(try eval("status"), .string("delivered"))

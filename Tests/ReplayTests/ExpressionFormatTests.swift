@@ -16,17 +16,9 @@ final class ExpressionFormatTests: XCTestCase {
         ("time", .timestamp, false, .timestamp(1_700_000_000_000)),
     ])
 
-    private func eval(_ text: String) throws -> ExprValue {
-        try CompiledExpr.compile(text, names: names).evaluate(names)
-    }
-
-    private func refused(_ text: String) -> ExprError? {
-        do { _ = try CompiledExpr.compile(text, names: names); return nil } catch { return error as? ExprError }
-    }
-
-    private func fault(_ text: String) -> ExprFault? {
-        do { _ = try eval(text); return nil } catch { return error as? ExprFault }
-    }
+    private func eval(_ text: String) throws -> ExprValue { try names.evaluate(text) }
+    private func refused(_ text: String) -> ExprError? { names.refusal(text) }
+    private func fault(_ text: String) -> ExprFault? { names.fault(text) }
 
     func testACurrencyAmountIsOneExpression() throws {
         XCTAssertEqual(try eval("'%.2f'.format([double(cents) / 100.0])"), .string("1234.56"))

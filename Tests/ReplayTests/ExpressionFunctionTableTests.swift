@@ -13,17 +13,9 @@ final class ExpressionFunctionTableTests: XCTestCase {
         ("loose_bool", .dyn, true, .bool(true)),
     ])
 
-    private func eval(_ text: String) throws -> ExprValue {
-        try CompiledExpr.compile(text, names: names).evaluate(names)
-    }
-
-    private func refused(_ text: String) -> ExprError? {
-        do { _ = try CompiledExpr.compile(text, names: names); return nil } catch { return error as? ExprError }
-    }
-
-    private func fault(_ text: String) -> ExprFault? {
-        do { _ = try eval(text); return nil } catch { return error as? ExprFault }
-    }
+    private func eval(_ text: String) throws -> ExprValue { try names.evaluate(text) }
+    private func refused(_ text: String) -> ExprError? { names.refusal(text) }
+    private func fault(_ text: String) -> ExprFault? { names.fault(text) }
 
     func testTheManualsFunctionListIsTheTable() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

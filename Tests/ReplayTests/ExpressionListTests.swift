@@ -15,18 +15,9 @@ final class ExpressionListTests: XCTestCase {
         ("matrix", .list(.list(.int)), false, .list([.list([.int(1), .int(2)]), .list([.int(3)])])),
     ])
 
-    private func eval(_ text: String) throws -> ExprValue {
-        try CompiledExpr.compile(text, names: names).evaluate(names)
-    }
-
-    private func refused(_ text: String, expecting: ExprType? = nil) -> ExprError? {
-        do { _ = try CompiledExpr.compile(text, names: names, expecting: expecting); return nil } catch { return error as? ExprError }
-    }
-
-    private func fault(_ text: String) -> ExprFault? {
-        do { _ = try eval(text); return nil } catch { return error as? ExprFault }
-    }
-
+    private func eval(_ text: String) throws -> ExprValue { try names.evaluate(text) }
+    private func refused(_ text: String, expecting: ExprType? = nil) -> ExprError? { names.refusal(text, expecting: expecting) }
+    private func fault(_ text: String) -> ExprFault? { names.fault(text) }
     private func strings(_ s: String...) -> ExprValue { .list(s.map { .string($0) }) }
 
     func testSizeInIndexAndPlus() throws {

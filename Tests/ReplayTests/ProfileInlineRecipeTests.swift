@@ -7,14 +7,9 @@ import XCTest
 /// A recipe written in its profile, as a mapping under `recipe:`: the profile loads, the workload is the
 /// recipe's (named as the profile unless it says otherwise), and the run reads the same recipe from the
 /// profile's file.
-final class ProfileInlineRecipeTests: XCTestCase {
-    private var dir: URL!
+final class ProfileInlineRecipeTests: RecipeScratchCase {
     private var profile: String { dir.appendingPathComponent("notify.yaml").path }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("inline-recipe", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":"{{body}}"}}"#.write(to: dir.appendingPathComponent("notify.json"), atomically: true, encoding: .utf8)
-    }
+    override var templates: [String: String] { ["notify.json": #"{"aps":{"alert":"{{body}}"}}"#] }
 
     private func write(_ recipe: String) throws {
         try """

@@ -6,16 +6,10 @@ import XCTest
 
 /// Keys that read the same way wherever they are written: `require:` on any event, a kept field cleared by
 /// `null`, and every header key reading a scalar as its constant, a format, a name or an expression.
-final class RecipeConsistentKeysTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
+final class RecipeConsistentKeysTests: RecipeScratchCase {
     private let token = String(repeating: "ab", count: 32)
 
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-keys", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":"ride"},"driver":"{{driver}}","lat":"{{#lat}}"}"#
-            .write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
+    override var templates: [String: String] { ["t.json": #"{"aps":{"alert":"ride"},"driver":"{{driver}}","lat":"{{#lat}}"}"#] }
 
     /// Rides: created with a driver or none, assigned (a null driver clears it), located (state only, its ride
     /// required), and pinged (a push showing the ride's kept driver and latitude).

@@ -7,20 +7,17 @@ import XCTest
 /// Expressions in a recipe, replayed through the workload driver: conditions, computed slots and headers, a
 /// recipient filter, what kept fields and entities the event names, and a failure on an event counted as a
 /// bad line that names the key.
-final class RecipeExpressionReplayTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
+final class RecipeExpressionReplayTests: RecipeScratchCase {
     private let ios1 = String(repeating: "a1", count: 32)
     private let android = String(repeating: "b2", count: 32)
     private let ios2 = String(repeating: "d4", count: 32)
     private let activity = String(repeating: "c3", count: 32)
 
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-expressions", removedBy: addTeardownBlock)
-        try #"{"aps":{"event":"update","dismissal-date":"{{#dismissal|unix}}","content-state":{"status":"{{status}}","left":"{{#left}}"}}}"#
-            .write(to: dir.appendingPathComponent("activity.json"), atomically: true, encoding: .utf8)
-        try #"{"aps":{"alert":{"title":"{{title}}","body":"{{courier}}"}}}"#
-            .write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
+    override var templates: [String: String] {
+        [
+            "activity.json": #"{"aps":{"event":"update","dismissal-date":"{{#dismissal|unix}}","content-state":{"status":"{{status}}","left":"{{#left}}"}}}"#,
+            "alert.json": #"{"aps":{"alert":{"title":"{{title}}","body":"{{courier}}"}}}"#,
+        ]
     }
 
     /// Phones registered per user with their platform; a delivery created for a user, its activity token
@@ -89,9 +86,7 @@ final class RecipeExpressionReplayTests: XCTestCase {
         return out
     }
 
-    private func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines, for: self)
-    }
+    private func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger { try replay(yaml, lines: lines) }
 
     func testComputedSlotsHeadersAndAFilteredFanOut() throws {
         let ledger = try replay(recipe(), lines(statuses: [("d1", #""status":"moving","stops":3"#), ("d1", #""status":"delivered""#)]))

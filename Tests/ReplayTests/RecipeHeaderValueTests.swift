@@ -7,17 +7,10 @@ import XCTest
 /// `collapse_id` and `expiration_seconds` read from an event's fields: a field's value or a format over fields,
 /// carried by each push (its kind's header list then has neither), left out when a value is absent, and a
 /// value APNs would refuse is a bad line.
-final class RecipeHeaderValueTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
+final class RecipeHeaderValueTests: RecipeScratchCase {
     private let activity = String(repeating: "c3", count: 32)
 
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-headers")
-        try #"{"aps":{"alert":{"title":"{{status}}"}}}"#.write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
-    }
-
-    override func tearDownWithError() throws { ScratchFolder.remove(dir) }
+    override var templates: [String: String] { ["alert.json": #"{"aps":{"alert":{"title":"{{status}}"}}}"#] }
 
     private func recipe(headers: String) -> String {
         """

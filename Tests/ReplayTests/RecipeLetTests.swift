@@ -7,20 +7,17 @@ import XCTest
 /// Named expressions (`let:`): read like fields in conditions, values, headers, `where:` and keys; typed by
 /// what they compute; evaluated once per event (per recipient for one that reads the recipient); and every
 /// mistake in one refused at load, naming its key and line.
-final class RecipeLetTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
+final class RecipeLetTests: RecipeScratchCase {
     private let ios1 = String(repeating: "a1", count: 32)
     private let android = String(repeating: "b2", count: 32)
     private let ios2 = String(repeating: "d4", count: 32)
     private let activity = String(repeating: "c3", count: 32)
 
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-lets", removedBy: addTeardownBlock)
-        try #"{"aps":{"event":"update","timestamp":"{{#stamp}}","content-state":{"left":"{{#left}}","again":"{{#again}}"}}}"#
-            .write(to: dir.appendingPathComponent("activity.json"), atomically: true, encoding: .utf8)
-        try #"{"aps":{"alert":{"title":"{{title}}","body":"{{courier}}"}}}"#
-            .write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
+    override var templates: [String: String] {
+        [
+            "activity.json": #"{"aps":{"event":"update","timestamp":"{{#stamp}}","content-state":{"left":"{{#left}}","again":"{{#again}}"}}}"#,
+            "alert.json": #"{"aps":{"alert":{"title":"{{title}}","body":"{{courier}}"}}}"#,
+        ]
     }
 
     /// Phones per user; a delivery for a user, its activity token given later; a status that updates the
@@ -92,9 +89,7 @@ final class RecipeLetTests: XCTestCase {
         ] + statuses.enumerated().map { i, rest in #"{"at":"2025-01-01T00:01:0\#(i)Z","kind":"status","delivery_id":"d1",\#(rest)}"# }
     }
 
-    private func replay(_ yaml: String, _ statuses: [String]) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines(statuses), for: self)
-    }
+    private func replay(_ yaml: String, _ statuses: [String]) throws -> WorkloadLedger { try replay(yaml, lines: lines(statuses)) }
 
     func testLetsAreReadInConditionsValuesHeadersKeysAndFilters() throws {
         let ledger = try replay(recipe(), [#""status":"moving","stops":3"#, #""status":"delivered""#])

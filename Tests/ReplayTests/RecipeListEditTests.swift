@@ -6,16 +6,7 @@ import XCTest
 
 /// A list kept on an entity is edited item by item (`set: {riders: {add: rider_id}}`, `{remove: …}`), inside
 /// the event's transaction: a bad line edits nothing.
-final class RecipeListEditTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-list-edit", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{title}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
-
+final class RecipeListEditTests: RecipeScratchCase {
     private let yaml = """
         recipe: rides
         events:
@@ -53,15 +44,12 @@ final class RecipeListEditTests: XCTestCase {
         """
 
     private func run(_ lines: [String]) throws -> RecipeRules {
-        let rules = RecipeRules(try RecipeLoader.load(yaml: yaml, file: file), priority: .immediate)
+        let rules = try rules(yaml)
         for (i, line) in lines.enumerated() { _ = try apply(rules, line, line: i + 1) }
         return rules
     }
 
-    private func apply(_ rules: RecipeRules, _ json: String, line: Int) throws -> Int {
-        let fields = try FlatJSON.parse(json, line: line)
-        return try rules.apply(StreamRecord(line: line, at: 0, kind: try fields.optionalString("kind") ?? "", fields: fields))
-    }
+    private func apply(_ rules: RecipeRules, _ json: String, line: Int) throws -> Int { try apply(rules, json, line: line, at: 0) }
 
     private func riders(_ rules: RecipeRules) -> RecipeValue {
         let ride = rules.recipe.entities.firstIndex { $0.name == "ride" }!

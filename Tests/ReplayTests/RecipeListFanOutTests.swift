@@ -6,16 +6,7 @@ import XCTest
 
 /// A recipient key that is a list fans out over every key of it, and `to: {groups: […]}` over several group
 /// keys: every recipient reached once (where it was first reached), at a cost in proportion to the recipients.
-final class RecipeListFanOutTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-fan-out", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{title}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
-
+final class RecipeListFanOutTests: RecipeScratchCase {
     private let yaml = """
         recipe: rides
         events:
@@ -56,10 +47,7 @@ final class RecipeListFanOutTests: XCTestCase {
         #"{"kind":"ride","ride_id":"\#(id)","riders":[\#(riders.map { "\"\($0)\"" }.joined(separator: ","))]}"#
     }
 
-    private func replay(_ lines: [String]) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines.map { #"{"at":"2025-01-01T00:00:00Z","# + $0.dropFirst() },
-                                  for: self)
-    }
+    private func replay(_ lines: [String]) throws -> WorkloadLedger { try replay(yaml, lines: timed(lines)) }
 
     func testAListKeyFansOutToTheMembersOfEveryKeyInListOrder() throws {
         // Rider a has d1 and d3, rider b d2; c has none; the ride lists b, then a, then c.

@@ -7,15 +7,9 @@ import XCTest
 /// Every kind of recipe mistake is refused when the recipe is loaded, with an error naming the recipe's file,
 /// the line and the key; and at run time a line that matches no event is a bad line (`unknown_kind`) with its
 /// line number. The messages are asserted whole: they are what a user reads.
-final class RecipeLoaderErrorTests: XCTestCase {
-    var dir: URL!
-    var file: String { dir.appendingPathComponent("r.yaml").path }
+final class RecipeLoaderErrorTests: RecipeScratchCase {
     var template: String { dir.appendingPathComponent("t.json").path }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-errors", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{title}}","body":"{{status}}"}}}"#.write(toFile: template, atomically: true, encoding: .utf8)
-    }
+    override var templates: [String: String] { ["t.json": #"{"aps":{"alert":{"title":"{{title}}","body":"{{status}}"}}}"#] }
 
     /// A small valid recipe: `fields` are the `status` event's fields (from line 14), `push` its push, `match` its match.
     func recipe(fields: String = "      request_id: int\n      status: string\n      title: string\n",
@@ -118,9 +112,7 @@ final class RecipeLoaderErrorTests: XCTestCase {
 
     // MARK: - At run time
 
-    func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines, for: self)
-    }
+    func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger { try replay(yaml, lines: lines) }
 
     func testALineOfAKindNoEventMatchesIsAnUnknownKindBadLine() throws {
         let token = String(repeating: "ab", count: 32)

@@ -6,16 +6,7 @@ import XCTest
 
 /// A many-to-many relation kept by its own events: users follow and unfollow topics (`join:`, `leave:`), one
 /// call each, and a post to a topic reaches its followers, each once when a post names several topics.
-final class RecipeManyToManyTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-many-to-many", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{title}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
-
+final class RecipeManyToManyTests: RecipeScratchCase {
     private let yaml = """
         recipe: topics
         events:
@@ -55,10 +46,7 @@ final class RecipeManyToManyTests: XCTestCase {
     private func unfollow(_ user: Int, _ topic: Int) -> String { #"{"kind":"unfollow","user_id":\#(user),"topic_id":\#(topic)}"# }
     private func post(_ topics: [Int]) -> String { #"{"kind":"post","topic_ids":\#(topics)}"# }
 
-    private func replay(_ lines: [String]) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines.map { #"{"at":"2025-01-01T00:00:00Z","# + $0.dropFirst() },
-                                  for: self)
-    }
+    private func replay(_ lines: [String]) throws -> WorkloadLedger { try replay(yaml, lines: timed(lines)) }
 
     func testFollowsAddedAndRemovedByTheirOwnEventsChooseWhomAPostReaches() throws {
         // Users 1 and 2 follow topic 10; 1 also follows 20, then unfollows 10; 3 follows 20.

@@ -7,19 +7,16 @@ import XCTest
 /// Several push rules per event, each with its own recipient and template and an optional `when:`, replayed
 /// through the workload driver: the pushes come out in rule order, each names its rule, and an event none of
 /// whose conditions held is counted as "no push (condition)", not as a bad line.
-final class RecipePushRuleTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
+final class RecipePushRuleTests: RecipeScratchCase {
     private let phone1 = String(repeating: "a1", count: 32)
     private let phone2 = String(repeating: "b2", count: 32)
     private let activity = String(repeating: "c3", count: 32)
 
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-rules", removedBy: addTeardownBlock)
-        try #"{"aps":{"event":"update","content-state":{"status":"{{status}}"}}}"#
-            .write(to: dir.appendingPathComponent("activity.json"), atomically: true, encoding: .utf8)
-        try #"{"aps":{"alert":{"title":"{{status}}","body":"{{courier}}"}}}"#
-            .write(to: dir.appendingPathComponent("alert.json"), atomically: true, encoding: .utf8)
+    override var templates: [String: String] {
+        [
+            "activity.json": #"{"aps":{"event":"update","content-state":{"status":"{{status}}"}}}"#,
+            "alert.json": #"{"aps":{"alert":{"title":"{{status}}","body":"{{courier}}"}}}"#,
+        ]
     }
 
     /// Phones registered per user; a delivery created for a user with its courier and its activity token; a
@@ -73,9 +70,7 @@ final class RecipePushRuleTests: XCTestCase {
         return out
     }
 
-    private func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml, file: file), lines: lines, for: self)
-    }
+    private func replay(_ yaml: String, _ lines: [String]) throws -> WorkloadLedger { try replay(yaml, lines: lines) }
 
     func testEachRuleThatHoldsPlansItsPushesInRuleOrderAndNamesItself() throws {
         let ledger = try replay(recipe(), lines(statuses: [("d1", #""status":"moving""#), ("d1", #""status":"delivered""#)]))

@@ -7,16 +7,7 @@ import XCTest
 /// A value read per recipient (`where:`, a slot, a header) reads the recipient's related entities
 /// (`recipient.user.tier`: the user the device keeps the key of), and a header (the priority, collapse_id,
 /// the expiration) may differ per recipient.
-final class RecipeRecipientRelationTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-recipient-relation", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{title}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
-
+final class RecipeRecipientRelationTests: RecipeScratchCase {
     private let yaml = """
         recipe: rides
         events:
@@ -55,10 +46,7 @@ final class RecipeRecipientRelationTests: XCTestCase {
     }
     private func device(_ n: Int, _ user: String) -> String { #"{"kind":"device","device_id":"d\#(n)","user_id":"\#(user)","token":"\#(token(n))"}"# }
 
-    private func replay(_ lines: [String], yaml: String? = nil) throws -> WorkloadLedger {
-        try WorkloadLedger.replay(RecipeLoader.load(yaml: yaml ?? self.yaml, file: file),
-                                  lines: lines.map { #"{"at":"2025-01-01T00:00:00Z","# + $0.dropFirst() }, for: self)
-    }
+    private func replay(_ lines: [String], yaml: String? = nil) throws -> WorkloadLedger { try replay(yaml ?? self.yaml, lines: timed(lines)) }
 
     func testWhereSlotsAndPriorityReadTheRecipientsOwner() throws {
         let ledger = try replay([user("a", urgency: 10), user("b", tier: "muted"), user("c", urgency: 5), device(1, "a"), device(2, "b"),

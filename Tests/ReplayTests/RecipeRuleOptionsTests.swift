@@ -5,14 +5,8 @@ import TestSupport
 import XCTest
 
 /// A rule's own headers, a mapped priority and an omitted slot, on a small recipe written for the test.
-final class RecipeRuleOptionsTests: XCTestCase {
-    private var dir: URL!
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-options", removedBy: addTeardownBlock)
-        try #"{"aps": {"alert": "{{text}}"}, "parcel": "{{parcel}}", "eta": "{{#eta}}"}"#
-            .write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
+final class RecipeRuleOptionsTests: RecipeScratchCase {
+    override var templates: [String: String] { ["t.json": #"{"aps": {"alert": "{{text}}"}, "parcel": "{{parcel}}", "eta": "{{#eta}}"}"#] }
 
     private func recipe(_ push: String) throws -> Recipe {
         let yaml = """

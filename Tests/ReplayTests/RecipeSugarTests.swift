@@ -7,14 +7,8 @@ import XCTest
 /// The mapping form of `when:` is sugar: each test is expanded at load into the expression it means, which
 /// is compiled and evaluated like any other (its text asserted whole here); a test whose meaning could not be
 /// kept is refused with the expression to write instead.
-final class RecipeSugarTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-sugar", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{status}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
+final class RecipeSugarTests: RecipeScratchCase {
+    override var templates: [String: String] { ["t.json": #"{"aps":{"alert":{"title":"{{status}}"}}}"#] }
 
     private func recipe(_ when: String, slot: String = "status") -> String {
         """

@@ -8,16 +8,7 @@ import XCTest
 /// removal) stay only when every field, value and rule of the event succeeded; a bad line leaves the state
 /// exactly as it was, a group's order included. A value read for one recipient that fails (`where:`) drops
 /// that recipient's push alone, as `bad_line` with its message kept; the event's other pushes go on.
-final class RecipeTransactionTests: XCTestCase {
-    private var dir: URL!
-    private var file: String { dir.appendingPathComponent("r.yaml").path }
-    private func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 32) }
-
-    override func setUpWithError() throws {
-        dir = try ScratchFolder.make("recipe-transactions", removedBy: addTeardownBlock)
-        try #"{"aps":{"alert":{"title":"{{title}}"}}}"#.write(to: dir.appendingPathComponent("t.json"), atomically: true, encoding: .utf8)
-    }
-
+final class RecipeTransactionTests: RecipeScratchCase {
     private let yaml = """
         recipe: shop
         events:
@@ -63,18 +54,10 @@ final class RecipeTransactionTests: XCTestCase {
     /// d1…d4 of user 7, weights 10, 5, 1 and 6.
     private var devices: [String] { [device(1, weight: 10), device(2, weight: 5), device(3, weight: 1), device(4, weight: 6)] }
 
-    private func apply(_ rules: RecipeRules, _ json: String, line: Int) throws -> Int {
-        let fields = try FlatJSON.parse(json, line: line)
-        return try rules.apply(StreamRecord(line: line, at: Int64(line) * 1000, kind: try fields.optionalString("kind") ?? "", fields: fields))
-    }
-
-    /// The lines as a recording has them, each with its time.
-    private func timed(_ lines: [String]) -> [String] {
-        lines.map { #"{"at":"2025-01-01T00:00:00Z","# + $0.dropFirst() }
-    }
+    private func apply(_ rules: RecipeRules, _ json: String, line: Int) throws -> Int { try apply(rules, json, line: line, at: Int64(line) * 1000) }
 
     private func rulesAfterDevices() throws -> RecipeRules {
-        let rules = RecipeRules(try RecipeLoader.load(yaml: yaml, file: file), priority: .immediate)
+        let rules = try rules(yaml)
         for (i, line) in devices.enumerated() { XCTAssertEqual(try apply(rules, line, line: i + 1), 0) }
         return rules
     }
