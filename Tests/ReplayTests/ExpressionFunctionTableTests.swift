@@ -29,10 +29,19 @@ final class ExpressionFunctionTableTests: XCTestCase {
 
     func testEachFunctionIsDeclaredOnce() {
         XCTAssertEqual(ExprFunctions.table.map(\.name), ["has", "size", "int", "double", "string", "timestamp", "duration",
-                                                         "startsWith", "endsWith", "contains", "format", "filter", "map", "exists", "all"])
+                                                         "startsWith", "endsWith", "contains", "join", "format", "filter", "map", "exists", "all"])
         XCTAssertEqual(Set(ExprFunctions.table.map(\.name)).count, ExprFunctions.table.count)
         XCTAssertEqual(refused("lower(label)"), ExprError(column: 1, message: "'lower' is not a function (functions: has, size, int, double, string, "
-            + "timestamp, duration, startsWith, endsWith, contains, format, filter, map, exists, all)"))
+            + "timestamp, duration, startsWith, endsWith, contains, join, format, filter, map, exists, all)"))
+    }
+
+    func testJoinPutsTheSeparatorBetweenEachTwoStrings() throws {
+        XCTAssertEqual(try eval("['a', label, 'c'].join(', ')"), .string("a, order-7, c"))
+        XCTAssertEqual(try eval("['a'].join('-')"), .string("a"))
+        XCTAssertEqual(try eval("['a', 'b'].filter(x, x != 'a').join('-')"), .string("b"))
+        XCTAssertEqual(try eval("['a', 'b'].filter(x, x == 'z').join('-')"), .string(""))
+        XCTAssertEqual(refused("[1, 2].join('-')"), ExprError(column: 8, message: "join() takes a list of strings, called on it with a string "
+            + "(names.join(', ')), found list(int) and string"))
     }
 
     func testAStaticTypePicksTheOverloadAtCompileTime() throws {

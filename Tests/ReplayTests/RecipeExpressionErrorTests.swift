@@ -81,7 +81,7 @@ extension RecipeLoaderErrorTests {
 
     func testAnUnknownFunctionListsTheFunctions() {
         assertWhen("lower(status) == 'x'", "column 1: 'lower' is not a function (functions: has, size, int, double, string, timestamp, duration, startsWith, "
-            + "endsWith, contains, format, filter, map, exists, all)")
+            + "endsWith, contains, join, format, filter, map, exists, all)")
     }
 
     func testHasTakesAFieldSelection() {

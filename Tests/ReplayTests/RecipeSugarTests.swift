@@ -115,6 +115,45 @@ final class RecipeSugarTests: RecipeScratchCase {
         }
     }
 
+    func testAConstantADefaultAndAnEmptyValueExpandToTheExpressionsTheyMean() throws {
+        let cases: [(String, String)] = [
+            ("{const: soon}", "'soon'"),
+            ("{const: 7}", "7"),
+            ("{from: note, default: none}", "note != null ? note : 'none'"),
+            ("{from: stops, default: 0}", "stops != null ? stops : 0"),
+            ("{from: note, absent: empty}", "note != null ? note : ''"),
+            ("{from: \"note + '!'\", default: none}", "(note + '!') != null ? (note + '!') : 'none'"),
+            ("{expr: \"note + '!'\", absent: empty}", "(note + '!') != null ? (note + '!') : ''"),
+            ("{from: delivery.courier, default: nobody}", "delivery.courier != null ? delivery.courier : 'nobody'"),
+            // A relation walk from any field, which no name of an expression writes, is bound to `value`.
+            ("{via: [delivery_id, delivery.courier], default: nobody}", "value != null ? value : 'nobody'"),
+        ]
+        for (form, expression) in cases {
+            XCTAssertEqual(try slotExpansion(form), expression, form)
+        }
+    }
+
+    func testAJoinExpandsToTheListOfItsPresentPartsJoined() throws {
+        let present = "[note, delivery.courier].filter(p, p != null && p != '')"
+        let cases: [(String, String)] = [
+            ("{join: [note, delivery.courier], separator: ' '}", "size(\(present)) > 0 ? \(present).join(' ') : null"),
+            ("{join: [note, delivery.courier], if_empty: status}", "size(\(present)) > 0 ? \(present).join('') : status"),
+            ("{join: [note, stops, {const: x}], separator: ', ', if_empty: {const: none}}",
+             "size([note, (stops != null ? string(stops) : null), ('x')].filter(p, p != null && p != '')) > 0 ? "
+                + "[note, (stops != null ? string(stops) : null), ('x')].filter(p, p != null && p != '').join(', ') : ('none')"),
+        ]
+        for (form, expression) in cases {
+            XCTAssertEqual(try slotExpansion(form), expression, form)
+        }
+    }
+
+    func testADefaultOfAnotherTypeIsRefusedShowingTheExpressionToWrite() {
+        XCTAssertThrowsError(try RecipeLoader.load(yaml: recipe("\"true\"", slot: "{from: stops, default: none}"), file: file)) { error in
+            XCTAssertEqual("\(error)", "\(self.file):24: 'events.status.push.slots.status.default' is string, but 'stops' is int: "
+                + "write the value as one type, like {expr: \"stops != null ? string(stops) : 'none'\"}")
+        }
+    }
+
     func testAnExpandedTestIsAnExpression() throws {
         // An expression and the mapping form it is written as compile to the same text, so to one evaluation.
         XCTAssertEqual(try expansion("\"status == 'near'\""), try expansion("{status: near}"))

@@ -20,6 +20,8 @@ enum ExprFunctions {
         text("startsWith", "whether `s` begins with `p`") { s, p in s.hasPrefix(p) },
         text("endsWith", "whether `s` ends with `p`") { s, p in s.hasSuffix(p) },
         text("contains", "whether `p` occurs in `s`") { s, p in p.isEmpty || s.contains(p) },
+        ExprFunction("join", written: "`l.join(s)`", gives: "the strings of `l`, with `s` between each two (`''` for an empty list)",
+                     takes: "a list of strings, called on it with a string (names.join(', '))", form: .overloads(joins)),
         ExprFunction("format", written: "`'%.2f'.format([x])`",
                      gives: "the text with each verb replaced by the next value: \(ExprFormat.verbList) ([Formats](#formats))",
                      takes: "a format string and a list of values", form: .format),
@@ -44,6 +46,13 @@ enum ExprFunctions {
         ExprOverload([.list(.dyn)], .int) { a, _ in
             guard case let .list(l) = a else { throw ExprCallFailure.takes(a) }
             return .int(l.count)
+        },
+    ]
+
+    private static let joins = [
+        ExprOverload([.list(.string), .string], .string) { a, b in
+            guard case let .list(items) = a else { throw ExprCallFailure.takes(a, b) }
+            return .string(try items.map { try $0.text() }.joined(separator: try b.text()))
         },
     ]
 

@@ -266,9 +266,9 @@ public struct Recipe: Sendable {
         case timeUnix
         case activityTimestamp
         case liveActivityEvent
-        case constant(RecipeValue)
-        case join([Source], separator: String, ifEmpty: Source?)
-        /// A source with its own value for absent.
+        /// A directive of how a value is written when it is absent, around the source (an expression, or a name's
+        /// read): `.omit` leaves a slot's member out of the payload (`absent: omit`), ``RecipeValue/clear`` clears a
+        /// kept field (`absent: null` in `set:`). Not an evaluation: a default is an expression, `S != null ? S : D`.
         case orElse(Source, RecipeValue)
         /// Whether the entity the event names by its key field exists (true, or absent when it does not).
         case entityExists(start: Int, entity: Int)
@@ -281,10 +281,9 @@ public struct Recipe: Sendable {
         var readsRecipient: Bool {
             switch self {
             case .recipient, .recipientRelated, .recipientKey, .activityTimestamp: return true
-            case .field, .related, .time, .timeUnix, .liveActivityEvent, .constant, .entityExists, .entityToken: return false
+            case .field, .related, .time, .timeUnix, .liveActivityEvent, .entityExists, .entityToken: return false
             case let .expression(e): return e.readsRecipient
             case let .orElse(inner, _): return inner.readsRecipient
-            case let .join(parts, _, ifEmpty): return parts.contains(where: \.readsRecipient) || (ifEmpty?.readsRecipient ?? false)
             }
         }
     }

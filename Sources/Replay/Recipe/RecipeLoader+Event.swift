@@ -178,10 +178,9 @@ extension Builder {
         return try reader.map(e).entries.filter { !isListEdit($0) }.map { item in
             let field = entities[entity].fields.firstIndex(of: item.key)!
             var src = try keptSource(item, entity: entity, field: field, event: event, recipient: recipient)
-            switch src {
-            case .constant(.absent): src = .constant(.clear)
-            case let .orElse(inner, .absent): src = .orElse(inner, .clear)
-            case .orElse(_, .omit): throw fail(item, "is kept on the entity, so 'absent: omit' (which leaves a slot out of the payload) means nothing "
+            switch (src, try clears(item)) {
+            case (_, true): src = .orElse(src, .clear)
+            case (.orElse(_, .omit), _): throw fail(item, "is kept on the entity, so 'absent: omit' (which leaves a slot out of the payload) means nothing "
                 + "here: an absent value leaves the kept field as it was, and 'absent: null' clears it")
             default: break
             }
@@ -204,11 +203,23 @@ extension Builder {
         return .expression(try expression(text, item, event: event, recipient: recipient, expecting: list))
     }
 
+    /// Whether a kept field's source says to clear the field when its value is absent: `null`, `{const: null}`
+    /// or `{…, absent: null}`. Such a value is the source's own (`S != null ? S : null` is `S`); clearing is how the kept
+    /// field is written, kept as the directive `.orElse(S, .clear)` around it.
+    private func clears(_ item: Entry) throws -> Bool {
+        if reader.isNull(item) { return true }
+        guard case .mapping = item.node else { return false }
+        let m = try reader.map(item)
+        if let c = m["const"], reader.isNull(c) { return true }
+        guard let a = m["absent"], case .scalar = a.node else { return false }
+        return a.node.string == "null"
+    }
+
     /// A value source (docs/recipes.md, "Value sources"). `recipient`: the entity type `recipient.…` reads.
     func source(_ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool = false) throws -> Recipe.Source {
         switch e.node {
         case .scalar:
-            if reader.isNull(e) { return .constant(.absent) }
+            if reader.isNull(e) { return .expression(try expression("null", e, event: event, recipient: recipient)) }
             let text = try reader.text(e)
             guard Self.isName(text) else { return .expression(try expression(text, e, event: event, recipient: recipient, liveEvent: liveEvent)) }
             return try source(named: text, e, event: event, recipient: recipient, liveEvent: liveEvent)
@@ -261,17 +272,11 @@ extension Builder {
         } else if let v = m["via"] {
             s = try recipientRelation(via: v, recipient: recipient) ?? .related(try relation(via: v, event: event))
         } else if let c = m["const"] {
-            s = .constant(try constant(c))
+            s = .expression(try expression(RecipeSugar.natural(try constant(c)), c, event: event, recipient: recipient, liveEvent: liveEvent))
             if case .string("") = try constant(c) { throw fail(c, "is empty: a constant names a value (for an empty string where a value is absent, "
                 + "write absent: empty)") }
         } else if let j = m["join"] {
-            guard !(try reader.list(j)).isEmpty else { throw fail(j, "joins nothing: list the values to join") }
-            let parts = try reader.list(j).map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) }
-            let sep = try m["separator"].map { e -> String in
-                guard case let .scalar(sc) = e.node else { throw fail(e, "must be text") }
-                return sc.string
-            } ?? ""
-            s = .join(parts, separator: sep, ifEmpty: try m["if_empty"].map { try source($0, event: event, recipient: recipient, liveEvent: liveEvent) })
+            s = try joined(j, m, event: event, recipient: recipient, liveEvent: liveEvent)
         } else if let f = m["from"] {
             s = try source(f, event: event, recipient: recipient, liveEvent: liveEvent)
             if let table = m["map"] {
@@ -282,11 +287,14 @@ extension Builder {
             throw fail(e, "must be a field name, an expression, or {expr: …}, {const: …}, {from: …, map: …, default: …}, "
                 + "{via: [FIELD, ENTITY.FIELD, …]} or {join: […]}")
         }
-        if let d = m["default"], m["map"] == nil { s = .orElse(s, try constant(d)) }
+        let name = try sugarName(m["from"] ?? m["expr"])
+        if let d = m["default"], m["map"] == nil {
+            s = try defaulted(s, name, try constant(d), at: d, event: event, recipient: recipient, liveEvent: liveEvent)
+        }
         if let a = m["absent"] {
             switch try reader.text(a) {
-            case "null": s = .orElse(s, .absent)
-            case "empty": s = .orElse(s, .string(""))
+            case "null": break
+            case "empty": s = try defaulted(s, name, .string(""), at: a, event: event, recipient: recipient, liveEvent: liveEvent)
             case "omit": s = .orElse(s, .omit)
             default: throw fail(a, "must be null, empty or omit (or give 'default:')")
             }

@@ -14,11 +14,13 @@ extension Builder {
     }
 
     /// Compiles `text`, written at `e`. `recipient`: the entity type `recipient.…` reads (nil: none);
-    /// `expecting`: the type the key wants, which an empty list `[]` takes when nothing else gives it one.
+    /// `expecting`: the type the key wants, which an empty list `[]` takes when nothing else gives it one;
+    /// `bound`: names that read a given source (sugar's, for a value no name reads, like `{via: …}`'s).
     func expression(_ text: String, _ e: Entry, event: Recipe.EventRule, recipient: Int?, liveEvent: Bool = false,
-                    inCondition: Bool = false, expecting: ExprType? = nil) throws -> RecipeExpression {
+                    inCondition: Bool = false, expecting: ExprType? = nil, bound: [String: Recipe.Source] = [:]) throws -> RecipeExpression {
         let names = RecipeExprNames(builder: self, entry: e, event: event, recipient: recipient, liveEvent: liveEvent)
         names.inCondition = inCondition
+        names.bound = bound
         do {
             let compiled = try CompiledExpr.compile(text, names: names, expecting: expecting)
             return RecipeExpression(compiled: compiled, inputs: names.inputs, key: e.path)
@@ -100,6 +102,8 @@ final class RecipeExprNames: ExprNames {
     let liveEvent: Bool
     /// Whether it is a `when:` (tested before recipients are known).
     var inCondition = false
+    /// Names bound to a source by the sugar that wrote the expression.
+    var bound: [String: Recipe.Source] = [:]
     /// Each name's source, by variable id; a name read twice is one variable.
     private(set) var inputs: [Recipe.Source] = []
     private var ids: [String: ExprVariable] = [:]
@@ -123,6 +127,10 @@ final class RecipeExprNames: ExprNames {
     }
 
     private func resolve(_ path: [String], _ text: String, column: Int) throws -> (Recipe.Source, ExprType, Bool) {
+        if let s = bound[text] {
+            let (type, nullable) = builder.exprType(s, event: event, recipient: recipient)
+            return (s, type, nullable)
+        }
         if path.count == 1, let s = try builder.letSource(text, entry, event: event, recipient: recipient) {
             let (type, nullable) = builder.exprType(s, event: event, recipient: recipient)
             return (s, type, nullable)

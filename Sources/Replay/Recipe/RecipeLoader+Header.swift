@@ -198,7 +198,7 @@ extension Builder {
                 var given: HeaderConstant?
                 if case let .int(n) = value { given = .number(n) } else if case let .string(t) = value { given = .text(t) }
                 if let why = header.value.refusal(constant: given) { throw fail(d, why) }
-                src = .orElse(src, value)
+                src = try defaulted(src, try sugarName(from), value, at: d, event: event, recipient: recipient, liveEvent: false)
             }
         }
         try checkPerEvent(src, entry, key: key, event: event, recipient: recipient)

@@ -18,7 +18,9 @@ extension Builder {
             throw fail(templateEntry, "cannot read \(templatePath): \(error.localizedDescription)")
         }
         let liveEvent = try m["live_activity_event"].map { entry -> Recipe.Source in
-            if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" { return .constant(.string(t)) }
+            if case .scalar = entry.node, let t = entry.node.string, t == "update" || t == "end" {
+                return .expression(try expression(RecipeSugar.quoted(t), entry, event: event, recipient: recipient))
+            }
             let s = try source(entry, event: event, recipient: recipient)
             if s.readsRecipient {
                 // Slots, a broadcast's end and `after_end` read it once per event.
@@ -64,13 +66,16 @@ extension Builder {
     func refuseOtherThanUpdateOrEnd(_ s: Recipe.Source, _ entry: Entry, event: Recipe.EventRule) throws {
         var constants: [RecipeValue] = []
         var read: Recipe.Source?
+        let written = try? reader.map(entry)
         switch s {
+        case .expression where written?["const"] != nil: constants = [try constant(written!["const"]!)]
         case let .expression(x) where x.reads != nil:
-            // `{from, map, default}`: the table's values and the default, as written.
+            // `{from, map, default}` or `{from, default}`: the table's values and the default, as written; without
+            // a table, the value read as it is, too.
             let m = try reader.map(entry)
-            constants = try reader.map(m["map"]!).entries.map(constant) + (try m["default"].map { [try constant($0)] } ?? [])
+            constants = try (m["map"].map { try reader.map($0).entries.map(constant) } ?? []) + (try m["default"].map { [try constant($0)] } ?? [])
+            if m["map"] == nil { read = x.reads }
         case let .orElse(inner, v): constants = [v]; read = inner
-        case let .constant(v): constants = [v]
         default: read = s
         }
         // A field read as it is must only hold update or end (its one_of says so).
@@ -229,9 +234,6 @@ extension Builder {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a time: say which number, \"{{#\(name)|reference_date}}\", "
                     + "|unix or |unix_ms, or write it as ISO 8601 text, \"{{\(name)}}\"")
             }
-            if template.slotKinds[i] == .integer, case let .orElse(_, fallback) = src, case let .string(text) = fallback {
-                throw fail(at, "fills integer slot '\(name)' of \(templatePath) with the default '\(text)', which is text, not an integer")
-            }
             if template.slotKinds[i] == .integer, let t = type(of: src, event: event, recipient: recipient), t != .int, isTime != true {
                 throw fail(at, "fills integer slot '\(name)' of \(templatePath) with a \(t.rawValue) value")
             }
@@ -249,7 +251,7 @@ extension Builder {
     func isTime(_ s: Recipe.Source, recipient: Int?) -> Bool? {
         switch s {
         case .time: return true
-        case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant, .join, .recipientKey, .entityExists, .entityToken: return false
+        case .field, .timeUnix, .activityTimestamp, .liveActivityEvent, .recipientKey, .entityExists, .entityToken: return false
         case let .expression(x): return x.compiled.type == .timestamp ? true : (x.compiled.type == .dyn ? nil : false)
         case let .related(r): return keptKinds[r.hops.last!.entity]?[r.hops.last!.field]?.time
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.time }
@@ -262,10 +264,8 @@ extension Builder {
         switch s {
         case let .field(i): return event.fields[i].type == .token ? .string : event.fields[i].type
         case .timeUnix, .activityTimestamp: return .int
-        case .liveActivityEvent, .join, .entityToken: return .string
+        case .liveActivityEvent, .entityToken: return .string
         case let .expression(x): return x.compiled.type.fieldType
-        case let .constant(v):
-            switch v { case .int: return .int; case .string: return .string; default: return nil }
         case let .orElse(inner, _): return type(of: inner, event: event, recipient: recipient)
         case let .recipient(i): return recipient.flatMap { keptKinds[$0]?[i]?.type }
         case let .recipientRelated(_, _, hops): return keptKinds[hops.last!.entity]?[hops.last!.field]?.type

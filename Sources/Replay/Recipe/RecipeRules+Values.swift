@@ -18,15 +18,6 @@ extension RecipeRules {
         case .timeUnix: return .int(Int(at / 1000))
         case .activityTimestamp: return .int(state.timestamps.next(for: phase.token, recordedSeconds: Int(at / 1000)))
         case .liveActivityEvent: return .string(phase.liveEvent)
-        case let .constant(v): return v
-        case let .join(parts, separator, ifEmpty):
-            var out = ""
-            for p in parts {
-                guard let t = value(p, recipient: recipient, key: key).text else { continue }
-                out += out.isEmpty ? t : separator + t
-            }
-            if out.isEmpty, let ifEmpty { return value(ifEmpty, recipient: recipient, key: key) }
-            return out.isEmpty ? .absent : .string(out)
         case let .orElse(inner, otherwise):
             let v = value(inner, recipient: recipient, key: key)
             return v.isAbsent ? otherwise : v

@@ -114,7 +114,7 @@ private struct IdentityFinder {
         case let .recipientRelated(entity, field, hops):
             keptKeys.insert(Recipe.KeptField(entity: entity, field: field))
             for hop in hops { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
-        case .join, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
+        case .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent:
             read(s)
         }
     }
@@ -128,13 +128,10 @@ private struct IdentityFinder {
         case let .orElse(inner, _): read(inner)
         case let .entityExists(start, _), let .entityToken(start, _): marked.insert(start)
         case let .expression(x): for input in x.inputs { read(input) }
-        case let .join(parts, _, ifEmpty):
-            for p in parts { read(p) }
-            if let ifEmpty { read(ifEmpty) }
         case let .recipientRelated(entity, field, hops):
             keptKeys.insert(Recipe.KeptField(entity: entity, field: field))
             for hop in hops.dropLast() { keptKeys.insert(Recipe.KeptField(entity: hop.entity, field: hop.field)) }
-        case .field, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent, .constant:
+        case .field, .recipient, .recipientKey, .time, .timeUnix, .activityTimestamp, .liveActivityEvent:
             break
         }
     }
