@@ -59,7 +59,7 @@ for n in "${profiles[@]}" order-changes-serial; do
     random=0; [ "$n" != order-changes-serial ] && grep -qE '_fraction:' "profiles/$n.yaml" && random=1
     filter=$engine; [ $random = 1 ] && filter="$engine | del(.retriesTotal, .retries, .sentPlusDeadTokenNotSent)"
     # A GOAWAY every N seconds: how many a run sees, so its reconnects, is how long it ran.
-    grep -qE 'goaway_after_seconds:' "profiles/$n.yaml" 2>/dev/null && filter="$filter | del(.connectionsOpened, .reconnects)"
+    grep -qE 'goaway_after(_seconds)?:' "profiles/$n.yaml" 2>/dev/null && filter="$filter | del(.connectionsOpened, .reconnects)"
     counts=same; "$after" compare --exact-counts "${split[@]}" "$out/before/$n" "$out/after/$n" > "$out/$n.compare" 2>&1 || counts=DIFF
     engine_same=same
     diff <(jq -S "$filter" "$out/before/$n/report.json") <(jq -S "$filter" "$out/after/$n/report.json") > "$out/$n.engine.diff" || engine_same=DIFF

@@ -103,10 +103,10 @@ simulator:
   faults:
     latency: { lognormal_ms: { p50: 20, p99: 120 } }
     latency_spike: { fraction: 0.002, ms: 3000 }   # a spike now and then
-    goaway_after_seconds: $goaway                  # GOAWAY (Shutdown) for each connection this long after it opened
+    goaway_after: ${goaway}s                       # GOAWAY (Shutdown) for each connection this long after it opened
     service_unavailable_fraction: 0.02             # 2% 503 ServiceUnavailable
     connection_reset_fraction: 0.001               # 0.1% of requests: TCP reset, no answer
-    clock_step: { after_seconds: $step, by_seconds: 3700 }   # the clock jumps past the provider token's hour
+    clock_step: { after: ${step}s, by: 3700s }   # the clock jumps past the provider token's hour
 EOF
 
 echo "soak.sh: running $out/soak.yaml ($seconds s at $rate pushes/s)" >&2

@@ -62,8 +62,23 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Largest throughput change not flagged, e.g. 5% (or 5).", valueName: "PERCENT"))
     var maxThroughputDrop: String = "5%"
 
-    @Option(name: .long, help: ArgumentHelp("Latency changes of at most this many milliseconds are never flagged.", valueName: "MS"))
-    var absFloorMs: Double = 1
+    @Option(name: .long, help: ArgumentHelp("Latency changes of at most this much are never flagged (default 1ms).", valueName: "DURATION"))
+    var absFloor: Duration?
+
+    /// The flag's former name, a number of milliseconds; still read, with a notice (``deprecation``).
+    @Option(name: .customLong("abs-floor-ms"), help: .hidden)
+    var absFloorMs: Double?
+
+    /// The latency floor in milliseconds: `--abs-floor`, or its former name `--abs-floor-ms`, or 1 ms.
+    var latencyFloorMillis: Double {
+        let floor = absFloor ?? .milliseconds(1)
+        return absFloorMs ?? Double(floor.components.seconds) * 1000 + Double(floor.components.attoseconds) / 1e15
+    }
+
+    /// The line for the flag given by its former name, which named its unit: `--abs-floor-ms is deprecated: write --abs-floor 30ms`.
+    var deprecation: String? {
+        absFloorMs.map { "--abs-floor-ms is deprecated: write --abs-floor \($0 == $0.rounded() ? String(Int64($0)) : String($0))ms" }
+    }
 
     @Option(name: .long, help: ArgumentHelp("Throughput changes of at most this many pushes a second are never flagged.", valueName: "PUSHES"))
     var absFloorPps: Double = 5
@@ -117,7 +132,8 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.percent(maxP99Regression, flag: "--max-p99-regression")
         _ = try Self.percent(maxThroughputDrop, flag: "--max-throughput-drop")
-        guard absFloorMs >= 0, absFloorMs.isFinite else { throw ValidationError("--abs-floor-ms must be 0 or more, found \(absFloorMs)") }
+        if let ms = absFloorMs, !(ms >= 0 && ms.isFinite) { throw ValidationError("--abs-floor-ms must be 0 or more, found \(ms)") }
+        if absFloorMs != nil, absFloor != nil { throw ValidationError("choose one of --abs-floor and its former name --abs-floor-ms") }
         guard absFloorPps >= 0, absFloorPps.isFinite else { throw ValidationError("--abs-floor-pps must be 0 or more, found \(absFloorPps)") }
         if deadTokenSplit, !exactCounts { throw ValidationError("--dead-token-split goes with --exact-counts") }
         if let differOn {
@@ -131,13 +147,14 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let line = deprecation { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
         try checkOutputs()
         let a = try ReportSet.load(baseline)
         let b = try ReportSet.load(new)
         if exactCounts { return try compareCounts(a, b) }
         var options = Comparison.Options()
         options.tolerances = .init(latencyRelative: try Self.percent(maxP99Regression, flag: "--max-p99-regression"),
-                                   latencyFloorMillis: absFloorMs,
+                                   latencyFloorMillis: latencyFloorMillis,
                                    throughputRelative: try Self.percent(maxThroughputDrop, flag: "--max-throughput-drop"),
                                    throughputFloor: absFloorPps)
         options.allowEnvironmentMismatch = allowEnvMismatch

@@ -11,7 +11,7 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Find the knee (--rate LOW..HIGH), or set settings side by side (--vary KEY=V1,V2).",
         discussion: """
-            Each step replays the profile at a fixed rate for --step-seconds and writes a full report under \
+            Each step replays the profile at a fixed rate for --step and writes a full report under \
             DIR/step-NN/. A step passes when the client sent at least 99% of the offered rate (else it says the \
             client saturated, with the process's CPU), the corrected p99 is within slo_p99_ms (default 1000), the \
             delivered share meets slo_min_delivered (default 0.99) with no new 429 or 5xx class, and p50 does not \
@@ -79,8 +79,21 @@ struct SweepCommand: ParsableCommand {
         valueName: "MODE"))
     var search: RateSearch.Mode = .exponential
 
-    @Option(name: .long, help: ArgumentHelp("Each step's length, 3-3600.", valueName: "SECONDS"))
-    var stepSeconds: Double = 30
+    @Option(name: .long, help: ArgumentHelp("Each step's length, 3s to 1h (default 30s).", valueName: "DURATION"))
+    var step: Duration?
+
+    /// The flag's former name, a number of seconds; still read, with a notice (``deprecations``).
+    @Option(name: .customLong("step-seconds"), help: .hidden)
+    var stepSeconds: Double?
+
+    /// Each step's length: `--step`, or its former name `--step-seconds`, or 30 s.
+    var stepLength: Duration { step ?? stepSeconds.map(Duration.secondsRounded) ?? .seconds(30) }
+
+    /// One line for each flag given by its former name, which named its unit: `--step-seconds is deprecated: write --step 10s`.
+    var deprecations: [String] {
+        guard stepSeconds != nil else { return settings.deprecations }
+        return settings.deprecations + ["--step-seconds is deprecated: write --step \(DurationText.text(stepLength))"]
+    }
 
     @Option(name: .long, help: ArgumentHelp("Pause between steps or --vary runs, 0 to 600s (default 5s for the knee, 2s with --vary).", valueName: "DURATION"))
     var cooldown: Duration?
@@ -168,7 +181,11 @@ struct SweepCommand: ParsableCommand {
         if let peak, !(peak > 0 && peak.isFinite) { throw ValidationError("--peak \(peak) must be a rate above 0 (pushes a second)") }
         if let minHeadroom, !(1...1000).contains(minHeadroom) { throw ValidationError("--min-headroom \(minHeadroom) must be between 1 and 1000") }
         _ = try bounds()
-        guard stepSeconds >= 3, stepSeconds <= 3600 else { throw ValidationError("--step-seconds \(stepSeconds) must be between 3 and 3600") }
+        if step != nil, stepSeconds != nil { throw ValidationError("choose one of --step and its former name --step-seconds") }
+        if let s = stepSeconds, !(s >= 3 && s <= 3600) { throw ValidationError("--step-seconds \(s) must be between 3 and 3600") }
+        if let step, !(Duration.seconds(3) ... .seconds(3600)).contains(step) {
+            throw ValidationError("--step \(DurationText.text(step)) must be between 3s and 1h")
+        }
     }
 
     func runMatrix() throws {
@@ -218,13 +235,13 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        for line in settings.deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
+        for line in deprecations { FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8)) }
         if !vary.isEmpty { return try runMatrix() }
         let (lo, hi) = try bounds()
         var request = RateSweep.Request(profilePath: profile, low: lo, high: hi)
         request.mode = search
         request.pace = speed == nil ? .rate : .speed
-        request.stepSeconds = stepSeconds
+        request.stepSeconds = stepLength.secondsValue
         request.cooldownSeconds = cooldownSeconds() ?? 5
         request.outDirectory = out ?? "reports/sweep"
         if let out { try refusingOutput { try OutputPath.refuseReplacingReport(out, force: force) } }
@@ -235,7 +252,7 @@ struct SweepCommand: ParsableCommand {
         request.repeats = repeats
         request.peak = peak
         request.minHeadroom = minHeadroom
-        request.progress = RunProgress(mode: isatty(STDOUT_FILENO) == 1 ? .terminal : .plain, plainEvery: max(5, stepSeconds / 3))
+        request.progress = RunProgress(mode: isatty(STDOUT_FILENO) == 1 ? .terminal : .plain, plainEvery: max(5, stepLength.secondsValue / 3))
         let signals = SignalStop(drainSeconds: 5)  // run's default drain for the step under way
         request.stop = signals.stop
         let outcome: RateSweep.Outcome

@@ -21,6 +21,7 @@ final class SimulatorConfigTableTests: XCTestCase {
         case let .pair(r): high ? "[\(r.upperBound), \(r.upperBound)]" : "[\(r.lowerBound), \(r.lowerBound)]"
         case let .section(rules) where rules.exactlyOne: SimulatorKeys.children(of: key.path).first.map { "{\($0.key): \(value($0))}" } ?? "{}"
         case .section: "{" + required(key.path).joined(separator: ", ") + "}"
+        case let .duration(r, unit): SimulatorKeys.duration((high ? r.upperBound : r.lowerBound) * unit)
         }
     }
 
@@ -58,6 +59,7 @@ final class SimulatorConfigTableTests: XCTestCase {
             let past: String? = switch key.kind {
             case let .integer(r) where r.upperBound < Int.max: String(r.upperBound + 1)
             case let .number(r): String(r.upperBound * 2 + 1)
+            case let .duration(r, unit): SimulatorKeys.duration((r.upperBound * 2 + 1) * unit)
             default: nil
             }
             guard let past else { continue }

@@ -50,7 +50,9 @@ final class SimulatorKeysTests: XCTestCase {
         var checked = 0
         for key in SimulatorKeys.all {
             guard !key.required, let write = key.write, let value = write(base) else { continue }
-            XCTAssertEqual(Self.text(value), key.defaultText, key.path)
+            var shown = Self.text(value)
+            if let unit = key.unitMillis, case let .double(n) = value { shown = SimulatorKeys.duration(n * unit) }
+            XCTAssertEqual(shown, key.defaultText, key.path)
             checked += 1
         }
         XCTAssertGreaterThan(checked, 30)

@@ -46,7 +46,7 @@ struct FixtureCommands {
             ("the recipe", path("p/recipes/leave-requests.yaml")), ("the activity_model", path("p/models/LeaveRequestAttributes.swift"))]
         let simulator = runFiles + [("the APNs model file", path("apns/model.yaml")), ("the provider key", path("key/AuthKey_ABCDEFGHIJ.p8"))]
         let url = ["--target", "https://127.0.0.1:9", "--ca-cert", path("ca/ca.pem")]
-        let sweep = [profile, "--rate", "1..2", "--step-seconds", "3", "--repeats", "0"]
+        let sweep = [profile, "--rate", "1..2", "--step", "3s", "--repeats", "0"]
         invocations = [
             "run": [Invocation(arguments: ["run", profile, "--quiet", "--duration", "1s", "--apns-model", path("apns/model.yaml")] + key, inputs: simulator),
                     Invocation(arguments: ["run", profile, "--quiet", "--duration", "1s"] + url, inputs: [("the CA certificate", path("ca/ca.pem"))])],

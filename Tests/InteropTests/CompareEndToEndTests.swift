@@ -65,7 +65,7 @@ final class CompareEndToEndTests: XCTestCase {
         let planted = try run("planted", simulatorConfig: Self.planted)
         // A 30 ms floor: on a loaded 2-core machine an honest repeat's p90 moves by up to about 20 ms; the planted
         // latency is 60 ms more.
-        let tolerances = ["--abs-floor-ms", "30"]
+        let tolerances = ["--abs-floor", "30ms"]
 
         let same = try apnsbench(["compare", baseline, honest] + tolerances)
         XCTAssertEqual(same.status, 0, same.output)

@@ -9,8 +9,8 @@ final class ModelFileErrorTests: XCTestCase {
         + "activity_budget_per_hour, frequent_budget_per_hour, push_to_start_per_hour, ended_activity_seconds, activity_budget_burst, "
         + "frequent_budget_burst, push_to_start_burst, on_time_ms, offline_share, frequent_updates, throttle, seed"
     static let faultKeys = "latency, round_trip_ms, capacity, internal_server_error_fraction, service_unavailable_fraction, too_many_requests_fraction, "
-        + "shutdown_fraction, connection_reset_fraction, stall_fraction, latency_spike, clock_step, goaway_after_streams, goaway_after_seconds, "
-        + "idle_timeout_seconds, settings_delay_ms"
+        + "shutdown_fraction, connection_reset_fraction, stall_fraction, latency_spike, clock_step, goaway_after_streams, goaway_after, "
+        + "idle_timeout, settings_delay"
 
     func error(_ output: String) -> String? { output.split(separator: "\n").first { $0.hasPrefix("Error: ") }.map(String.init) }
 

@@ -20,7 +20,7 @@ final class SweepStopTests: XCTestCase {
         let out = dir.appendingPathComponent("sweep")
         let sweep = try ChildProcess(APNsBenchProcess.binary(),
                                      ["sweep", RepoFiles.root.appendingPathComponent("profiles/leave-requests.yaml").path,
-                                      "--rate", "20..400", "--search", "steps:8", "--step-seconds", "3", "--cooldown", "0",
+                                      "--rate", "20..400", "--search", "steps:8", "--step", "3s", "--cooldown", "0",
                                       "--out", out.path])
         let prefix = String(format: "step %02d", steps)
         XCTAssertTrue(sweep.output.wait(timeout: 240) { $0.contains { $0.hasPrefix(prefix) } }, sweep.output.text, file: file, line: line)

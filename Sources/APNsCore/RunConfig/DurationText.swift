@@ -17,6 +17,12 @@ public enum DurationText {
 
     /// The duration `text` writes, signed, rounded to the millisecond; nil when it is not one in the grammar.
     public static func parse(_ text: String) -> Duration? {
+        parseMillis(text).map { .milliseconds(Int64($0.rounded())) }
+    }
+
+    /// The milliseconds `text` writes, signed, with their fraction (`0.5ms`, `1.25s`); nil when it is not a
+    /// duration in the grammar.
+    public static func parseMillis(_ text: String) -> Double? {
         var rest = Substring(text)
         let negative = rest.first == "-"
         if negative { rest = rest.dropFirst() }
@@ -32,7 +38,7 @@ public enum DurationText {
             total += n * scale
         }
         guard total < parseLimitMillis else { return nil }
-        return .milliseconds(Int64((negative ? -total : total).rounded()))
+        return negative ? -total : total
     }
 
     /// A setting's duration: `text` (spaces around it ignored) in the grammar, above 0 and at most ``maxMillis``.

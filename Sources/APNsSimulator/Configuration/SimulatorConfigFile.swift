@@ -39,7 +39,8 @@ public enum SimulatorConfigFile {
             throw SimulatorConfigError(file: profile, line: nil, key: "simulator", message: "cannot be read back: \(error)")
         }
         guard let root else { return }
-        try apply(node: root, file: profile, keyPath: "simulator", to: &configuration)
+        // The section read back has no lines; the profile's check (``check(profile:)``) says its notices.
+        try apply(node: root, file: profile, keyPath: "simulator", to: &configuration, sayingNotices: false)
     }
 
     /// Checks a run's simulator settings before it starts: the profile's `simulator:` section with its
@@ -65,43 +66,86 @@ public enum SimulatorConfigFile {
     /// Applies the mapping `root` (at `keyPath` in `file`: "" for a whole file); keys in `ignoring` are
     /// taken as known and skipped (a profile's `simulator.fast` and `simulator.model` are the run's).
     static func apply(node root: Node, file: String, keyPath: String, to configuration: inout SimulatorConfiguration,
-                      ignoring: Set<String> = []) throws {
+                      ignoring: Set<String> = [], sayingNotices: Bool = true) throws {
+        let notices = try deprecations(node: root, file: file, keyPath: keyPath, to: &configuration, ignoring: ignoring)
+        if sayingNotices { for line in notices { DeprecationNotices.say(line) } }
+    }
+
+    /// Reads `yaml` as ``apply(yaml:file:to:)`` does, without saying its notices: one line for each key given by
+    /// its former name (`sim.yaml:4: 'goaway_after_seconds' is deprecated: write 'goaway_after: 10s'`).
+    public static func deprecations(yaml: String, file: String) throws -> [String] {
+        guard let root = try reader(file).document(yaml, syntaxPath: "(file)")?.node else { return [] }
+        var scratch = SimulatorConfiguration()
+        return try deprecations(node: root, file: file, keyPath: "", to: &scratch, ignoring: [])
+    }
+
+    private static func deprecations(node root: Node, file: String, keyPath: String, to configuration: inout SimulatorConfiguration,
+                                     ignoring: Set<String>) throws -> [String] {
         let r = reader(file)
         var top = try r.map(Entry(path: keyPath, line: root.mark?.line, node: root))
         top.entries.removeAll { ignoring.contains($0.key) }
         var c = configuration
-        _ = try section("", top, r, &c)
+        let notices = Notices()
+        _ = try section("", top, r, &c, notices)
         configuration = c
+        return notices.lines
+    }
+
+    /// Refuses a key of `m` that is none of `keys` nor a former name of one; an error lists the current names.
+    private static func only(_ m: Mapping, _ keys: [SimulatorKey], _ r: Reader) throws {
+        var current = m
+        current.entries.removeAll { e in keys.contains { $0.former == e.key } }
+        try r.only(current, keys.map(\.key))
+    }
+
+    /// The notices of former key names found while reading.
+    private final class Notices {
+        var lines: [String] = []
+    }
+
+    /// `key`'s entry in `m`: by its name, or by its former name with a notice; both is refused.
+    private static func entry(of key: SimulatorKey, in m: Mapping, _ r: Reader, _ notices: Notices) throws -> (Entry, formerly: Bool)? {
+        guard let former = key.former, let old = m[former] else { return m[key.key].map { ($0, false) } }
+        if m[key.key] != nil { throw r.fail(old, "is the former name of '\(key.key)': give one of them") }
+        let now = (try? r.number(old)).map { " \(SimulatorKeys.duration($0 * (key.unitMillis ?? 1)))" } ?? ""
+        notices.lines.append("\(r.file):\(old.line.map { "\($0):" } ?? "") '\(former)' is deprecated: write '\(key.key):\(now)'")
+        return (old, true)
     }
 
     /// Reads the keys of the section at `path` (their mapping `m`) in the table's order and applies them;
     /// their values by key, absent ones at their default.
-    private static func section(_ path: String, _ m: Mapping, _ r: Reader, _ c: inout SimulatorConfiguration) throws -> [String: Value] {
+    private static func section(_ path: String, _ m: Mapping, _ r: Reader, _ c: inout SimulatorConfiguration,
+                                _ notices: Notices) throws -> [String: Value] {
         let keys = SimulatorKeys.children(of: path)
-        try r.only(m, keys.map(\.key))
+        try only(m, keys, r)
         var values: [String: Value] = [:]
         for key in keys {
-            guard let e = m[key.key] else {
+            guard let (e, formerly) = try entry(of: key, in: m, r, notices) else {
                 values[key.key] = key.defaultValue
                 continue
             }
-            let value = try read(key, e, r, siblings: values)
+            let value: Value
+            if formerly, case let .duration(range, _) = key.kind {
+                value = .number(try r.number(e, range))  // the former name: a number of the unit
+            } else {
+                value = try read(key, e, r, siblings: values)
+            }
             do { try key.set(value, in: &c, file: r.file) } catch let p as SimulatorKey.Problem { throw r.fail(e, p.message) }
-            if key.isSection, value != .null { try readSection(key, e, r, &c) }
+            if key.isSection, value != .null { try readSection(key, e, r, &c, notices) }
             values[key.key] = value
         }
         return values
     }
 
     /// Reads the keys of section `key` (at `e`), checks what it requires, and finishes it.
-    private static func readSection(_ key: SimulatorKey, _ e: Entry, _ r: Reader, _ c: inout SimulatorConfiguration) throws {
+    private static func readSection(_ key: SimulatorKey, _ e: Entry, _ r: Reader, _ c: inout SimulatorConfiguration, _ notices: Notices) throws {
         guard case let .section(rules) = key.kind else { return }
         let m = try r.map(e), keys = SimulatorKeys.children(of: key.path)
-        try r.only(m, keys.map(\.key))
-        if rules.exactlyOne ? m.entries.count != 1 : keys.contains(where: { $0.required && m[$0.key] == nil }) {
+        try only(m, keys, r)
+        if rules.exactlyOne ? m.entries.count != 1 : keys.contains(where: { $0.required && m[$0.key] == nil && $0.former.flatMap { m[$0] } == nil }) {
             throw r.fail(e, SimulatorKeys.needs(key.path))
         }
-        let values = try section(key.path, m, r, &c)
+        let values = try section(key.path, m, r, &c, notices)
         do { try key.finish(values, in: &c) } catch let p as SimulatorKey.Problem {
             throw r.fail(p.key.flatMap { m[$0] } ?? e, p.message)
         }
@@ -131,7 +175,20 @@ public enum SimulatorConfigFile {
         case .section:
             _ = try r.map(e)
             return .section
+        case let .duration(range, unit): return try duration(e, r, range, unitMillis: unit)
         }
+    }
+
+    /// A duration key's value, in the grammar of durations (`250ms`, `20m`, `0`), as a number of its unit.
+    private static func duration(_ e: Entry, _ r: Reader, _ range: ClosedRange<Double>, unitMillis unit: Double) throws -> Value {
+        guard case let .scalar(s) = e.node else { throw r.fail(e, "must be a duration like 250ms or 20m") }
+        let text = s.string.trimmingCharacters(in: .whitespaces)
+        guard let ms = text == "0" ? 0 : DurationText.parseMillis(text) else { throw r.fail(e, "must be a duration: \(DurationText.refusal(text))") }
+        guard range.contains(ms / unit) else {
+            let lo = SimulatorKeys.duration(range.lowerBound * unit), hi = SimulatorKeys.duration(range.upperBound * unit)
+            throw r.fail(e, "must be between \(lo) and \(hi), found '\(text)'")
+        }
+        return .number(ms / unit)
     }
 
     private typealias Entry = StrictYAML.Entry
@@ -164,5 +221,18 @@ public struct SimulatorConfigError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         "simulator configuration \(file)\(line.map { ":\($0)" } ?? ""): '\(key)' \(message)"
+    }
+}
+
+/// The notices of former key names, each said once on stderr however often a file is read.
+enum DeprecationNotices {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var said: Set<String> = []
+
+    static func say(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard said.insert(line).inserted else { return }
+        FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8))
     }
 }

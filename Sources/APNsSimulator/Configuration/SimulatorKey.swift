@@ -29,6 +29,8 @@ public struct SimulatorKey: Sendable {
         case pair(ClosedRange<Double>)
         /// A mapping of the keys under this one.
         case section(Section)
+        /// A duration (`250ms`, `20m`, `0`), kept as a number of the unit (`unitMillis` milliseconds each) in the range.
+        case duration(ClosedRange<Double>, unitMillis: Double)
     }
 
     /// What a mapping must hold besides known keys (its keys that are ``required``).
@@ -91,6 +93,9 @@ public struct SimulatorKey: Sendable {
     public var nullable = false
     /// Whether its section must have it.
     public var required = false
+    /// The key's former name, which named its unit (`goaway_after_seconds`): still read, a number of the
+    /// unit, with a one-line notice; reports keep it as the value's name.
+    public var former: String?
     /// Sets the value read; for a section, before its keys (a new value for them to fill in). Nil for a key
     /// only its section's ``finish`` reads.
     let apply: Apply?
@@ -118,6 +123,13 @@ public struct SimulatorKey: Sendable {
 
     public var isSection: Bool { if case .section = kind { true } else { false } }
 
+    /// The name reports give the key's value: its former path, for a key renamed as a duration, so reports
+    /// stay as they were.
+    public var reportPath: String { former.map { parent.isEmpty ? $0 : "\(parent).\($0)" } ?? path }
+
+    /// The milliseconds of one unit of a duration key's value; nil for other keys.
+    public var unitMillis: Double? { if case let .duration(_, unit) = kind { unit } else { nil } }
+
     /// Sets `value` in `configuration`; `file` anchors relative paths (`devices.file`).
     public func set(_ value: Value, in configuration: inout SimulatorConfiguration, file: String) throws {
         try apply?(&configuration, value, file)
@@ -133,6 +145,7 @@ public struct SimulatorKey: Sendable {
         switch kind {
         case .integer: Int(defaultText).map(Value.int)
         case .number: Double(defaultText).map(Value.number)
+        case let .duration(_, unit): DurationText.parseMillis(defaultText).map { Value.number($0 / unit) }
         default: nil
         }
     }
@@ -146,6 +159,13 @@ public struct SimulatorKey: Sendable {
     func writing(_ w: @escaping @Sendable (SimulatorConfiguration) -> ConfigValue?) -> SimulatorKey {
         var k = self
         k.write = w
+        return k
+    }
+
+    /// A duration key, read by its former name `name` too (a number of the unit).
+    func formerly(_ name: String) -> SimulatorKey {
+        var k = self
+        k.former = name
         return k
     }
 
@@ -190,6 +210,19 @@ extension SimulatorKey {
     static func number(_ path: String, _ range: ClosedRange<Double>, _ place: WritableKeyPath<C, Double?> & Sendable, default d: String,
                        _ help: String) -> SimulatorKey {
         leaf(path, .number(range), place, default: d, help, read: { $0.number }, write: { $0.map(ConfigValue.double) })
+    }
+
+    /// A duration kept as a number of seconds (`unitMillis` 1000) or milliseconds (1), formerly read as that number
+    /// under `former`.
+    static func duration(_ path: String, formerly former: String, _ range: ClosedRange<Double>, unitMillis: Double,
+                         _ place: WritableKeyPath<C, Double> & Sendable, default d: String, _ help: String) -> SimulatorKey {
+        leaf(path, .duration(range, unitMillis: unitMillis), place, default: d, help, read: { $0.number ?? 0 }, write: { .double($0) }).formerly(former)
+    }
+
+    static func duration(_ path: String, formerly former: String, _ range: ClosedRange<Double>, unitMillis: Double,
+                         _ place: WritableKeyPath<C, Double?> & Sendable, default d: String, _ help: String) -> SimulatorKey {
+        leaf(path, .duration(range, unitMillis: unitMillis), place, default: d, help, read: { $0.number }, write: { $0.map(ConfigValue.double) })
+            .formerly(former)
     }
 
     static func flag(_ path: String, _ place: WritableKeyPath<C, Bool> & Sendable, default d: String, _ help: String) -> SimulatorKey {

@@ -10,7 +10,7 @@ extension SimulatorKeys {
         var out: [String: String] = [:]
         for key in all {
             guard let write = key.write else { continue }
-            out[key.path] = write(configuration).map(text) ?? "none"
+            out[key.reportPath] = write(configuration).map(text) ?? "none"
         }
         let registry = configuration.deviceRegistry
         out["devices.file"] = registry.fileSHA256s.isEmpty ? "none" : registry.fileSHA256s.map { "sha256:" + $0 }.joined(separator: ", ")

@@ -34,21 +34,22 @@ extension SimulatorKeys {
         },
         .number("faults.latency_spike.fraction", 0...1, \.faults.spikeFraction, default: "", "the share").needed(),
         .number("faults.latency_spike.ms", 0...600_000, \.faults.spikeMilliseconds, default: "", "the wait, ms").needed(),
-        K("faults.clock_step", .section(.init(example: "{after_seconds: 60, by_seconds: 3700}")), default: "none",
+        K("faults.clock_step", .section(.init(example: "{after: 1m, by: 3700s}")), default: "none",
           "the wall clock jumps forward once (provider tokens age at once)") { c, _, _ in
             c.faults.clockStep = .init(afterSeconds: 0, bySeconds: 0)
         },
-        .number("faults.clock_step.after_seconds", 0...1e9, \.faults.clockStepOrNew.afterSeconds, default: "",
-                "when, after the simulator started").needed(),
-        .number("faults.clock_step.by_seconds", 0...1e9, \.faults.clockStepOrNew.bySeconds, default: "", "by how much").needed(),
+        .duration("faults.clock_step.after", formerly: "after_seconds", 0...1e9, unitMillis: 1000, \.faults.clockStepOrNew.afterSeconds, default: "",
+                  "when, after the simulator started").needed(),
+        .duration("faults.clock_step.by", formerly: "by_seconds", 0...1e9, unitMillis: 1000, \.faults.clockStepOrNew.bySeconds, default: "",
+                  "by how much").needed(),
         .integer("faults.goaway_after_streams", 1...Int.max, \.faults.goAwayAfterStreams, default: "never",
                  "GOAWAY Shutdown once a connection has answered this many streams"),
-        .number("faults.goaway_after_seconds", 0.001...1e9, \.faults.goAwayAfterSeconds, default: "never",
-                "GOAWAY Shutdown this long after a connection opened"),
-        .number("faults.idle_timeout_seconds", 0.001...1e9, \.faults.idleTimeoutSeconds, default: "never",
-                "GOAWAY IdleTimeout after a connection had no request for this long"),
-        .number("faults.settings_delay_ms", 0...600_000, \.faults.settingsDelayMilliseconds, default: "0",
-                "hold the server's first SETTINGS (and everything after it) this long"),
+        .duration("faults.goaway_after", formerly: "goaway_after_seconds", 0.001...1e9, unitMillis: 1000, \.faults.goAwayAfterSeconds, default: "never",
+                  "GOAWAY Shutdown this long after a connection opened"),
+        .duration("faults.idle_timeout", formerly: "idle_timeout_seconds", 0.001...1e9, unitMillis: 1000, \.faults.idleTimeoutSeconds, default: "never",
+                  "GOAWAY IdleTimeout after a connection had no request for this long"),
+        .duration("faults.settings_delay", formerly: "settings_delay_ms", 0...600_000, unitMillis: 1, \.faults.settingsDelayMilliseconds, default: "0",
+                  "hold the server's first SETTINGS (and everything after it) this long"),
     ]
 
     /// The device model's keys (``DeviceDeliveryParameters``), each over its default.

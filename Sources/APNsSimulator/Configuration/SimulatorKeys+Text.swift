@@ -13,6 +13,7 @@ extension SimulatorKey {
         case .textsByName: "mapping of lists of strings"
         case .pair: "[min, max]"
         case .section: "mapping"
+        case .duration: "duration"
         }
     }
 
@@ -22,6 +23,7 @@ extension SimulatorKey {
         case let .integer(r): Self.range(Double(r.lowerBound), r.upperBound == Int.max ? nil : Double(r.upperBound))
         case let .number(r), let .pair(r): Self.range(r.lowerBound, r.upperBound)
         case let .numberFrom(sibling, upper): "\(sibling) to \(SimulatorKeys.number(upper))"
+        case let .duration(r, unit): "\(SimulatorKeys.duration(r.lowerBound * unit)) to \(SimulatorKeys.duration(r.upperBound * unit))"
         default: nullable ? "or ~" : ""
         }
     }
@@ -83,12 +85,19 @@ extension SimulatorKeys {
         let base = SimulatorConfiguration()
         var out = ConfigValue.object([:])
         for key in all {
-            guard let write = key.write, let value = write(configuration) else { continue }
+            guard let write = key.write, var value = write(configuration) else { continue }
             guard always.contains(key.path) || value != write(base) else { continue }
+            if let unit = key.unitMillis, case let .double(n) = value { value = .string(duration(n * unit)) }
             var nested = value
             for part in key.path.split(separator: ".").reversed() { nested = .object([String(part): nested]) }
             out = out.overlaid(with: nested)
         }
         return out
+    }
+
+    /// `ms` milliseconds as a duration is written: `0`, `250ms`, `20m`, `0.8ms` (a fraction of a millisecond kept).
+    public static func duration(_ ms: Double) -> String {
+        if ms == ms.rounded(), abs(ms) < 1e15 { return DurationText.text(.milliseconds(Int64(ms))) }
+        return "\(number(ms))ms"
     }
 }

@@ -27,11 +27,11 @@ public enum SimulatorKeys {
                  "past it GOAWAY PROTOCOL_ERROR; past the limit only, REFUSED_STREAM"),
         .flag("drop_stream_limit_after_rejection", \.dropStreamLimitAfterRejection, default: "false",
               "after a rejected request advertise 1 stream; the limit again after an accepted one"),
-        .number("provider_token_lifetime_seconds", 1...1e9, \.providerTokenLifetime, default: "3600",
-                "provider tokens older than this are refused with ExpiredProviderToken"),
-        .number("provider_token_min_rotation_seconds", 0...1e9, \.providerTokenMinimumRotation, default: "1200",
-                "a connection may change its provider token at most once in this many seconds"),
-        .number("token_update_penalty_seconds", 0...1e9, \.tokenUpdatePenalty, default: "1200",
+        .duration("provider_token_lifetime", formerly: "provider_token_lifetime_seconds", 1...1e9, unitMillis: 1000, \.providerTokenLifetime,
+                  default: "1h", "provider tokens older than this are refused with ExpiredProviderToken"),
+        .duration("provider_token_min_rotation", formerly: "provider_token_min_rotation_seconds", 0...1e9, unitMillis: 1000,
+                  \.providerTokenMinimumRotation, default: "20m", "a connection may change its provider token at most once in this long"),
+        .duration("token_update_penalty", formerly: "token_update_penalty_seconds", 0...1e9, unitMillis: 1000, \.tokenUpdatePenalty, default: "20m",
                 "after TooManyProviderTokenUpdates a connection refuses every request with it for this long"),
         K("topics", .textsByName, default: "any topic", "the bundle ids each team may push to: `{TEAM: [bundle-id, ...]}`") { c, v, _ in
             guard case let .textsByName(teams) = v else { return }
@@ -83,7 +83,8 @@ public enum SimulatorKeys {
             c.deviceRegistry.rateLimit = .init(pushes: 0, windowSeconds: 0)
         },
         .integer("devices.rate_limit.pushes", 1...Int.max, \.deviceRegistry.rateLimitOrNew.pushes, default: "", "pushes a window").needed(),
-        .number("devices.rate_limit.window_seconds", 0.001...1e9, \.deviceRegistry.rateLimitOrNew.windowSeconds, default: "", "the window").needed(),
+        .duration("devices.rate_limit.window", formerly: "window_seconds", 0.001...1e9, unitMillis: 1000, \.deviceRegistry.rateLimitOrNew.windowSeconds,
+                  default: "", "the window").needed(),
     ]
 
     static let liveActivity: [K] = [
@@ -91,7 +92,8 @@ public enum SimulatorKeys {
                 "a Live Activity payload without its required keys: `reject` (400 BadPayload) or `count`"),
         .integer("live_activity.priority10_budget", 0...1_000_000, \.liveActivity.priority10Budget, default: "10",
                  "priority-10 Live Activity pushes a token may get in a window; `~` for no budget").orNull(),
-        .number("live_activity.budget_window_seconds", 1...1e9, \.liveActivity.budgetWindowSeconds, default: "3600", "the budget's window"),
+        .duration("live_activity.budget_window", formerly: "budget_window_seconds", 1...1e9, unitMillis: 1000, \.liveActivity.budgetWindowSeconds,
+                  default: "1h", "the budget's window"),
     ]
 
     static let broadcast: [K] = [

@@ -68,12 +68,12 @@ public enum ValidationRules {
         R(.providerToken, .invalidProviderToken, "its `kid` is not a registered key", [.token(.unknownKey)]),
         R(.providerToken, .invalidProviderToken, "its `iss` is not its key's team", [.token(.otherTeamsKeyID)]),
         R(.providerToken, .invalidProviderToken, "its ES256 signature does not verify with its key", [.token(.badSignature)]),
-        R(.providerToken, .expiredProviderToken, "its `iat` is older than `provider_token_lifetime_seconds` (3600)", [.token(.issuedOverAnHourAgo)]),
+        R(.providerToken, .expiredProviderToken, "its `iat` is older than `provider_token_lifetime` (1h)", [.token(.issuedOverAnHourAgo)]),
         R(.providerToken, .forbidden, "another team's token on a connection bound to a team", [.token(.otherTeamAfterFirst)], first: []),
         R(.providerToken, .unrelatedKeyIdInToken, "another key's token on a connection bound to a key", [.token(.otherKeyAfterFirst)], first: []),
         R(.providerToken, .tooManyProviderTokenUpdates,
-          "a new token within `provider_token_min_rotation_seconds` (1200) of the last; then every request on the connection "
-            + "for `token_update_penalty_seconds` (1200)", [.token(.newSigningAfterFirst)], first: []),
+          "a new token within `provider_token_min_rotation` (20m) of the last; then every request on the connection "
+            + "for `token_update_penalty` (20m)", [.token(.newSigningAfterFirst)], first: []),
         R(.topicForTeam, .topicDisallowed, "the topic's bundle id (the topic less its push type's suffix) is not the team's "
             + "(`--bundle-id`, `topics:`; any when neither is given)", [.header("apns-topic", .text("com.example.other"))]),
         R(.topicForTeam, .topicDisallowed, "the same for a Live Activity: its bundle id is `com.example.other`",
@@ -95,7 +95,7 @@ public enum ValidationRules {
         R(.deviceRegistry, .badDeviceToken, "a token the devices file does not list, when `devices.unknown_token_reason` names a reason", [],
           config: "devices: { file: devices.txt, unknown_token_reason: BadDeviceToken }"),
         R(.deviceRegistry, .tooManyRequests, "more than `devices.rate_limit.pushes` to one token in its window", [], first: [],
-          config: "devices: { rate_limit: { pushes: 1, window_seconds: 60 } }"),
+          config: "devices: { rate_limit: { pushes: 1, window: 1m } }"),
     ]
 
     public static let markdownHeader = "| step | reason | status | rule | the request that gets it |\n|:--|:--|--:|:--|:--|"

@@ -36,6 +36,9 @@ public struct Recipe: Sendable {
     /// by a rule), in order; a push's ``OutgoingPush/kind`` is its part's first kind plus the index of its rule's
     /// constants here. The run's are laid under them once (``RunConfig/pushKinds(_:)``).
     public var pushKinds: [HeaderConstants]
+    /// One line for each key the recipe gives by its former name, naming the key to write instead
+    /// (`r.yaml:12: 'expiration_seconds' is deprecated: write 'expiration: 1h'`).
+    public var deprecations: [String] = []
 
     struct EntityType: Sendable {
         var name: String

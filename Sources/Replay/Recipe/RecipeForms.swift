@@ -71,7 +71,7 @@ enum RecipeForms {
     /// A push rule's keys: those named here, then each header row's a recipe sets (any source but the profile) not named.
     private static let pushKeys: [String] = {
         let named = ["name", "when", "to", "template", "push_type", "topic", "priority", "live_activity_event",
-                     "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"]
+                     "expiration", "expiration_seconds", "expiration_at", "collapse_id", "slots", "remember", "after_end"]
         return named + APNsHeaders.all.filter { $0.sources.contains { $0 != .profile } }.map(\.key).filter { !named.contains($0) }
     }()
     static let push = RecipeForm("a push rule", keys: pushKeys,

@@ -2,7 +2,7 @@ import APNsCore
 import Foundation
 import YAMLReading
 
-/// A push rule's headers (``APNsHeaders/all``: `push_type`, `topic`, `expiration_seconds`, and each text header
+/// A push rule's headers (``APNsHeaders/all``: `push_type`, `topic`, `expiration`, and each text header
 /// a push may carry itself, by its row): the push kinds' constants, built before the run, and the values each push carries itself.
 extension Builder {
     /// One header's value for one key of a table: the header's row and the value.
@@ -36,18 +36,19 @@ extension Builder {
             base[row] = .text(text)
         }
         let expiration = APNsHeaders.expiration
-        if let entry = m[expiration.key] {
-            if case .scalar = entry.node, entry.node.int != nil, case let .seconds(range) = expiration.value {
-                base[expiration] = .number(try reader.int(entry, range))
+        let given = try expirationEntry(m)
+        if let (entry, duration) = given {
+            if let seconds = try constantExpiration(entry, duration: duration) {
+                base[expiration] = .number(seconds)
             } else if let fromEvent = try perEventHeader(entry, header: expiration, event: event, recipient: recipient) {
                 rule.expiration = fromEvent
                 base.perPush.insert(expiration)
             } else {
-                mapped = try headerTable(entry, expiration, event: event, into: mapped)
+                mapped = try headerTable(entry, expiration, event: event, into: mapped, durations: duration)
             }
         }
         if let entry = m["expiration_at"] {
-            if m[expiration.key] != nil { throw fail(entry, "does not go with '\(expiration.key)': give one expiration") }
+            if let given { throw fail(entry, "does not go with '\(given.duration ? Self.expirationKey : expiration.key)': give one expiration") }
             try expirationAt(entry, event: event, recipient: recipient, into: &rule)
             base.perPush.insert(expiration)
         }
@@ -131,7 +132,8 @@ extension Builder {
     }
 
     /// `{from: FIELD, map: {VALUE: …}, default: …}`: a push kind per value, added to the push's other mapped header.
-    private mutating func headerTable(_ entry: Entry, _ row: APNsHeader, event: Recipe.EventRule, into mapped: HeaderTables?) throws -> HeaderTables {
+    private mutating func headerTable(_ entry: Entry, _ row: APNsHeader, event: Recipe.EventRule, into mapped: HeaderTables?,
+                                      durations: Bool = false) throws -> HeaderTables {
         let mm = try reader.map(entry)
         let from = mm["from"]!, table = mm["map"]!
         if case .scalar = from.node, let name = from.node.string, name.hasPrefix("recipient.") || name == "activity_timestamp" {
@@ -144,7 +146,7 @@ extension Builder {
             throw fail(from, "must map from the same field as the push's other mapped headers ('\(try reader.text(out.entry))')")
         }
         func checked(_ e: Entry) throws -> RecipeValue {
-            let value = try constant(e)
+            let value = durations ? try expirationTableValue(try constant(e), e) : try constant(e)
             if let c = Self.rowConstant(row, value), let why = row.value.refusal(constant: c) { throw fail(e, why) }
             return value
         }

@@ -15,8 +15,9 @@ public enum RecipeLoader {
         do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
             throw ProfileError(file: file, line: nil, message: "cannot read the recipe: \(error.localizedDescription)")
         }
-        if let key { return try load(yaml: text, file: file, inlineAt: key) }
-        return try load(yaml: text, file: file)
+        let recipe = try key.map { try load(yaml: text, file: file, inlineAt: $0) } ?? load(yaml: text, file: file)
+        for line in recipe.deprecations { DeprecationNotice.say(line) }
+        return recipe
     }
 
     /// How a profile names the recipe written in it, at `key` (`recipe`, `mix[1].recipe`): `PROFILE#KEY`.
@@ -83,6 +84,8 @@ struct Builder {
     var joinedGroups: Set<Int> = []
     /// The recipe's and the current event's named expressions (`let:`).
     let lets = RecipeLets()
+    /// One line for each key given by its former name, naming the key to write instead.
+    var deprecations: [String] = []
 
     init(reader: StrictYAML.Reader, file: String) {
         self.reader = reader
@@ -145,6 +148,7 @@ struct Builder {
         recipe.pushKinds = pushKinds
         recipe.joinedGroups = joinedGroups
         recipe.letCount = lets.slots
+        recipe.deprecations = deprecations
         return recipe
     }
 

@@ -1,0 +1,84 @@
+import APNsCore
+import APNsSimulator
+import XCTest
+
+/// The simulator's keys that named their unit are durations now (`goaway_after: 10s`), read in the grammar of
+/// durations; the former names (`goaway_after_seconds: 10`) are read still, a number of the unit, with a
+/// one-line notice naming the new key; reports keep the former names.
+final class SimulatorDurationKeysTests: XCTestCase {
+    private let current = """
+        provider_token_lifetime: 30m
+        provider_token_min_rotation: 0
+        token_update_penalty: 90s
+        devices:
+          rate_limit: { pushes: 5, window: 1.5s }
+        live_activity: { budget_window: 2h }
+        faults:
+          clock_step: { after: 1m, by: 1h1m40s }
+          goaway_after: 10s
+          idle_timeout: 250ms
+          settings_delay: 0.5ms
+        """
+
+    private let former = """
+        provider_token_lifetime_seconds: 1800
+        provider_token_min_rotation_seconds: 0
+        token_update_penalty_seconds: 90
+        devices:
+          rate_limit: { pushes: 5, window_seconds: 1.5 }
+        live_activity: { budget_window_seconds: 7200 }
+        faults:
+          clock_step: { after_seconds: 60, by_seconds: 3700 }
+          goaway_after_seconds: 10
+          idle_timeout_seconds: 0.25
+          settings_delay_ms: 0.5
+        """
+
+    func testDurationKeysSetWhatTheirFormerNamesSet() throws {
+        var a = SimulatorConfiguration(), b = SimulatorConfiguration()
+        try SimulatorConfigFile.apply(yaml: current, file: "new.yaml", to: &a)
+        try SimulatorConfigFile.apply(yaml: former, file: "old.yaml", to: &b)
+        XCTAssertEqual(a.providerTokenLifetime, 1800)
+        XCTAssertEqual(a.tokenUpdatePenalty, 90)
+        XCTAssertEqual(a.deviceRegistry.rateLimit, .init(pushes: 5, windowSeconds: 1.5))
+        XCTAssertEqual(a.liveActivity.budgetWindowSeconds, 7200)
+        XCTAssertEqual(a.faults.goAwayAfterSeconds, 10)
+        XCTAssertEqual(a.faults.idleTimeoutSeconds, 0.25)
+        XCTAssertEqual(a.faults.settingsDelayMilliseconds, 0.5)
+        XCTAssertEqual(SimulatorKeys.effectiveValues(of: a), SimulatorKeys.effectiveValues(of: b))
+        XCTAssertEqual(try SimulatorConfigFile.deprecations(yaml: current, file: "new.yaml"), [])
+    }
+
+    func testEachFormerNameGetsOneLine() throws {
+        XCTAssertEqual(try SimulatorConfigFile.deprecations(yaml: former, file: "old.yaml"), [
+            "old.yaml:1: 'provider_token_lifetime_seconds' is deprecated: write 'provider_token_lifetime: 30m'",
+            "old.yaml:2: 'provider_token_min_rotation_seconds' is deprecated: write 'provider_token_min_rotation: 0'",
+            "old.yaml:3: 'token_update_penalty_seconds' is deprecated: write 'token_update_penalty: 90s'",
+            "old.yaml:5: 'window_seconds' is deprecated: write 'window: 1500ms'",
+            "old.yaml:6: 'budget_window_seconds' is deprecated: write 'budget_window: 2h'",
+            "old.yaml:8: 'after_seconds' is deprecated: write 'after: 1m'",
+            "old.yaml:8: 'by_seconds' is deprecated: write 'by: 3700s'",
+            "old.yaml:9: 'goaway_after_seconds' is deprecated: write 'goaway_after: 10s'",
+            "old.yaml:10: 'idle_timeout_seconds' is deprecated: write 'idle_timeout: 250ms'",
+            "old.yaml:11: 'settings_delay_ms' is deprecated: write 'settings_delay: 0.5ms'",
+        ])
+    }
+
+    /// Reports name the values by their former keys, so a report's configuration stays as it was.
+    func testReportsKeepTheFormerNames() throws {
+        var c = SimulatorConfiguration()
+        try SimulatorConfigFile.apply(yaml: "faults: { goaway_after: 10s, settings_delay: 250ms }", file: "s.yaml", to: &c)
+        let effective = SimulatorKeys.effectiveValues(of: c)
+        XCTAssertEqual(effective["faults.goaway_after_seconds"], "10")
+        XCTAssertEqual(effective["faults.settings_delay_ms"], "250")
+        XCTAssertNil(effective["faults.goaway_after"])
+    }
+
+    /// A model file (`model fit`'s writer) writes the new names, as durations.
+    func testTheWriterWritesDurations() throws {
+        var c = SimulatorConfiguration()
+        try SimulatorConfigFile.apply(yaml: "faults: { goaway_after_seconds: 90, settings_delay_ms: 0.5 }", file: "s.yaml", to: &c)
+        let written = SimulatorKeys.settings(of: c)
+        XCTAssertEqual(written, .object(["faults": .object(["goaway_after": .string("90s"), "settings_delay": .string("0.5ms")])]))
+    }
+}
