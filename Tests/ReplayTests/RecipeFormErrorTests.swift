@@ -73,7 +73,7 @@ extension RecipeLoaderErrorTests {
     func testAMisspelledKeyGetsTheClosestKnownOne() {
         assertRefused(recipe(push: "    push:\n      to: {entity: request, key: request_id}\n      templte: t.json\n"), line: 19,
                       "'events.status.push.templte' is not a known key (known: name, when, to, template, push_type, topic, priority, live_activity_event, "
-                        + "expiration_seconds, expiration_at, collapse_id, slots, remember, after_end, apns_id); did you mean 'template'?")
+                        + "expiration, expiration_seconds, expiration_at, collapse_id, slots, remember, after_end, apns_id); did you mean 'template'?")
         assertRefused(recipe(push: push("", to: "{entity: request, kye: request_id}")), line: 18,
                       "'events.status.push.to.kye' is not a known key (known: token, entity, key, group, if_absent, where, groups); did you mean 'key'?")
     }
