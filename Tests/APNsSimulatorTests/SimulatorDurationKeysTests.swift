@@ -18,6 +18,10 @@ final class SimulatorDurationKeysTests: XCTestCase {
           goaway_after: 10s
           idle_timeout: 250ms
           settings_delay: 0.5ms
+          latency: { fixed: 20ms }
+          round_trip: 1.5ms
+          capacity: { per_connection_per_second: 100, overload_after: 2s }
+          latency_spike: { fraction: 0.01, by: 3s }
         """
 
     private let former = """
@@ -32,6 +36,10 @@ final class SimulatorDurationKeysTests: XCTestCase {
           goaway_after_seconds: 10
           idle_timeout_seconds: 0.25
           settings_delay_ms: 0.5
+          latency: { fixed_ms: 20 }
+          round_trip_ms: 1.5
+          capacity: { per_connection_per_second: 100, overload_after_ms: 2000 }
+          latency_spike: { fraction: 0.01, ms: 3000 }
         """
 
     func testDurationKeysSetWhatTheirFormerNamesSet() throws {
@@ -45,6 +53,10 @@ final class SimulatorDurationKeysTests: XCTestCase {
         XCTAssertEqual(a.faults.goAwayAfterSeconds, 10)
         XCTAssertEqual(a.faults.idleTimeoutSeconds, 0.25)
         XCTAssertEqual(a.faults.settingsDelayMilliseconds, 0.5)
+        XCTAssertEqual(a.faults.latency, .fixed(milliseconds: 20))
+        XCTAssertEqual(a.faults.roundTripMilliseconds, 1.5)
+        XCTAssertEqual(a.faults.capacity?.overloadAfterMilliseconds, 2000)
+        XCTAssertEqual(a.faults.latencySpike?.milliseconds, 3000)
         XCTAssertEqual(SimulatorKeys.effectiveValues(of: a), SimulatorKeys.effectiveValues(of: b))
         XCTAssertEqual(try SimulatorConfigFile.deprecations(yaml: current, file: "new.yaml"), [])
     }
@@ -56,6 +68,10 @@ final class SimulatorDurationKeysTests: XCTestCase {
             "old.yaml:3: 'token_update_penalty_seconds' is deprecated: write 'token_update_penalty: 90s'",
             "old.yaml:5: 'window_seconds' is deprecated: write 'window: 1500ms'",
             "old.yaml:6: 'budget_window_seconds' is deprecated: write 'budget_window: 2h'",
+            "old.yaml:12: 'fixed_ms' is deprecated: write 'fixed: 20ms'",
+            "old.yaml:13: 'round_trip_ms' is deprecated: write 'round_trip: 1.5ms'",
+            "old.yaml:14: 'overload_after_ms' is deprecated: write 'overload_after: 2s'",
+            "old.yaml:15: 'ms' is deprecated: write 'by: 3s'",
             "old.yaml:8: 'after_seconds' is deprecated: write 'after: 1m'",
             "old.yaml:8: 'by_seconds' is deprecated: write 'by: 3700s'",
             "old.yaml:9: 'goaway_after_seconds' is deprecated: write 'goaway_after: 10s'",
@@ -67,11 +83,15 @@ final class SimulatorDurationKeysTests: XCTestCase {
     /// Reports name the values by their former keys, so a report's configuration stays as it was.
     func testReportsKeepTheFormerNames() throws {
         var c = SimulatorConfiguration()
-        try SimulatorConfigFile.apply(yaml: "faults: { goaway_after: 10s, settings_delay: 250ms }", file: "s.yaml", to: &c)
+        try SimulatorConfigFile.apply(yaml: "faults: { goaway_after: 10s, settings_delay: 250ms, round_trip: 20ms, latency: { fixed: 5ms } }",
+                                      file: "s.yaml", to: &c)
         let effective = SimulatorKeys.effectiveValues(of: c)
         XCTAssertEqual(effective["faults.goaway_after_seconds"], "10")
         XCTAssertEqual(effective["faults.settings_delay_ms"], "250")
+        XCTAssertEqual(effective["faults.round_trip_ms"], "20")
+        XCTAssertEqual(effective["faults.latency.fixed_ms"], "5")
         XCTAssertNil(effective["faults.goaway_after"])
+        XCTAssertNil(effective["faults.round_trip"])
     }
 
     /// A model file (`model fit`'s writer) writes the new names, as durations.

@@ -17,7 +17,7 @@ final class SimulatorEffectiveValuesTests: XCTestCase {
     }
 
     func testEveryKeyThatHoldsAValueIsThereWithItsValue() throws {
-        let v = try values("faults: { latency: { fixed_ms: 80 } }\nseed: 7\n")
+        let v = try values("faults: { latency: { fixed: 80ms } }\nseed: 7\n")
         for key in SimulatorKeys.all where key.write != nil { XCTAssertNotNil(v[key.reportPath], key.reportPath) }
         XCTAssertEqual(v["faults.latency.fixed_ms"], "80")
         XCTAssertEqual(v["faults.latency.uniform_ms"], "none")

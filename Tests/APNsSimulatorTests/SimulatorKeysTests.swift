@@ -98,12 +98,12 @@ final class SimulatorKeysTests: XCTestCase {
         XCTAssertEqual(written, .object([
             "threads": .int(2),
             "faults": .object([
-                "round_trip_ms": .double(20), "goaway_after_streams": .int(100),
+                "round_trip": .string("20ms"), "goaway_after_streams": .int(100),
                 "latency": .object(["lognormal_ms": .object(["p50": .double(5), "p99": .double(40)])]),
             ]),
         ]))
         XCTAssertEqual(SimulatorKeys.settings(of: SimulatorConfiguration()), .object([:]))
-        XCTAssertEqual(SimulatorKeys.settings(of: SimulatorConfiguration(), always: ["faults.round_trip_ms"]),
-                       .object(["faults": .object(["round_trip_ms": .double(0)])]))
+        XCTAssertEqual(SimulatorKeys.settings(of: SimulatorConfiguration(), always: ["faults.round_trip"]),
+                       .object(["faults": .object(["round_trip": .string("0")])]))
     }
 }

@@ -4,7 +4,7 @@ import DeviceDelivery
 extension SimulatorKeys {
     static let faults: [K] = [
         K("faults.latency", .section(.init(exactlyOne: true)), default: "none", "server time before an answer: one of the three below"),
-        .number("faults.latency.fixed_ms", 0...600_000, \.faults.fixedMilliseconds, default: "", "always this many ms"),
+        .duration("faults.latency.fixed", formerly: "fixed_ms", 0...600_000, unitMillis: 1, \.faults.fixedMilliseconds, default: "", "always this long"),
         .leaf("faults.latency.uniform_ms", .pair(0...600_000), \.faults.uniformMilliseconds, default: "", "uniform between the two, ms",
               read: { if case let .pair(lo, hi) = $0 { (lo, hi) } else { nil } },
               write: { $0.map { .array([.double($0.min), .double($0.max)]) } }),
@@ -14,26 +14,27 @@ extension SimulatorKeys {
         .number("faults.latency.lognormal_ms.p50", 0.001...600_000, \.faults.lognormalP50, default: "", "the median").needed(),
         .leaf("faults.latency.lognormal_ms.p99", .numberFrom("p50", upTo: 600_000), \.faults.lognormalP99, default: "", "the 99th percentile",
               read: { $0.number ?? 0 }, write: { .double($0) }).needed(),
-        .number("faults.round_trip_ms", 0...600_000, \.faults.roundTripMilliseconds, default: "0", "added to every answer: the network's share"),
+        .duration("faults.round_trip", formerly: "round_trip_ms", 0...600_000, unitMillis: 1, \.faults.roundTripMilliseconds, default: "0",
+                  "added to every answer: the network's share"),
         K("faults.capacity", .section(.init(example: "{per_connection_per_second: 2000}")), default: "none",
           "each connection serves its requests first come first served at a rate, so they queue past it") { c, _, _ in
             c.faults.capacity = FaultInjection.Capacity(perConnectionPerSecond: 0)
         },
         .number("faults.capacity.per_connection_per_second", 0.001...10_000_000, \.faults.capacityOrNew.perConnectionPerSecond, default: "",
                 "requests a second one connection serves").needed(),
-        .number("faults.capacity.overload_after_ms", 0...600_000, \.faults.capacityOrNew.overloadAfterMilliseconds, default: "1000",
-                "past this wait in the queue a request is overloaded"),
+        .duration("faults.capacity.overload_after", formerly: "overload_after_ms", 0...600_000, unitMillis: 1, \.faults.capacityOrNew.overloadAfterMilliseconds,
+                  default: "1s", "past this wait in the queue a request is overloaded"),
         .number("faults.capacity.overload_503_fraction", 0...1, \.faults.capacityOrNew.overloadServiceUnavailableFraction, default: "0",
                 "this share of overloaded requests is answered 503 at once"),
     ] + RequestFault.allCases.map { fault -> K in
         .number(fault.key, 0...1, \.faults.requestFaults[fault], default: "0", fault.help)
     } + [
-        K("faults.latency_spike", .section(.init(example: "{fraction: 0.01, ms: 2000}")), default: "none",
+        K("faults.latency_spike", .section(.init(example: "{fraction: 0.01, by: 2s}")), default: "none",
           "this share of answers waits this much more") { c, _, _ in
             c.faults.latencySpike = (0, 0)
         },
         .number("faults.latency_spike.fraction", 0...1, \.faults.spikeFraction, default: "", "the share").needed(),
-        .number("faults.latency_spike.ms", 0...600_000, \.faults.spikeMilliseconds, default: "", "the wait, ms").needed(),
+        .duration("faults.latency_spike.by", formerly: "ms", 0...600_000, unitMillis: 1, \.faults.spikeMilliseconds, default: "", "the wait").needed(),
         K("faults.clock_step", .section(.init(example: "{after: 1m, by: 3700s}")), default: "none",
           "the wall clock jumps forward once (provider tokens age at once)") { c, _, _ in
             c.faults.clockStep = .init(afterSeconds: 0, bySeconds: 0)
