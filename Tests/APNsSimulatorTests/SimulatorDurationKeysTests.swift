@@ -22,6 +22,14 @@ final class SimulatorDurationKeysTests: XCTestCase {
           round_trip: 1.5ms
           capacity: { per_connection_per_second: 100, overload_after: 2s }
           latency_spike: { fraction: 0.01, by: 3s }
+        device:
+          wake_interval: 2m
+          power_first_deferral: 30m
+          online: 1h
+          offline: 90s
+          storage: 48h
+          ended_activity: 8h
+          on_time: 250ms
         """
 
     private let former = """
@@ -40,6 +48,14 @@ final class SimulatorDurationKeysTests: XCTestCase {
           round_trip_ms: 1.5
           capacity: { per_connection_per_second: 100, overload_after_ms: 2000 }
           latency_spike: { fraction: 0.01, ms: 3000 }
+        device:
+          wake_interval_seconds: 120
+          power_first_deferral_seconds: 1800
+          online_seconds: 3600
+          offline_seconds: 90
+          storage_seconds: 172800
+          ended_activity_seconds: 28800
+          on_time_ms: 250
         """
 
     func testDurationKeysSetWhatTheirFormerNamesSet() throws {
@@ -57,6 +73,9 @@ final class SimulatorDurationKeysTests: XCTestCase {
         XCTAssertEqual(a.faults.roundTripMilliseconds, 1.5)
         XCTAssertEqual(a.faults.capacity?.overloadAfterMilliseconds, 2000)
         XCTAssertEqual(a.faults.latencySpike?.milliseconds, 3000)
+        XCTAssertEqual(a.device?.wakeIntervalSeconds, 120)
+        XCTAssertEqual(a.device?.storageSeconds, 172_800)
+        XCTAssertEqual(a.device?.onTimeMillis, 250)
         XCTAssertEqual(SimulatorKeys.effectiveValues(of: a), SimulatorKeys.effectiveValues(of: b))
         XCTAssertEqual(try SimulatorConfigFile.deprecations(yaml: current, file: "new.yaml"), [])
     }
@@ -77,6 +96,13 @@ final class SimulatorDurationKeysTests: XCTestCase {
             "old.yaml:9: 'goaway_after_seconds' is deprecated: write 'goaway_after: 10s'",
             "old.yaml:10: 'idle_timeout_seconds' is deprecated: write 'idle_timeout: 250ms'",
             "old.yaml:11: 'settings_delay_ms' is deprecated: write 'settings_delay: 0.5ms'",
+            "old.yaml:17: 'wake_interval_seconds' is deprecated: write 'wake_interval: 2m'",
+            "old.yaml:18: 'power_first_deferral_seconds' is deprecated: write 'power_first_deferral: 30m'",
+            "old.yaml:19: 'online_seconds' is deprecated: write 'online: 1h'",
+            "old.yaml:20: 'offline_seconds' is deprecated: write 'offline: 90s'",
+            "old.yaml:21: 'storage_seconds' is deprecated: write 'storage: 48h'",
+            "old.yaml:22: 'ended_activity_seconds' is deprecated: write 'ended_activity: 8h'",
+            "old.yaml:23: 'on_time_ms' is deprecated: write 'on_time: 250ms'",
         ])
     }
 

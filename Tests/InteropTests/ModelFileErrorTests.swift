@@ -5,9 +5,9 @@ import XCTest
 /// A mistake in an APNs model file is reported at that file's line, with "did you mean", whether the file is
 /// named by --apns-model or by a profile's `simulator: {model: FILE}`; the simulator's own --config the same.
 final class ModelFileErrorTests: XCTestCase {
-    static let deviceKeys = "wake_interval_seconds, power_first_deferral_seconds, online_seconds, offline_seconds, storage_seconds, "
-        + "activity_budget_per_hour, frequent_budget_per_hour, push_to_start_per_hour, ended_activity_seconds, activity_budget_burst, "
-        + "frequent_budget_burst, push_to_start_burst, on_time_ms, offline_share, frequent_updates, throttle, seed"
+    static let deviceKeys = "wake_interval, power_first_deferral, online, offline, storage, "
+        + "activity_budget_per_hour, frequent_budget_per_hour, push_to_start_per_hour, ended_activity, activity_budget_burst, "
+        + "frequent_budget_burst, push_to_start_burst, on_time, offline_share, frequent_updates, throttle, seed"
     static let faultKeys = "latency, round_trip, capacity, internal_server_error_fraction, service_unavailable_fraction, too_many_requests_fraction, "
         + "shutdown_fraction, connection_reset_fraction, stall_fraction, latency_spike, clock_step, goaway_after_streams, goaway_after, "
         + "idle_timeout, settings_delay"
