@@ -49,8 +49,8 @@ bin=${APNSBENCH_BIN:-.build/debug/apnsbench}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 mkdir -p "$out"
 planted=$out/planted-simulator.yaml
-sed -e 's/fixed_ms: 20/fixed_ms: 22/' -e 's/^faults:/faults:\n  service_unavailable_fraction: 0.01/' profiles/ci-simulator.yaml > "$planted"
-grep -q 'fixed_ms: 22' "$planted" && grep -q 'service_unavailable_fraction: 0.01' "$planted" \
+sed -e 's/fixed: 20ms/fixed: 22ms/' -e 's/^faults:/faults:\n  service_unavailable_fraction: 0.01/' profiles/ci-simulator.yaml > "$planted"
+grep -q 'fixed: 22ms' "$planted" && grep -q 'service_unavailable_fraction: 0.01' "$planted" \
     || { echo "ci-false-alarms: could not plant the regression in a copy of profiles/ci-simulator.yaml" >&2; exit 1; }
 
 declare -A codes=()

@@ -102,7 +102,7 @@ simulator:
   seed: 1
   faults:
     latency: { lognormal_ms: { p50: 20, p99: 120 } }
-    latency_spike: { fraction: 0.002, ms: 3000 }   # a spike now and then
+    latency_spike: { fraction: 0.002, by: 3s }   # a spike now and then
     goaway_after: ${goaway}s                       # GOAWAY (Shutdown) for each connection this long after it opened
     service_unavailable_fraction: 0.02             # 2% 503 ServiceUnavailable
     connection_reset_fraction: 0.001               # 0.1% of requests: TCP reset, no answer

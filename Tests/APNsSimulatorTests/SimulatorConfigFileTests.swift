@@ -97,7 +97,7 @@ final class SimulatorConfigFileTests: XCTestCase {
             ("devices:\n  unknown_token_reason: Nope", 2, "devices.unknown_token_reason", "'Nope' is not an APNs reason"),
             ("devices:\n  rate_limit: { pushes: 5 }", 2, "devices.rate_limit", "needs pushes and window"),
             ("live_activity:\n  missing_keys: ignore", 2, "live_activity.missing_keys", "must be reject or count, found 'ignore'"),
-            ("faults:\n  latency:\n    fixed_ms: 1\n    uniform_ms: [1, 2]", 2, "faults.latency", "needs exactly one of fixed_ms, uniform_ms, lognormal_ms"),
+            ("faults:\n  latency:\n    fixed: 1ms\n    uniform_ms: [1, 2]", 2, "faults.latency", "needs exactly one of fixed, uniform_ms, lognormal_ms"),
             ("faults:\n  latency: { uniform_ms: [5, 1] }", 2, "faults.latency.uniform_ms[1]", "must be between 5.0 and 600000.0, found 1.0"),
             ("faults:\n  latency:\n    lognormal_ms: { p50: 40 }", 3, "faults.latency.lognormal_ms", "needs p50 and p99"),
             ("faults:\n  shutdown_fraction: 0.6\n  connection_reset_fraction: 0.6", 1, "faults", "the fractions add up to 1.2, more than 1"),

@@ -18,6 +18,18 @@ final class SimulatorDurationKeysTests: XCTestCase {
           goaway_after: 10s
           idle_timeout: 250ms
           settings_delay: 0.5ms
+          latency: { fixed: 20ms }
+          round_trip: 1.5ms
+          capacity: { per_connection_per_second: 100, overload_after: 2s }
+          latency_spike: { fraction: 0.01, by: 3s }
+        device:
+          wake_interval: 2m
+          power_first_deferral: 30m
+          online: 1h
+          offline: 90s
+          storage: 48h
+          ended_activity: 8h
+          on_time: 250ms
         """
 
     private let former = """
@@ -32,6 +44,18 @@ final class SimulatorDurationKeysTests: XCTestCase {
           goaway_after_seconds: 10
           idle_timeout_seconds: 0.25
           settings_delay_ms: 0.5
+          latency: { fixed_ms: 20 }
+          round_trip_ms: 1.5
+          capacity: { per_connection_per_second: 100, overload_after_ms: 2000 }
+          latency_spike: { fraction: 0.01, ms: 3000 }
+        device:
+          wake_interval_seconds: 120
+          power_first_deferral_seconds: 1800
+          online_seconds: 3600
+          offline_seconds: 90
+          storage_seconds: 172800
+          ended_activity_seconds: 28800
+          on_time_ms: 250
         """
 
     func testDurationKeysSetWhatTheirFormerNamesSet() throws {
@@ -45,6 +69,13 @@ final class SimulatorDurationKeysTests: XCTestCase {
         XCTAssertEqual(a.faults.goAwayAfterSeconds, 10)
         XCTAssertEqual(a.faults.idleTimeoutSeconds, 0.25)
         XCTAssertEqual(a.faults.settingsDelayMilliseconds, 0.5)
+        XCTAssertEqual(a.faults.latency, .fixed(milliseconds: 20))
+        XCTAssertEqual(a.faults.roundTripMilliseconds, 1.5)
+        XCTAssertEqual(a.faults.capacity?.overloadAfterMilliseconds, 2000)
+        XCTAssertEqual(a.faults.latencySpike?.milliseconds, 3000)
+        XCTAssertEqual(a.device?.wakeIntervalSeconds, 120)
+        XCTAssertEqual(a.device?.storageSeconds, 172_800)
+        XCTAssertEqual(a.device?.onTimeMillis, 250)
         XCTAssertEqual(SimulatorKeys.effectiveValues(of: a), SimulatorKeys.effectiveValues(of: b))
         XCTAssertEqual(try SimulatorConfigFile.deprecations(yaml: current, file: "new.yaml"), [])
     }
@@ -56,22 +87,37 @@ final class SimulatorDurationKeysTests: XCTestCase {
             "old.yaml:3: 'token_update_penalty_seconds' is deprecated: write 'token_update_penalty: 90s'",
             "old.yaml:5: 'window_seconds' is deprecated: write 'window: 1500ms'",
             "old.yaml:6: 'budget_window_seconds' is deprecated: write 'budget_window: 2h'",
+            "old.yaml:12: 'fixed_ms' is deprecated: write 'fixed: 20ms'",
+            "old.yaml:13: 'round_trip_ms' is deprecated: write 'round_trip: 1.5ms'",
+            "old.yaml:14: 'overload_after_ms' is deprecated: write 'overload_after: 2s'",
+            "old.yaml:15: 'ms' is deprecated: write 'by: 3s'",
             "old.yaml:8: 'after_seconds' is deprecated: write 'after: 1m'",
             "old.yaml:8: 'by_seconds' is deprecated: write 'by: 3700s'",
             "old.yaml:9: 'goaway_after_seconds' is deprecated: write 'goaway_after: 10s'",
             "old.yaml:10: 'idle_timeout_seconds' is deprecated: write 'idle_timeout: 250ms'",
             "old.yaml:11: 'settings_delay_ms' is deprecated: write 'settings_delay: 0.5ms'",
+            "old.yaml:17: 'wake_interval_seconds' is deprecated: write 'wake_interval: 2m'",
+            "old.yaml:18: 'power_first_deferral_seconds' is deprecated: write 'power_first_deferral: 30m'",
+            "old.yaml:19: 'online_seconds' is deprecated: write 'online: 1h'",
+            "old.yaml:20: 'offline_seconds' is deprecated: write 'offline: 90s'",
+            "old.yaml:21: 'storage_seconds' is deprecated: write 'storage: 48h'",
+            "old.yaml:22: 'ended_activity_seconds' is deprecated: write 'ended_activity: 8h'",
+            "old.yaml:23: 'on_time_ms' is deprecated: write 'on_time: 250ms'",
         ])
     }
 
     /// Reports name the values by their former keys, so a report's configuration stays as it was.
     func testReportsKeepTheFormerNames() throws {
         var c = SimulatorConfiguration()
-        try SimulatorConfigFile.apply(yaml: "faults: { goaway_after: 10s, settings_delay: 250ms }", file: "s.yaml", to: &c)
+        try SimulatorConfigFile.apply(yaml: "faults: { goaway_after: 10s, settings_delay: 250ms, round_trip: 20ms, latency: { fixed: 5ms } }",
+                                      file: "s.yaml", to: &c)
         let effective = SimulatorKeys.effectiveValues(of: c)
         XCTAssertEqual(effective["faults.goaway_after_seconds"], "10")
         XCTAssertEqual(effective["faults.settings_delay_ms"], "250")
+        XCTAssertEqual(effective["faults.round_trip_ms"], "20")
+        XCTAssertEqual(effective["faults.latency.fixed_ms"], "5")
         XCTAssertNil(effective["faults.goaway_after"])
+        XCTAssertNil(effective["faults.round_trip"])
     }
 
     /// A model file (`model fit`'s writer) writes the new names, as durations.

@@ -17,7 +17,7 @@ final class SimulatorEffectiveValuesTests: XCTestCase {
     }
 
     func testEveryKeyThatHoldsAValueIsThereWithItsValue() throws {
-        let v = try values("faults: { latency: { fixed_ms: 80 } }\nseed: 7\n")
+        let v = try values("faults: { latency: { fixed: 80ms } }\nseed: 7\n")
         for key in SimulatorKeys.all where key.write != nil { XCTAssertNotNil(v[key.reportPath], key.reportPath) }
         XCTAssertEqual(v["faults.latency.fixed_ms"], "80")
         XCTAssertEqual(v["faults.latency.uniform_ms"], "none")
@@ -30,8 +30,8 @@ final class SimulatorEffectiveValuesTests: XCTestCase {
 
     func testTheDevicesFileIsNamedByItsDigestAndTheDeviceModelByItsParameters() throws {
         let token = String(repeating: "ab", count: 32)
-        let a = try values("devices: { file: d.txt }\ndevice: { wake_interval_seconds: 60 }\n", files: ["d.txt": "\(token) com.example.app\n"])
-        let b = try values("devices: { file: d.txt }\ndevice: { wake_interval_seconds: 60 }\n", files: ["d.txt": "\(token) com.example.other\n"])
+        let a = try values("devices: { file: d.txt }\ndevice: { wake_interval: 1m }\n", files: ["d.txt": "\(token) com.example.app\n"])
+        let b = try values("devices: { file: d.txt }\ndevice: { wake_interval: 1m }\n", files: ["d.txt": "\(token) com.example.other\n"])
         XCTAssertTrue(a["devices.file"]?.hasPrefix("sha256:") == true, "\(a["devices.file"] ?? "")")
         XCTAssertNotEqual(a["devices.file"], b["devices.file"], "another file's content, another digest")
         XCTAssertEqual(a["device"], "on")

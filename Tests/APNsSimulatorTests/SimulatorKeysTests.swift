@@ -58,10 +58,11 @@ final class SimulatorKeysTests: XCTestCase {
         XCTAssertGreaterThan(checked, 30)
     }
 
-    /// The device model's keys are the ones its parameters are kept under in a report (their Codable keys).
+    /// The device model's keys, by the names reports give them (a duration key's former name), are the ones its
+    /// parameters are kept under in a report (their Codable keys).
     func testTheDeviceKeysAreTheDeviceModelsOwn() throws {
         let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(DeviceDeliveryParameters())) as? [String: Any]
-        XCTAssertEqual(Set(try XCTUnwrap(encoded).keys), Set(SimulatorKeys.children(of: "device").map(\.key)))
+        XCTAssertEqual(Set(try XCTUnwrap(encoded).keys), Set(SimulatorKeys.children(of: "device").map { $0.former ?? $0.key }))
     }
 
     static func text(_ v: ConfigValue) -> String {
@@ -98,12 +99,12 @@ final class SimulatorKeysTests: XCTestCase {
         XCTAssertEqual(written, .object([
             "threads": .int(2),
             "faults": .object([
-                "round_trip_ms": .double(20), "goaway_after_streams": .int(100),
+                "round_trip": .string("20ms"), "goaway_after_streams": .int(100),
                 "latency": .object(["lognormal_ms": .object(["p50": .double(5), "p99": .double(40)])]),
             ]),
         ]))
         XCTAssertEqual(SimulatorKeys.settings(of: SimulatorConfiguration()), .object([:]))
-        XCTAssertEqual(SimulatorKeys.settings(of: SimulatorConfiguration(), always: ["faults.round_trip_ms"]),
-                       .object(["faults": .object(["round_trip_ms": .double(0)])]))
+        XCTAssertEqual(SimulatorKeys.settings(of: SimulatorConfiguration(), always: ["faults.round_trip"]),
+                       .object(["faults": .object(["round_trip": .string("0")])]))
     }
 }

@@ -33,8 +33,8 @@ struct FixtureCommands {
         for folder in ["key", "ca", "apns", "sim"] { try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true) }
         try "not a key, never read: refused first\n".write(toFile: path("key/AuthKey_ABCDEFGHIJ.p8"), atomically: true, encoding: .utf8)
         try "not a certificate, never read\n".write(toFile: path("ca/ca.pem"), atomically: true, encoding: .utf8)
-        try "simulator:\n  faults: { round_trip_ms: 5 }\n".write(toFile: path("apns/model.yaml"), atomically: true, encoding: .utf8)
-        try "faults: { round_trip_ms: 5 }\n".write(toFile: path("sim/sim.yaml"), atomically: true, encoding: .utf8)
+        try "simulator:\n  faults: { round_trip: 5ms }\n".write(toFile: path("apns/model.yaml"), atomically: true, encoding: .utf8)
+        try "faults: { round_trip: 5ms }\n".write(toFile: path("sim/sim.yaml"), atomically: true, encoding: .utf8)
         let profile = path("p/leave-requests.yaml"), recording = path("p/streams/leave-requests.ndjson")
         // Only its report is needed: a run that missed its SLO on a busy host (exit 99) wrote it too.
         let made = try apnsbench(["run", profile, "--quiet", "--out", path("base")])

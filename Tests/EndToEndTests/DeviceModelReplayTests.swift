@@ -60,7 +60,7 @@ final class DeviceModelReplayTests: XCTestCase {
         let dir = try ScratchFolder.make("device-model-shards")
         defer { ScratchFolder.remove(dir) }
         let model = dir.appendingPathComponent("model.yaml")
-        try "simulator:\n  device: { offline_share: 0.5, wake_interval_seconds: 120 }\n".write(to: model, atomically: true, encoding: .utf8)
+        try "simulator:\n  device: { offline_share: 0.5, wake_interval: 2m }\n".write(to: model, atomically: true, encoding: .utf8)
         func run(_ shard: RunConfig.Shard?, _ name: String) throws -> RunReport {
             var request = RunRequest(profilePath: Self.repo.appendingPathComponent("profiles/leave-requests.yaml").path)
             request.outDirectory = dir.appendingPathComponent(name).path

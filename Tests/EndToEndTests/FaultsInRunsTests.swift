@@ -30,7 +30,7 @@ final class FaultsInRunsTests: XCTestCase {
               faults:
                 service_unavailable_fraction: 0.1
                 goaway_after_streams: 150
-                latency_spike: { fraction: 0.05, ms: 20 }
+                latency_spike: { fraction: 0.05, by: 20ms }
             """, in: dir))
         request.outDirectory = dir.appendingPathComponent("report").path
         let report = try ReplayRun.execute(request, log: { _ in }).report

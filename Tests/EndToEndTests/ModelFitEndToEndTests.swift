@@ -33,7 +33,7 @@ final class ModelFitEndToEndTests: XCTestCase {
         defer { ScratchFolder.remove(dir) }
         let chosen = """
               faults:
-                round_trip_ms: 30
+                round_trip: 30ms
                 latency: { lognormal_ms: { p50: 20, p99: 120 } }
                 service_unavailable_fraction: 0.02
                 too_many_requests_fraction: 0.01

@@ -21,7 +21,7 @@ final class RateSweepTests: XCTestCase {
             .replacingOccurrences(of: "dead_tokens: streams/", with: "dead_tokens: \(profiles)/streams/")
             .replacingOccurrences(of: "recipe: recipes/", with: "recipe: \(profiles)/recipes/")
             .replacingOccurrences(of: "activity_model: models/", with: "activity_model: \(profiles)/models/")
-            + "\nsimulator:\n  faults:\n    round_trip_ms: 5\n    capacity: { per_connection_per_second: \(Int(capacity)) }\n"
+            + "\nsimulator:\n  faults:\n    round_trip: 5ms\n    capacity: { per_connection_per_second: \(Int(capacity)) }\n"
         let path = dir.appendingPathComponent("sweep.yaml").path
         try profile.write(toFile: path, atomically: true, encoding: .utf8)
 

@@ -21,7 +21,7 @@ final class ModelFitFileTests: XCTestCase {
 
     func testTheSectionIsTheFitInTheSimulatorsKeys() throws {
         XCTAssertEqual(try fit().settings, .object(["faults": .object([
-            "round_trip_ms": .double(20.123),
+            "round_trip": .string("20.123ms"),
             "latency": .object(["lognormal_ms": .object(["p50": .double(5), "p99": .double(40.5)])]),
             "service_unavailable_fraction": .double(0.01235),
             "too_many_requests_fraction": .double(0),

@@ -35,7 +35,7 @@ final class ProfileSimulatorSectionTests: XCTestCase {
                 latency: { lognormal_ms: { p50: 40, p99: 200 } }
                 service_unavailable_fraction: 0.02
                 goaway_after_seconds: 30
-                latency_spike: { fraction: 0.01, ms: 1500 }
+                latency_spike: { fraction: 0.01, by: 1500ms }
                 stall_fraction: 0.001
                 clock_step: { after_seconds: 60, by_seconds: 3700 }
             """
@@ -124,7 +124,7 @@ final class APNsLatencyModelPresetTests: XCTestCase {
         }
         var config = RunConfig(name: "t", profilePath: "p.yaml", workload: .init(name: "leave-requests", stream: "s", recipe: "r.yaml", bundleID: "b"))
         config.simulator.model = "far"
-        config.simulator.settings = .object(["faults": .object(["round_trip_ms": .double(90), "stall_fraction": .double(0.01)])])
+        config.simulator.settings = .object(["faults": .object(["round_trip": .string("90ms"), "stall_fraction": .double(0.01)])])
         var s = SimulatorConfiguration()
         try SimulatorConfigFile.apply(settings: try XCTUnwrap(config.simulator.effectiveSettings), profile: "p.yaml", to: &s)
         XCTAssertEqual(s.faults.roundTripMilliseconds, 90, "the section's key wins")
@@ -148,6 +148,7 @@ final class APNsLatencyModelPresetTests: XCTestCase {
             XCTAssertEqual(capacity.overloadAfterMilliseconds,
                            preset.capacity.overloadAfterMillis ?? FaultInjection.Capacity(perConnectionPerSecond: 1).overloadAfterMilliseconds, name)
             XCTAssertEqual(capacity.overloadServiceUnavailableFraction, preset.capacity.overload503Fraction ?? 0, name)
+            XCTAssertEqual(try SimulatorConfigFile.deprecations(yaml: preset.settings.json, file: "p.yaml"), [], "\(name) writes the current key names")
             XCTAssertEqual(s.faults.requestFaults[.serviceUnavailable], preset.serviceUnavailableFraction ?? 0, name)
             XCTAssertEqual(s.faults.requestFaults.total, preset.serviceUnavailableFraction ?? 0, "\(name): no other fault")
         }

@@ -74,8 +74,8 @@ final class CIExamplesTests: XCTestCase {
         let script = try String(contentsOfFile: RepoFiles.path("scripts/ci-false-alarms.sh"), encoding: .utf8)
         let model = try String(contentsOfFile: RepoFiles.path("profiles/ci-simulator.yaml"), encoding: .utf8)
         let docs = try String(contentsOfFile: RepoFiles.path("docs/ci-gate.md"), encoding: .utf8)
-        XCTAssertTrue(script.contains("sed -e 's/fixed_ms: 20/fixed_ms: 22/' -e 's/^faults:/faults:\\n  service_unavailable_fraction: 0.01/'"), script)
-        XCTAssertTrue(model.contains("with `fixed_ms: 22` (+10% latency; measured: the client's p50 +9 to 10%) and\n"
+        XCTAssertTrue(script.contains("sed -e 's/fixed: 20ms/fixed: 22ms/' -e 's/^faults:/faults:\\n  service_unavailable_fraction: 0.01/'"), script)
+        XCTAssertTrue(model.contains("with `fixed: 22ms` (+10% latency; measured: the client's p50 +9 to 10%) and\n"
             + "# `service_unavailable_fraction: 0.01`, as scripts/ci-false-alarms.sh writes it"), model)
         XCTAssertTrue(docs.contains("(the candidate's simulator answering after 22 ms instead of 20, +10% latency, and 1% of pushes 503"), docs)
     }

@@ -56,8 +56,8 @@ final class CompareEndToEndTests: XCTestCase {
         return out
     }
 
-    static let honest = "faults:\n  latency: { fixed_ms: 100 }\n"
-    static let planted = "faults:\n  latency: { fixed_ms: 160 }\n  service_unavailable_fraction: 0.03\n"
+    static let honest = "faults:\n  latency: { fixed: 100ms }\n"
+    static let planted = "faults:\n  latency: { fixed: 160ms }\n  service_unavailable_fraction: 0.03\n"
 
     func testHonestRepeatsPassAndAPlantedRegressionIsCaught() throws {
         let baseline = try run("baseline", simulatorConfig: Self.honest)

@@ -5,10 +5,10 @@ import XCTest
 /// A mistake in an APNs model file is reported at that file's line, with "did you mean", whether the file is
 /// named by --apns-model or by a profile's `simulator: {model: FILE}`; the simulator's own --config the same.
 final class ModelFileErrorTests: XCTestCase {
-    static let deviceKeys = "wake_interval_seconds, power_first_deferral_seconds, online_seconds, offline_seconds, storage_seconds, "
-        + "activity_budget_per_hour, frequent_budget_per_hour, push_to_start_per_hour, ended_activity_seconds, activity_budget_burst, "
-        + "frequent_budget_burst, push_to_start_burst, on_time_ms, offline_share, frequent_updates, throttle, seed"
-    static let faultKeys = "latency, round_trip_ms, capacity, internal_server_error_fraction, service_unavailable_fraction, too_many_requests_fraction, "
+    static let deviceKeys = "wake_interval, power_first_deferral, online, offline, storage, "
+        + "activity_budget_per_hour, frequent_budget_per_hour, push_to_start_per_hour, ended_activity, activity_budget_burst, "
+        + "frequent_budget_burst, push_to_start_burst, on_time, offline_share, frequent_updates, throttle, seed"
+    static let faultKeys = "latency, round_trip, capacity, internal_server_error_fraction, service_unavailable_fraction, too_many_requests_fraction, "
         + "shutdown_fraction, connection_reset_fraction, stall_fraction, latency_spike, clock_step, goaway_after_streams, goaway_after, "
         + "idle_timeout, settings_delay"
 
@@ -17,7 +17,7 @@ final class ModelFileErrorTests: XCTestCase {
     func testAMisspeltKeyOfAModelFileIsReportedAtTheModelFilesLine() throws {
         let folder = try ScratchFolder.make("model-file-errors", removedBy: addTeardownBlock)
         let model = folder.appendingPathComponent("m.yaml").path
-        try "source: {}\nsimulator:\n  faults: { round_trip_ms: 5 }\n  device:\n    offline_shar: 0.3\n".write(toFile: model, atomically: true, encoding: .utf8)
+        try "source: {}\nsimulator:\n  faults: { round_trip: 5ms }\n  device:\n    offline_shar: 0.3\n".write(toFile: model, atomically: true, encoding: .utf8)
         let expected = "Error: simulator configuration \(model):5: 'simulator.device.offline_shar' is not a known key (known: \(Self.deviceKeys)); "
             + "did you mean 'offline_share'?"
         let flag = try apnsbench(["run", "profiles/leave-requests.yaml", "--quiet", "--apns-model", model, "--out", folder.appendingPathComponent("o").path],
@@ -40,11 +40,11 @@ final class ModelFileErrorTests: XCTestCase {
     func testAMisspeltKeyOfTheSimulatorsConfigIsReportedAtItsLine() throws {
         let folder = try ScratchFolder.make("sim-config-errors", removedBy: addTeardownBlock)
         let config = folder.appendingPathComponent("sim.yaml").path
-        try "faults:\n  round_trp_ms: 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "faults:\n  round_trp: 5ms\n".write(toFile: config, atomically: true, encoding: .utf8)
         let r = try apnsbench(["simulate", "--port", "0", "--h2c", "--duration", "2s", "--config", config])
         XCTAssertEqual(r.status, 1, r.output)
-        XCTAssertEqual(error(r.output), "Error: simulator configuration \(config):2: 'faults.round_trp_ms' is not a known key (known: \(Self.faultKeys)); "
-            + "did you mean 'round_trip_ms'?")
+        XCTAssertEqual(error(r.output), "Error: simulator configuration \(config):2: 'faults.round_trp' is not a known key (known: \(Self.faultKeys)); "
+            + "did you mean 'round_trip'?")
         try "device:\n  offline_shar: 0.3\n".write(toFile: config, atomically: true, encoding: .utf8)
         let device = try apnsbench(["simulate", "--port", "0", "--h2c", "--duration", "2s", "--config", config])
         XCTAssertEqual(device.status, 1, device.output)

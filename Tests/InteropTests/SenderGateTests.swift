@@ -12,7 +12,7 @@ final class SenderGateTests: XCTestCase {
     /// A simulator configuration answering after `latencyMillis`, with the device model on.
     func configuration(in folder: URL, name: String, latencyMillis: Int) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        try "faults: { latency: { fixed_ms: \(latencyMillis) } }\ndevice: {}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "faults: { latency: { fixed: \(latencyMillis)ms } }\ndevice: {}\n".write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -51,16 +51,19 @@ public enum APNsLatencyModel {
         /// The preset in the keys of `apnsbench simulate --config`.
         public var settings: ConfigValue {
             var capacityKeys: [String: ConfigValue] = ["per_connection_per_second": .double(capacity.perConnectionPerSecond)]
-            capacityKeys["overload_after_ms"] = capacity.overloadAfterMillis.map(ConfigValue.double)
+            capacityKeys["overload_after"] = capacity.overloadAfterMillis.map { .string(Self.millis($0)) }
             capacityKeys["overload_503_fraction"] = capacity.overload503Fraction.map(ConfigValue.double)
             var faults: [String: ConfigValue] = [
-                "round_trip_ms": .double(roundTripMillis),
+                "round_trip": .string(Self.millis(roundTripMillis)),
                 "latency": .object(["lognormal_ms": .object(["p50": .double(serverTime.p50Millis), "p99": .double(serverTime.p99Millis)])]),
                 "capacity": .object(capacityKeys),
             ]
             faults["service_unavailable_fraction"] = serviceUnavailableFraction.map(ConfigValue.double)
             return .object(["faults": .object(faults)])
         }
+
+        /// Milliseconds as a duration the simulator's keys read (`20ms`, `0.8ms`).
+        static func millis(_ value: Double) -> String { number(value) + "ms" }
 
         /// A share as a percentage, to a thousandth of a percent (`0.3` is `30`).
         static func percent(_ share: Double) -> String { number((share * 100_000).rounded() / 1000) }

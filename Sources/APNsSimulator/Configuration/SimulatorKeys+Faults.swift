@@ -4,7 +4,7 @@ import DeviceDelivery
 extension SimulatorKeys {
     static let faults: [K] = [
         K("faults.latency", .section(.init(exactlyOne: true)), default: "none", "server time before an answer: one of the three below"),
-        .number("faults.latency.fixed_ms", 0...600_000, \.faults.fixedMilliseconds, default: "", "always this many ms"),
+        .duration("faults.latency.fixed", formerly: "fixed_ms", 0...600_000, unitMillis: 1, \.faults.fixedMilliseconds, default: "", "always this long"),
         .leaf("faults.latency.uniform_ms", .pair(0...600_000), \.faults.uniformMilliseconds, default: "", "uniform between the two, ms",
               read: { if case let .pair(lo, hi) = $0 { (lo, hi) } else { nil } },
               write: { $0.map { .array([.double($0.min), .double($0.max)]) } }),
@@ -14,26 +14,27 @@ extension SimulatorKeys {
         .number("faults.latency.lognormal_ms.p50", 0.001...600_000, \.faults.lognormalP50, default: "", "the median").needed(),
         .leaf("faults.latency.lognormal_ms.p99", .numberFrom("p50", upTo: 600_000), \.faults.lognormalP99, default: "", "the 99th percentile",
               read: { $0.number ?? 0 }, write: { .double($0) }).needed(),
-        .number("faults.round_trip_ms", 0...600_000, \.faults.roundTripMilliseconds, default: "0", "added to every answer: the network's share"),
+        .duration("faults.round_trip", formerly: "round_trip_ms", 0...600_000, unitMillis: 1, \.faults.roundTripMilliseconds, default: "0",
+                  "added to every answer: the network's share"),
         K("faults.capacity", .section(.init(example: "{per_connection_per_second: 2000}")), default: "none",
           "each connection serves its requests first come first served at a rate, so they queue past it") { c, _, _ in
             c.faults.capacity = FaultInjection.Capacity(perConnectionPerSecond: 0)
         },
         .number("faults.capacity.per_connection_per_second", 0.001...10_000_000, \.faults.capacityOrNew.perConnectionPerSecond, default: "",
                 "requests a second one connection serves").needed(),
-        .number("faults.capacity.overload_after_ms", 0...600_000, \.faults.capacityOrNew.overloadAfterMilliseconds, default: "1000",
-                "past this wait in the queue a request is overloaded"),
+        .duration("faults.capacity.overload_after", formerly: "overload_after_ms", 0...600_000, unitMillis: 1, \.faults.capacityOrNew.overloadAfterMilliseconds,
+                  default: "1s", "past this wait in the queue a request is overloaded"),
         .number("faults.capacity.overload_503_fraction", 0...1, \.faults.capacityOrNew.overloadServiceUnavailableFraction, default: "0",
                 "this share of overloaded requests is answered 503 at once"),
     ] + RequestFault.allCases.map { fault -> K in
         .number(fault.key, 0...1, \.faults.requestFaults[fault], default: "0", fault.help)
     } + [
-        K("faults.latency_spike", .section(.init(example: "{fraction: 0.01, ms: 2000}")), default: "none",
+        K("faults.latency_spike", .section(.init(example: "{fraction: 0.01, by: 2s}")), default: "none",
           "this share of answers waits this much more") { c, _, _ in
             c.faults.latencySpike = (0, 0)
         },
         .number("faults.latency_spike.fraction", 0...1, \.faults.spikeFraction, default: "", "the share").needed(),
-        .number("faults.latency_spike.ms", 0...600_000, \.faults.spikeMilliseconds, default: "", "the wait, ms").needed(),
+        .duration("faults.latency_spike.by", formerly: "ms", 0...600_000, unitMillis: 1, \.faults.spikeMilliseconds, default: "", "the wait").needed(),
         K("faults.clock_step", .section(.init(example: "{after: 1m, by: 3700s}")), default: "none",
           "the wall clock jumps forward once (provider tokens age at once)") { c, _, _ in
             c.faults.clockStep = .init(afterSeconds: 0, bySeconds: 0)
@@ -54,29 +55,31 @@ extension SimulatorKeys {
 
     /// The device model's keys (``DeviceDeliveryParameters``), each over its default.
     static let device: [K] = [
-        .number("device.wake_interval_seconds", 0.001...1e9, \.deviceModel.wakeIntervalSeconds, default: "600",
-                "mean time between opportunistic wakes (assumption)"),
-        .number("device.power_first_deferral_seconds", 0.001...1e9, \.deviceModel.powerFirstDeferralSeconds, default: "3600",
-                "priority 1's least wait (assumption)"),
-        .number("device.online_seconds", 0.001...1e9, \.deviceModel.onlineSeconds, default: "3600",
-                "mean online period of the devices that go offline (assumption)"),
-        .number("device.offline_seconds", 0.001...1e9, \.deviceModel.offlineSeconds, default: "900", "mean offline period of those (assumption)"),
-        .number("device.storage_seconds", 0.001...1e9, \.deviceModel.storageSeconds, default: "2592000",
-                "how long APNs stores a push without `apns-expiration` (Apple: 30 days)"),
+        .duration("device.wake_interval", formerly: "wake_interval_seconds", 0.001...1e9, unitMillis: 1000, \.deviceModel.wakeIntervalSeconds,
+                  default: "10m", "mean time between opportunistic wakes (assumption)"),
+        .duration("device.power_first_deferral", formerly: "power_first_deferral_seconds", 0.001...1e9, unitMillis: 1000,
+                  \.deviceModel.powerFirstDeferralSeconds, default: "1h", "priority 1's least wait (assumption)"),
+        .duration("device.online", formerly: "online_seconds", 0.001...1e9, unitMillis: 1000, \.deviceModel.onlineSeconds, default: "1h",
+                  "mean online period of the devices that go offline (assumption)"),
+        .duration("device.offline", formerly: "offline_seconds", 0.001...1e9, unitMillis: 1000, \.deviceModel.offlineSeconds, default: "15m",
+                  "mean offline period of those (assumption)"),
+        .duration("device.storage", formerly: "storage_seconds", 0.001...1e9, unitMillis: 1000, \.deviceModel.storageSeconds, default: "720h",
+                  "how long APNs stores a push without `apns-expiration` (Apple: 30 days)"),
         .number("device.activity_budget_per_hour", 0.001...1e9, \.deviceModel.activityBudgetPerHour, default: "10",
                 "an activity's priority-10 budget an hour (assumption: Apple gives no size)"),
         .number("device.frequent_budget_per_hour", 0.001...1e9, \.deviceModel.frequentBudgetPerHour, default: "60",
                 "the budget with frequent updates (assumption)"),
         .number("device.push_to_start_per_hour", 0.001...1e9, \.deviceModel.pushToStartPerHour, default: "10",
                 "push-to-start's budget (assumption; Apple's engineers speak of about 10 in a short time)"),
-        .number("device.ended_activity_seconds", 0.001...1e9, \.deviceModel.endedActivitySeconds, default: "14400",
-                "how long an ended activity stays without a `dismissal-date` (Apple: up to 4 hours)"),
+        .duration("device.ended_activity", formerly: "ended_activity_seconds", 0.001...1e9, unitMillis: 1000, \.deviceModel.endedActivitySeconds,
+                  default: "4h", "how long an ended activity stays without a `dismissal-date` (Apple: up to 4 hours)"),
         .integer("device.activity_budget_burst", 1...1_000_000, \.deviceModel.activityBudgetBurst, default: "10", "the budget's burst (assumption)"),
         .integer("device.frequent_budget_burst", 1...1_000_000, \.deviceModel.frequentBudgetBurst, default: "30",
                  "the burst with frequent updates (assumption)"),
         .integer("device.push_to_start_burst", 1...1_000_000, \.deviceModel.pushToStartBurst, default: "10", "push-to-start's burst (assumption)"),
-        .leaf("device.on_time_ms", .integer(0...86_400_000), \.deviceModel.onTimeMillis, default: "1000",
-              "shown within this of the intended send: on time; later: late (assumption)", read: { Int64($0.int ?? 0) }, write: { .int(Int($0)) }),
+        .leaf("device.on_time", .duration(0...86_400_000, unitMillis: 1), \.deviceModel.onTimeMillis, default: "1s",
+              "shown within this of the intended send: on time; later: late (assumption)",
+              read: { Int64(($0.number ?? 0).rounded()) }, write: { .double(Double($0)) }).formerly("on_time_ms"),
         .number("device.offline_share", 0...1, \.deviceModel.offlineShare, default: "0", "share of devices that go offline now and then (assumption)"),
         .flag("device.frequent_updates", \.deviceModel.frequentUpdates, default: "false",
               "the app sets `NSSupportsLiveActivitiesFrequentUpdates` and the user allows it"),

@@ -52,7 +52,7 @@ extension APNsLatencyModelFit {
         var c = SimulatorConfiguration()
         c.faults.roundTripMilliseconds = Self.rounded(roundTripMillis)
         c.faults.latency = .lognormal(p50Milliseconds: Self.rounded(serverP50Millis), p99Milliseconds: Self.rounded(serverP99Millis))
-        var always: Set = ["faults.round_trip_ms", "faults.latency.lognormal_ms.p50", "faults.latency.lognormal_ms.p99"]
+        var always: Set = ["faults.round_trip", "faults.latency.lognormal_ms.p50", "faults.latency.lognormal_ms.p99"]
         let shares: [(RequestFault, Double, Int)] = [
             (.serviceUnavailable, serviceUnavailableShare, 5), (.tooManyRequests, tooManyRequestsShare, 5),
             (.connectionReset, connectionResetShare, 6),

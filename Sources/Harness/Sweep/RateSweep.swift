@@ -167,7 +167,7 @@ public enum RateSweep {
     }
 
     /// The simulator's keys that make it answer as a path to APNs would, rather than at once.
-    static let modelKeys = ["latency", "round_trip_ms", "capacity", "latency_spike"]
+    static let modelKeys = ["latency", "round_trip", "round_trip_ms", "capacity", "latency_spike"]
 
     /// A warning when the embedded simulator has no APNs model (no preset, no model file, no section with a
     /// latency, round trip or capacity): it answers at once and the knee is the machine's loopback. Nil otherwise.
