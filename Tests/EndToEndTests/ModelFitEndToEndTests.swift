@@ -27,6 +27,12 @@ final class ModelFitEndToEndTests: XCTestCase {
 
     /// The fitted server p50 that gives the chosen 20 ms back: 10% below, 25% above (other work only adds time).
     static let serverP50 = 18.0...25.0
+    static let serverP99 = 108.0...150.0
+
+    /// A fit whose server p50 and p99 are the model's, within the ranges above.
+    static func servedAsModelled(_ fit: APNsLatencyModelFit) -> Bool {
+        serverP50.contains(fit.serverP50Millis) && serverP99.contains(fit.serverP99Millis)
+    }
 
     func testTheFitGivesTheModelBackAndTheSameKnee() throws {
         let dir = try ScratchFolder.make("fit")
@@ -49,7 +55,8 @@ final class ModelFitEndToEndTests: XCTestCase {
         // Other work on the 2 cores only ever adds time to what is measured: a measurement whose fitted server
         // p50 is off, or that the fit refuses (with two CPU hogs beside the suite, the client's own delays made
         // the service times look like queueing: "the round trip at 0 ms or below", or a filled window), is
-        // measured again, up to 3 times, and the last one is judged. When all 3 were off and other processes
+        // measured again, up to 3 times, and the last one is judged (its server p99 too: one tail of 235 ms for 120 was
+        // seen with the suite's other worker and two background builds on the 2 cores, its p50 in range). When all 3 were off and other processes
         // took the CPU during each (the sweep's HostLoad.disturbed: half a core or more to other work, under
         // half a core idle), the host was too busy to measure on, and the test is skipped saying so; off on a
         // host that was not that busy, it fails. (ModelFitTests check the fit itself on reports made in memory.)
@@ -72,8 +79,8 @@ final class ModelFitEndToEndTests: XCTestCase {
                 refusal = error.description
                 print("measurement \(attempt): \(refusal)")
             }
-        } while attempt < 3 && attemptFit.map { !Self.serverP50.contains($0.serverP50Millis) } ?? true
-        let good = attemptFit.map { Self.serverP50.contains($0.serverP50Millis) } ?? false
+        } while attempt < 3 && !(attemptFit.map(Self.servedAsModelled) ?? false)
+        let good = attemptFit.map(Self.servedAsModelled) ?? false
         if !good && disturbed.count == attempt {
             throw XCTSkip("the host was too busy to measure on: \(attempt) measurements off or refused, other work beside each ("
                 + disturbed.joined(separator: "; ") + "); the last: " + (attemptFit?.table ?? refusal))
@@ -84,7 +91,7 @@ final class ModelFitEndToEndTests: XCTestCase {
         // of 33.2 ms for 30 and a server p50 of 22.1 ms for 20 were seen with it beside).
         XCTAssertTrue((27...37.5).contains(fit.roundTripMillis), "round trip \(fit.roundTripMillis) ms for 30\n" + fit.table)
         XCTAssertTrue(Self.serverP50.contains(fit.serverP50Millis), "server p50 \(fit.serverP50Millis) ms for 20\n" + fit.table)
-        XCTAssertTrue((108...150).contains(fit.serverP99Millis), "server p99 \(fit.serverP99Millis) ms for 120\n" + fit.table)
+        XCTAssertTrue(Self.serverP99.contains(fit.serverP99Millis), "server p99 \(fit.serverP99Millis) ms for 120\n" + fit.table)
         XCTAssertEqual(fit.serviceUnavailableShare, 0.02, accuracy: 0.01, fit.table)
         XCTAssertEqual(fit.tooManyRequestsShare, 0.01, accuracy: 0.01, fit.table)
         let modelFile = dir.appendingPathComponent("model.yaml").path
