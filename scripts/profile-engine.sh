@@ -92,7 +92,8 @@ profile() {  # LABEL BIN
             "$work/sym.txt"
     done
     echo "libcurl's top functions by self time:"
-    perf report -i "$data" --stdio -q --no-children --sort sym --dsos libcurl.so.4 -g none 2>/dev/null \
+    # perf names the library by its file (libcurl.so.4.8.0), not by the soname link.
+    perf report -i "$data" --stdio -q --no-children --sort sym --dsos "$(basename "$(readlink -f "$libcurl/libcurl.so.4")")" -g none 2>/dev/null \
         | awk '$1 ~ /%$/ { print "  " $1, $NF }' | head -15
     [ -z "$keep" ] || cp "$data" "$keep/$label.data"
 }
