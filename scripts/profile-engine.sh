@@ -8,10 +8,11 @@
 # what it calls): the per-transfer steps named in docs/benchmarks.md, and the libcurl functions with the most
 # self time. With two binaries (--before BIN), each is profiled in turn on the same simulator, before first.
 #
-# usage: scripts/profile-engine.sh --libcurl DIR [--before BIN] [--rate R] [--seconds S] [--latency P50,P99]
+# usage: scripts/profile-engine.sh --libcurl DIR [--before BIN] [--rate R | --closed-loop] [--seconds S] [--latency P50,P99]
 #                                  [--connections C] [--streams S] [--keep DIR]
 #   --libcurl DIR  the folder holding the libcurl.so.4 with symbols (e.g. /work/libcurl-sym/lib)
 #   --before BIN   another apnsbench binary profiled first, on the same simulator
+#   --closed-loop  sends closed loop (every stream kept busy) instead of paced at --rate
 #   --keep DIR     keeps each perf.data (DIR/before.data, DIR/after.data) for `perf report -i`
 # env:   SERVER_CPU=0 CLIENT_CPU=1, APNSBENCH_BIN (the binary profiled; default .build/release/apnsbench)
 set -euo pipefail
@@ -22,12 +23,13 @@ while [ $# -gt 0 ]; do
         --libcurl) libcurl=$2; shift ;;
         --before) before=$2; shift ;;
         --rate) rate=$2; shift ;;
+        --closed-loop) rate="" ;;
         --seconds) seconds=$2; shift ;;
         --latency) latency=$2; shift ;;
         --connections) connections=$2; shift ;;
         --streams) streams=$2; shift ;;
         --keep) keep=$2; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "profile-engine: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
     shift
@@ -45,7 +47,8 @@ bench_workdir
 printf 'faults:\n  latency: { lognormal_ms: { p50: %s, p99: %s } }\n' "${latency%,*}" "${latency#*,}" > "$work/sim.yaml"
 bench_start_simulator simulate --port 0 --threads 1 --config "$work/sim.yaml" --ca-out "$work/ca.pem"
 bench_demo_key
-echo "simulator $url (latency $latency ms, cpu $server_cpu), client on cpu $client_cpu, $rate pushes/s, $connections x $streams," \
+schedule=(--closed-loop); [ -z "$rate" ] || schedule=(--rate "$rate")
+echo "simulator $url (latency $latency ms, cpu $server_cpu), client on cpu $client_cpu, ${rate:-closed loop} ${rate:+pushes/s}, $connections x $streams," \
     "${seconds} s; load: $(uptime | sed 's/.*load/load/')"
 
 # Library (dso) names as the table groups them.
@@ -69,7 +72,7 @@ profile() {  # LABEL BIN
     perf record -q -g -F 1999 -o "$data" -- taskset -c "$client_cpu" /usr/bin/time -f 'cpu %U %S wall %e' -o "$work/time.out" \
         env LD_LIBRARY_PATH="$libcurl" "$exe" run profiles/order-changes.yaml --target "$url" --ca-cert "$work/ca.pem" \
         --key-path "$keyp" --key-id "$kid" --team-id "$tid" --connections "$connections" --streams "$streams" --loop \
-        --duration "${seconds}s" --quiet --out "$work/run" --rate "$rate" > "$work/client.out" 2>&1 || true
+        --duration "${seconds}s" --quiet --out "$work/run" "${schedule[@]}" > "$work/client.out" 2>&1 || true
     [ -f "$work/run/report.json" ] || { echo "profile-engine: $label wrote no report:" >&2; cat "$work/client.out" >&2; exit 1; }
     local sent cpu_us
     sent=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"]["sent"])' "$work/run/report.json")
@@ -89,7 +92,8 @@ profile() {  # LABEL BIN
             "$work/sym.txt"
     done
     echo "libcurl's top functions by self time:"
-    perf report -i "$data" --stdio -q --no-children --sort sym --dsos libcurl.so.4 -g none 2>/dev/null \
+    # perf names the library by its file (libcurl.so.4.8.0), not by the soname link.
+    perf report -i "$data" --stdio -q --no-children --sort sym --dsos "$(basename "$(readlink -f "$libcurl/libcurl.so.4")")" -g none 2>/dev/null \
         | awk '$1 ~ /%$/ { print "  " $1, $NF }' | head -15
     [ -z "$keep" ] || cp "$data" "$keep/$label.data"
 }

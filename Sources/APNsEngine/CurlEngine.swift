@@ -47,6 +47,8 @@ public final class CurlEngine: WakeableEngine {
     var loopTurns: Int { loop.turns }
     /// Waits that ended before the idle cap with nothing ready (tests: a wait that spins shows here).
     var emptyWakeUps: Int { driver.emptyWakeUps }
+    /// Ready sockets read by one transfer, and those for which libcurl ran every transfer of the socket (tests).
+    var socketReads: (byOne: Int, byAll: Int) { (driver.readsByOne, driver.readsByAll) }
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -293,6 +295,7 @@ public final class CurlEngine: WakeableEngine {
         }
         slot.attempts += 1
         pool.add(slot)
+        driver.added(slot.easy)
         counters.sent += 1
         _ = lifecycle.handle(.sent, now: now)
         if pool.inFlight > counters.peakInFlight { counters.peakInFlight = pool.inFlight }

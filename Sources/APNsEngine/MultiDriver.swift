@@ -13,8 +13,9 @@ public enum CurlDrive: String, Sendable, CaseIterable, Codable {
     /// every transfer in the multi handle.
     case poll
     /// `curl_multi_socket_action` with an epoll set that libcurl's socket callback keeps, libcurl's timer
-    /// callback, the timerfd and an eventfd for `wake()`. libcurl runs the transfers of the sockets that
-    /// are ready (on HTTP/2, every transfer of that connection) and those whose timers expired.
+    /// callback, the timerfd and an eventfd for `wake()`. A socket that only has something to read is read by
+    /// one transfer of its connection (``MultiDriver/readThroughOne(_:)``); for any other event libcurl runs every
+    /// transfer of the socket. Then the transfers whose timers expired run.
     case socketAction = "socket-action"
 
     /// The drive set by `APNSBENCH_CURL_DRIVE` (`poll` or `socket-action`), if any.
@@ -65,6 +66,12 @@ final class MultiDriver {
     private(set) var emptyWakeUps = 0
     /// The longest wait with nothing due: the loop's housekeeping (progress, lifecycle ticks) runs at least this often.
     static let idleCapMillis: Int32 = 100
+    /// socket-action: the transfer handed to libcurl last, the one that reads a socket for all (``readThroughOne(_:)``).
+    private var newest: UnsafeMutableRawPointer?
+    /// socket-action: readable sockets read by one transfer, and those handed to libcurl whole (every transfer of the
+    /// socket run).
+    private(set) var readsByOne = 0
+    private(set) var readsByAll = 0
 
     init(multi: UnsafeMutableRawPointer, drive: CurlDrive) throws {
         self.multi = multi
@@ -98,6 +105,7 @@ final class MultiDriver {
             _ = ccurl_multi_setopt_socket_function(multi, nil)
             _ = ccurl_multi_setopt_timer_function(multi, nil)
         }
+        newest = nil
         ccurl_fd_close(timerFD)
         ccurl_fd_close(epollFD)
         ccurl_fd_close(wakeFD)
@@ -157,9 +165,11 @@ final class MultiDriver {
                     expired()
                 } else if r.fd == wakeFD {
                     ccurl_fd_clear(wakeFD)
+                } else if r.select == CURL_CSELECT_IN, try readThroughOne(r.fd) {
+                    readsByOne += 1
                 } else {
-                    let mc = curl_multi_socket_action(multi, r.fd, r.select, &running)
-                    guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_socket_action failed: \(String(cString: curl_multi_strerror(mc)))") }
+                    readsByAll += 1
+                    try socketAction(r.fd, r.select)
                 }
             }
             try runExpiredTimer(now: MonotonicTime.now())
@@ -212,6 +222,32 @@ final class MultiDriver {
             guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_socket_action failed: \(String(cString: curl_multi_strerror(mc)))") }
             turns += 1
         }
+    }
+
+    /// A transfer was handed to libcurl.
+    @inline(__always)
+    func added(_ easy: UnsafeMutableRawPointer) { newest = easy }
+
+    /// A socket with only something to read, read by one transfer instead of all. For a ready socket, libcurl
+    /// 8.14.1 runs every transfer of its connection, and each reads the socket until EAGAIN and polls it again:
+    /// two system calls per transfer in flight, for every answer. One transfer's read takes in the whole
+    /// connection's input, and HTTP/2 hands each stream's frames to its transfer and schedules only those. So the
+    /// transfer added last is scheduled alone (`curl_easy_pause(CURLPAUSE_CONT)` on a transfer that is not paused
+    /// only does that) and the timer action runs it and what it scheduled. Every transfer of the socket runs as
+    /// before when that one has no connection (done, or not yet attached), or when after it ran the socket still
+    /// has something to read (it is another connection's) or that transfer has its own answer (its read stops at
+    /// its stream's end, which may leave other streams' frames unread).
+    private func readThroughOne(_ fd: curl_socket_t) throws -> Bool {
+        guard let easy = newest, curl_easy_pause(easy, CURLPAUSE_CONT) == CURLE_OK else { return false }
+        try socketAction(CURL_SOCKET_TIMEOUT, 0)
+        var status = 0
+        return ccurl_fd_readable(fd) == 0 && ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && status == 0
+    }
+
+    @inline(__always)
+    private func socketAction(_ fd: curl_socket_t, _ select: Int32) throws {
+        let mc = curl_multi_socket_action(multi, fd, select, &running)
+        guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_socket_action failed: \(String(cString: curl_multi_strerror(mc)))") }
     }
 
     fileprivate func watch(_ fd: curl_socket_t, _ what: Int32) -> Int32 {

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -134,6 +135,10 @@ void ccurl_fd_clear(int fd) {
     uint64_t count;
     ssize_t rc = read(fd, &count, sizeof count);
     (void)rc;
+}
+int ccurl_fd_readable(int fd) {
+    struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 }
 void ccurl_fd_close(int fd) {
     if (fd >= 0) close(fd);

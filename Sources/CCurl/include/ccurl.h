@@ -61,6 +61,8 @@ int ccurl_eventfd_create(void);
 void ccurl_eventfd_signal(int fd);
 /// Reads a timerfd or eventfd back to unreadable (non-blocking: nothing to read is fine).
 void ccurl_fd_clear(int fd);
+/// Whether `fd` has something to read now (data, end of stream or an error): poll with timeout 0.
+int ccurl_fd_readable(int fd);
 void ccurl_fd_close(int fd);
 
 /// curl_version_info(CURLVERSION_NOW): CURLVERSION_NOW is a macro Swift cannot see.
