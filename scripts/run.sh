@@ -2,10 +2,10 @@
 # The main job: installs what is missing, builds apnsbench (release) and replays a profile against the
 # embedded APNs simulator, writing reports/latest/ (report.json, summary.md, report.html, latency.hlog).
 # Arguments go to `apnsbench run`. When the first one is not a profile (none, or a flag) it replays
-# profiles/demo.yaml: the five apps' recordings mixed, about 25 s at 300 pushes/s against the simulator's
+# profiles/demo.yaml: the five apps' recordings mixed, about 13 s at 600 pushes/s against the simulator's
 # `near` APNs model with a few faults, so every chart of report.html has a shape. For example
 #   scripts/run.sh                                     # the demo
-#   scripts/run.sh --rate 600                          # the demo, faster
+#   scripts/run.sh --rate 1200                         # the demo, faster
 #   scripts/run.sh profiles/leave-requests.yaml --connections 4 --out reports/leave
 # Prints each phase's duration at the end (install, build, run), as scripts/test.sh does; the exit code is
 # the run's.
