@@ -1,4 +1,5 @@
 @testable import apnsbench
+import ArgumentParser
 import Foundation
 import TestSupport
 import XCTest
@@ -52,10 +53,28 @@ final class OutputDeclarationTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(writers, 14)
     }
 
+    /// `apnsbench ARGUMENTS` in this process, as the executable's `main` runs it: parsed and run, and what fails
+    /// turned into the exit status and the message it prints. A usage error a command finds while it runs gives
+    /// its `Error: ` line only: the command's usage `main` prints after it takes longer to build than the
+    /// check it follows (the process cases print it). A command that succeeds prints its own output to this
+    /// process's standard output, so its output here is empty.
+    static func inProcess(_ arguments: [String]) -> (status: Int32, output: String) {
+        var command: ParsableCommand
+        do { command = try APNSBench.parseAsRoot(arguments) } catch {
+            return (APNSBench.exitCode(for: error).rawValue, APNSBench.fullMessage(for: error))
+        }
+        do { try command.run() } catch let e as ValidationError {
+            return (ExitCodes.usage.rawValue, "Error: \(e.message)")
+        } catch {
+            return (APNSBench.exitCode(for: error).rawValue, APNSBench.fullMessage(for: error))
+        }
+        return (0, "")
+    }
+
     func testEveryWritingOptionRefusesEveryInputItIsHoldsOrLiesInside() throws {
         let scratch = try ScratchFolder.make("output-declarations", removedBy: addTeardownBlock)
         let fixture = try FixtureCommands(scratch)
-        var tried = 0, inputs = Set<String>()
+        var tried = 0, inputs = Set<String>(), processes = Set<String>()
         for entry in CommandTree.writing {
             let command = entry.path.dropFirst().joined(separator: " ")
             for writer in entry.type.writtenBy {
@@ -68,7 +87,10 @@ final class OutputDeclarationTests: XCTestCase {
                         for (path, relation, named) in [(input.path, "is", input), (folder, "holds", held), (input.path + "/x", "lies inside", input)] {
                             tried += 1
                             let before = try Data(contentsOf: URL(fileURLWithPath: input.path))
-                            let r = try apnsbench(invocation.arguments(setting: writer.name, to: path), directory: scratch)
+                            let arguments = invocation.arguments(setting: writer.name, to: path)
+                            // The first case of each option as a process (the executable's wiring), the rest in this one.
+                            let r = processes.insert("\(command) \(writer.name)").inserted
+                                ? try apnsbench(arguments, directory: scratch) : Self.inProcess(arguments)
                             XCTAssertEqual(r.status, 64, "\(command) \(writer.name) \(path): \(r.output)")
                             XCTAssertEqual(r.output.split(separator: "\n").first { $0.hasPrefix("Error: ") }.map(String.init),
                                            "Error: \(writer.name) \(path) \(relation) \(named.what) \(named.path), an input of this command: "
@@ -79,7 +101,8 @@ final class OutputDeclarationTests: XCTestCase {
                 }
             }
         }
-        print("output check: \(tried) writes refused: every writing option of \(CommandTree.writing.count) commands against "
+        XCTAssertEqual(processes.count, CommandTree.writing.reduce(0) { $0 + $1.type.writtenBy.count }, "every writing option ran as a process once")
+        print("output check: \(tried) writes refused (\(processes.count) as processes): every writing option of \(CommandTree.writing.count) commands against "
             + "\(inputs.count) kinds of input (\(inputs.sorted().joined(separator: ", "))), each as the path, its folder and a path inside it")
         XCTAssertGreaterThanOrEqual(inputs.count, 12)
     }
