@@ -162,9 +162,8 @@ enum ExpressionMutations {
         return Result { try RecipeLoader.load(yaml: lines.joined(separator: "\n"), file: file.path) }
     }
 
-    /// The plan of `recipe` over `profile`'s recording: its lines, tokens shown.
-    static func plan(_ recipe: Recipe, profile: URL, scratch: URL) throws -> Data {
-        let config = try ReplayRun.configuration(RunRequest(profilePath: profile.path))
+    /// The plan of `recipe` over the recording of the profile whose configuration is `config`: its lines, tokens shown.
+    static func plan(_ recipe: Recipe, config: RunConfig, scratch: URL) throws -> Data {
         let out = scratch.appendingPathComponent("plan.ndjson").path
         let lines = try PlanLineWriter(path: out, config: config, recipes: [recipe], showTokens: true)
         _ = try PushPlan.walk(try PushPlan.source(config, recipes: [recipe]), lines: lines)
@@ -184,7 +183,9 @@ enum ExpressionMutations {
         guard let profile = profiles[file.standardizedFileURL.path] else {
             throw Unplannable(description: "\(file.path) has expressions, but no shipped profile replays it or a recipe of its name")
         }
-        let baseline = try plan(try RecipeLoader.load(yaml: text, file: file.path), profile: profile, scratch: scratch)
+        // The profile is the same for every variant: read once, not once per variant planned.
+        let config = try ReplayRun.configuration(RunRequest(profilePath: profile.path))
+        let baseline = try plan(try RecipeLoader.load(yaml: text, file: file.path), config: config, scratch: scratch)
         tally.files += 1
         for place in places {
             tally.expressions += 1
@@ -200,7 +201,7 @@ enum ExpressionMutations {
                         tally.unnamed.append("\(label): \(message)")
                     }
                 case .success(let recipe):
-                    let same = try plan(recipe, profile: profile, scratch: scratch) == baseline
+                    let same = try plan(recipe, config: config, scratch: scratch) == baseline
                     switch (variant.kind == ExpressionVariants.identityDropped, same) {
                     case (false, false): tally.documented += 1
                     case (true, true): tally.unchanged += 1

@@ -11,12 +11,12 @@ public enum RunSettings {
     /// The setting whose profile key is `profileKey`.
     public static func profile(_ profileKey: String) -> RunSetting? { all.first { $0.profileKey == profileKey } }
 
-    /// The top-level keys a profile may have.
-    public static var profileKeys: [String] {
+    /// The top-level keys a profile may have (worked out once: a profile's every key is checked against them).
+    public static let profileKeys: [String] = {
         var keys: [String] = []
         for s in all { if let k = s.profileKey?.split(separator: ".").first.map(String.init), !keys.contains(k) { keys.append(k) } }
         return keys
-    }
+    }()
 
     /// The settings `sweep --vary` can vary, by profile key.
     public static var varied: [RunSetting] { all.filter(\.varies) }
