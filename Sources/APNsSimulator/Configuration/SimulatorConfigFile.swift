@@ -68,7 +68,7 @@ public enum SimulatorConfigFile {
     static func apply(node root: Node, file: String, keyPath: String, to configuration: inout SimulatorConfiguration,
                       ignoring: Set<String> = [], sayingNotices: Bool = true) throws {
         let notices = try deprecations(node: root, file: file, keyPath: keyPath, to: &configuration, ignoring: ignoring)
-        if sayingNotices { for line in notices { DeprecationNotices.say(line) } }
+        if sayingNotices { for line in notices { DeprecationNotice.say(line) } }
     }
 
     /// Reads `yaml` as ``apply(yaml:file:to:)`` does, without saying its notices: one line for each key given by
@@ -221,18 +221,5 @@ public struct SimulatorConfigError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         "simulator configuration \(file)\(line.map { ":\($0)" } ?? ""): '\(key)' \(message)"
-    }
-}
-
-/// The notices of former key names, each said once on stderr however often a file is read.
-enum DeprecationNotices {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var said: Set<String> = []
-
-    static func say(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard said.insert(line).inserted else { return }
-        FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8))
     }
 }

@@ -291,16 +291,3 @@ public struct Profile: Sendable {
         return lines[name] ?? (key == .activityModel ? lines["mix"] : nil) ?? lines["schedule"]
     }
 }
-
-/// A profile's notices of former key names, each said once on stderr however often a command reads the profile.
-enum DeprecationNotice {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var said: Set<String> = []
-
-    static func say(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard said.insert(line).inserted else { return }
-        FileHandle.standardError.write(Data("apnsbench: \(line)\n".utf8))
-    }
-}
