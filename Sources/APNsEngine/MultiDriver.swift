@@ -218,8 +218,7 @@ final class MultiDriver {
         var turns = 0
         while curlDeadline <= now && turns < 4 {
             curlDeadline = .max
-            let mc = curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running)
-            guard mc == CURLM_OK else { throw EngineError.curlSetup("curl_multi_socket_action failed: \(String(cString: curl_multi_strerror(mc)))") }
+            try socketAction(CURL_SOCKET_TIMEOUT, 0)
             turns += 1
         }
     }
